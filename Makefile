@@ -1,0 +1,41 @@
+# Two commands for a newcomer: `make demo` runs the main job, `make test` runs the tests.
+# Both create .venv if it is missing and install what they need.
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP_FLAGS := --quiet --disable-pip-version-check --no-warn-script-location
+export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+export PREFECT_LOGGING_LEVEL ?= WARNING
+export LITELLM_LOCAL_MODEL_COST_MAP ?= True
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install $(PIP_FLAGS) --upgrade pip 2>&1 | { grep -v "is ignored" || true; }
+
+$(VENV)/.control: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control]' 2>&1 | { grep -v "is ignored" || true; }
+	@touch $@
+
+$(VENV)/.test: $(VENV)/.control
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control,test]' 2>&1 | { grep -v "is ignored" || true; }
+	$(BIN)/python -c "import pytest, hypothesis, prefect"
+	@touch $@
+
+demo: $(VENV)/.control
+	$(BIN)/compoworld run
+
+test: $(VENV)/.test
+	$(BIN)/python -m pytest -q -n 2
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+bench: $(VENV)/.control
+	$(BIN)/python bench/env_step.py
+
+clean:
+	rm -rf $(VENV) .compoworld

@@ -1,0 +1,74 @@
+"""The ``compoworld`` command line."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import orjson
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from flows.ingest_command import ingest
+from flows.settings import warehouse_root
+
+app = typer.Typer(
+    help="CompoWorld: tool specs in, verified services, tasks and training data out.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+app.command(help="Ingest tool specifications (files, folders, globs) into the warehouse.")(ingest)
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="A read-only SQL query over the warehouse tables.")],
+    fmt: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = OutputFormat.table,
+) -> None:
+    """Query the warehouse (read-only). Tables: runs, and those added by later stages."""
+    from warehouse import Warehouse, WarehouseError
+
+    try:
+        result = Warehouse(warehouse_root()).query_readonly(query)
+    except (WarehouseError, Exception) as exc:  # duckdb binder/catalog errors included
+        err_console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    rows = result.to_pylist()
+    if fmt is OutputFormat.json:
+        sys.stdout.buffer.write(orjson.dumps(rows, default=str, option=orjson.OPT_APPEND_NEWLINE))
+    elif fmt is OutputFormat.csv:
+        import pyarrow.csv as pacsv
+
+        pacsv.write_csv(result, sys.stdout.buffer)
+    else:
+        table = Table(*result.column_names, show_lines=False)
+        for row in rows:
+            table.add_row(*("" if v is None else str(v) for v in row.values()))
+        console.print(table)
+        console.print(f"[dim]{len(rows)} row(s)[/dim]")
+
+
+@app.command()
+def run() -> None:
+    """Run the main job (the factory flow) on the embedded defaults."""
+    from flows.factory import factory
+
+    summary = factory()
+    console.print(summary)
+
+
+if __name__ == "__main__":
+    app()

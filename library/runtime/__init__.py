@@ -1,0 +1,48 @@
+"""The runtime every service is written against."""
+
+from library.runtime.errors import ErrorCode, ToolError
+from library.runtime.gateway import Gateway
+from library.runtime.semantic import (
+    Address,
+    CompanyName,
+    Country,
+    Currency,
+    Date,
+    DateTime,
+    Email,
+    Money,
+    PersonName,
+    Phone,
+    Ref,
+    Url,
+)
+from library.runtime.service import Record, Service, State, paginate
+from library.runtime.tool import ToolDef, tool
+from library.runtime.world import Snapshot, World, WorldDiff
+
+__all__ = [
+    "Address",
+    "CompanyName",
+    "Country",
+    "Currency",
+    "Date",
+    "DateTime",
+    "Email",
+    "ErrorCode",
+    "Gateway",
+    "Money",
+    "PersonName",
+    "Phone",
+    "Record",
+    "Ref",
+    "Service",
+    "Snapshot",
+    "State",
+    "ToolDef",
+    "ToolError",
+    "Url",
+    "World",
+    "WorldDiff",
+    "paginate",
+    "tool",
+]

@@ -1,0 +1,142 @@
+"""The warehouse: atomic, idempotent Parquet appends and read-only SQL over DuckDB views."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from warehouse import Warehouse, WarehouseError
+
+from .conftest import ROOT
+
+NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
+
+
+def run_row(run_id: str, **extra: object) -> dict:
+    row = {
+        "run_id": run_id,
+        "flow": "factory",
+        "status": "completed",
+        "started_at": NOW,
+        "ended_at": NOW,
+        "duration_s": 1.5,
+    }
+    return row | extra
+
+
+def test_empty_tables_are_queryable(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    result = wh.query("select * from runs")
+    assert result.num_rows == 0
+    assert "run_id" in result.column_names
+
+
+def test_append_is_idempotent_by_batch_id_and_by_content(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    assert wh.append("runs", [run_row("r1")], batch_id="b1") is True
+    assert wh.append("runs", [run_row("r1-again")], batch_id="b1") is False
+    assert wh.append("runs", [run_row("r2")]) is True
+    assert wh.append("runs", [run_row("r2")]) is False  # same content, same default id
+    assert sorted(wh.query("select run_id from runs").column("run_id").to_pylist()) == ["r1", "r2"]
+    assert not list(tmp_path.rglob(".tmp-*"))  # no temp files left behind
+
+
+def test_json_columns_and_new_files_show_up_in_views(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    wh.append("runs", [run_row("r1", parameters={"n": 3, "tags": ["a"]})])
+    assert wh.count("runs") == 1
+    wh.append("runs", [run_row("r2")])
+    assert wh.count("runs") == 2
+    n = wh.query("select parameters->>'$.n' as n from runs where run_id='r1'").column("n")[0]
+    assert n.as_py() == "3"
+
+
+def test_arrow_input_is_conformed_to_the_schema(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    table = pa.table(
+        {
+            "run_id": ["a"],
+            "flow": ["f"],
+            "status": ["ok"],
+            "started_at": [NOW],
+            "ended_at": [NOW],
+            "duration_s": [0.1],
+        }
+    )
+    assert wh.append("runs", table)
+    assert wh.query("select error from runs").column("error").to_pylist() == [None]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([{"run_id": "x"}], "lacks required column 'flow'"),
+        ([run_row("x", colour="red")], "unknown columns ['colour']"),
+        ([run_row("x", duration_s="slow")], "runs:"),
+    ],
+)
+def test_bad_rows_are_refused_with_a_clear_error(tmp_path: Path, rows: list, message: str) -> None:
+    wh = Warehouse(tmp_path)
+    with pytest.raises(WarehouseError, match=None) as info:
+        wh.append("runs", rows)
+    assert message in str(info.value)
+    assert wh.count("runs") == 0
+
+
+def test_unknown_table_and_bad_batch_id(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    with pytest.raises(KeyError, match="unknown warehouse table 'nope'"):
+        wh.append("nope", [])
+    with pytest.raises(WarehouseError, match="batch id"):
+        wh.append("runs", [run_row("x")], batch_id="../escape")
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "create table t as select 1",
+        "copy runs to '/tmp/x.csv'",
+        "select 1; drop view runs",
+        "insert into runs select * from runs",
+        "attach 'x.db'",
+    ],
+)
+def test_query_readonly_refuses_writes(tmp_path: Path, sql: str) -> None:
+    with pytest.raises(WarehouseError, match="read-only"):
+        Warehouse(tmp_path).query_readonly(sql)
+
+
+WRITER = """
+import sys, datetime as dt
+from warehouse import Warehouse
+wh = Warehouse(sys.argv[1]); who = sys.argv[2]
+now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+for i in range(100):
+    row = {"run_id": f"{who}-{i}", "flow": "f", "status": "ok", "started_at": now,
+           "ended_at": now, "duration_s": 0.0}
+    wh.append("runs", [row], batch_id=f"{who}-{i}")
+    # both processes race on these batch ids: exactly one must win each
+    wh.append("runs", [row | {"run_id": f"shared-{i}", "flow": who}], batch_id=f"shared-{i}")
+"""
+
+
+def test_two_processes_writing_concurrently_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), who], cwd=ROOT)
+        for who in ("a", "b")
+    ]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    wh = Warehouse(tmp_path)
+    ids = wh.query("select run_id from runs").column("run_id").to_pylist()
+    own = [i for i in ids if not i.startswith("shared")]
+    assert sorted(own) == sorted([f"a-{i}" for i in range(100)] + [f"b-{i}" for i in range(100)])
+    assert sorted(i for i in ids if i.startswith("shared")) == sorted(
+        f"shared-{i}" for i in range(100)
+    )
+    assert len(ids) == 300
+    assert len(list((tmp_path / "runs" / "v1").glob("*.parquet"))) == 300
