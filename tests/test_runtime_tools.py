@@ -66,9 +66,11 @@ def test_a_tool_without_docstring_or_hint_is_refused_at_class_creation() -> None
 
 
 def test_state_finds_its_collections() -> None:
+    ItemId = Ref["items"]
+
     class Item(Record):
         owner: Email
-        parent: Ref[items] | None = None
+        parent: ItemId | None = None
 
     class S(State):
         items: dict[str, Item] = {}

@@ -51,7 +51,7 @@ class Company(Record):
 
 class Deal(Record):
     title: str
-    contact_id: Ref[contacts]
+    contact_id: ContactId
     amount: Money
     currency: Currency = "USD"
     stage: DealStage = "lead"
@@ -60,7 +60,7 @@ class Deal(Record):
 
 
 class Note(Record):
-    contact_id: Ref[contacts]
+    contact_id: ContactId
     body: str
     created_at: DateTime
 
@@ -154,7 +154,7 @@ class Crm(Service):
         return self.put("contacts", contact)
 
     @tool
-    def get_contact(self, contact_id: Ref[contacts]) -> Contact:
+    def get_contact(self, contact_id: ContactId) -> Contact:
         """Get one contact by id.
 
         Args:
@@ -207,7 +207,7 @@ class Crm(Service):
     @tool(write=True)
     def update_contact(
         self,
-        contact_id: Ref[contacts],
+        contact_id: ContactId,
         name: PersonName | None = None,
         phone: Phone | None = None,
         company: CompanyName | None = None,
@@ -227,7 +227,7 @@ class Crm(Service):
         )
 
     @tool(write=True)
-    def delete_contact(self, contact_id: Ref[contacts]) -> Contact:
+    def delete_contact(self, contact_id: ContactId) -> Contact:
         """Delete a contact. Refused while the contact has open deals.
 
         Args:
@@ -251,7 +251,7 @@ class Crm(Service):
     def create_deal(
         self,
         title: str,
-        contact_id: Ref[contacts],
+        contact_id: ContactId,
         amount: Money,
         currency: Currency = "USD",
         close_date: Date | None = None,
@@ -282,7 +282,7 @@ class Crm(Service):
     @tool
     def list_deals(
         self,
-        contact_id: Ref[contacts] | None = None,
+        contact_id: ContactId | None = None,
         stage: DealStage | None = None,
         min_amount: Money | None = None,
         limit: int = 50,
@@ -307,7 +307,7 @@ class Crm(Service):
         return paginate(found, limit, offset)
 
     @tool(write=True)
-    def move_deal_stage(self, deal_id: Ref[deals], stage: DealStage) -> Deal:
+    def move_deal_stage(self, deal_id: DealId, stage: DealStage) -> Deal:
         """Move a deal to another stage. Closed deals (won or lost) cannot move.
 
         Args:
@@ -323,7 +323,7 @@ class Crm(Service):
 
     # -- notes ----------------------------------------------------------------------------
     @tool(write=True)
-    def add_note(self, contact_id: Ref[contacts], body: str) -> Note:
+    def add_note(self, contact_id: ContactId, body: str) -> Note:
         """Attach a note to a contact.
 
         Args:
@@ -339,7 +339,7 @@ class Crm(Service):
         )
 
     @tool
-    def list_notes(self, contact_id: Ref[contacts]) -> list[Note]:
+    def list_notes(self, contact_id: ContactId) -> list[Note]:
         """List a contact's notes, oldest first.
 
         Args:
