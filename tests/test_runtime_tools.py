@@ -97,3 +97,26 @@ def test_docstring_parser_reads_google_style() -> None:
     assert summary == "Send a message.\n\nLonger text."
     assert args == {"to": "Recipients, one or more.", "subject": "Subject line."}
     assert returns == "The sent message."
+
+
+def test_naive_datetimes_are_read_as_utc() -> None:
+    import datetime as dt
+
+    from pydantic import TypeAdapter
+
+    from library.runtime import DateTime
+
+    value = TypeAdapter(DateTime).validate_python("2026-03-02T10:00:00")
+    assert value.tzinfo is not None and value.utcoffset() == dt.timedelta(0)
+
+
+def test_not_found_messages_use_the_singular() -> None:
+    from library.runtime.service import _singular
+
+    assert [_singular(c) for c in ("cases", "licenses", "addresses", "companies", "boxes")] == [
+        "case",
+        "license",
+        "address",
+        "company",
+        "box",
+    ]

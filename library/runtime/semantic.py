@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import GetJsonSchemaHandler, StringConstraints
+from pydantic import AfterValidator, GetJsonSchemaHandler, StringConstraints
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -52,7 +52,14 @@ PersonName = Annotated[
 CompanyName = Annotated[str, StringConstraints(min_length=1, max_length=200), Semantic("company")]
 Url = Annotated[str, StringConstraints(pattern=r"^https?://\S+$"), Semantic("url")]
 Date = Annotated[dt.date, Semantic("date")]
-DateTime = Annotated[dt.datetime, Semantic("datetime")]
+
+
+def _assume_utc(value: dt.datetime) -> dt.datetime:
+    # Naive timestamps are read as UTC, so they compare with the World's (aware) clock.
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+DateTime = Annotated[dt.datetime, AfterValidator(_assume_utc), Semantic("datetime")]
 Money = Annotated[float, Semantic("money")]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$"), Semantic("currency")]
 Country = Annotated[str, StringConstraints(min_length=2, max_length=100), Semantic("country")]

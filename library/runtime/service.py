@@ -133,10 +133,16 @@ class Service:
         return record
 
     def update(self, collection: str, record_id: str, **changes: Any) -> Any:
-        """Replace a record with changed fields (``None`` values are ignored)."""
+        """Replace a record with changed fields. ``None`` values are ignored, which suits
+        optional tool parameters; use ``set_fields`` to clear a field."""
+        return self.set_fields(
+            collection, record_id, **{k: v for k, v in changes.items() if v is not None}
+        )
+
+    def set_fields(self, collection: str, record_id: str, **changes: Any) -> Any:
+        """Replace a record with exactly these field values (``None`` included)."""
         record = self.get(collection, record_id)
-        fields = {k: v for k, v in changes.items() if v is not None}
-        updated = type(record).model_validate({**record.model_dump(), **fields})
+        updated = type(record).model_validate({**record.model_dump(), **changes})
         return self.put(collection, updated)
 
     def delete(self, collection: str, record_id: str) -> Any:
@@ -156,6 +162,6 @@ def paginate(items: Iterable[R], limit: int, offset: int = 0) -> list[R]:
 def _singular(collection: str) -> str:
     if collection.endswith("ies"):
         return collection[:-3] + "y"
-    if collection.endswith("ses"):
+    if collection.endswith(("sses", "uses", "xes", "ches", "shes")):
         return collection[:-2]
     return collection[:-1] if collection.endswith("s") else collection

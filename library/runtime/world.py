@@ -56,9 +56,9 @@ def run_tool(
     try:
         args = td.args_model.model_validate(parse_arguments(arguments))
     except ValidationError as exc:
-        return fail(ErrorCode.INVALID_ARGUMENT, f"{label}: {describe_validation_error(exc)}")
+        return fail(ErrorCode.INVALID_ARGUMENT, describe_validation_error(exc))
     except ToolError as exc:
-        return fail(exc.code, f"{label}: {exc.message}")
+        return fail(exc.code, exc.message)
     before = service.state
     if td.write:
         service.state = before.clone()
