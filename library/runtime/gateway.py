@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from library.runtime.errors import ErrorCode, ToolError, fail
 from library.runtime.service import Service
 from library.runtime.tool import tool
-from library.runtime.world import World, run_tool, unknown_tool_message
+from library.runtime.world import (
+    World,
+    describe_validation_error,
+    parse_arguments,
+    run_tool,
+    unknown_tool_message,
+)
 
 
 class ServiceInfo(BaseModel):
@@ -110,10 +116,17 @@ class Gateway:
         td = self.meta.tools.get(tool_name)
         if td is None:
             return fail(ErrorCode.NOT_FOUND, unknown_tool_message(tool_name, self.META_TOOLS))
-        envelope = run_tool(self.meta, td, arguments, tool_name)
-        if tool_name == "call_tool" and envelope["success"]:
-            return envelope["data"]  # the inner tool's own envelope, not wrapped twice
-        return envelope
+        if tool_name == "call_tool":
+            # Hot path: validate the meta-arguments, then return the inner tool's own envelope
+            # (not wrapped twice, and not re-serialized).
+            try:
+                args = td.args_model.model_validate(parse_arguments(arguments))
+            except ValidationError as exc:
+                return fail(ErrorCode.INVALID_ARGUMENT, describe_validation_error(exc))
+            except ToolError as exc:
+                return fail(exc.code, exc.message)
+            return self.world.call(args.tool_name, args.arguments or {})
+        return run_tool(self.meta, td, arguments, tool_name)
 
     def tool_schemas(self, fmt: str = "openai") -> list[dict]:
         tds = self.meta.tools.values()

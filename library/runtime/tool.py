@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, get_type_hints
+from typing import Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
@@ -30,6 +30,16 @@ class ToolDef:
     output: TypeAdapter[Any] | None
     input_schema: dict = field(default_factory=dict)
     output_schema: dict | None = None
+    # A cheap exact-type test for common return types; others are checked by pydantic.
+    output_is_exact: Callable[[Any], bool] | None = None
+
+    def dump_output(self, result: Any) -> Any:
+        """JSON-ready output; raises if it does not match the declared return type."""
+        if self.output is None:
+            return None
+        if self.output_is_exact is not None and self.output_is_exact(result):
+            return self.output.dump_python(result, mode="json")
+        return self.output.dump_python(result, mode="json", warnings="error")
 
     def openai_schema(self, name: str | None = None) -> dict:
         return {
@@ -77,6 +87,16 @@ def _clean(schema: Any) -> Any:
     return schema
 
 
+def _exact_type_test(returns: Any) -> Callable[[Any], bool] | None:
+    if isinstance(returns, type) and issubclass(returns, BaseModel):
+        return lambda value: type(value) is returns
+    if get_origin(returns) is list:
+        (item,) = get_args(returns) or (None,)
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            return lambda value: type(value) is list and all(type(v) is item for v in value)
+    return None
+
+
 def build_tool_def(owner: type, func: Callable[..., Any]) -> ToolDef:
     opts = getattr(func, TOOL_MARK)
     description, arg_docs, returns_doc = parse_docstring(func.__doc__)
@@ -105,6 +125,7 @@ def build_tool_def(owner: type, func: Callable[..., Any]) -> ToolDef:
         if returns_doc:
             output_schema.setdefault("description", returns_doc)
     return ToolDef(
+        output_is_exact=_exact_type_test(returns),
         name=opts["name"],
         description=description,
         write=opts["write"],

@@ -64,11 +64,7 @@ def run_tool(
         service.state = before.clone()
     try:
         result = td.func(service, **args.__dict__)
-        data = (
-            td.output.dump_python(result, mode="json", warnings="error")
-            if td.output is not None
-            else None
-        )
+        data = td.dump_output(result)
     except ToolError as exc:
         service.state = before
         return fail(exc.code, exc.message)
