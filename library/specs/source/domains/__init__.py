@@ -1,0 +1,1 @@
+"""Service definitions, grouped by business domain."""
