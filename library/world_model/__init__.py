@@ -1,0 +1,26 @@
+"""The world-model tier: tools that no service implements reliably, simulated by a model whose
+answers are validated (output schema, State schema) before they are returned or applied."""
+
+from library.world_model.answer import Answer, AnswerError, InvalidAnswer, apply_patch, parse_answer
+from library.world_model.cache import AnswerCache, MemoryAnswerCache, cache_key
+from library.world_model.mount import simulated_service, simulated_tool_def, with_simulated_tools
+from library.world_model.prompt import state_slice
+from library.world_model.simulator import Simulation, WorldModelSettings, WorldModelTool
+
+__all__ = [
+    "Answer",
+    "AnswerCache",
+    "AnswerError",
+    "InvalidAnswer",
+    "MemoryAnswerCache",
+    "Simulation",
+    "WorldModelSettings",
+    "WorldModelTool",
+    "apply_patch",
+    "cache_key",
+    "parse_answer",
+    "simulated_service",
+    "simulated_tool_def",
+    "state_slice",
+    "with_simulated_tools",
+]
