@@ -1,0 +1,378 @@
+"""``Sandbox``: the parent's handle on one sandbox worker process.
+
+Every request has a wall-clock deadline. When the worker times out, dies (CPU or file size
+limit, a signal, an exit), breaks a sandbox rule or sends garbage, the client kills its whole
+process group, raises ``SandboxError`` with the reason, and the next request starts a fresh,
+empty worker (modules must be loaded and worlds mounted again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import IO, Any
+
+import library
+from library.sandbox import wire
+from library.sandbox.errors import SandboxError
+from library.sandbox.policy import SandboxPolicy
+
+_REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(library.__file__)))
+# Every worker is forked from this one long-lived thread: the parent-death signal fires when
+# the *thread* that forked a worker exits, and callers' threads (pools, task runners) come
+# and go while their sandboxes live on.
+_SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-spawner")
+_MEMORY_HINTS = ("MemoryError", "memory allocation of", "Cannot allocate memory", "out of memory")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    name: str
+    description: str
+    write: bool
+    input_schema: dict
+    output_schema: dict | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedService:
+    """A Service subclass found in loaded source; ``ref`` (``module:Class``) mounts it."""
+
+    ref: str
+    class_name: str
+    service: str
+    description: str
+    tools: tuple[ToolInfo, ...]
+
+    @classmethod
+    def from_json(cls, data: dict) -> LoadedService:
+        tools = tuple(ToolInfo(**tool) for tool in data["tools"])
+        return cls(data["ref"], data["class_name"], data["service"], data["description"], tools)
+
+
+def _reap(proc: subprocess.Popen, tmp_dir: str, log: IO[bytes]) -> None:
+    """Kill the worker's process group, reap it, remove its files. Safe to call twice.
+    The group is killed before the leader is reaped, so its id cannot have been reused."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        with contextlib.suppress(OSError):
+            stream.close()  # type: ignore[union-attr]
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    log.close()
+
+
+class _Worker:
+    """One live worker process with its pipes, private tmp folder and stderr log."""
+
+    def __init__(self, policy: SandboxPolicy) -> None:
+        self.tmp_dir = tempfile.mkdtemp(prefix="compoworld-sandbox-", dir=policy.tmp_root)
+        # Unnamed, outside tmp: the worker can append to its log but not reopen or replace it.
+        self.log = tempfile.TemporaryFile(prefix="compoworld-sandbox-log-")  # noqa: SIM115
+        env = {
+            "PATH": os.defpath,
+            "HOME": self.tmp_dir,
+            "TMPDIR": self.tmp_dir,
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",  # set iteration order, hence replays, are deterministic
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": _REPO_ROOT,
+        }
+        # A fresh env: no credentials of the parent's reach untrusted code.
+        try:
+            self.proc = self._spawn(env)
+        except OSError:
+            shutil.rmtree(self.tmp_dir, ignore_errors=True)
+            self.log.close()
+            raise
+        self.pid = self.proc.pid
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.tmp_dir, self.log)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.channel = wire.Channel(
+            self.proc.stdin.fileno(), self.proc.stdout.fileno(), policy.max_message_mb << 20
+        )
+
+    def _spawn(self, env: dict[str, str]) -> subprocess.Popen:
+        # -P: no cwd on sys.path; -s: no user site; -B: no .pyc writes.
+        return _SPAWNER.submit(
+            subprocess.Popen,
+            [sys.executable, "-P", "-s", "-B", "-m", "library.sandbox.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            cwd=self.tmp_dir,
+            env=env,
+            start_new_session=True,  # its own process group, killed as a whole
+            close_fds=True,
+        ).result()
+
+    def exit_status(self, wait_s: float = 0.0) -> int | None:
+        """The return code if the worker has exited (negative: killed by that signal),
+        without reaping it; waits up to ``wait_s`` for it to exit."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return self.proc.returncode
+            if info is not None:
+                killed = info.si_code in (os.CLD_KILLED, os.CLD_DUMPED)
+                return -info.si_status if killed else info.si_status
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.01)
+
+    def cpu_seconds(self) -> float | None:
+        try:
+            with open(f"/proc/{self.pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def log_tail(self, size: int = 4096) -> str:
+        try:
+            end = os.fstat(self.log.fileno()).st_size
+            data = os.pread(self.log.fileno(), size, max(0, end - size))
+        except (OSError, ValueError):
+            return ""
+        return data.decode("utf-8", "replace")
+
+    def kill(self) -> None:
+        self._finalizer()
+
+
+def _classify_exit(status: int, policy: SandboxPolicy, log: str) -> SandboxError:
+    """Why a worker died, from its exit status and the end of its stderr."""
+    memory = any(hint in log for hint in _MEMORY_HINTS)
+    if status < 0:
+        sig = signal.Signals(-status)
+        if sig == signal.SIGXCPU:
+            return SandboxError(
+                "cpu_limit",
+                f"cpu limit: more than {policy.cpu_seconds:g} s of CPU in one request (SIGXCPU)",
+                log_tail=log,
+            )
+        if sig == signal.SIGXFSZ:
+            return SandboxError(
+                "file_size_limit",
+                f"file size limit: wrote past {policy.max_file_mb} MB (SIGXFSZ)",
+                log_tail=log,
+            )
+        if memory:
+            return SandboxError(
+                "memory_limit",
+                f"memory limit: {policy.memory_mb} MB exhausted (killed by {sig.name})",
+                log_tail=log,
+            )
+        return SandboxError("crashed", f"crashed: killed by {sig.name}", log_tail=log)
+    if memory:
+        return SandboxError(
+            "memory_limit", f"memory limit: {policy.memory_mb} MB exhausted", log_tail=log
+        )
+    last = log.strip().splitlines()[-1:] or [""]
+    return SandboxError(
+        "crashed",
+        f"crashed: worker exited with code {status} {last[0][:200]}".strip(),
+        log_tail=log,
+    )
+
+
+class Sandbox:
+    """A sandboxed worker process that loads untrusted service source and runs its tools.
+
+    Use as a context manager (or call ``close()``); workers are also killed when the Sandbox
+    is garbage collected, at interpreter exit, and (parent-death signal) when the parent dies.
+    Thread-safe: requests are serialized.
+    """
+
+    def __init__(self, policy: SandboxPolicy | None = None) -> None:
+        self.policy = policy or SandboxPolicy()
+        self.info: dict[str, Any] = {}
+        self.restarts = 0
+        self.last_failure: SandboxError | None = None
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def __enter__(self) -> Sandbox:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        return self._worker.pid if self._worker is not None else None
+
+    def start(self) -> dict[str, Any]:
+        """Start the worker now (requests start it lazily); returns its lockdown report."""
+        with self._lock:
+            self._ensure()
+        return self.info
+
+    def close(self) -> None:
+        with self._lock:
+            self._discard()
+
+    restart = close  # the next request starts a fresh worker
+
+    def _discard(self) -> None:
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker = None
+
+    def _fail(self, error: SandboxError) -> SandboxError:
+        self.last_failure = error
+        if error.restarted:
+            self._discard()
+            self.restarts += 1
+        return error
+
+    def _ensure(self) -> _Worker:
+        worker = self._worker
+        if worker is not None:
+            status = worker.exit_status()
+            if status is None:
+                return worker
+            # Died between requests (killed from outside): note why, start afresh.
+            self._fail(_classify_exit(status, self.policy, worker.log_tail()))
+        try:
+            worker = _Worker(self.policy)
+        except OSError as exc:
+            raise self._fail(
+                SandboxError("start_failed", f"cannot start a worker: {exc}")
+            ) from None
+        self._worker = worker
+        deadline = time.monotonic() + self.policy.start_timeout_s
+        init = {"policy": self.policy.model_dump(), "tmp_dir": worker.tmp_dir}
+        init["parent_pid"] = os.getpid()
+        try:
+            worker.channel.send(wire.encode(init), deadline)
+            hello = worker.channel.recv(deadline)
+        except (wire.ChannelClosed, wire.ChannelTimeout, wire.ChannelGarbage) as exc:
+            status = worker.exit_status(wait_s=1.0)
+            cause = f"exit status {status}" if status is not None else type(exc).__name__
+            raise self._fail(
+                SandboxError(
+                    "start_failed",
+                    f"worker failed to start ({cause}): {worker.log_tail(800).strip()}",
+                    log_tail=worker.log_tail(),
+                )
+            ) from None
+        self.info = hello["result"]
+        return worker
+
+    # -- requests ---------------------------------------------------------------------------
+    def _request(self, msg: dict[str, Any], timeout: float | None = None) -> Any:
+        wall = timeout or self.policy.wall_timeout_s
+        if timeout:
+            msg["cpu"] = timeout  # a longer request gets the CPU to match
+        with self._lock:
+            worker = self._ensure()
+            deadline = time.monotonic() + wall
+            try:
+                worker.channel.send(wire.encode(msg), deadline)
+                response = worker.channel.recv(deadline)
+            except wire.ChannelTimeout:
+                status = worker.exit_status()
+                if status is not None:
+                    raise self._fail(
+                        _classify_exit(status, self.policy, worker.log_tail())
+                    ) from None
+                cpu = worker.cpu_seconds()
+                # Tells a busy worker from a blocked one (counts its whole life, start-up too).
+                used = f" (the worker used {cpu:.1f} s of CPU)" if cpu is not None else ""
+                raise self._fail(
+                    SandboxError("timeout", f"timeout: no answer within {wall:g} s{used}")
+                ) from None
+            except wire.ChannelClosed:
+                status = worker.exit_status(wait_s=2.0)
+                if status is None:
+                    raise self._fail(
+                        SandboxError("protocol", "protocol: the worker closed its output")
+                    ) from None
+                raise self._fail(_classify_exit(status, self.policy, worker.log_tail())) from None
+            except wire.ChannelGarbage as exc:
+                raise self._fail(SandboxError("protocol", f"protocol: {exc}")) from None
+            if not isinstance(response, dict) or "ok" not in response:
+                raise self._fail(SandboxError("protocol", "protocol: malformed response"))
+            if response["ok"]:
+                return response.get("result")
+            error = response.get("error") or {}
+            raise self._fail(
+                SandboxError(
+                    error.get("kind", "protocol"),
+                    error.get("message", ""),
+                    violations=response.get("violations"),
+                )
+            )
+
+    def load(self, name: str, source: str, *, timeout: float | None = None) -> list[LoadedService]:
+        """Execute untrusted module source as module ``name``; returns its services."""
+        found = self._request({"op": "load", "name": name, "source": source}, timeout)
+        return [LoadedService.from_json(item) for item in found]
+
+    def mount(
+        self,
+        services: Sequence[str],
+        *,
+        seed: int = 0,
+        size: int | None = 20,
+        states: dict[str, dict] | None = None,
+        pool_seed: int | None = None,
+        timeout: float | None = None,
+    ) -> list[str]:
+        """Build the worker's World from service refs (``module:Class`` of loaded source, or
+        ``library.services.<mod>:<Class>``), with ``states`` or seeded from
+        ``seed_pool(pool_seed or seed)`` with ``size`` records (None: empty states).
+        Returns the qualified tool names."""
+        msg = {"op": "mount", "services": list(services), "seed": seed, "size": size}
+        msg |= {"states": states, "pool_seed": pool_seed}
+        return self._request(msg, timeout)["tools"]
+
+    def call(self, tool: str, args: dict | None = None) -> dict:
+        """One tool call; returns the runtime's envelope."""
+        return self._request({"op": "call", "tool": tool, "args": args})
+
+    def calls(
+        self, calls: Iterable[tuple[str, dict | None]], *, timeout: float | None = None
+    ) -> list[dict]:
+        """Many tool calls in one round trip (the deadline covers the whole batch)."""
+        return self._request({"op": "calls", "calls": [list(c) for c in calls]}, timeout)
+
+    def state_hash(self) -> str:
+        return self._request({"op": "state_hash"})
+
+    def export_states(self) -> dict[str, dict]:
+        return self._request({"op": "export_states"})
+
+    def load_states(self, states: dict[str, dict]) -> None:
+        self._request({"op": "load_states", "states": states})
+
+    def snapshot(self) -> int:
+        return self._request({"op": "snapshot"})
+
+    def restore(self, token: int) -> None:
+        self._request({"op": "restore", "token": token})
+
+    def tool_schemas(self, fmt: str = "openai") -> list[dict]:
+        return self._request({"op": "tool_schemas", "fmt": fmt})
+
+    def invoke(self, target: str, payload: Any = None, *, timeout: float | None = None) -> Any:
+        """Run a trusted function inside the worker; see ``library.sandbox.worker.invoke``."""
+        return self._request({"op": "invoke", "target": target, "payload": payload}, timeout)
