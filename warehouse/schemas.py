@@ -59,3 +59,50 @@ RUNS = register(
     pa.field("summary", JSON),
     pa.field("error", pa.string()),
 )
+
+SPECS = register(
+    "specs",
+    1,
+    "One row per ingested tool (ToolSpec). Batch id = content hash of the source document, "
+    "so re-ingesting the same content adds nothing.",
+    pa.field("tool_id", pa.string(), nullable=False),
+    pa.field("doc_hash", pa.string(), nullable=False),
+    pa.field("service", pa.string(), nullable=False),
+    pa.field("name", pa.string(), nullable=False),
+    pa.field("description", pa.string()),
+    pa.field("format", pa.string(), nullable=False),
+    pa.field("format_version", pa.string()),
+    pa.field("source_file", pa.string(), nullable=False),
+    pa.field("source_pointer", pa.string(), nullable=False),
+    pa.field("input_schema", JSON, nullable=False),
+    pa.field("output_schema", JSON),
+    pa.field("http_method", pa.string()),
+    pa.field("http_path", pa.string()),
+    pa.field("http", JSON),
+    pa.field("resource", pa.string()),
+    pa.field("verb", pa.string()),
+    pa.field("access", pa.string(), nullable=False),
+    pa.field("access_source", pa.string(), nullable=False),
+    pa.field("fields", JSON),
+    pa.field("id_refs", JSON),
+    pa.field("input_semantics", pa.list_(pa.string())),
+    pa.field("output_semantics", pa.list_(pa.string())),
+    pa.field("vendor", JSON),
+    pa.field("ingested_at", TS, nullable=False),
+)
+
+SPEC_ERRORS = register(
+    "spec_errors",
+    1,
+    "Every dropped operation (severity 'error') or loss in a kept one ('warning') from ingestion, "
+    "with the file, the JSON pointer and a message a person can act on.",
+    pa.field("doc_hash", pa.string(), nullable=False),
+    pa.field("source_file", pa.string(), nullable=False),
+    pa.field("pointer", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("severity", pa.string(), nullable=False),
+    pa.field("message", pa.string(), nullable=False),
+    pa.field("service", pa.string()),
+    pa.field("tool", pa.string()),
+    pa.field("ingested_at", TS, nullable=False),
+)

@@ -1,0 +1,280 @@
+"""Resource, verb and read/write of a tool, from its HTTP method and path or from its name.
+
+HTTP: the method plus the path's shape: a collection (``/contacts``), an item
+(``/contacts/{id}``), or an action on either (``/tickets/{id}/assign``, ``/files:batchGet``).
+Functions and MCP tools: the first verb-like word of the name (``get_``, ``list_``,
+``create_``, ``send_``...) and the noun around it, checked against the tool's ``<x>_id``
+parameters. Read/write follows from the verb unless the publisher declared it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from library.ingest.naming import is_plural, pluralize, resource_name, tokens, written_plural
+from library.toolspec import WRITE_VERBS, Access, Verb
+
+V = Verb
+# A verb word -> the verb. The first such word in a tool name decides.
+VERB_WORDS: dict[str, Verb] = {
+    **dict.fromkeys(
+        ("get", "fetch", "retrieve", "read", "show", "view", "describe", "open", "load",
+         "inspect", "check", "display", "cat", "pwd", "tail", "head", "peek", "download",
+         "export", "lookup", "obtain", "see", "info", "count", "du", "wc", "diff", "explain",
+         "can", "is", "has", "health", "status"),
+        V.READ,
+    ),
+    **dict.fromkeys(("list", "browse", "enumerate", "ls", "index"), V.LIST),
+    **dict.fromkeys(
+        ("search", "find", "query", "filter", "locate", "grep", "match", "discover", "lookup"),
+        V.SEARCH,
+    ),
+    **dict.fromkeys(
+        ("create", "add", "new", "insert", "register", "book", "post", "upload", "submit", "make",
+         "generate", "write", "mkdir", "touch", "append", "place", "purchase", "buy", "order",
+         "schedule", "reserve", "save", "store", "import", "clone", "copy", "cp", "duplicate",
+         "invite", "open"),
+        V.CREATE,
+    ),
+    **dict.fromkeys(
+        ("update", "set", "modify", "edit", "change", "patch", "rename", "move", "mv", "toggle",
+         "enable", "disable", "reset", "replace", "mark", "adjust", "configure", "assign",
+         "unassign", "upgrade", "downgrade", "scale", "switch", "lock", "unlock", "activate",
+         "deactivate", "upsert", "attach", "detach", "link", "unlink", "tag", "untag", "rate",
+         "fill", "press", "release", "extend", "renew", "reschedule", "postpone", "pin",
+         "unpin", "star", "unstar", "label", "sort", "reorder"),
+        V.UPDATE,
+    ),
+    **dict.fromkeys(
+        ("delete", "remove", "rm", "rmdir", "destroy", "drop", "clear", "erase", "purge",
+         "unset", "uninstall", "unsubscribe", "unregister", "deregister", "discard", "revoke"),
+        V.DELETE,
+    ),
+    **dict.fromkeys(
+        ("send", "transfer", "pay", "exchange", "return", "refund", "reboot", "restart", "run",
+         "execute", "exec", "call", "invoke", "trigger", "connect", "disconnect", "suspend",
+         "resume", "grant", "approve", "reject", "decline", "accept", "archive", "unarchive",
+         "close", "reopen", "notify", "refuel", "reseat", "dismiss", "calculate", "compute",
+         "convert", "translate", "estimate", "validate", "verify", "login", "logout", "signin",
+         "signout", "authenticate", "authorize", "follow", "unfollow", "retweet", "comment",
+         "mention", "like", "unlike", "share", "publish", "unpublish", "install", "sync",
+         "commit", "checkout", "merge", "push", "pull", "rebase", "deploy", "apply", "request",
+         "withdraw", "fund", "deposit", "resolve", "cancel", "think", "echo", "start", "stop",
+         "pause", "play", "cd", "ping", "test", "analyze", "analyse", "summarize", "preview",
+         "render", "print", "forward", "reply", "subscribe", "confirm", "complete", "finish",
+         "process", "restore", "backup", "sign", "charge", "capture", "void", "ship", "deliver",
+         "block", "unblock", "ban", "mute", "unmute", "upvote", "downvote", "vote", "report",
+         "flag", "escalate", "rollback", "revert", "undo", "redo", "broadcast", "dial",
+         "message", "email", "sms", "text", "tweet", "opt", "compare", "predict", "classify",
+         "detect", "extract", "parse", "format", "encode", "decode", "encrypt", "decrypt",
+         "hash", "compress", "resize", "crop", "transcribe", "scan", "crawl", "scrape",
+         "monitor", "track", "watch", "unwatch", "recommend", "suggest", "plan", "shorten"),
+        V.ACTION,
+    ),
+}  # fmt: skip
+VERB_WORDS["lookup"] = V.SEARCH
+VERB_WORDS["open"] = V.READ  # open_nodes, open_task_details: reads, not file handles
+
+# Actions that change nothing: computing, checking, talking about data.
+READ_ACTIONS = frozenset(
+    {
+        "calculate", "compute", "convert", "translate", "estimate", "validate", "verify",
+        "think", "echo", "ping", "test", "analyze", "analyse", "summarize", "preview", "render",
+        "print", "compare", "predict", "classify", "detect", "extract", "parse", "format",
+        "encode", "decode", "hash", "recommend", "suggest", "plan", "transcribe", "scan",
+        "crawl", "scrape", "cd", "explain",
+    }
+)  # fmt: skip
+# Words that read as nouns inside paths (``/comments``, ``/posts``) more than as verbs.
+_PATH_NOUNS = frozenset(
+    {"comment", "post", "message", "email", "sms", "text", "tweet", "order", "index", "status",
+     "info", "health", "report", "plan", "track", "format", "hash", "request", "test", "link",
+     "tag", "label", "vote", "backup", "deposit", "charge", "export", "import", "release",
+     "sign", "block", "scan", "process"}
+)  # fmt: skip
+_SKIP_SEGMENT = re.compile(
+    r"^(v\d+([._]\d+)*[a-z]*|api|apis|rest|public|private|internal|latest|beta|alpha|"
+    r"\d+([._]\d+)*|json|xml|[a-z]+\.[a-z]+\..*)$",
+    re.IGNORECASE,
+)
+_PARAM = re.compile(r"^\{[^{}]+\}$|^:[A-Za-z_]\w*$")
+_PREPOSITIONS = frozenset(
+    {"by", "for", "from", "with", "in", "on", "at", "to", "of", "into", "via", "using", "based",
+     "as", "and", "or", "per", "within", "between"}
+)  # fmt: skip
+_FILLER = frozenset(
+    {"a", "an", "the", "all", "details", "detail", "info", "information", "new", "existing",
+     "current", "pending", "delivered", "multiple", "my", "their", "recent", "latest",
+     "specific", "single", "one", "many", "id", "ids", "list", "available", "next", "previous",
+     "last", "first", "some", "any", "each", "every", "own", "other", "selected", "active",
+     "out", "up", "off", "down", "back", "over"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PathShape:
+    collection: str | None  # resource of the last literal collection segment
+    plural: bool  # that segment was written as a plural (``/contacts``, not ``/account``)
+    item: bool  # the path ends on a parameter: one record
+    action: str | None  # a verb word after the collection or item, if any
+    params: dict[str, str]  # path parameter -> resource named by the segment before it
+
+
+def path_shape(path: str) -> PathShape:
+    segments = [s for s in path.split("?")[0].split("/") if s]
+    collection: str | None = None
+    params: dict[str, str] = {}
+    action: str | None = None
+    item = plural = False
+    for i, seg in enumerate(segments):
+        word, _, custom = seg.partition(":") if not seg.startswith(":") else (seg, "", "")
+        if custom:  # Google-style custom method: /v1/{name}:verify, /files:batchGet
+            custom_tokens = tokens(custom)
+            verbs = [t for t in custom_tokens if t in VERB_WORDS]
+            action = (verbs or list(custom_tokens) or [None])[0]
+        if _PARAM.match(word):
+            name = word.strip("{}:")
+            if collection:
+                params[name] = collection
+            item = True
+            continue
+        if not word or _SKIP_SEGMENT.match(word):
+            continue
+        word_tokens = tokens(word)
+        last = i == len(segments) - 1
+        if last and word_tokens and _is_path_verb(word_tokens[0]):
+            action = word_tokens[0]  # /tickets/{id}/assign, /messages/send, /query
+            break
+        resource = resource_name(word_tokens)
+        if resource:
+            collection, item = resource, False
+            plural = written_plural(word_tokens[-1])
+    return PathShape(collection, plural, item, action, params)
+
+
+def _is_path_verb(word: str) -> bool:
+    if word not in VERB_WORDS or word in _PATH_NOUNS:
+        return False
+    return not (word.endswith("s") and not word.endswith("ss"))
+
+
+def http_verb(method: str, shape: PathShape, name: str) -> Verb:
+    method = method.upper()
+    hinted = _name_verb(tokens(name))[0]
+    if shape.action:
+        word_verb = VERB_WORDS.get(shape.action, V.ACTION)
+        if word_verb is V.SEARCH or (method == "GET" and word_verb is V.LIST):
+            return word_verb
+        if method in ("GET", "HEAD"):
+            return V.READ
+        if word_verb in (V.DELETE, V.CREATE, V.UPDATE) and shape.action in (
+            "delete",
+            "remove",
+            "create",
+            "add",
+            "update",
+            "edit",
+            "set",
+        ):
+            return word_verb
+        return V.ACTION
+    if method in ("GET", "HEAD"):
+        if hinted is V.SEARCH:
+            return V.SEARCH
+        if shape.item:
+            return V.READ
+        if shape.collection and (shape.plural or hinted is V.LIST):
+            return V.LIST
+        return V.READ
+    if method == "DELETE":
+        return V.DELETE
+    if method == "PATCH":
+        return V.UPDATE
+    if method == "PUT":
+        return V.CREATE if hinted is V.CREATE and not shape.item else V.UPDATE
+    # POST
+    if hinted is V.SEARCH:
+        return V.SEARCH
+    if shape.item:
+        return V.CREATE if hinted is V.CREATE else V.UPDATE
+    return V.CREATE
+
+
+def http_access(method: str, verb: Verb) -> Access:
+    if method.upper() in ("GET", "HEAD"):
+        return "read"
+    return "read" if verb in (V.READ, V.LIST, V.SEARCH) else "write"
+
+
+def _strip_service(toks: tuple[str, ...], service_tokens: Iterable[str]) -> tuple[str, ...]:
+    """``git_status`` in service ``git`` -> ``status``; in ``ticket_api``,
+    ``ticket_get_login_status`` -> ``get_login_status``."""
+    service = set(service_tokens)
+    i = 0
+    while i < len(toks) - 1 and (toks[i] in service or pluralize(toks[i]) in service):
+        i += 1
+    return toks[i:]
+
+
+def _name_verb(toks: tuple[str, ...]) -> tuple[Verb | None, int, str]:
+    for i, tok in enumerate(toks):
+        verb = VERB_WORDS.get(tok)
+        if verb is not None:
+            if tok == "check" and toks[i + 1 : i + 2] in (("in",), ("out",)):
+                return V.ACTION, i + 1, "check_" + toks[i + 1]  # checking in is not checking
+            return verb, i, tok
+    return None, -1, ""
+
+
+def name_verb_resource(
+    name: str, service: str, id_resources: Iterable[str]
+) -> tuple[Verb | None, str | None, str]:
+    """(verb, resource, the verb word) from a function-style tool name."""
+    toks = _strip_service(tokens(name), tokens(service))
+    verb, index, word = _name_verb(toks)
+    if verb is None:
+        return None, None, ""
+    after = toks[index + 1 :]
+    before = toks[:index]
+    noun = _noun(after) or _noun(before)
+    ids = list(id_resources)
+    resource = None
+    for candidate in ids:  # an <x>_id parameter naming a word of the tool name wins
+        stem = candidate.rsplit("_", 1)[-1]
+        if any(pluralize(t) == stem or t == stem for t in toks):
+            resource = candidate
+            break
+    if resource is None and noun:
+        resource = resource_name(noun)
+    # `get_users`, `view_messages`: reading a plural is listing.
+    plural = bool(noun) and is_plural(noun[-1]) and noun[-1] not in ("status", "settings")
+    if verb is V.READ and plural and word not in ("check", "can", "is", "has", "count", "diff"):
+        verb = V.LIST
+    if "all" in after[:2] and verb is V.READ:
+        verb = V.LIST
+    return verb, resource, word
+
+
+def _noun(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The object of the verb: words up to the first preposition, fillers dropped, at most the
+    last two (``credit_cards``, ``trending_repositories``)."""
+    words: list[str] = []
+    for tok in toks:
+        if tok in _PREPOSITIONS:
+            break
+        if tok in _FILLER or tok.isdigit():
+            continue
+        words.append(tok)
+        if written_plural(tok) and len(tok) > 3:
+            break  # `messages_sent` -> messages: the plural is the head noun
+    return tuple(words[-2:])
+
+
+def name_access(verb: Verb | None, word: str) -> Access | None:
+    if verb is None:
+        return None
+    if verb is V.ACTION and word in READ_ACTIONS:
+        return "read"
+    return "write" if verb in WRITE_VERBS else "read"

@@ -1,0 +1,156 @@
+"""Schema normalization, ``$ref`` resolution and the naming helpers inference stands on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from library.ingest import ingest_document
+from library.ingest.issues import Issues
+from library.ingest.naming import pluralize, resource_name, service_name, tokens, tool_name
+from library.ingest.schema import MAX_DEPTH, SchemaNormalizer
+from library.ingest.verbs import name_verb_resource, path_shape
+from library.toolspec import ErrorKind, Verb
+
+SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
+
+
+def normalize(node: Any, root: Any = None) -> tuple[dict[str, Any], Issues]:
+    issues = Issues("t.json", "h")
+    norm = SchemaNormalizer(root if root is not None else node, issues)
+    return norm.normalize(node, ""), issues
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({"type": "dict", "properties": {}}, {"type": "object", "properties": {}}),
+        ({"type": "float"}, {"type": "number"}),
+        ({"type": "String"}, {"type": "string"}),
+        ({"type": "any", "description": "x"}, {"description": "x"}),
+        ({"type": "tuple", "items": [{"type": "int"}, {"type": "str"}]},
+         {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}),
+        ({"type": ["null", "integer"]}, {"type": ["null", "integer"]}),
+        ({"type": "string", "nullable": True}, {"type": ["string", "null"]}),
+        ({"type": "integer", "minimum": 1, "exclusiveMinimum": True},
+         {"type": "integer", "exclusiveMinimum": 1}),
+        ({"type": "string", "example": "a@b.co"}, {"type": "string", "examples": ["a@b.co"]}),
+        ({"type": "file"}, {"type": "string", "format": "binary"}),
+        ({"enum": [1, 2**80, float("nan")], "x-vendor": 1}, {"enum": [1, str(2**80), None]}),
+        ({"properties": {"a": {"type": "string", "required": True}}},
+         {"properties": {"a": {"type": "string"}}, "required": ["a"], "type": "object"}),
+        (True, {}),
+        ({"type": "bogus"}, {}),
+    ],
+)  # fmt: skip
+def test_dialects_normalize_to_json_schema(raw: Any, expected: dict[str, Any]) -> None:
+    assert normalize(raw)[0] == expected
+
+
+def test_recursive_and_mutually_recursive_refs_become_defs() -> None:
+    root = {
+        "A": {"type": "object", "properties": {"b": {"$ref": "#/B"}}},
+        "B": {"type": "object", "properties": {"a": {"$ref": "#/A"}, "self": {"$ref": "#/B"}}},
+    }
+    out, issues = normalize({"$ref": "#/A"}, root)
+    assert issues.items == []
+    assert out["properties"]["b"]["properties"]["a"] == {"$ref": "#/$defs/A"}
+    assert out["properties"]["b"]["properties"]["self"] == {"$ref": "#/$defs/B"}
+    assert set(out["$defs"]) == {"A", "B"}
+    assert out["$defs"]["B"]["properties"]["self"] == {"$ref": "#/$defs/B"}
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.Draft202012Validator.check_schema(out)
+    validator = jsonschema.Draft202012Validator(out)
+    assert validator.is_valid({"b": {"a": {"b": {}}, "self": {"self": {}}}})
+
+
+def test_broken_and_external_refs_are_warnings_with_a_fix() -> None:
+    root = {
+        "p": {
+            "type": "object",
+            "properties": {"x": {"$ref": "#/nope"}, "y": {"$ref": "other.yaml#/Y"}},
+        }
+    }
+    out, issues = normalize(root["p"], root)
+    assert out["properties"] == {"x": {}, "y": {}}
+    kinds = [(e.kind, e.severity) for e in issues.items]
+    assert kinds == [(ErrorKind.BAD_REF, "warning")] * 2
+    assert "does not exist" in issues.items[0].message and "bundle" in issues.items[1].message
+    assert issues.items[0].pointer == "/properties/x/$ref"
+
+
+def test_deep_nesting_is_cut_with_a_warning() -> None:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(MAX_DEPTH + 20):
+        node = {"type": "object", "properties": {"a": node}}
+    out, issues = normalize(node)
+    assert [e.kind for e in issues.items] == [ErrorKind.TRUNCATED]
+    assert out["type"] == "object"
+
+
+def test_allof_that_cannot_merge_is_kept() -> None:
+    out, _ = normalize({"allOf": [{"type": "string"}, {"minLength": 2}]})
+    assert out == {"allOf": [{"type": "string"}, {"minLength": 2}]}
+
+
+def test_shared_specs_normalize_to_valid_json_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    if not SPECS.is_dir():
+        pytest.skip("../shared/specs is not present")
+    checked = 0
+    for path in sorted(SPECS.rglob("*.json")):
+        for spec in ingest_document(path)[0]:
+            for schema in (spec.input_schema, spec.output_schema):
+                if schema is not None:
+                    jsonschema.Draft202012Validator.check_schema(schema)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_naming_helpers() -> None:
+    assert tokens("getContactByID") == ("get", "contact", "by", "id")
+    assert tokens("due-date") == ("due", "date")
+    assert pluralize("restore_point") == "restore_points"
+    assert [pluralize(w) for w in ("person", "address", "company", "status", "box", "key")] == [
+        "people", "addresses", "companies", "status", "boxes", "keys",
+    ]  # fmt: skip
+    assert resource_name("restorePoints") == "restore_points"
+    assert tool_name("get contact/{id}") == "get_contact_id"
+    assert service_name("1password.local__connect") == "1password_local_connect"
+
+
+@pytest.mark.parametrize(
+    ("path", "collection", "item", "action"),
+    [
+        ("/contacts", "contacts", False, None),
+        ("/api/v2/contacts/{contact_id}", "contacts", True, None),
+        ("/tickets/{id}/assign", "tickets", True, "assign"),
+        ("/contacts/search", "contacts", False, "search"),
+        ("/v1/{name}:verify", None, True, "verify"),
+    ],
+)
+def test_path_shapes(path: str, collection: str | None, item: bool, action: str | None) -> None:
+    shape = path_shape(path)
+    assert (shape.collection, shape.item, shape.action) == (collection, item, action)
+
+
+@pytest.mark.parametrize(
+    ("name", "service", "ids", "verb", "resource"),
+    [
+        ("get_order_details", "shop", ["orders"], Verb.READ, "orders"),
+        ("list_all_product_types", "shop", [], Verb.LIST, "product_types"),
+        ("get_users", "shop", [], Verb.LIST, "users"),
+        ("find_user_id_by_email", "shop", [], Verb.SEARCH, "users"),
+        ("update_reservation_baggages", "air", ["reservations"], Verb.UPDATE, "reservations"),
+        ("git_status", "git", [], Verb.READ, None),
+        ("archival_memory_add", "memory", [], Verb.CREATE, "archival_memory"),
+        ("sendMessage", "gmail", [], Verb.ACTION, "messages"),
+        ("frobnicate", "x", [], None, None),
+    ],
+)
+def test_name_verbs(
+    name: str, service: str, ids: list[str], verb: Verb | None, resource: str | None
+) -> None:
+    assert name_verb_resource(name, service, ids)[:2] == (verb, resource)
