@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from typing import Annotated
@@ -13,6 +14,11 @@ from rich.table import Table
 
 from flows.ingest_command import ingest
 from flows.settings import warehouse_root
+
+# Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 app = typer.Typer(
     help="CompoWorld: tool specs in, verified services, tasks and training data out.",

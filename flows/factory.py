@@ -1,7 +1,7 @@
 """The factory: the main job behind ``compoworld run`` / ``make demo``.
 
-Stages are added by later issues (ingest, build, graph, compose, rollout, judge, curate,
-export); each is a thin Prefect task over a plain function in ``tasks/``.
+Each stage is a thin Prefect task over a plain function in ``tasks/``; later issues add build,
+graph, compose, rollout, judge, curate and export.
 """
 
 from __future__ import annotations
@@ -12,9 +12,15 @@ from prefect import flow, task
 from prefect.runtime import flow_run
 
 from flows.settings import warehouse_root
+from tasks.ingest import bundled_corpus, ingest_paths
 from tasks.reference import describe_reference_world
 from tasks.runs import recorded_run
 from warehouse import Warehouse
+
+
+@task(name="ingest-specs", retries=1, retry_delay_seconds=1)
+def ingest_specs(paths: list[str], root: str) -> dict[str, Any]:
+    return ingest_paths(paths, root)
 
 
 @task(name="reference-world", retries=1, retry_delay_seconds=1)
@@ -23,13 +29,16 @@ def reference_world(seed: int, size: int) -> dict[str, Any]:
 
 
 @flow(name="factory", log_prints=True)
-def factory(seed: int = 0, seed_size: int = 20) -> dict[str, Any]:
-    """Run every stage on the embedded defaults and record the run in ``runs``."""
+def factory(
+    spec_paths: list[str] | None = None, seed: int = 0, seed_size: int = 20
+) -> dict[str, Any]:
+    """Run every stage (on the bundled corpus by default) and record the run in ``runs``."""
     wh = Warehouse(warehouse_root())
-    params = {"seed": seed, "seed_size": seed_size}
-    with recorded_run(
-        wh, "factory", params, run_id=str(flow_run.get_id() or "") or None
-    ) as summary:
+    paths = spec_paths or [str(bundled_corpus())]
+    params = {"spec_paths": paths, "seed": seed, "seed_size": seed_size}
+    run_id = str(flow_run.get_id() or "") or None
+    with recorded_run(wh, "factory", params, run_id=run_id) as summary:
+        summary["ingest"] = ingest_specs(paths, str(wh.root))
         summary["reference_world"] = reference_world(seed, seed_size)
         summary["warehouse"] = str(wh.root)
     return summary

@@ -140,6 +140,21 @@ def ingest_chunk(paths: Sequence[str], root: str, now: dt.datetime) -> list[File
     return [ingest_file(p, root, now) for p in paths]
 
 
+def bundled_corpus() -> Path:
+    """The embedded default input: the spec corpus shipped in ``library/specs``."""
+    import library.specs
+
+    return Path(library.specs.__file__).parent
+
+
+def ingest_paths(paths: Iterable[str], root: str | os.PathLike[str]) -> dict[str, object]:
+    """Discover and ingest; the run summary (a path that names nothing is an error)."""
+    found = discover(paths)
+    if found.missing:
+        raise FileNotFoundError(f"no spec files at: {', '.join(found.missing)}")
+    return ingest_files(found.files, root).summary()
+
+
 # -- many documents -------------------------------------------------------------------------
 def ingest_files(
     files: Sequence[str | os.PathLike[str]],

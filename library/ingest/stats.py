@@ -68,6 +68,21 @@ class IngestStats:
     def cross_service_share(self) -> float:
         return self.share(cross_service_flags(self.tools))
 
+    def summary(self) -> dict[str, object]:
+        """The figures a person reads after a run (JSON-ready)."""
+        return {
+            "documents": self.documents,
+            "already_ingested": self.skipped,
+            "services": self.services,
+            "tools": len(self.tools),
+            "write_share": round(self.write_share, 4),
+            "classified_share": round(self.classified_share, 4),
+            "cross_service_share": round(self.cross_service_share, 4),
+            "errors": {
+                f"{kind}/{severity}": n for (kind, severity), n in sorted(self.errors.items())
+            },
+        }
+
 
 def cross_service_flags(tools: list[ToolSummary]) -> list[bool]:
     """Per tool: does another service produce one of its inputs or consume one of its outputs,
