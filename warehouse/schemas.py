@@ -106,3 +106,71 @@ SPEC_ERRORS = register(
     pa.field("tool", pa.string()),
     pa.field("ingested_at", TS, nullable=False),
 )
+
+
+# -- build stage (services generated from specs) -----------------------------------------------
+SERVICES = register(
+    "services",
+    1,
+    "One row per built service: its generated code and how it was built.",
+    pa.field("service_id", pa.string(), nullable=False),  # hash of name + inputs + code
+    pa.field("name", pa.string(), nullable=False),
+    pa.field("code", pa.string(), nullable=False),
+    pa.field("code_hash", pa.string(), nullable=False),
+    pa.field("input_hash", pa.string(), nullable=False),  # hash of the tool specs built from
+    pa.field("tier", pa.string(), nullable=False),  # compiler | coding_agent | mixed | world_model
+    pa.field("status", pa.string(), nullable=False),  # verified | partial | rejected
+    pa.field("attempts", pa.int32(), nullable=False),  # coding-agent rounds (0: compiler only)
+    pa.field("tools_total", pa.int32(), nullable=False),
+    pa.field("tools_verified", pa.int32(), nullable=False),
+    pa.field("doc_hashes", JSON),
+    pa.field("built_at", TS, nullable=False),
+    pa.field("duration_s", pa.float64(), nullable=False),
+)
+SERVICE_TOOLS = register(
+    "service_tools",
+    1,
+    "Where each tool of a built service ended: verified (which tier), world_model, or rejected.",
+    pa.field("service_id", pa.string(), nullable=False),
+    pa.field("service", pa.string(), nullable=False),
+    pa.field("tool", pa.string(), nullable=False),
+    pa.field("tool_id", pa.string(), nullable=False),
+    pa.field("tier", pa.string()),  # compiler | coding_agent | world_model | null when rejected
+    pa.field("status", pa.string(), nullable=False),  # verified | world_model | rejected
+    pa.field("access", pa.string()),
+    pa.field("reason", pa.string()),
+)
+SERVICE_CHECKS = register(
+    "service_checks",
+    1,
+    "Every conformance check run on a built service.",
+    pa.field("service_id", pa.string(), nullable=False),
+    pa.field("service", pa.string(), nullable=False),
+    pa.field("tool", pa.string(), nullable=False),
+    pa.field("check", pa.string(), nullable=False),
+    pa.field("passed", pa.bool_(), nullable=False),
+    pa.field("detail", pa.string()),
+    pa.field("duration_s", pa.float64()),
+    pa.field("tier", pa.string()),
+)
+LLM_CALLS = register(
+    "llm_calls",
+    1,
+    "Every language-model call, replayable by prompt hash.",
+    pa.field("call_id", pa.string(), nullable=False),
+    pa.field("purpose", pa.string(), nullable=False),
+    pa.field("prompt_hash", pa.string(), nullable=False),
+    pa.field("model", pa.string(), nullable=False),
+    pa.field("temperature", pa.float64()),
+    pa.field("attempt", pa.int32()),
+    pa.field("request_messages", JSON, nullable=False),
+    pa.field("request_tools", JSON),
+    pa.field("response_message", JSON),
+    pa.field("finish_reason", pa.string()),
+    pa.field("prompt_tokens", pa.int64()),
+    pa.field("completion_tokens", pa.int64()),
+    pa.field("latency_s", pa.float64(), nullable=False),
+    pa.field("cost_usd", pa.float64()),
+    pa.field("error", pa.string()),
+    pa.field("created_at", TS, nullable=False),
+)
