@@ -1,0 +1,307 @@
+"""``emit_source``: a ServicePlan written out as the Python module of a Service.
+
+The module reads like the hand-written services: a docstring, enum aliases, nested values,
+records, output wrappers, the State, then the Service with ``seed`` and one ``@tool`` per
+compiled tool. Only the names a module uses are imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import textwrap
+
+from library.compiler.emit_seed import SeedWriter
+from library.compiler.emit_tools import ToolWriter
+from library.compiler.model import FieldPlan, ServicePlan
+from library.compiler.naming import class_name, singular, words
+from library.compiler.source import INDENT, WIDTH, docstring
+from library.compiler.types import literal
+
+RUNTIME = (
+    "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",
+    "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State", "ToolError", "Url",
+    "paginate", "tool",
+)  # fmt: skip
+TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
+PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")
+
+# Emitted into every module: unset optional fields leave tool output instead of showing as
+# null, which the spec's schemas (``"type": "string"``) would refuse.
+BASES = '''
+def _omit_unset(model: BaseModel, data: dict[str, Any]) -> dict[str, Any]:
+    keep = type(model).keep_null
+    return {k: v for k, v in data.items() if v is not None or k in keep}
+
+
+class Value(BaseModel):
+    """A nested value. Unset optional fields are left out of tool output, as the API does."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    keep_null: ClassVar[frozenset[str]] = frozenset()  # required fields that may be null
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler):
+        return _omit_unset(self, handler(self))
+
+
+class Entity(Record):
+    """A stored record. Unset optional fields are left out of tool output, as the API does."""
+
+    keep_null: ClassVar[frozenset[str]] = frozenset()  # required fields that may be null
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler):
+        return _omit_unset(self, handler(self))
+'''.strip("\n")
+
+HELPERS = {
+    "_same": '''
+def _same(a: object, b: object) -> bool:
+    """Equality for keys and filters: text compares case-insensitively."""
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    return a == b
+''',
+    "_mentions": '''
+def _mentions(q: str, *values: object) -> bool:
+    """Search: the (casefolded) query occurs in one of the texts, or lists of texts."""
+    for value in values:
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and q in text.casefold():
+                return True
+    return False
+''',
+    "_pick_state": '''
+def _pick_state(rng: random.Random, open_states: tuple[Any, ...], states: tuple[Any, ...]) -> Any:
+    """A seeded status: mostly an open one, as in a live system, so actions find records."""
+    return rng.choice(open_states) if rng.random() < 0.7 else rng.choice(states)
+''',
+    "_offset_of": '''
+def _offset_of(cursor: str | None) -> int:
+    """Cursors are opaque to callers; this service issues the offset of the next page."""
+    if not cursor:
+        return 0
+    if not cursor.isdigit():
+        raise ToolError(ErrorCode.INVALID_ARGUMENT, f"cursor: {cursor!r} was not issued here")
+    return int(cursor)
+''',
+}
+
+
+def emit_source(plan: ServicePlan) -> str:
+    """The Python source of the plan's Service (deterministic: same plan, same text)."""
+    taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
+    taken |= {r.cls for r in plan.records.values()} | {plan.cls, f"{plan.cls}State"}
+    taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
+    tools = ToolWriter(plan, taken)
+    methods = _methods(plan, tools)
+    seeds = SeedWriter(plan)
+    service = _service(plan, methods, seeds)
+    parts = [
+        BASES,
+        *(_helper(name) for name in sorted(tools.helpers | seeds.helpers)),
+        *_models(plan),
+        *_records(plan),
+        *_wrappers(plan),
+        _state(plan),
+        service,
+    ]
+    body = "\n\n\n".join(p for p in parts if p)
+    aliases, body = _id_aliases(body)
+    params = "\n".join(_assign(name, text) for text, name in tools.aliases.items())
+    names = "\n".join(p for p in (aliases, _enums(plan), params) if p)
+    body = f"{names}\n\n\n{body}" if names else body
+    gap = "\n\n" if names else "\n\n\n"  # two blank lines before a def or class
+    return f"{_header(plan)}\n\n{_imports(body)}{gap}{body}\n"
+
+
+def _id_aliases(body: str) -> tuple[str, str]:
+    """``Ref["contacts"]`` in annotations becomes a module-level ``ContactId`` alias, as in the
+    hand-written services (a string inside an annotation would read as a forward reference)."""
+    refs = list(dict.fromkeys(re.findall(r'Ref\["([^"]+)"\]', body)))
+    taken = set(re.findall(r"^\s*(\w+)\s*[=(:]", body, re.M))  # module names and fields
+    taken |= set(re.findall(r"^class (\w+)", body, re.M))
+    taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC)
+    lines = []
+    for ref in refs:
+        name = class_name(singular(ref)) + "Id"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        lines.append(f'{name} = Ref["{ref}"]')
+        body = body.replace(f'Ref["{ref}"]', name)
+    return "\n".join(lines), body
+
+
+def _assign(name: str, value: str) -> str:
+    line = f"{name} = {value}"
+    return line if len(line) <= WIDTH else f"{name} = (\n{INDENT}{value}\n)"
+
+
+def _header(plan: ServicePlan) -> str:
+    first, *rest = _wrap_prose(plan.description, WIDTH - 3)
+    lines = [
+        f'"""{first}',
+        *rest,
+        "",
+        f"Generated by the CompoWorld compiler tier from {len(plan.tools) + len(plan.skipped)} "
+        "tool specifications;",
+        "do not edit: change the spec or the compiler instead.",
+    ]
+    if plan.skipped:
+        skipped = ", ".join(plan.skipped)
+        lines += ["", *_wrap_prose(f"Left to the coding-agent tier: {skipped}.", WIDTH)]
+    return "\n".join([*lines, '"""'])
+
+
+def _wrap_prose(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def _imports(body: str) -> str:
+    """Import exactly the names the module uses (found in its syntax tree, not its prose)."""
+    used: set[str] = set()
+    for node in ast.walk(ast.parse(body)):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+    std = [f"import {m}" if m == "random" else "import datetime as dt" for m in ("dt", "random")]
+    std = [line for line, name in zip(std, ("dt", "random"), strict=True) if name in used]
+    typing = [n for n in TYPING if n in used]
+    if typing:
+        std.append(f"from typing import {', '.join(typing)}")
+    pyd = [n for n in PYDANTIC if n in used]
+    third = [f"from pydantic import {', '.join(pyd)}"] if pyd else []
+    runtime = [n for n in RUNTIME if n in used]
+    first = [f"from library.runtime import {', '.join(runtime)}"] if runtime else []
+    if first and len(first[0]) > WIDTH:
+        first = ["from library.runtime import (", *(f"{INDENT}{n}," for n in runtime), ")"]
+    if "SeedPool" in used:
+        first.append("from library.seed import SeedPool")
+    blocks = [b for b in (std, third, first) if b]
+    return "\n\n".join("\n".join(b) for b in blocks)
+
+
+def _helper(name: str) -> str:
+    return HELPERS[name].strip("\n")
+
+
+def _enums(plan: ServicePlan) -> str:
+    out = []
+    for name, values in plan.enums.items():
+        line = f"{name} = {literal(values)}"
+        if len(line) > WIDTH:
+            items = "".join(f"{INDENT}{_lit(v)},\n" for v in values)
+            line = f"{name} = Literal[\n{items}]"
+        out.append(line)
+    return "\n".join(out)
+
+
+def _lit(value: object) -> str:
+    return json.dumps(value) if isinstance(value, str) else repr(value)
+
+
+def _field_line(f: FieldPlan, optional: bool) -> str:
+    annotation = f.type.annotation
+    if f.type.nullable or optional:
+        annotation += " | None"
+    if f.aliased:
+        default = "None, " if optional else ""
+        return f"{INDENT}{f.attr}: {annotation} = Field({default}alias={json.dumps(f.name)})"
+    return f"{INDENT}{f.attr}: {annotation}" + (" = None" if optional else "")
+
+
+def _class(name: str, base: str, doc: str, fields: list[FieldPlan], *, always: bool = False) -> str:
+    lines = [f"class {name}({base}):", *docstring(doc or f"A {words(name).lower()}.", 1)]
+    extras = []
+    if any(f.aliased for f in fields):
+        extras.append(
+            f"{INDENT}model_config = ConfigDict(serialize_by_alias=True, validate_by_name=True)"
+        )
+    keep = sorted(f.name for f in fields if f.required and f.type.nullable)
+    if keep:
+        extras.append(
+            f"{INDENT}keep_null = frozenset({{{', '.join(json.dumps(k) for k in keep)}}})"
+        )
+    if extras:
+        lines += ["", *extras]
+    if fields:
+        lines.append("")
+        lines += [_field_line(f, not f.required and not always) for f in fields]
+    return "\n".join(lines)
+
+
+def _models(plan: ServicePlan) -> list[str]:
+    return [_class(m.name, "Value", m.description, m.fields) for m in plan.models]
+
+
+def _records(plan: ServicePlan) -> list[str]:
+    return [
+        _class(r.cls, "Entity", r.description, list(r.fields.values()))
+        for r in plan.records.values()
+    ]
+
+
+def _wrappers(plan: ServicePlan) -> list[str]:
+    out = []
+    for w in plan.wrappers:
+        doc = "Confirmation that a record was deleted."
+        if w.record:
+            doc = f"A page of {words(w.record).lower()} records."
+        out.append(_class(w.cls, "Value", doc, w.fields))
+    return out
+
+
+def _state(plan: ServicePlan) -> str:
+    lines = [f"class {plan.cls}State(State):"]
+    if not plan.records:
+        lines.append(
+            f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'
+        )
+    for r in plan.records.values():
+        lines.append(f"{INDENT}{r.resource}: dict[str, {r.cls}] = {{}}")
+    return "\n".join(lines)
+
+
+def _description_lines(text: str) -> list[str]:
+    line = f"{INDENT}description = {json.dumps(text)}"
+    if len(line) <= WIDTH:
+        return [line]
+    chunks = _wrap_prose(text, WIDTH - 12)
+    parts = [json.dumps(c + (" " if i < len(chunks) - 1 else "")) for i, c in enumerate(chunks)]
+    return [f"{INDENT}description = (", *(f"{INDENT * 2}{p}" for p in parts), f"{INDENT})"]
+
+
+def _methods(plan: ServicePlan, tools: ToolWriter) -> dict[str, list[str]]:
+    """Each tool's method; a tool whose emission fails (a compiler bug) is moved to
+    ``plan.skipped`` so the rest of the service is still written."""
+    out: dict[str, list[str]] = {}
+    for tool in list(plan.tools):
+        try:
+            out[tool.name] = tools.method(tool)
+        except Exception as exc:
+            plan.tools.remove(tool)
+            plan.skipped[tool.name] = f"compiler error: {type(exc).__name__}: {exc}"
+    return out
+
+
+def _service(plan: ServicePlan, methods: dict[str, list[str]], seeds: SeedWriter) -> str:
+    lines = [
+        f"class {plan.cls}(Service):",
+        f"{INDENT}name = {json.dumps(plan.service)}",
+        *_description_lines(plan.description),
+        f"{INDENT}State = {plan.cls}State",
+        f"{INDENT}state: {plan.cls}State",
+        "",
+        *seeds.methods(),
+    ]
+    current = None
+    for tool in plan.tools:
+        if tool.resource != current:
+            current = tool.resource
+            lines += ["", f"{INDENT}# -- {words(current)} " + "-" * max(3, 84 - len(current))]
+        else:
+            lines.append("")
+        lines += methods[tool.name]
+    return "\n".join(lines)

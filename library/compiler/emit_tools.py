@@ -1,0 +1,514 @@
+"""Tool methods: a signature typed from the spec, a docstring carrying its descriptions, and a
+body by verb (create, read, list, update, delete, search, action)."""
+
+from __future__ import annotations
+
+import json
+
+from library.compiler.actions import status_field
+from library.compiler.emit_seed import put_call
+from library.compiler.model import (
+    ActionPlan,
+    Kind,
+    ParamPlan,
+    RecordPlan,
+    Role,
+    ServicePlan,
+    Shape,
+    ToolPlan,
+    WrapperPlan,
+)
+from library.compiler.naming import a_or_an, class_name, singular, words
+from library.compiler.source import (
+    INDENT,
+    WIDTH,
+    Call,
+    Expr,
+    call,
+    comment_block,
+    docstring,
+    render,
+)
+from library.compiler.tools import default_literal
+from library.compiler.types import constraints
+
+PAD = INDENT * 2
+PAGINATE_MAX = 500  # the runtime's ``paginate`` accepts limits up to this
+
+
+def _lit(value: object) -> str:
+    return json.dumps(value) if isinstance(value, str) else repr(value)
+
+
+def _msg(text: str) -> str:
+    """An f-string literal for an error message (``text`` holds ``{expr}`` placeholders)."""
+    return f'f"{text}"' if "{" in text else json.dumps(text)
+
+
+def _error(code: str, text: str, indent: int = 2) -> list[str]:
+    return call("raise ToolError", [f"ErrorCode.{code}", _msg(text)], indent)
+
+
+class ToolWriter:
+    def __init__(self, plan: ServicePlan, taken: set[str]) -> None:
+        self.plan = plan
+        self.helpers: set[str] = set()  # module-level helpers the bodies call
+        self.aliases: dict[str, str] = {}  # long parameter annotation -> module-level alias
+        self.taken = taken
+
+    # -- signature ------------------------------------------------------------------------
+    def method(self, tool: ToolPlan) -> list[str]:
+        record = self.plan.records[tool.resource]
+        options = ["write=True"] if tool.write else []
+        if tool.method != tool.name:
+            options.append(f"name={json.dumps(tool.name)}")
+        lines = [f"{INDENT}@tool({', '.join(options)})" if options else f"{INDENT}@tool"]
+        lines += self._head(tool, self._returns(tool, record))
+        args = [(p.attr, p.description or f"The {words(p.name)}.") for p in self._ordered(tool)]
+        lines += docstring(tool.description, 2, args)
+        if tool.notes:
+            lines += comment_block(
+                f"Accepted but not simulated: {', '.join(tool.notes)}.",
+                2,
+            )
+        body = {
+            "create": self._create,
+            "read": self._read,
+            "update": self._update,
+            "delete": self._delete,
+            "list": self._list,
+            "search": self._list,
+            "action": self._action,
+        }[tool.verb]
+        return lines + body(tool, record)
+
+    def _ordered(self, tool: ToolPlan) -> list[ParamPlan]:
+        required = [p for p in tool.params if p.required]
+        return required + [p for p in tool.params if not p.required]
+
+    def _head(self, tool: ToolPlan, returns: str) -> list[str]:
+        params = []
+        for p in self._ordered(tool):
+            annotation = self._annotation(p)
+            line = f"{PAD}{p.attr}: {annotation}{self._default(p)},"
+            if len(line) > WIDTH:  # too long for a signature line: name the type at module level
+                annotation = self._annotation(p, self._alias(p, self._core(p)))
+            params.append(f"{p.attr}: {annotation}{self._default(p)}")
+        one = f"{INDENT}def {tool.method}({', '.join(['self', *params])}) -> {returns}:"
+        if len(one) <= WIDTH:
+            return [one]
+        return [
+            f"{INDENT}def {tool.method}(",
+            f"{PAD}self,",
+            *(f"{PAD}{p}," for p in params),
+            f"{INDENT}) -> {returns}:",
+        ]
+
+    def _alias(self, p: ParamPlan, annotation: str) -> str:
+        if annotation not in self.aliases:
+            name = class_name(p.name)
+            while name in self.taken:
+                name += "_"
+            self.taken.add(name)
+            self.aliases[annotation] = name
+        return self.aliases[annotation]
+
+    def _core(self, p: ParamPlan) -> str:
+        """The parameter's type with the spec's bounds (``Annotated[int, Field(ge=1)]``)."""
+        text = p.type.annotation
+        bounds = constraints(p.type) if p.role is not Role.ID else []
+        return f"Annotated[{text}, Field({', '.join(bounds)})]" if bounds else text
+
+    def _annotation(self, p: ParamPlan, core: str | None = None) -> str:
+        text = core or self._core(p)
+        if p.type.nullable or (not p.required and default_literal(p) is None):
+            text = f"{text} | None"
+        if p.aliased:
+            text = f"Annotated[{text}, Field(alias={json.dumps(p.name)})]"
+        return text
+
+    def _default(self, p: ParamPlan) -> str:
+        if p.required:
+            return ""
+        return f" = {default_literal(p) or 'None'}"
+
+    def _returns(self, tool: ToolPlan, record: RecordPlan) -> str:
+        if tool.output.shape is Shape.LIST:
+            return f"list[{record.cls}]"
+        if tool.output.shape in (Shape.PAGE, Shape.DELETION):
+            return tool.output.cls or record.cls
+        return record.cls
+
+    # -- shared checks --------------------------------------------------------------------
+    def _id(self, tool: ToolPlan) -> ParamPlan | None:
+        return next((p for p in tool.params if p.role is Role.ID), None)
+
+    def _ref_checks(self, tool: ToolPlan) -> list[str]:
+        lines: list[str] = []
+        for p in tool.params:
+            if p.role not in (Role.FIELD, Role.REF, Role.FILTER) or not p.ref_collection:
+                continue
+            if p.type.kind is not Kind.STR:
+                continue
+            get = f"self.get({json.dumps(p.ref_collection)}, {p.attr})"
+            if p.required and not p.type.nullable:
+                lines.append(f"{PAD}{get}")
+            else:
+                lines += [f"{PAD}if {p.attr} is not None:", f"{PAD}{INDENT}{get}"]
+        return lines
+
+    def _scope_checks(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines: list[str] = []
+        ident = self._id(tool)
+        for p in tool.by_role(Role.SCOPE):
+            field = record.fields[p.target or p.name]
+            what = f"{words(singular(record.resource))} {{{ident.attr if ident else p.attr}!r}}"
+            lines += [f"{PAD}if record.{field.attr} != {p.attr}:"]
+            lines += _error("NOT_FOUND", f"no {what} with {p.name} {{{p.attr}!r}}", 3)
+        return lines
+
+    def _unique_checks(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines: list[str] = []
+        ident = self._id(tool)
+        for p in tool.by_role(Role.FIELD):
+            field = record.fields.get(p.target or "")
+            if field is None or not field.unique:
+                continue
+            self.helpers.add("_same")
+            cond = f"_same(r.{field.attr}, {p.attr})"
+            if ident is not None:
+                cond += f" and r.id != {ident.attr}"
+            loop = f"{cond} for r in self.state.{record.resource}.values()"
+            guard = f"{p.attr} is not None and " if not p.required or p.type.nullable else ""
+            line = f"{PAD}if {guard}any({loop}):"
+            if len(line) <= WIDTH:
+                lines.append(line)
+            elif len(f"{PAD}{INDENT}{loop}") <= WIDTH:
+                lines += [f"{PAD}if {guard}any(", f"{PAD}{INDENT}{loop}", f"{PAD}):"]
+            else:
+                rows = self._loop_rows(cond, record.resource)
+                lines += [f"{PAD}if {guard}any(", *rows, f"{PAD}):"]
+            what = words(singular(record.resource))
+            taken = f"{a_or_an(what)} with {p.name} {{{p.attr}!r}} already exists"
+            lines += _error("CONFLICT", taken, 3)
+        return lines
+
+    def _loop_rows(self, cond: str, resource: str) -> list[str]:
+        return [f"{PAD}{INDENT}{cond}", f"{PAD}{INDENT}for r in self.state.{resource}.values()"]
+
+    def _changes(self, tool: ToolPlan, record: RecordPlan) -> list[tuple[str, str]]:
+        out = []
+        for p in tool.params:
+            if p.role is Role.FIELD and p.target:
+                out.append((record.fields[p.target].attr, p.attr))
+        return out
+
+    def _save(self, record: RecordPlan, ident: str, changes: list[tuple[str, str]]) -> list[str]:
+        """``return self.update(...)``; records with aliased fields go through ``model_copy``
+        because ``Service.update`` merges by dump keys, which are the aliases."""
+        if not record.aliased:
+            coll = json.dumps(record.resource)
+            return call("return self.update", [coll, ident, *(f"{k}={v}" for k, v in changes)], 2)
+        lines = call("changes = dict", [f"{k}={v}" for k, v in changes], 2)
+        lines.append(f"{PAD}changes = {{k: v for k, v in changes.items() if v is not None}}")
+        save = "record.model_copy(update=changes)"
+        lines += call("return self.put", [json.dumps(record.resource), save], 2)
+        return lines
+
+    def _stamped(self, record: RecordPlan) -> list[tuple[str, str]]:
+        field = record.fields.get("updated_at")
+        if field is not None and field.type.kind is Kind.DATETIME:
+            return [(field.attr, "now")]
+        return []
+
+    # -- verbs ----------------------------------------------------------------------------
+    def _create(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines = self._unique_checks(tool, record) + self._ref_checks(tool)
+        given = {p.target: p for p in tool.params if p.role is Role.FIELD and p.target}
+        args: list[tuple[str | None, Expr]] = []
+        for name, field in record.fields.items():
+            if name in given:
+                p = given[name]
+                value = p.attr
+                if p.name in tool.fallbacks:
+                    value = f"{p.attr} if {p.attr} is not None else {tool.fallbacks[p.name]}"
+                args.append((field.attr, value))
+            elif name in tool.server_values:
+                args.append((field.attr, tool.server_values[name]))
+        exprs = " ".join(v for _, v in args if isinstance(v, str))
+        if "now" in exprs.replace("now.", "now ").split():
+            lines.append(f"{PAD}now = self.now()")
+        new_id = f"self.new_id({json.dumps(record.id_prefix)})"
+        if "record_id" in exprs:
+            lines.append(f"{PAD}record_id = {new_id}")
+            new_id = "record_id"
+        kw: list[tuple[str | None, Expr]] = [("id", new_id), *args]
+        return lines + put_call(record.resource, record.cls, kw, 2, head="return self.put")
+
+    def _read(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        ident = self._id(tool)
+        coll = json.dumps(record.resource)
+        if ident is None:
+            keys = tool.by_role(Role.KEY)
+            cond = " and ".join(
+                f"r.{record.fields[p.target or p.name].attr} == {p.attr}" for p in keys
+            )
+            lines = [f"{PAD}for r in self.state.{record.resource}.values():"]
+            lines = self._ref_checks(tool) + lines
+            lines += [*_if(cond, 3), f"{INDENT * 4}return r"]
+            shown = ", ".join(f"{p.name} {{{p.attr}!r}}" for p in keys)
+            return lines + _error(
+                "NOT_FOUND", f"no {words(singular(record.resource))} with {shown}"
+            )
+        scope = self._scope_checks(tool, record) + self._ref_checks(tool)
+        if not scope:
+            return [f"{PAD}return self.get({coll}, {ident.attr})"]
+        return [f"{PAD}record = self.get({coll}, {ident.attr})", *scope, f"{PAD}return record"]
+
+    def _update(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        ident = self._id(tool)
+        assert ident is not None
+        coll = json.dumps(record.resource)
+        checks = (
+            self._scope_checks(tool, record)
+            + self._unique_checks(tool, record)
+            + self._ref_checks(tool)
+        )
+        scoped = bool(self._scope_checks(tool, record))
+        lines: list[str] = []
+        if scoped or record.aliased:
+            lines.append(f"{PAD}record = self.get({coll}, {ident.attr})")
+        elif checks:
+            lines.append(f"{PAD}self.get({coll}, {ident.attr})")  # not_found before any other check
+        lines += checks
+        changes = self._changes(tool, record)
+        stamp = [s for s in self._stamped(record) if s[0] not in dict(changes)]
+        if stamp:
+            lines.append(f"{PAD}now = self.now()")
+        return lines + self._save(record, ident.attr, changes + stamp)
+
+    def _delete(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        ident = self._id(tool)
+        assert ident is not None
+        coll = json.dumps(record.resource)
+        lines: list[str] = []
+        scope = self._scope_checks(tool, record)
+        if scope:
+            lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
+        lines += self._ref_checks(tool)
+        if tool.output.shape is Shape.RECORD:
+            return [*lines, f"{PAD}return self.delete({coll}, {ident.attr})"]
+        values = {"id": "record.id", "true": "True"}
+        wrapper = self._wrapper(tool.output.cls)
+        kw = [f"{f.attr}={values[tool.output.meta[f.name]]}" for f in wrapper.fields]
+        if any("record." in v for v in kw):
+            lines.append(f"{PAD}record = self.delete({coll}, {ident.attr})")
+        else:
+            lines.append(f"{PAD}self.delete({coll}, {ident.attr})")
+        return lines + call(f"return {tool.output.cls}", kw, 2)
+
+    def _action(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        ident = self._id(tool)
+        action = tool.action
+        assert ident is not None and action is not None
+        coll = json.dumps(record.resource)
+        what = f"{words(singular(record.resource))} {{{ident.attr}!r}}"
+        lines = [f"{PAD}record = self.get({coll}, {ident.attr})", *self._scope_checks(tool, record)]
+        changes: list[tuple[str, str]] = []
+        if action.status_field and action.target is not None:
+            attr = record.fields[action.status_field].attr
+            lines += _if(f"record.{attr} == {_lit(action.target)}", 2)
+            lines += _error("FAILED_PRECONDITION", f"{what} is already {action.target}", 3)
+            changes.append((attr, _lit(action.target)))
+        if action.blocked:
+            attr = record.fields[_status_name(record, action)].attr
+            blocked = ", ".join(_lit(v) for v in action.blocked)
+            if len(action.blocked) == 1:
+                blocked += ","
+            lines += _if(f"record.{attr} in ({blocked})", 2)
+            lines += _error("FAILED_PRECONDITION", f"{what} is {{record.{attr}}}", 3)
+        if action.flag_field:
+            attr = record.fields[action.flag_field].attr
+            test = f"record.{attr}" if action.flag_value else f"not record.{attr}"
+            state = action.flag_field if action.flag_value else f"not {action.flag_field}"
+            lines += _if(test, 2)
+            lines += _error("FAILED_PRECONDITION", f"{what} is already {state}", 3)
+            changes.append((attr, repr(action.flag_value)))
+        lines += self._ref_checks(tool)
+        for p in tool.by_role(Role.STATUS):
+            attr = record.fields[p.target or ""].attr
+            mapping = ", ".join(f"{_lit(k)}: {_lit(v)}" for k, v in p.mapping.items())
+            changes.append((attr, f"{{{mapping}}}[{p.attr}]"))
+        changes += self._changes(tool, record)
+        stamp = [(record.fields[action.stamp_field].attr, "now")] if action.stamp_field else []
+        stamp += [s for s in self._stamped(record) if s[0] not in dict(stamp)]
+        stamp = [s for s in stamp if s[0] not in dict(changes)]  # a parameter sets it already
+        if stamp:
+            if record.fields[_by_attr(record, stamp[0][0])].type.kind is Kind.DATE:
+                stamp[0] = (stamp[0][0], "now.date()")
+            lines.append(f"{PAD}now = self.now()")
+        lines += self._save(record, ident.attr, changes + stamp)
+        if not any("record." in line for line in lines[1:]):
+            lines[0] = f"{PAD}self.get({coll}, {ident.attr})"
+        return lines
+
+    # -- list and search ------------------------------------------------------------------
+    def _list(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines: list[str] = []
+        query = next(iter(tool.by_role(Role.QUERY)), None)
+        conds: list[Expr] = []
+        if query is not None:
+            self.helpers.add("_mentions")
+            fields = tool.search_fields or [
+                n for n, f in record.fields.items() if f.type.kind is Kind.STR
+            ]
+            texts = [f"r.{record.fields[n].attr}" for n in fields] or ["r.id"]
+            mentions = Call("_mentions", [(None, "q"), *((None, t) for t in texts)])
+            if query.required and not query.type.nullable:
+                lines.append(f"{PAD}q = {query.attr}.strip().casefold()")
+                lines += _if("not q", 2)
+                lines += _error("INVALID_ARGUMENT", f"{query.name}: must not be empty", 3)
+                conds.append(mentions)
+            else:
+                lines.append(f'{PAD}q = ({query.attr} or "").strip().casefold()')
+                conds.append(Call("(not q or ", [(None, mentions)], brackets=" )"))
+        lines += self._ref_checks(tool)
+        for p in tool.params:
+            if p.role is Role.FILTER:
+                conds.append(self._filter(p, record))
+            elif p.role is Role.RANGE:
+                conds.append(self._range(p, record))
+        source = f"self.state.{record.resource}.values()"
+        if record.order == "newest":
+            source = f"reversed({source})"
+        flat = " and ".join(_flat(c) for c in conds)
+        one = f"{PAD}found = [r for r in {source} if {flat}]"
+        inner = f"{PAD}{INDENT}r for r in {source} if {flat}"
+        if conds and len(one) <= WIDTH:
+            lines.append(one)
+        elif conds and len(inner) <= WIDTH:
+            lines += [f"{PAD}found = [", inner, f"{PAD}]"]
+        elif conds:
+            lines += [f"{PAD}found = [", f"{PAD}{INDENT}r", f"{PAD}{INDENT}for r in {source}"]
+            joined = f"{PAD}{INDENT}if {flat}"
+            if len(joined) <= WIDTH:
+                lines.append(joined)
+            else:
+                for i, c in enumerate(conds):
+                    lines += render(c, 3, prefix="if " if i == 0 else "and ")
+            lines.append(f"{PAD}]")
+        else:
+            lines.append(f"{PAD}found = list({source})")
+        return lines + self._paginate(tool, record)
+
+    def _filter(self, p: ParamPlan, record: RecordPlan) -> str:
+        field = record.fields[p.target or p.name]
+        r = f"r.{field.attr}"
+        if field.type.kind is Kind.LIST:
+            test = (
+                f"set({p.attr}) <= set({r} or [])"
+                if p.type.kind is Kind.LIST
+                else f"{p.attr} in ({r} or [])"
+            )
+        elif field.type.is_text and field.type.semantic != "id":
+            self.helpers.add("_same")
+            test = f"_same({r}, {p.attr})"
+        else:
+            test = f"{r} == {p.attr}"
+        if p.required and not p.type.nullable:
+            return test
+        return f"({p.attr} is None or {test})"
+
+    def _range(self, p: ParamPlan, record: RecordPlan) -> str:
+        field = record.fields[p.target or ""]
+        value, r = p.attr, f"r.{field.attr}"
+        if field.type.kind is Kind.DATE and p.type.kind is Kind.DATETIME:
+            value = f"{p.attr}.date()"
+        elif field.type.kind is Kind.DATETIME and p.type.kind is Kind.DATE:
+            r = f"{r}.date()"
+        test = f"{r} {'>=' if p.op == 'ge' else '<='} {value}"
+        if not field.required or field.type.nullable:
+            test = f"r.{field.attr} is not None and {test}"
+        if " and " in test:
+            test = f"({test})"
+        if p.required and not p.type.nullable:
+            return test
+        return f"({p.attr} is None or {test})"
+
+    def _paginate(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines: list[str] = []
+        limit = next(iter(tool.by_role(Role.LIMIT)), None)
+        offset = next(iter(tool.by_role(Role.OFFSET)), None)
+        cursor = next(iter(tool.by_role(Role.CURSOR)), None)
+        page = next(iter(tool.by_role(Role.PAGE)), None)
+        start = "0"
+        if cursor is not None:
+            self.helpers.add("_offset_of")
+            lines.append(f"{PAD}start = _offset_of({cursor.attr})")
+            start = "start"
+        elif page is not None and limit is not None:
+            lines.append(f"{PAD}start = (max({page.attr}, 1) - 1) * {limit.attr}")
+            start = "start"
+        elif offset is not None:
+            start = offset.attr
+        maximum = limit.type.schema.get("maximum") if limit is not None else None
+        small = not isinstance(maximum, int) or maximum <= PAGINATE_MAX
+        if limit is not None and small:
+            lines.append(f"{PAD}selected = paginate(found, {limit.attr}, {start})")
+        elif limit is not None:
+            lines.append(f"{PAD}selected = found[{start} : {start} + {limit.attr}]")
+        elif start != "0":
+            lines.append(f"{PAD}selected = found[{start}:]")
+        else:
+            lines.append(f"{PAD}selected = found")
+        if tool.output.shape is Shape.LIST:
+            return [*lines, f"{PAD}return selected"]
+        meta = set(tool.output.meta.values())
+        if meta & {"next_cursor", "has_more"}:
+            lines.append(f"{PAD}end = {start} + len(selected)")
+        wrapper = self._wrapper(tool.output.cls)
+        values = {
+            "total": "len(found)",
+            "limit": limit.attr if limit is not None else "len(selected)",
+            "offset": start,
+            "has_more": "end < len(found)",
+            "page": page.attr if page is not None else "1",
+        }
+        kw = []
+        for f in wrapper.fields:
+            meaning = tool.output.meta.get(f.name)
+            if meaning is None:
+                kw.append(f"{f.attr}=selected")
+            elif meaning == "next_cursor":
+                last = "None" if f.type.nullable else '""'
+                kw.append(f"{f.attr}=str(end) if end < len(found) else {last}")
+            else:
+                kw.append(f"{f.attr}={values[meaning]}")
+        return lines + call(f"return {tool.output.cls}", kw, 2)
+
+    def _wrapper(self, cls: str | None) -> WrapperPlan:
+        return next(w for w in self.plan.wrappers if w.cls == cls)
+
+
+def _flat(expr: Expr) -> str:
+    return expr.flat() if isinstance(expr, Call) else expr
+
+
+def _if(test: str, indent: int) -> list[str]:
+    pad = INDENT * indent
+    line = f"{pad}if {test}:"
+    if len(line) <= WIDTH:
+        return [line]
+    return [f"{pad}if (", f"{pad}{INDENT}{test}", f"{pad}):"]
+
+
+def _status_name(record: RecordPlan, action: ActionPlan) -> str:
+    if action.status_field:
+        return action.status_field
+    field = status_field(record)
+    assert field is not None, "blocked states imply a status field"
+    return field.name
+
+
+def _by_attr(record: RecordPlan, attr: str) -> str:
+    return next(n for n, f in record.fields.items() if f.attr == attr)

@@ -1,0 +1,231 @@
+"""``plan_service``: from a service's ToolSpecs to the plan of its generated code."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from library.compiler.actions import FLAGS, TARGETS, action_word, status_field
+from library.compiler.model import (
+    FieldPlan,
+    Kind,
+    RecordPlan,
+    Role,
+    ServicePlan,
+    ToolPlan,
+    TypeSpec,
+)
+from library.compiler.naming import class_name, singular, words
+from library.compiler.records import (
+    RecordBuilder,
+    RecordSource,
+    assign_resources,
+    record_source,
+    resource_key,
+)
+from library.compiler.tools import Skip, ToolPlanner, effective_verb
+from library.compiler.types import TypeMapper
+from library.toolspec import ToolSpec
+
+
+def plan_service(specs: list[ToolSpec]) -> ServicePlan:
+    """Decide the records, types and tools of one service; tools the compiler tier cannot
+    express are listed in ``skipped`` with the reason."""
+    if not specs:
+        raise ValueError("plan_service needs at least one ToolSpec")
+    service = specs[0].service
+    skipped: dict[str, str] = {}
+    usable = _usable(specs, service, skipped)
+    cls = class_name(service)
+    mapper = TypeMapper({cls, f"{cls}State"})
+    sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
+    resources = assign_resources(usable)
+    by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
+    for spec in usable:
+        resource = resources.get(spec.name)
+        if resource is None:
+            skipped[spec.name] = "no resource recognised"
+        else:
+            by_resource[resource].append((spec, effective_verb(spec, resource, None)))
+    records = _records(by_resource, sources, mapper, skipped)
+    planner = ToolPlanner(service, {r.resource: r for r in records.values()}, mapper)
+    tools = _tools(usable, by_resource, records, sources, planner, skipped)
+    used = {t.resource for t in tools}
+    kept = {r.resource: r for r in records.values() if r.resource in used}
+    _unshadow(kept, mapper, planner)
+    _forget_dropped_collections(tools, kept)
+    order = {spec.name: i for i, spec in enumerate(specs)}
+    plan = ServicePlan(
+        service=service,
+        cls=cls,
+        description=_description(service, kept),
+        records=kept,
+        models=list(mapper.models.values()),
+        enums=mapper.enums,
+        wrappers=[
+            w for w in planner.wrappers.values() if any(t.output.cls == w.cls for t in tools)
+        ],
+        tools=tools,
+        skipped={name: skipped[name] for name in sorted(skipped, key=lambda n: order[n])},
+    )
+    _prune_types(plan)
+    return plan
+
+
+def _usable(specs: list[ToolSpec], service: str, skipped: dict[str, str]) -> list[ToolSpec]:
+    usable: list[ToolSpec] = []
+    seen: set[str] = set()
+    for spec in specs:
+        if spec.service != service:
+            skipped[spec.name] = f"belongs to service {spec.service!r}, not {service!r}"
+        elif spec.name in seen:
+            skipped[spec.name] = "duplicate tool name"
+        elif problem := malformed(spec):
+            skipped[spec.name] = f"malformed spec: {problem}"
+        else:
+            seen.add(spec.name)
+            usable.append(spec)
+    return usable
+
+
+def _records(
+    by_resource: dict[str, list[tuple[ToolSpec, str]]],
+    sources: dict[str, RecordSource],
+    mapper: TypeMapper,
+    skipped: dict[str, str],
+) -> dict[str, RecordPlan]:
+    """One record per resource; record class names are claimed before any nested type's."""
+    builder = RecordBuilder(mapper)
+    classes = {r: mapper.claim(class_name(singular(r))) for r in by_resource}
+    records: dict[str, RecordPlan] = {}
+    for resource, tools in list(by_resource.items()):
+        try:
+            record = builder.build(resource, classes[resource], tools, sources)
+        except Exception as exc:  # a compiler bug: its tools go to the next tier, not the batch
+            for spec, _ in tools:
+                skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
+            del by_resource[resource]
+            continue
+        record.resource = resource_key(resource)
+        records[resource] = record
+    return records
+
+
+def _tools(
+    usable: list[ToolSpec],
+    by_resource: dict[str, list[tuple[ToolSpec, str]]],
+    records: dict[str, RecordPlan],
+    sources: dict[str, RecordSource],
+    planner: ToolPlanner,
+    skipped: dict[str, str],
+) -> list[ToolPlan]:
+    planned = []
+    for resource, tools in by_resource.items():
+        record = records[resource]
+        for spec, _ in tools:
+            verb = effective_verb(spec, resource, record)
+            if verb == "action" and not record.shaped:
+                _extend_for_action(record, action_word(spec.name))
+            planned.append((spec, record, verb))
+    order = {spec.name: i for i, spec in enumerate(usable)}
+    out = []
+    for spec, record, verb in sorted(planned, key=lambda t: order[t[0].name]):
+        if verb not in ("read", "list", "search") and spec.access == "read":
+            skipped[spec.name] = "read-only, yet it does not read a record the compiler can find"
+        elif not set(record.fields) - {"created_at", "updated_at"}:
+            skipped[spec.name] = f"nothing is known about {words(record.resource)} but their id"
+        elif record.unfit:
+            skipped[spec.name] = record.unfit
+        else:
+            try:
+                out.append(planner.plan(spec, record.resource, verb, sources.get(spec.name)))
+            except Skip as exc:
+                skipped[spec.name] = exc.reason
+            except Exception as exc:  # a compiler bug: this tool goes to the next tier
+                skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
+    return out
+
+
+def _forget_dropped_collections(tools: list[ToolPlan], kept: dict[str, RecordPlan]) -> None:
+    """A reference into a collection no compiled tool uses is not checked: it is not stored."""
+    for tool in tools:
+        for param in tool.params:
+            if param.ref_collection and param.ref_collection not in kept:
+                param.ref_collection = None
+                if param.role is Role.REF:
+                    param.role = Role.IGNORED
+                    tool.notes.append(param.name)
+
+
+def _prune_types(plan: ServicePlan) -> None:
+    """Keep the enum aliases and nested models the emitted code refers to, and no others
+    (skipped tools and unused collections leave some behind)."""
+    texts = [f.type.annotation for r in plan.records.values() for f in r.fields.values()]
+    texts += [p.type.annotation for t in plan.tools for p in t.params]
+    texts += [f.type.annotation for w in plan.wrappers for f in w.fields]
+    models = {m.name: m for m in plan.models}
+    used: set[str] = set()
+    pending = [name for text in texts for name in re.findall(r"[A-Za-z_]\w*", text)]
+    while pending:
+        name = pending.pop()
+        if name in used:
+            continue
+        used.add(name)
+        if name in models:
+            pending += [
+                n
+                for f in models[name].fields
+                for n in re.findall(r"[A-Za-z_]\w*", f.type.annotation)
+            ]
+    plan.models = [m for m in plan.models if m.name in used]
+    plan.enums = {name: values for name, values in plan.enums.items() if name in used}
+
+
+def malformed(spec: ToolSpec) -> str | None:
+    """What makes a spec unusable (ingestion normalizes schemas, but specs also arrive as rows
+    written by other code)."""
+    for side, schema in (("input", spec.input_schema), ("output", spec.output_schema)):
+        if schema is None and side == "output":
+            continue
+        if not isinstance(schema, dict):
+            return f"{side} schema is not an object"
+        if not isinstance(schema.get("properties", {}), dict):
+            return f"{side} schema properties are not an object"
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+            return f"{side} schema required is not a list of names"
+    return None
+
+
+def _unshadow(records: dict[str, RecordPlan], mapper: TypeMapper, planner: ToolPlanner) -> None:
+    """A field must not share its name with a module-level type (``TrackLinks: TrackLinks``):
+    in the class body the field's default would shadow the type. Such fields get an alias."""
+    names = set(mapper.taken)
+    groups = [list(r.fields.values()) for r in records.values()]
+    groups += [m.fields for m in mapper.models.values()]
+    groups += [w.fields for w in planner.wrappers.values()]
+    for fields in groups:
+        attrs = {f.attr for f in fields}
+        for f in fields:
+            if f.attr in names:
+                new = f"{f.attr}_"
+                while new in attrs or new in names:
+                    new += "_"
+                attrs.add(new)
+                f.attr = new
+
+
+def _extend_for_action(record: RecordPlan, word: str) -> None:
+    """A record known only from inputs gets the state field its actions need (``pinned``,
+    ``status``): without record outputs the spec never shows it, but the action implies it."""
+    if word in FLAGS and status_field(record) is None:
+        names, _ = FLAGS[word]
+        if not any(n in record.fields for n in names):
+            record.fields[names[0]] = FieldPlan(names[0], names[0], TypeSpec(Kind.BOOL, "bool"))
+    if word in TARGETS and status_field(record) is None and word not in FLAGS:
+        record.fields["status"] = FieldPlan("status", "status", TypeSpec(Kind.STR, "str"))
+
+
+def _description(service: str, records: dict[str, RecordPlan]) -> str:
+    names = ", ".join(words(r) for r in records) or "no records"
+    return f"{words(service).capitalize()}: {names}."

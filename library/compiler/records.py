@@ -1,0 +1,403 @@
+"""Resources and their records: which collection each tool acts on, and the record's fields.
+
+Ingestion names a tool's resource from its path or name, which is right for CRUD and often wrong
+for actions (``POST /assets/{asset_id}/retire`` reads as creating ``retires``). The compiler
+trusts data shapes over names: a tool whose output is an asset record acts on ``assets``. Record
+fields are the union of what the spec shows about the resource: record outputs first (they say
+what is stored and what is required), then create and update bodies, then list filters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
+from library.compiler.naming import (
+    MODEL_ATTRS,
+    collection_for,
+    field_attr,
+    identifier,
+    singular,
+)
+from library.compiler.types import TypeMapper, infos_by_path, json_types, single_branch
+from library.ingest.naming import snake, tokens
+from library.runtime import State
+from library.toolspec import ToolSpec
+
+_UNIQUE = re.compile(r"\bunique\b", re.IGNORECASE)
+_ID_EXAMPLE = re.compile(r"^([A-Za-z][A-Za-z0-9]{0,7})[_-][A-Za-z0-9]+$")
+PAGING = frozenset(
+    {"limit", "offset", "cursor", "page", "page_size", "per_page", "page_token", "starting_after"}
+)
+QUERY_NAMES = frozenset({"query", "q", "search", "keyword", "keywords", "text", "term"})
+_RANGE = re.compile(
+    r"^(?:(?P<pre>min|max|from|to|since|until|start|end)_(?P<f1>.+)|"
+    r"(?P<f2>.+?)_(?P<post>after|before|since|until|from|to|min|max|gte|lte|gt|lt|start|end))$"
+)
+_LOWER = {"min", "from", "since", "start", "after", "gte", "gt"}
+_VERB_PRIORITY = {"read": 0, "create": 1, "update": 2, "list": 3, "search": 4, "delete": 5}
+
+
+@dataclass(slots=True)
+class RecordSource:
+    """Where a tool's output holds records: the record node and the FieldInfo path prefix."""
+
+    schema: dict[str, Any]
+    prefix: str  # "" (the output is a record), "[]." (an array), "data[]." (a page wrapper)
+    container: str  # record | list | page
+    items_key: str | None = None
+
+
+def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
+    if not isinstance(node, dict):
+        return {}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and root:
+        target = (root.get("$defs") or {}).get(ref.removeprefix("#/$defs/"))
+        if isinstance(target, dict):
+            return dict(single_branch(target))
+    return dict(single_branch(node))
+
+
+def _is_record(node: dict[str, Any]) -> bool:
+    props = node.get("properties")
+    return isinstance(props, dict) and "id" in props
+
+
+def record_source(spec: ToolSpec) -> RecordSource | None:
+    """The record(s) a tool returns, if its output is record-shaped."""
+    root = spec.output_schema
+    out = deref(root, root)
+    if not out:
+        return None
+    if _is_record(out):
+        return RecordSource(out, "", "record")
+    if out.get("type") == "array":
+        items = deref(out.get("items"), root)
+        return RecordSource(items, "[].", "list") if _is_record(items) else None
+    arrays = [
+        (key, deref(node.get("items"), root))
+        for key, node in (out.get("properties") or {}).items()
+        if isinstance(node, dict) and deref(node, root).get("type") == "array"
+    ]
+    arrays = [(key, items) for key, items in arrays if _is_record(items)]
+    if len(arrays) == 1:
+        key, items = arrays[0]
+        return RecordSource(items, f"{key}[].", "page", key)
+    return None
+
+
+def props_of(source: RecordSource) -> frozenset[str]:
+    return frozenset(source.schema.get("properties") or ())
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def own_id_param(spec: ToolSpec, resource: str) -> str | None:
+    """The required parameter that names the record this tool acts on (``contact_id``)."""
+    required = spec.input_schema.get("required") or []
+    want = (*tokens(singular(resource)), "id")
+    refs = {f.path: f.ref for f in spec.fields if f.side == "input"}
+    path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
+    for name in required:
+        toks = tokens(name)
+        if (toks == want or toks == ("id",)) and refs.get(name) in (None, resource):
+            return name
+    for name in required:
+        if name in path_params and refs.get(name) == resource:
+            return name
+    return None
+
+
+def assign_resources(specs: list[ToolSpec]) -> dict[str, str | None]:
+    """Each tool's resource, correcting ingestion's guess where the output shape says otherwise."""
+    sources = {s.name: record_source(s) for s in specs}
+    declared: dict[str, list[ToolSpec]] = {}
+    for s in specs:
+        if s.resource:
+            declared.setdefault(s.resource, []).append(s)
+    canon: dict[str, frozenset[str]] = {}
+    for resource, tools in declared.items():
+        shaped = [t for t in tools if sources[t.name] is not None]
+        if shaped:
+            best = min(shaped, key=lambda t: _VERB_PRIORITY.get(str(t.verb), 9))
+            canon[resource] = props_of(sources[best.name])  # type: ignore[arg-type]
+
+    def strength(resource: str) -> tuple[int, int, int]:
+        verbs = {str(t.verb) for t in declared.get(resource, [])}
+        return ("read" in verbs, "list" in verbs, len(declared.get(resource, [])))
+
+    out: dict[str, str | None] = {}
+    for s in specs:
+        src = sources[s.name]
+        resource = s.resource
+        if src is not None:
+            props = props_of(src)
+            mine = resource is not None and any(
+                t.name != s.name
+                and sources[t.name] is not None
+                and jaccard(props, props_of(sources[t.name])) >= 0.8  # type: ignore[arg-type]
+                for t in declared.get(resource, [])
+            )
+            if not mine:
+                near = [r for r, p in canon.items() if jaccard(props, p) >= 0.8]
+                if near:
+                    resource = max(near, key=lambda r: (strength(r), r == s.resource))
+        elif resource is None or len(declared.get(resource, [])) <= 1:
+            resource = _resource_by_params(s, declared) or resource
+        out[s.name] = resource
+    return out
+
+
+def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> str | None:
+    """For an orphan tool without output: the resource its id parameter names, else the one
+    whose other tools share most of its parameter names (``send_sms(to, from)`` -> messages)."""
+    known = sorted(r for r, tools in declared.items() if len(tools) > 1)  # sorted: replayable
+    refs = {f.path: f.ref for f in spec.fields if f.side == "input"}
+    for name in spec.input_schema.get("required") or []:
+        found = collection_for(name, refs.get(name), known)
+        if found and own_id_param(spec, found) == name:
+            return found
+    if spec.verb not in (None, "action", "create"):
+        return None  # a read names what it reads; only writes are matched by parameter names
+    params = set(spec.input_schema.get("properties") or ())
+    scores = Counter[str]()
+    for resource in known:
+        seen: set[str] = set()
+        for t in declared[resource]:
+            seen |= set(t.input_schema.get("properties") or ())
+        scores[resource] = len(params & (seen - PAGING))
+    if scores:
+        resource, score = scores.most_common(1)[0]
+        if score >= max(1, len(params) // 2):
+            return resource
+    return None
+
+
+def range_target(name: str, fields: dict[str, FieldPlan]) -> tuple[str, str] | None:
+    """``created_after`` -> (``created_at``, ``ge``); ``min_amount`` -> (``amount``, ``ge``)."""
+    match = _RANGE.match(name)
+    if not match:
+        return None
+    stem = match.group("f1") or match.group("f2")
+    word = match.group("pre") or match.group("post")
+    op = "ge" if word in _LOWER else "le"
+    for candidate in (stem, f"{stem}_at", f"{stem}_date", f"{stem}_on"):
+        field = fields.get(candidate)
+        if field and field.type.kind in (Kind.INT, Kind.FLOAT, Kind.DATE, Kind.DATETIME):
+            return candidate, op
+    return None
+
+
+class RecordBuilder:
+    """Builds the RecordPlan of each resource from the tools that touch it."""
+
+    def __init__(self, mapper: TypeMapper) -> None:
+        self.mapper = mapper
+
+    def build(
+        self,
+        resource: str,
+        cls: str,
+        tools: list[tuple[ToolSpec, str]],
+        sources: dict[str, RecordSource],
+    ) -> RecordPlan:
+        """``tools``: (spec, effective verb) of every tool acting on the resource; ``cls``: the
+        record class name, claimed before any nested type could take it."""
+        owner = singular(resource)
+        fields: dict[str, FieldPlan] = {}
+        taken = {"id"}
+        required: set[str] = set()
+        prefix = "rec"
+        unfit = None
+        shaped = _consistent([(s, sources[s.name]) for s, _ in tools if s.name in sources])
+        for spec, src in shaped:
+            required |= set(src.schema.get("required") or ())
+            infos = infos_by_path(spec.fields, "output", src.prefix)
+            for key, node in (src.schema.get("properties") or {}).items():
+                if key == "id":
+                    prefix = _id_prefix(node, prefix)
+                    unfit = unfit or _id_unfit(deref(node, spec.output_schema))
+                    continue
+                self._add(fields, taken, key, node, infos, owner, _defs(spec.output_schema))
+        description = next((str(src.schema.get("description") or "") for _, src in shaped), "")
+        inputs = [(s, v) for s, v in tools if v in ("create", "update")]
+        inputs.sort(key=lambda sv: sv[1] != "create")
+        for spec, verb in inputs:
+            schema = spec.input_schema
+            own = own_id_param(spec, resource)
+            infos = infos_by_path(spec.fields, "input")
+            for key, node in (schema.get("properties") or {}).items():
+                if key in (own, "id"):
+                    continue
+                self._add(fields, taken, key, node, infos, owner, _defs(schema))
+                if verb == "create" and not shaped and key in (schema.get("required") or ()):
+                    required.add(key)
+        if not shaped:
+            self._add_filters(resource, tools, fields, taken, owner)
+            required |= {"created_at", "updated_at"}
+        for name, field in fields.items():
+            field.required = name in required
+        if prefix == "rec":
+            prefix = _initials(owner)
+        return RecordPlan(
+            resource=resource,
+            cls=cls,
+            description=description,
+            fields=fields,
+            id_prefix=prefix,
+            order=_order(tools),
+            shaped=bool(shaped),
+            unfit=unfit,
+        )
+
+    def _add(
+        self,
+        fields: dict[str, FieldPlan],
+        taken: set[str],
+        key: str,
+        node: Any,
+        infos: dict,
+        owner: str,
+        defs: dict[str, Any],
+    ) -> None:
+        description = str(node.get("description") or "") if isinstance(node, dict) else ""
+        if key in fields:
+            existing = fields[key]
+            existing.type.nullable = existing.type.nullable or _nullable(node)
+            if existing.type.kind is Kind.STR and existing.type.semantic is None:
+                # output says "string", a body says "date" (or an enum): keep the specific one
+                spec = self.mapper.map(
+                    node, path=key, infos=infos, hint=key, owner=owner, defs=defs
+                )
+                if spec.kind in (Kind.DATE, Kind.DATETIME, Kind.ENUM) or spec.semantic:
+                    spec.nullable = existing.type.nullable
+                    existing.type = spec
+            if _UNIQUE.search(description) and "identifier" not in description.lower():
+                fields[key].unique = fields[key].unique or fields[key].type.kind is Kind.STR
+            return
+        spec = self.mapper.map(node, path=key, infos=infos, hint=key, owner=owner, defs=defs)
+        attr = field_attr(key, taken)
+        taken.add(attr)
+        unique = spec.kind is Kind.STR and (
+            (_UNIQUE.search(description) is not None and "identifier" not in description.lower())
+            or key in ("username", "slug", f"{owner}_number")
+        )
+        fields[key] = FieldPlan(key, attr, spec, False, description, unique)
+
+    def _add_filters(
+        self,
+        resource: str,
+        tools: list[tuple[ToolSpec, str]],
+        fields: dict[str, FieldPlan],
+        taken: set[str],
+        owner: str,
+    ) -> None:
+        """Without any record output, list filters are the best evidence of stored fields: all
+        of them when nothing creates the records, else only enum and boolean ones (a status,
+        a flag), which are stored attributes rather than options of the query."""
+        creates = any(verb == "create" for _, verb in tools)
+        fields.setdefault(
+            "created_at",
+            FieldPlan("created_at", "created_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+        )
+        fields.setdefault(
+            "updated_at",
+            FieldPlan("updated_at", "updated_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+        )
+        taken |= {"created_at", "updated_at"}
+        for spec, verb in tools:
+            if verb not in ("list", "search"):
+                continue
+            infos = infos_by_path(spec.fields, "input")
+            for key, node in (spec.input_schema.get("properties") or {}).items():
+                if snake(key) in PAGING or key in QUERY_NAMES or key in fields:
+                    continue
+                if not key.isidentifier():
+                    continue
+                typed = isinstance(node, dict) and (
+                    node.get("enum") or node.get("type") == "boolean"
+                )
+                if creates and not typed:
+                    continue
+                if _RANGE.match(key) or collection_for(key, None, {resource}) == resource:
+                    continue
+                self._add(fields, taken, key, node, infos, owner, _defs(spec.input_schema))
+
+
+def _consistent(shaped: list[tuple[ToolSpec, RecordSource]]) -> list[tuple[ToolSpec, RecordSource]]:
+    """The record outputs that show the same record: a delete's ``{id, deleted}`` has an id too,
+    but is not the record."""
+    if not shaped:
+        return shaped
+    canon = max((props_of(src) for _, src in shaped), key=len)
+    return [(s, src) for s, src in shaped if jaccard(props_of(src), canon) >= 0.5]
+
+
+def _defs(schema: dict[str, Any] | None) -> dict[str, Any]:
+    defs = (schema or {}).get("$defs")
+    return defs if isinstance(defs, dict) else {}
+
+
+def _nullable(node: Any) -> bool:
+    return isinstance(node, dict) and json_types(node)[1]
+
+
+def _id_prefix(node: Any, current: str) -> str:
+    if not isinstance(node, dict):
+        return current
+    for example in [*(node.get("examples") or []), node.get("example")]:
+        if isinstance(example, str):
+            match = _ID_EXAMPLE.match(example)
+            if match:
+                return match.group(1).lower()
+    return current
+
+
+def _id_unfit(node: dict[str, Any]) -> str | None:
+    """Why ids of this shape cannot be the runtime's (``<prefix>_<10 hex digits>`` strings)."""
+    types, _ = json_types(node)
+    if types and "string" not in types:
+        return f"record ids are {'/'.join(sorted(types))}, the runtime's are strings"
+    low, high = node.get("minLength"), node.get("maxLength")
+    if (isinstance(low, int) and low > 14) or (isinstance(high, int) and high < 14):
+        return "record ids have a length the runtime's ids (14 characters) do not"
+    pattern = node.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            fits = re.search(pattern, "rec_0123456789")
+        except re.error:
+            fits = None
+        if not fits:
+            return f"record ids must match {pattern!r}, which runtime ids do not"
+    return None
+
+
+def _initials(owner: str) -> str:
+    words = tokens(owner)
+    if len(words) > 1:
+        return "".join(w[0] for w in words)
+    return words[0][:3] if words else "rec"
+
+
+def _order(tools: list[tuple[ToolSpec, str]]) -> str:
+    for spec, verb in tools:
+        if verb == "list" and re.search(
+            r"newest first|most recent|latest first|descending", spec.description, re.I
+        ):
+            return "newest"
+    return "oldest"
+
+
+STATE_ATTRS = frozenset(n for n in dir(State) if not n.startswith("__")) | MODEL_ATTRS
+
+
+def resource_key(name: str) -> str:
+    """Collection names are State attributes; ingestion's resource names (snake_case) already
+    are identifiers, and keep their spelling so the conformance suite finds them."""
+    return identifier(name, STATE_ATTRS)

@@ -1,0 +1,547 @@
+"""Planning one tool: what each parameter does, what the tool returns, and its effect.
+
+A tool the compiler cannot express raises ``Skip`` with a reason; the service is still built
+from the others, and the skipped ones go to the coding-agent tier.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from library.compiler.actions import (
+    SETTERS,
+    TARGETS,
+    TERMINAL,
+    action_word,
+    is_action_word,
+    plan_action,
+    stamp_field,
+    status_field,
+    status_mapping,
+)
+from library.compiler.model import (
+    MISSING,
+    ActionPlan,
+    FieldPlan,
+    Kind,
+    OutputPlan,
+    ParamPlan,
+    RecordPlan,
+    Role,
+    Shape,
+    ToolPlan,
+    TypeSpec,
+    WrapperPlan,
+)
+from library.compiler.naming import (
+    SERVICE_ATTRS,
+    a_or_an,
+    collection_for,
+    identifier,
+    singular,
+    words,
+)
+from library.compiler.records import (
+    QUERY_NAMES,
+    RecordSource,
+    jaccard,
+    own_id_param,
+    props_of,
+    range_target,
+    record_source,
+)
+from library.compiler.types import TypeMapper, infos_by_path, json_types
+from library.compiler.values import json_literal, server_value
+from library.ingest.naming import snake
+from library.toolspec import ToolSpec
+
+# Locals of generated tool bodies: parameters with these names are renamed (and aliased).
+BODY_LOCALS = frozenset(
+    {"self", "record", "record_id", "found", "now", "start", "end", "selected", "q", "changes"}
+)
+PAGE_META = {
+    "total": "total", "total_count": "total", "totalCount": "total", "count": "total",
+    "total_results": "total", "totalResults": "total", "total_items": "total",
+    "limit": "limit", "page_size": "limit", "per_page": "limit", "pageSize": "limit",
+    "perPage": "limit", "offset": "offset", "skip": "offset", "next_cursor": "next_cursor",
+    "nextCursor": "next_cursor", "next_page_token": "next_cursor", "nextPageToken": "next_cursor",
+    "cursor": "next_cursor", "has_more": "has_more", "hasMore": "has_more", "page": "page",
+}  # fmt: skip
+PARAM_PAGING = {
+    "limit": Role.LIMIT, "page_size": Role.LIMIT, "per_page": Role.LIMIT, "offset": Role.OFFSET,
+    "cursor": Role.CURSOR, "page_token": Role.CURSOR, "starting_after": Role.CURSOR,
+    "page": Role.PAGE,
+}  # fmt: skip
+RECORD_VERBS = ("create", "read", "update", "action")
+
+
+class Skip(Exception):
+    """The compiler tier cannot express this tool; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> str:
+    """The verb the tool behaves as, from its parameters rather than its path alone."""
+    verb = str(spec.verb) if spec.verb else ""
+    own = own_id_param(spec, resource)
+    word = action_word(spec.name)
+    if verb == "create":
+        return "action" if own else "create"
+    if verb == "action" or not verb:
+        return "action" if own else "create"
+    if verb == "update" and own and record is not None:
+        settable = [
+            p for p in spec.input_schema.get("properties") or {} if p != own and p in record.fields
+        ]
+        return "update" if settable else "action"
+    if verb == "read" and spec.access == "write" and own and is_action_word(word):
+        return "action"
+    if verb == "read" and own is None:
+        source = record_source(spec)  # a "read" that returns a page of records lists them
+        if source is not None and source.container in ("page", "list"):
+            return "list"
+    return verb
+
+
+class ToolPlanner:
+    def __init__(self, service: str, records: dict[str, RecordPlan], mapper: TypeMapper) -> None:
+        self.service = service
+        self.records = records
+        self.mapper = mapper
+        self.collections = frozenset(records)
+        self.wrappers: dict[tuple, WrapperPlan] = {}
+        self.methods: set[str] = set()
+
+    # -- one tool -------------------------------------------------------------------------
+    def plan(
+        self, spec: ToolSpec, resource: str, verb: str, source: RecordSource | None
+    ) -> ToolPlan:
+        record = self.records[resource]
+        params = self._params(spec, record, verb)
+        if verb == "create" and not any(p.role is Role.FIELD for p in params):
+            raise Skip(f"no parameter says what the new {words(singular(resource))} holds")
+        output = self._output(spec, record, verb, source)
+        method = identifier(spec.name, frozenset(SERVICE_ATTRS | self.methods))
+        tool = ToolPlan(
+            name=spec.name,
+            method=method,
+            verb=verb,
+            resource=resource,
+            description=spec.description.strip() or f"{verb.title()} {words(resource)}.",
+            params=params,
+            output=output,
+            write=verb in ("create", "update", "delete", "action"),
+        )
+        if verb == "create":
+            tool.server_values = self._server_values(tool, record)
+            if spec.verb in (None, "action"):
+                self._creating_action(action_word(spec.name), tool, record)
+        elif verb == "action":
+            tool.action = self._action(spec, tool, record)
+        elif verb == "search":
+            tool.search_fields = self._search_fields(spec, record)
+        for p in params:
+            if p.role is Role.IGNORED:
+                tool.notes.append(p.name)
+        self.methods.add(method)
+        return tool
+
+    # -- parameters -----------------------------------------------------------------------
+    def _params(self, spec: ToolSpec, record: RecordPlan, verb: str) -> list[ParamPlan]:
+        schema = spec.input_schema
+        props: dict[str, Any] = schema.get("properties") or {}
+        required = set(schema.get("required") or ())
+        own = own_id_param(spec, record.resource)
+        path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
+        infos = infos_by_path(spec.fields, "input")
+        defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+        taken = set(BODY_LOCALS)
+        out: list[ParamPlan] = []
+        for name, node in props.items():
+            node = node if isinstance(node, dict) else {}
+            ptype = self.mapper.map(
+                node,
+                path=name,
+                infos=infos,
+                hint=name,
+                owner=singular(record.resource),
+                defs=defs,
+            )
+            attr = identifier(name, frozenset(taken))
+            taken.add(attr)
+            info = infos.get(name)
+            param = ParamPlan(
+                name=name,
+                attr=attr,
+                type=ptype,
+                required=name in required,
+                default=node.get("default", MISSING),
+                description=str(node.get("description") or ""),
+                ref_collection=collection_for(name, info.ref if info else None, self.collections),
+            )
+            self._role(param, record, verb, own, name in path_params)
+            out.append(param)
+        if verb in ("list", "search") and own is not None:
+            raise Skip(
+                f"lists by the id of one {words(singular(record.resource))}: it reads something "
+                "the spec does not describe"
+            )
+        if verb in ("read", "update", "delete", "action") and own is None:
+            keys = [p for p in out if p.role is Role.KEY]
+            if verb != "read" or not keys:
+                raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
+        return out
+
+    def _role(
+        self, param: ParamPlan, record: RecordPlan, verb: str, own: str | None, in_path: bool
+    ) -> None:
+        name = param.name
+        field = record.fields.get(name)
+        if name == own:
+            if param.type.kind not in (Kind.STR, Kind.ANY):
+                raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are strings")
+            param.role, param.ref_collection = Role.ID, record.resource
+            param.type = TypeSpec(Kind.STR, f'Ref["{record.resource}"]', semantic="id")
+            param.default = MISSING
+            return
+        if verb in ("list", "search"):
+            self._list_role(param, record, field)
+        elif verb == "create":
+            param.role = Role.FIELD if field is not None else Role.IGNORED
+        elif verb == "read":
+            if param.required and field is not None and (own is None or field.required):
+                param.role = Role.KEY if own is None else Role.SCOPE
+            else:
+                param.role = Role.IGNORED
+        elif verb == "update":
+            if field is not None and in_path and param.required and field.required:
+                param.role = Role.SCOPE
+            else:
+                param.role = Role.FIELD if field is not None else Role.IGNORED
+                param.default = MISSING  # partial update: absent means unchanged
+        elif verb == "delete":
+            in_scope = param.required and field is not None and field.required
+            param.role = Role.SCOPE if in_scope else Role.IGNORED
+        else:  # action
+            param.role = Role.FIELD if field is not None else Role.IGNORED
+        if param.role in (Role.FIELD, Role.FILTER, Role.KEY, Role.SCOPE) and field is not None:
+            fitted = compatible(param.type, field.type)
+            if fitted is None:  # same name, other meaning (``rrsets: bool`` vs a list field)
+                param.role = Role.IGNORED
+            else:
+                param.target, param.type = name, _bounded(fitted, field.type)
+        if param.role is Role.IGNORED and param.ref_collection:
+            param.role = Role.REF
+
+    def _list_role(self, param: ParamPlan, record: RecordPlan, field: FieldPlan | None) -> None:
+        name = param.name
+        paging = PARAM_PAGING.get(snake(name))
+        if paging is not None and param.type.kind is (
+            Kind.INT if paging in (Role.LIMIT, Role.OFFSET, Role.PAGE) else Kind.STR
+        ):
+            param.role = paging
+        elif name in QUERY_NAMES and param.type.kind is Kind.STR and field is None:
+            param.role = Role.QUERY
+        elif field is not None and field.type.kind not in (Kind.MODEL, Kind.DICT, Kind.ANY):
+            wanted = field.type
+            if wanted.kind is Kind.LIST and param.type.kind is not Kind.LIST and wanted.item:
+                wanted = wanted.item  # ``tag=x`` filters a list field by membership
+            fitted = compatible(param.type, wanted)
+            if fitted is not None:
+                param.role, param.target, param.type = Role.FILTER, name, fitted
+            else:
+                param.role = Role.IGNORED
+        else:
+            found = range_target(name, record.fields)
+            fitted = compatible(param.type, record.fields[found[0]].type) if found else None
+            if found is not None and fitted is not None:
+                param.role, param.target, param.op = Role.RANGE, found[0], found[1]
+                param.type = fitted
+            else:
+                param.role = Role.IGNORED
+        if param.role is Role.LIMIT and default_literal(param) is None:
+            maximum = param.type.schema.get("maximum")
+            param.default = min(50, maximum) if isinstance(maximum, int) else 50
+        if param.role in (Role.OFFSET, Role.PAGE) and default_literal(param) is None:
+            param.default = 0 if param.role is Role.OFFSET else 1
+        if param.role is Role.FILTER and not param.required:
+            param.ref_collection = None  # an unknown id in an optional filter matches nothing
+
+    # -- output ---------------------------------------------------------------------------
+    def _output(
+        self, spec: ToolSpec, record: RecordPlan, verb: str, source: RecordSource | None
+    ) -> OutputPlan:
+        schema = spec.output_schema
+        if not schema:
+            return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
+        known = frozenset(record.fields) | {"id"}
+        matches = source is not None and jaccard(props_of(source), known) >= 0.5
+        if verb in RECORD_VERBS:
+            if matches and source is not None and source.container == "record":
+                return OutputPlan(Shape.RECORD)
+            raise Skip(f"output is not {a_or_an(words(singular(record.resource)))} record")
+        if verb == "delete":
+            if matches and source is not None and source.container == "record":
+                return OutputPlan(Shape.RECORD)
+            return self._deletion(schema, record)
+        if not matches or source is None or source.container == "record":
+            raise Skip(f"output is not a list of {words(record.resource)}")
+        if source.container == "list":
+            return OutputPlan(Shape.LIST)
+        return self._page(schema, source, record)
+
+    def _page(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
+        required = set(schema.get("required") or ())
+        meta: dict[str, str] = {}
+        fields = [
+            FieldPlan(
+                source.items_key or "data",
+                identifier(source.items_key or "data"),
+                TypeSpec(Kind.LIST, f"list[{record.cls}]"),
+                required=True,
+            )
+        ]
+        for key, node in (schema.get("properties") or {}).items():
+            if key == source.items_key:
+                continue
+            meaning = PAGE_META.get(key)
+            if meaning is None:
+                if key in required:
+                    raise Skip(f"page field {key!r} has no meaning the compiler knows")
+                continue
+            meta[key] = meaning
+            _, nullable = json_types(node if isinstance(node, dict) else {})
+            annotation = {"has_more": "bool", "next_cursor": "str"}.get(meaning, "int")
+            if meaning == "next_cursor":
+                nullable = nullable or key not in required
+            spec = TypeSpec(Kind.STR, annotation, nullable=nullable)
+            fields.append(FieldPlan(key, identifier(key), spec, required=key in required))
+        return OutputPlan(
+            Shape.PAGE, self._wrapper(record, fields, meta, "Page"), source.items_key, meta
+        )
+
+    def _deletion(self, schema: dict, record: RecordPlan) -> OutputPlan:
+        required = set(schema.get("required") or ())
+        own = f"{singular(record.resource)}_id"
+        meanings = {"id": "id", own: "id", "deleted_id": "id", "deleted": "true"}
+        meanings |= {"success": "true", "ok": "true"}
+        meta: dict[str, str] = {}
+        fields: list[FieldPlan] = []
+        for key in schema.get("properties") or {}:
+            meaning = meanings.get(key)
+            if meaning is None:
+                if key in required:
+                    raise Skip(f"delete output field {key!r} has no meaning the compiler knows")
+                continue
+            meta[key] = meaning
+            annotation = "str" if meaning == "id" else "bool"
+            kind = Kind.STR if meaning == "id" else Kind.BOOL
+            fields.append(
+                FieldPlan(key, identifier(key), TypeSpec(kind, annotation), key in required)
+            )
+        if not fields:
+            raise Skip("delete output is neither the record nor a deletion confirmation")
+        return OutputPlan(Shape.DELETION, self._wrapper(None, fields, meta, "Deletion"), None, meta)
+
+    def _wrapper(
+        self, record: RecordPlan | None, fields: list[FieldPlan], meta: dict[str, str], kind: str
+    ) -> str:
+        signature = (
+            record.cls if record else None,
+            tuple((f.name, f.type.annotation, f.type.nullable, f.required) for f in fields),
+        )
+        found = self.wrappers.get(signature)
+        if found is None:
+            base = f"{record.cls}{kind}" if record else kind
+            if "next_cursor" in meta.values():
+                base = f"{record.cls}CursorPage" if record else base
+            found = WrapperPlan(
+                self.mapper.claim(base), fields, meta, record.cls if record else None
+            )
+            self.wrappers[signature] = found
+        return found.cls
+
+    # -- verb specifics -------------------------------------------------------------------
+    def _server_values(self, tool: ToolPlan, record: RecordPlan) -> dict[str, str]:
+        given = {p.target for p in tool.params if p.role is Role.FIELD}
+        for p in tool.params:
+            field = record.fields.get(p.target or "")
+            optional = not p.required and default_literal(p) is None
+            if p.role is Role.FIELD and field and field.required and optional:
+                value = server_value(field, record, self.service)
+                if value is None:
+                    raise Skip(f"required field {field.name!r} may be left out on create")
+                tool.fallbacks[p.name] = value
+        out: dict[str, str] = {}
+        for name, field in record.fields.items():
+            if name in given:
+                continue
+            if name in ("created_at", "updated_at") and field.type.kind is Kind.DATETIME:
+                out[name] = "now"
+                continue
+            if not field.required:
+                if name in ("status", "state", "stage") and field.type.kind is Kind.ENUM:
+                    value = server_value(field, record, self.service)
+                    if value is not None:
+                        out[name] = value
+                continue
+            value = server_value(field, record, self.service)
+            if value is None:
+                raise Skip(f"required field {name!r} has no value on create")
+            out[name] = value
+        return out
+
+    def _creating_action(self, word: str, tool: ToolPlan, record: RecordPlan) -> None:
+        """``send_message(to, ...)`` creates a message already in its sent state, stamped."""
+        given = {p.target for p in tool.params if p.role is Role.FIELD}
+        status = status_field(record)
+        target = None
+        if status is not None and status.name not in given and word in TARGETS:
+            values = status.type.enum or TARGETS[word][:1]
+            target = next((v for v in TARGETS[word] if v in values), None)
+            if target is not None:
+                tool.server_values[status.name] = json.dumps(target)
+        stamp = stamp_field(record, word, target)
+        if stamp is not None and stamp not in given:
+            kind = record.fields[stamp].type.kind
+            tool.server_values[stamp] = "now.date()" if kind is Kind.DATE else "now"
+
+    def _action(self, spec: ToolSpec, tool: ToolPlan, record: RecordPlan) -> ActionPlan:
+        word = action_word(spec.name)
+        fields = {p.name: record.fields.get(p.name) for p in tool.params if p.role is not Role.ID}
+        status = status_field(record)
+        plan = plan_action(word, record, fields)
+        if plan is None and status is not None and status.type.enum:
+            plan = self._status_param(tool, record, word, status)
+            if plan is not None:
+                return plan
+        sets_status = any(
+            p.role is Role.FIELD and status is not None and p.target == status.name
+            for p in tool.params
+        )
+        if plan is None and word in SETTERS and any(p.role is Role.FIELD for p in tool.params):
+            plan = ActionPlan(word=word)  # ``resize(size)``: sets the fields it names
+        if plan is None:
+            raise Skip(f"no recognisable state change for action {word!r}")
+        if status is None or plan.reopens or sets_status:
+            plan.blocked = ()  # reopening, or an explicit new status, may leave a final one
+        else:
+            plan.blocked = tuple(v for v in status.type.enum if v in TERMINAL and v != plan.target)
+        return plan
+
+    def _status_param(
+        self, tool: ToolPlan, record: RecordPlan, word: str, status: FieldPlan
+    ) -> ActionPlan | None:
+        """``close_deal(outcome: won|lost)`` moves ``stage`` to ``closed_won|closed_lost``."""
+        for p in tool.params:
+            if p.role is not Role.IGNORED or p.type.kind is not Kind.ENUM:
+                continue
+            mapping = status_mapping(p.type.enum, status)
+            if mapping:
+                p.role, p.target, p.mapping = Role.STATUS, status.name, mapping
+                plan = ActionPlan(word=word, stamp_field=stamp_field(record, word, None))
+                if all(v in TERMINAL for v in mapping.values()):  # once closed, stays closed
+                    plan.blocked = tuple(v for v in status.type.enum if v in TERMINAL)
+                return plan
+        return None
+
+    def _search_fields(self, spec: ToolSpec, record: RecordPlan) -> list[str]:
+        named = re.findall(r"`([A-Za-z0-9_]+)`", spec.description)
+        texty = [n for n, f in record.fields.items() if _searchable(f)]
+        chosen = [n for n in named if n in texty]
+        return chosen or texty
+
+
+def _searchable(field: FieldPlan) -> bool:
+    t = field.type
+    if t.kind is Kind.LIST:
+        return t.item is not None and t.item.kind is Kind.STR and t.item.semantic != "id"
+    return t.kind is Kind.STR and t.semantic != "id"
+
+
+def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
+    """The type a parameter stored into (or compared with) a field should have: its own, or
+    the field's when its own would let through values the record refuses (a plain string for
+    a date, a float for an integer); None when the two are different things."""
+    if param.kind is Kind.LIST and field.kind is Kind.LIST:
+        if param.item is None or field.item is None:
+            return param
+        item = compatible(param.item, field.item)
+        if item is None:
+            return None
+        if item is param.item:
+            return param
+        return TypeSpec(Kind.LIST, f"list[{item.annotation}]", item=item, schema=param.schema)
+    if param.kind is Kind.ANY or field.kind is Kind.ANY:
+        return param if field.kind is Kind.ANY else _with_schema(field, param)
+    text = (Kind.STR, Kind.ENUM)
+    if param.kind in text and field.kind in (*text, Kind.DATE, Kind.DATETIME):
+        if param.kind is Kind.ENUM and field.kind is Kind.ENUM:
+            return param if set(param.enum) <= set(field.enum) else _with_schema(field, param)
+        if param.kind is Kind.ENUM or (field.kind is Kind.STR and field.semantic in (None, "id")):
+            return param
+        return param if param.semantic == field.semantic else _with_schema(field, param)
+    if param.kind in (Kind.DATE, Kind.DATETIME) and field.kind in (Kind.DATE, Kind.DATETIME):
+        return param
+    if param.kind in (Kind.DATE, Kind.DATETIME) and field.kind is Kind.STR:
+        return _with_schema(field, param)  # the record keeps text: compare and store text
+    if {param.kind, field.kind} <= {Kind.INT, Kind.FLOAT}:
+        return _with_schema(field, param) if field.kind is Kind.INT else param
+    if param.kind is Kind.MODEL and field.kind is Kind.MODEL:
+        return param if param.annotation == field.annotation else _with_schema(field, param)
+    if {param.kind, field.kind} <= {Kind.MODEL, Kind.DICT}:
+        return _with_schema(field, param) if field.kind is Kind.MODEL else param
+    if param.kind is field.kind:
+        return param
+    return None
+
+
+def _bounded(param: TypeSpec, field: TypeSpec) -> TypeSpec:
+    """A number stored into a field takes the field's bounds where the parameter has none:
+    the stored value must still satisfy the record's schema when it is read back."""
+    if param.kind not in (Kind.INT, Kind.FLOAT):
+        return param
+    keys = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+    extra = {k: field.schema[k] for k in keys if k in field.schema and k not in param.schema}
+    if extra:
+        param.schema = {**param.schema, **extra}
+    return param
+
+
+def _with_schema(field: TypeSpec, param: TypeSpec) -> TypeSpec:
+    return TypeSpec(
+        field.kind,
+        field.annotation,
+        nullable=param.nullable,
+        semantic=field.semantic,
+        ref=field.ref,
+        enum=field.enum,
+        item=field.item,
+        model=field.model,
+        schema=param.schema,
+    )
+
+
+def default_literal(param: ParamPlan) -> str | None:
+    """Source of a parameter's default: the spec's, when it is a JSON scalar of the right type."""
+    value = param.default
+    if value is MISSING or value is None:
+        return None
+    kind = param.type.kind
+    if kind is Kind.ENUM and value not in param.type.enum:
+        return None
+    ok = {
+        Kind.STR: isinstance(value, str),
+        Kind.ENUM: True,
+        Kind.INT: isinstance(value, int) and not isinstance(value, bool),
+        Kind.FLOAT: isinstance(value, int | float) and not isinstance(value, bool),
+        Kind.BOOL: isinstance(value, bool),
+    }.get(kind, False)
+    if not ok or param.type.semantic not in (None, "money"):
+        return None
+    return json_literal(value)

@@ -1,0 +1,117 @@
+"""Values the server fills in on create: fields a record must have that no parameter supplies.
+
+Each is a Python expression over the create body's locals (``record_id``, ``now``) and
+``self``: timestamps are the World clock, statuses start in their first state, numbers count up
+with the state's id counter, so every value is deterministic under replay.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from library.compiler.model import FieldPlan, Kind, RecordPlan
+
+INITIAL_STATES = (
+    "draft", "new", "pending", "open", "active", "created", "requested", "scheduled",
+    "planned", "todo", "queued", "submitted", "confirmed", "booked", "in_stock",
+)  # fmt: skip
+_COUNTED = re.compile(r"(^|_)(number|no|code|key|ref|reference|confirmation|locator|slug)$")
+_EXAMPLE_NUMBER = re.compile(r"^(?P<head>.*?)(?P<digits>\d{2,})$")
+
+
+def json_literal(value: Any) -> str | None:
+    """Python source for a JSON scalar default, or None for anything else."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int | float | str):
+        return json.dumps(value) if isinstance(value, str) else repr(value)
+    return None
+
+
+def default_source(field: FieldPlan) -> str | None:
+    """The spec's default for a field, as source, when it fits the field's type."""
+    node = field.type.schema
+    if "default" not in node:
+        return None
+    value = node["default"]
+    if field.type.kind is Kind.ENUM and value not in field.type.enum:
+        return None
+    if field.type.kind in (Kind.DATE, Kind.DATETIME, Kind.MODEL, Kind.LIST, Kind.DICT):
+        return None
+    return json_literal(value)
+
+
+def initial_state(field: FieldPlan) -> str | None:
+    values = field.type.enum
+    if not values:
+        return None
+    for state in INITIAL_STATES:
+        if state in values:
+            return json.dumps(state)
+    first = values[0]
+    return json.dumps(first) if isinstance(first, str) else repr(first)
+
+
+def example_of(node: dict[str, Any]) -> Any:
+    for example in node.get("examples") or ():
+        return example
+    return node.get("example")
+
+
+def server_value(field: FieldPlan, record: RecordPlan, service: str) -> str | None:
+    """Source for a value the server assigns, or None when the compiler cannot invent one
+    (a reference to another record, a nested object with required parts)."""
+    spec = field.type
+    if spec.nullable:
+        return "None"
+    default = default_source(field)
+    if default is not None:
+        return default
+    if spec.kind is Kind.DATETIME:
+        return "now"
+    if spec.kind is Kind.DATE:
+        return "now.date()"
+    if spec.kind is Kind.ENUM:
+        return initial_state(field)
+    if spec.kind is Kind.BOOL:
+        return "False"
+    if spec.kind in (Kind.INT, Kind.FLOAT):
+        low = spec.schema.get("minimum")
+        zero = "0" if spec.kind is Kind.INT else "0.0"
+        return repr(low) if isinstance(low, int | float) and low > 0 else zero
+    if spec.kind is Kind.LIST:
+        return "[]"
+    if spec.kind is Kind.DICT:
+        return "{}"
+    if spec.kind is Kind.ANY:
+        return "None"
+    if spec.kind is Kind.STR:
+        return _server_text(field, record, service)
+    return None
+
+
+def _server_text(field: FieldPlan, record: RecordPlan, service: str) -> str | None:
+    semantic = field.type.semantic
+    if semantic == "id":
+        return None
+    if semantic == "url":
+        return f'f"https://{service}.example.com/{record.resource}/{{record_id}}"'
+    if semantic == "email":
+        return json.dumps(f"noreply@{service.replace('_', '-')}.example.com")
+    if semantic == "currency":
+        return '"USD"'
+    example = example_of(field.type.schema)
+    if _COUNTED.search(field.name):
+        head = f"{record.id_prefix.upper()}-"
+        if isinstance(example, str):
+            match = _EXAMPLE_NUMBER.match(example)
+            if match:
+                head = match.group("head")
+        return f'f"{head}{{10000 + self.state.seq}}"'
+    if isinstance(example, str) and semantic is None:
+        return json.dumps(example)
+    if semantic in ("person_name", "company", "address", "country", "phone"):
+        return None
+    return "record_id"

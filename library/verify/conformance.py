@@ -1,0 +1,588 @@
+"""The conformance suite: the gate every generated service passes, whatever tier wrote it.
+
+Checks per tool, all derived from the spec and run on seeded Worlds:
+
+- ``implemented``: the service has a tool of that name (only reported when it does not);
+- ``signature``: the tool accepts exactly the spec's parameters, requiring the same ones;
+- ``valid_call``: sampled valid arguments (ids taken from seeded state) succeed;
+- ``output_schema``: the result matches the spec's output schema (when the spec has one);
+- ``invalid_argument``: a missing required parameter, or one of the wrong type, is refused with
+  ``invalid_argument`` and changes nothing;
+- ``not_found``: an unknown id in each required id parameter gives ``not_found``;
+- ``read_after_write``: create then get (and list contains it), update then get, delete then
+  get is ``not_found``, when the service has the matching read and list tools;
+- ``read_only``: read tools leave the state hash unchanged (recomputed, not cached);
+- ``determinism``: the same calls on a second World with the same seed give the same result
+  and the same state hash;
+- ``round_trip``: the state survives JSON and back with the same hash.
+
+A tool is verified when all its checks pass. Everything here is a plain function of a Service
+class and JSON-able specs, so a sandbox worker can run it on untrusted code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import orjson
+
+from library.compiler.naming import collection_for, singular
+from library.ingest.naming import tokens
+from library.runtime import Service, World
+from library.runtime.world import hash_state, qualified
+from library.seed import seed_pool
+from library.toolspec import ToolSpec
+from library.verify.contracts import ToolContract, contract
+from library.verify.sampling import Sampler, main_type, simplify
+from library.verify.schemas import validate
+
+SEED_SIZE = 10  # records per collection: enough to find a record an action applies to
+MAX_CANDIDATES = 10  # records tried for a tool that acts on one (some are in a terminal state)
+MAX_PAGES = 50
+NOTHING = object()
+LOOKUP_VERBS = frozenset({"read", "update", "delete", "action"})
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    service: str
+    tool: str
+    check: str
+    passed: bool
+    detail: str = ""
+    duration_s: float = 0.0
+
+    def to_row(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def verified_tools(results: Iterable[CheckResult]) -> dict[str, bool]:
+    """Tool -> whether every one of its checks passed."""
+    out: dict[str, bool] = {}
+    for r in results:
+        out[r.tool] = out.get(r.tool, True) and r.passed
+    return out
+
+
+def run_conformance(
+    service_cls: type[Service],
+    specs: list[ToolSpec] | list[dict[str, Any]],
+    seed: int = 0,
+    size: int = SEED_SIZE,
+) -> list[CheckResult]:
+    """Run every check for every tool of ``specs`` against ``service_cls``."""
+    contracts = [_with_service_refs(contract(s), service_cls) for s in specs]
+    suite = _Suite(service_cls, contracts, seed, size)
+    results: list[CheckResult] = []
+    for c in suite.contracts:
+        try:
+            results += suite.tool(c)
+        except Exception as exc:  # a bug in the suite must not hide the other tools' results
+            detail = f"the suite raised {type(exc).__name__}: {exc}"
+            results.append(CheckResult(service_cls.name, c.name, "suite", False, detail))
+    return results
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """The successful (or last) valid call of a tool on world A."""
+
+    attempts: list[dict[str, Any]]
+    envelope: dict[str, Any]
+    hash_before: str
+    hash_after: str
+    record_id: str | None  # the record the call acted on, if any
+
+
+class _Suite:
+    def __init__(
+        self, cls: type[Service], contracts: list[ToolContract], seed: int, size: int
+    ) -> None:
+        self.cls = cls
+        self.name = cls.name
+        self.contracts = contracts
+        self.seed = seed
+        self.size = size
+        self.pool = seed_pool(seed)
+        self.collections = frozenset(cls.State.collection_types)
+
+    # -- worlds ---------------------------------------------------------------------------
+    def world(self) -> World:
+        world = World([self.cls()], seed=self.seed)
+        world.seed_states(self.pool, self.size)
+        return world
+
+    def call(self, world: World, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        return world.call(qualified(self.name, tool), args)
+
+    def state(self, world: World) -> Any:
+        return world.services[self.name].state
+
+    def fresh_hash(self, world: World) -> str:
+        world.invalidate()
+        return world.state_hash()
+
+    # -- one tool -------------------------------------------------------------------------
+    def tool(self, c: ToolContract) -> list[CheckResult]:
+        results: list[CheckResult] = []
+
+        def record(check: str, fn: Callable[[], str | None]) -> None:
+            start = time.perf_counter()
+            try:
+                detail = fn()
+            except Exception as exc:  # a check that crashes fails, with the reason
+                detail = f"check raised {type(exc).__name__}: {exc}"
+            duration = time.perf_counter() - start
+            results.append(
+                CheckResult(self.name, c.name, check, detail is None, detail or "", duration)
+            )
+
+        if c.name not in self.cls.tools:
+            record("implemented", lambda: f"the service has no tool named {c.name!r}")
+            return results
+        record("signature", lambda: self.signature(c))
+        try:
+            world = self.world()
+        except Exception as exc:  # the service's own seed() is broken: every tool fails
+            message = f"seeding raised {type(exc).__name__}: {exc}"
+            record("valid_call", lambda: message)
+            return results
+        base = world.snapshot()
+        try:
+            outcome = self.valid_call(c, world)
+        except Exception as exc:  # sampling arguments for this spec failed
+            message = f"no valid call: {type(exc).__name__}: {exc}"
+            record("valid_call", lambda: message)
+            return results
+        record("valid_call", lambda: _failure(outcome.envelope))
+        if not outcome.envelope.get("success"):
+            return results
+        if c.output_schema:
+            record("output_schema", lambda: validate(outcome.envelope["data"], c.output_schema))
+        if c.reads:
+            record("read_only", lambda: self.read_only(outcome))
+        record("round_trip", lambda: self.round_trip(world))
+        record("determinism", lambda: self.determinism(c, outcome))
+        args = outcome.attempts[-1]
+        world.restore(base)
+        record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
+        probes = self.id_params(c)
+        if probes:
+            record("not_found", lambda: self.not_found(c, world, base, args, probes))
+        pair = self.pair(c)
+        if pair is not None:
+            record("read_after_write", lambda: pair(world, base, outcome))
+        return results
+
+    # -- static ---------------------------------------------------------------------------
+    def signature(self, c: ToolContract) -> str | None:
+        schema = self.cls.tools[c.name].input_schema
+        have = set(schema.get("properties") or ())
+        need = set(c.properties)
+        problems = []
+        if need - have:
+            problems.append(f"missing parameters {sorted(need - have)}")
+        if have - need:
+            problems.append(f"parameters not in the spec {sorted(have - need)}")
+        req_have, req_need = set(schema.get("required") or ()), set(c.required)
+        if req_have != req_need:
+            problems.append(f"required {sorted(req_have)} but the spec requires {sorted(req_need)}")
+        return "; ".join(problems) or None
+
+    # -- sampling arguments ---------------------------------------------------------------
+    def own_param(self, c: ToolContract) -> tuple[str | None, str | None]:
+        """(the id parameter naming the record the tool acts on, its collection)."""
+        resource = c.resource if c.resource in self.collections else None
+        first: tuple[str | None, str | None] = (None, None)
+        for p in c.required:
+            coll = collection_for(p, c.refs.get(p), self.collections)
+            if coll is None:
+                continue
+            if coll == resource or tokens(p) == ("id",):
+                return p, coll
+            if first == (None, None):
+                first = (p, coll)
+        if c.verb not in ("list", "search") and first != (None, None):
+            return first
+        if resource is not None and c.verb in LOOKUP_VERBS:
+            return None, resource
+        return None, None
+
+    def arguments(
+        self,
+        c: ToolContract,
+        world: World,
+        rng: random.Random,
+        record: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        state = self.state(world)
+        sampler = Sampler(rng, world.now())
+        own, _ = self.own_param(c)
+        optional = c.verb in ("create", "update", "action")
+        lookup = c.verb in ("read", "delete")  # every parameter names the record: take its values
+        args: dict[str, Any] = {}
+        for p, node in c.properties.items():
+            required = p in c.required
+            if not required and not optional:
+                continue
+            if record is not None and p == own:
+                args[p] = record["id"]
+                continue
+            coll = collection_for(p, c.refs.get(p), self.collections)
+            # writes keep what locates the record (a parent id, a path segment), sample the rest
+            locates = required and (coll is not None or p in c.path_params)
+            if record is not None and p in record and p != "id" and (lookup or locates):
+                args[p] = record[p]
+                continue
+            ids = sorted(getattr(state, coll)) if coll else []
+            if ids and main_type(simplify(node, c.input_schema)) in ("string", None):
+                args[p] = rng.choice(ids)
+                continue
+            args[p] = sampler.value(
+                node, name=p, path=p, semantics=c.semantics, root=c.input_schema
+            )
+        return args
+
+    def valid_call(self, c: ToolContract, world: World) -> _Outcome:
+        rng = random.Random(f"{self.seed}:{c.name}")
+        hash_before = self.fresh_hash(world)
+        _, coll = self.own_param(c)
+        attempts: list[dict[str, Any]] = []
+        envelope: dict[str, Any] = {}
+        record_id = None
+        candidates: list[str | None] = [None]
+        if coll is not None:
+            ids = sorted(getattr(self.state(world), coll))
+            rng.shuffle(ids)
+            candidates = list(ids[:MAX_CANDIDATES]) or [None]
+        for rid in candidates:
+            records = getattr(self.state(world), coll) if coll else {}
+            record = _dump(records[rid]) if rid is not None else None
+            args = self.arguments(c, world, rng, record)
+            attempts.append(args)
+            envelope = self.call(world, c.name, args)
+            record_id = rid
+            code = (envelope.get("error") or {}).get("code")
+            if envelope.get("success") or code not in ("failed_precondition", "conflict"):
+                break
+        return _Outcome(attempts, envelope, hash_before, self.fresh_hash(world), record_id)
+
+    # -- checks ---------------------------------------------------------------------------
+    def read_only(self, outcome: _Outcome) -> str | None:
+        if outcome.hash_before != outcome.hash_after:
+            return "a read tool changed the state"
+        return None
+
+    def round_trip(self, world: World) -> str | None:
+        state = self.state(world)
+        text = orjson.dumps(state.model_dump(mode="json"))
+        again = type(state).model_validate(orjson.loads(text))
+        if hash_state(again) != hash_state(state):
+            return "the state reloaded from JSON hashes differently"
+        return None
+
+    def determinism(self, c: ToolContract, outcome: _Outcome) -> str | None:
+        other = self.world()
+        envelope: dict[str, Any] = {}
+        for args in outcome.attempts:
+            envelope = self.call(other, c.name, args)
+        if _canon(envelope) != _canon(outcome.envelope):
+            return "the same call on a second World with the same seed returned another result"
+        if self.fresh_hash(other) != outcome.hash_after:
+            return "the same call on a second World with the same seed left another state"
+        return None
+
+    def invalid_argument(
+        self, c: ToolContract, world: World, base: Any, args: dict[str, Any]
+    ) -> str | None:
+        probes: list[tuple[dict[str, Any], str]] = []
+        if c.required:
+            p = c.required[0]
+            probes.append(({k: v for k, v in args.items() if k != p}, f"without {p!r}"))
+            wrong = _wrong(simplify(c.properties[p], c.input_schema))
+            if wrong is not NOTHING:
+                probes.append(({**args, p: wrong}, f"{p!r} of the wrong type"))
+        else:
+            for p, node in c.properties.items():
+                wrong = _wrong(simplify(node, c.input_schema))
+                if wrong is not NOTHING:
+                    probes.append(({**args, p: wrong}, f"{p!r} of the wrong type"))
+                    break
+            else:
+                probes.append(({**args, "unexpected_parameter": 1}, "an unknown parameter"))
+        for probe, what in probes:
+            world.restore(base)
+            before = self.fresh_hash(world)
+            envelope = self.call(world, c.name, probe)
+            code = (envelope.get("error") or {}).get("code")
+            if code != "invalid_argument":
+                return f"a call {what} gave {code or 'success'}, not invalid_argument"
+            if self.fresh_hash(world) != before:
+                return f"a refused call {what} changed the state"
+        return None
+
+    def id_params(self, c: ToolContract) -> list[str]:
+        return [p for p in c.required if collection_for(p, c.refs.get(p), self.collections)]
+
+    def not_found(
+        self, c: ToolContract, world: World, base: Any, args: dict[str, Any], params: list[str]
+    ) -> str | None:
+        for p in params:
+            world.restore(base)
+            envelope = self.call(world, c.name, {**args, p: f"missing_{p}_0"})
+            code = (envelope.get("error") or {}).get("code")
+            if code != "not_found":
+                return f"an unknown {p!r} gave {code or 'success'}, not not_found"
+        return None
+
+    # -- read after write -----------------------------------------------------------------
+    def pair(self, c: ToolContract) -> Callable[[World, Any, _Outcome], str | None] | None:
+        if c.verb not in ("create", "update", "delete"):
+            return None
+        getter = self.sibling(c, "read")
+        if getter is None:
+            return None
+        check = {
+            "create": self.create_then_get,
+            "update": self.update_then_get,
+            "delete": self.delete_then_get,
+        }[c.verb]
+        return lambda world, base, outcome: check(c, getter, world, base, outcome)
+
+    def sibling(self, c: ToolContract, verb: str) -> ToolContract | None:
+        for other in self.contracts:
+            same = other.resource == c.resource and other.verb == verb
+            usable = verb != "read" or self.getter_param(other) is not None
+            if same and usable and other.name in self.cls.tools:
+                return other
+        return None
+
+    def getter_param(self, getter: ToolContract) -> str | None:
+        """The parameter a read tool takes the id of its own resource in, if it has one."""
+        own, coll = self.own_param(getter)
+        if own is not None and coll == getter.resource:
+            return own
+        want = (*tokens(singular(getter.resource or "")), "id")
+        return next((p for p in getter.required if tokens(p) in (want, ("id",))), None)
+
+    def get(
+        self, getter: ToolContract, world: World, rid: str, known: dict[str, Any]
+    ) -> dict[str, Any]:
+        rng = random.Random(f"{self.seed}:{getter.name}:get")
+        args = self.arguments(getter, world, rng, None)
+        for p in getter.required:
+            if p in known:
+                args[p] = known[p]
+        args[self.getter_param(getter) or "id"] = rid
+        return self.call(world, getter.name, args)
+
+    def create_then_get(
+        self, c: ToolContract, getter: ToolContract, world: World, base: Any, outcome: _Outcome
+    ) -> str | None:
+        world.restore(base)
+        args = outcome.attempts[-1]
+        created = self.call(world, c.name, args)
+        data = created.get("data")
+        rid = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(rid, str):
+            return "create returned no record id"
+        got = self.get(getter, world, rid, {**args, **data})
+        if not got.get("success"):
+            return f"get after create failed: {_failure(got)}"
+        found = got["data"]
+        if not isinstance(found, dict) or found.get("id") != rid:
+            return "get after create returned another record"
+        mismatch = _mismatches(args, found, skip={"id"})
+        if mismatch:
+            return f"get after create disagrees on {mismatch}"
+        lister = self.sibling(c, "list")
+        if lister is not None:
+            return self.list_contains(lister, world, rid, {**args, **data})
+        return None
+
+    def list_contains(
+        self, lister: ToolContract, world: World, rid: str, known: dict[str, Any]
+    ) -> str | None:
+        rng = random.Random(f"{self.seed}:{lister.name}:list")
+        args = self.arguments(lister, world, rng, None)
+        for p in lister.required:
+            if p in known:
+                args[p] = known[p]
+        props = lister.properties
+        if "limit" in props:
+            node = simplify(props["limit"], lister.input_schema)
+            args["limit"] = int(node.get("maximum") or 100) if main_type(node) == "integer" else 100
+        offset = 0
+        for _ in range(MAX_PAGES):
+            envelope = self.call(world, lister.name, args)
+            if not envelope.get("success"):
+                return f"list after create failed: {_failure(envelope)}"
+            items, cursor = _page(envelope["data"])
+            if any(isinstance(i, dict) and i.get("id") == rid for i in items):
+                return None
+            if not items:
+                break
+            if cursor and "cursor" in props:
+                args["cursor"] = cursor
+            elif "offset" in props:
+                offset += len(items)
+                args["offset"] = offset
+            elif "page" in props:
+                args["page"] = int(args.get("page") or 1) + 1
+            else:
+                break
+        return "the created record is not in the list"
+
+    def update_then_get(
+        self, c: ToolContract, getter: ToolContract, world: World, base: Any, outcome: _Outcome
+    ) -> str | None:
+        world.restore(base)
+        for args in outcome.attempts:
+            updated = self.call(world, c.name, args)
+        own, _ = self.own_param(c)
+        rid = outcome.attempts[-1].get(own) if own else outcome.record_id
+        if not isinstance(rid, str):
+            return "cannot tell which record the update changed"
+        got = self.get(getter, world, rid, outcome.attempts[-1])
+        if not got.get("success"):
+            return f"get after update failed: {_failure(got)}"
+        skip = {"id", own or ""}
+        mismatch = _mismatches(outcome.attempts[-1], got["data"], skip=skip)
+        if mismatch:
+            return f"get after update disagrees on {mismatch}"
+        del updated
+        return None
+
+    def delete_then_get(
+        self, c: ToolContract, getter: ToolContract, world: World, base: Any, outcome: _Outcome
+    ) -> str | None:
+        world.restore(base)
+        for args in outcome.attempts:
+            self.call(world, c.name, args)
+        own, _ = self.own_param(c)
+        rid = outcome.attempts[-1].get(own) if own else outcome.record_id
+        if not isinstance(rid, str):
+            return "cannot tell which record was deleted"
+        got = self.get(getter, world, rid, outcome.attempts[-1])
+        code = (got.get("error") or {}).get("code")
+        if code != "not_found":
+            return f"get after delete gave {code or 'success'}, not not_found"
+        return None
+
+
+# -- helpers ------------------------------------------------------------------------------
+def _with_service_refs(c: ToolContract, service_cls: type[Service]) -> ToolContract:
+    """Ids the spec leaves untyped but the service declares (``Ref["files"]`` -> ``x-ref``)
+    count as references too: the service says which collection it looks them up in."""
+    td = service_cls.tools.get(c.name)
+    if td is None:
+        return c
+    refs = dict(c.refs)
+    for name, node in (td.input_schema.get("properties") or {}).items():
+        ref = _x_ref(node)
+        if ref and not refs.get(name):
+            refs[name] = ref
+    return replace(c, refs=refs)
+
+
+def _x_ref(node: Any) -> str | None:
+    if not isinstance(node, dict):
+        return None
+    if isinstance(node.get("x-ref"), str):
+        return node["x-ref"]
+    for branch in node.get("anyOf") or ():
+        found = _x_ref(branch)
+        if found:
+            return found
+    return None
+
+
+def _dump(record: Any) -> dict[str, Any]:
+    return orjson.loads(orjson.dumps(record.model_dump(mode="json", by_alias=True)))
+
+
+def _failure(envelope: dict[str, Any]) -> str | None:
+    if envelope.get("success"):
+        return None
+    error = envelope.get("error") or {}
+    return f"{error.get('code')}: {str(error.get('message'))[:300]}"
+
+
+def _canon(envelope: dict[str, Any]) -> bytes:
+    return orjson.dumps(envelope, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+def _wrong(node: dict[str, Any]) -> Any:
+    """A value of the wrong JSON type for a node, or NOTHING when any type is accepted."""
+    jtype = main_type(node)
+    return {
+        "string": {"unexpected": [1]},
+        "integer": "not-a-number",
+        "number": "not-a-number",
+        "boolean": "not-a-boolean",
+        "array": 12345,
+        "object": 12345,
+    }.get(jtype or "", NOTHING)
+
+
+def _page(data: Any) -> tuple[list[Any], str | None]:
+    """The records of a list result and its next cursor, whatever the wrapper is called."""
+    if isinstance(data, list):
+        return data, None
+    if not isinstance(data, dict):
+        return [], None
+    items: list[Any] = []
+    for value in data.values():
+        if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            items = value
+            break
+    cursor = next(
+        (
+            data[k]
+            for k in ("next_cursor", "nextCursor", "next_page_token", "cursor")
+            if isinstance(data.get(k), str) and data.get(k)
+        ),
+        None,
+    )
+    return items, cursor
+
+
+def _mismatches(sent: dict[str, Any], found: Any, skip: set[str]) -> str | None:
+    if not isinstance(found, dict):
+        return "a result that is not an object"
+    for key, value in sent.items():
+        if key in skip or key not in found or value is None:
+            continue
+        if not _same(value, found[key]):
+            return f"{key!r}: sent {value!r}, read {found[key]!r}"
+    return None
+
+
+def _same(sent: Any, stored: Any) -> bool:
+    if isinstance(sent, dict) and isinstance(stored, dict):
+        return all(k in stored and _same(v, stored[k]) for k, v in sent.items() if v is not None)
+    if isinstance(sent, list) and isinstance(stored, list):
+        return len(sent) == len(stored) and all(
+            _same(a, b) for a, b in zip(sent, stored, strict=True)
+        )
+    if isinstance(sent, bool) or isinstance(stored, bool):
+        return sent == stored
+    if isinstance(sent, int | float) and isinstance(stored, int | float):
+        return abs(float(sent) - float(stored)) < 1e-9
+    if isinstance(sent, str) and isinstance(stored, str):
+        return sent == stored or _moment(sent) == _moment(stored) is not None
+    return sent == stored
+
+
+def _moment(text: str) -> Any:
+    """Dates and timestamps compare by value: ``...Z`` and ``...+00:00`` are one instant."""
+    try:
+        value = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)

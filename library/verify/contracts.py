@@ -1,0 +1,72 @@
+"""What the conformance suite needs to know about a tool, from a ToolSpec or its JSON form.
+
+The suite runs in-process or inside a sandbox worker that receives JSON, so it accepts
+``ToolSpec`` objects, ``ToolSpec.model_dump()`` dicts and warehouse ``specs`` rows alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from library.toolspec import ToolSpec
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContract:
+    service: str
+    name: str
+    verb: str | None
+    resource: str | None
+    access: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    refs: dict[str, str | None] = field(default_factory=dict)  # input param -> ref resource
+    semantics: dict[str, str] = field(default_factory=dict)  # input path -> semantic type
+    path_params: frozenset[str] = frozenset()
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        props = self.input_schema.get("properties")
+        return props if isinstance(props, dict) else {}
+
+    @property
+    def required(self) -> list[str]:
+        return [r for r in self.input_schema.get("required") or () if r in self.properties]
+
+    @property
+    def reads(self) -> bool:
+        """The tool must leave state unchanged. ``access`` already weighs explicit hints
+        (``readOnlyHint``, ``x-tool-type``, the HTTP method) over the verb guessed from a name."""
+        return self.access == "read"
+
+
+def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
+    data = spec.model_dump(mode="json") if isinstance(spec, ToolSpec) else dict(spec)
+    fields = data.get("fields") or []
+    refs: dict[str, str | None] = {}
+    semantics: dict[str, str] = {}
+    for f in fields:
+        if not isinstance(f, dict) or f.get("side", "input") != "input":
+            continue
+        path = str(f.get("path", ""))
+        if f.get("semantic"):
+            semantics[path] = str(f["semantic"])
+        if f.get("semantic") == "id" and "." not in path and "[" not in path:
+            refs[path] = f.get("ref")
+    http = data.get("http") or {}
+    params = http.get("params") if isinstance(http, dict) else None
+    path_params = frozenset(k for k, v in (params or {}).items() if v == "path")
+    verb = data.get("verb")
+    return ToolContract(
+        service=str(data.get("service") or ""),
+        name=str(data["name"]),
+        verb=str(verb) if verb else None,
+        resource=data.get("resource"),
+        access=str(data.get("access") or "write"),
+        input_schema=data.get("input_schema") or {"type": "object", "properties": {}},
+        output_schema=data.get("output_schema"),
+        refs=refs,
+        semantics=semantics,
+        path_params=path_params,
+    )
