@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from flows.build_command import build
 from flows.ingest_command import ingest
 from flows.settings import warehouse_root
 
@@ -29,6 +30,7 @@ console = Console()
 err_console = Console(stderr=True)
 
 app.command(help="Ingest tool specifications (files, folders, globs) into the warehouse.")(ingest)
+app.command(help="Generate and verify services from the ingested specs.")(build)
 
 
 class OutputFormat(StrEnum):

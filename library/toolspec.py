@@ -176,6 +176,35 @@ class ToolSpec(BaseModel):
         }
 
 
+def _json(value: Any) -> Any:
+    return orjson.loads(value) if isinstance(value, str | bytes) else value
+
+
+def spec_from_row(row: dict[str, Any]) -> ToolSpec:
+    """A ToolSpec back from a ``specs`` table row (the inverse of ``ToolSpec.to_row``)."""
+    http = _json(row.get("http"))
+    return ToolSpec(
+        id=row["tool_id"],
+        service=row["service"],
+        name=row["name"],
+        description=row.get("description") or "",
+        input_schema=_json(row["input_schema"]),
+        output_schema=_json(row.get("output_schema")),
+        format=row["format"],
+        format_version=row.get("format_version"),
+        source_file=row["source_file"],
+        source_pointer=row["source_pointer"],
+        doc_hash=row["doc_hash"],
+        http=HttpBinding.model_validate(http) if http else None,
+        resource=row.get("resource"),
+        verb=row.get("verb"),
+        access=row["access"],
+        access_source=row.get("access_source") or "default",
+        fields=[FieldInfo.model_validate(f) for f in _json(row.get("fields")) or []],
+        vendor=_json(row.get("vendor")) or {},
+    )
+
+
 def tool_id(
     service: str,
     name: str,

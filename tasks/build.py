@@ -1,0 +1,409 @@
+"""The build stage: ingested specs -> generated services, verified in sandboxed workers.
+
+Per service the tiers are tried in order: the compiler (no model); the coding agent for the
+tools the compiler could not express or that failed verification (needs a model, or recorded
+answers in ``llm_calls``); then the world model for what still fails (needs a model at run
+time). Every tool ends in exactly one of: verified (by which tier), world_model, or rejected
+with a reason. Results land in ``services``, ``service_tools`` and ``service_checks``; a
+service whose inputs and code were already built is skipped, so reruns add nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import orjson
+
+from library.coding_agent import CodingAgent, CodingAgentSettings, VerifyOutcome
+from library.compiler import compile_service
+from library.llm import LLMClient, LLMSettings
+from library.sandbox import Sandbox, SandboxError, SandboxPolicy, SandboxPool
+from library.toolspec import ToolSpec, spec_from_row
+from warehouse import Warehouse
+
+VERIFIED, WORLD_MODEL, REJECTED = "verified", "world_model", "rejected"
+COMPILER, CODING_AGENT = "compiler", "coding_agent"
+NO_MODEL = (
+    "no model configured for the coding-agent and world-model tiers (set COMPOWORLD_LLM_MODEL)"
+)
+CONFORMANCE = "library.verify.sandboxed:conformance"
+
+
+def _hash(*parts: Any) -> str:
+    payload = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS)
+    return hashlib.blake2b(payload, digest_size=12).hexdigest()
+
+
+# -- which specs make up which service ---------------------------------------------------------
+def current_specs(
+    wh: Warehouse, services: Iterable[str] | None = None
+) -> dict[str, list[ToolSpec]]:
+    """The tool specs of each service, from the latest ingested version of each source file.
+
+    Two different files that claim one service name (tau-bench's and tau2's ``airline``) are
+    kept apart: the later file's service is renamed ``<parent folder>_<service>``.
+    """
+    rows = wh.query(
+        "select * from specs qualify dense_rank() over "
+        "(partition by source_file order by ingested_at desc, doc_hash) = 1 "
+        "order by source_file, source_pointer"
+    ).to_pylist()
+    owner: dict[str, str] = {}  # service name -> the source file that owns it
+    grouped: dict[str, list[ToolSpec]] = defaultdict(list)
+    for row in rows:
+        spec = spec_from_row(row)
+        name = spec.service
+        first = owner.setdefault(name, spec.source_file)
+        if first != spec.source_file:
+            name = f"{PurePath(spec.source_file).parent.name}_{name}"
+            spec = spec.model_copy(update={"service": name})
+        grouped[name].append(spec)
+    wanted = set(services) if services is not None else None
+    return {k: v for k, v in sorted(grouped.items()) if wanted is None or k in wanted}
+
+
+def built_service_ids(wh: Warehouse) -> set[str]:
+    return set(wh.query("select service_id from services").column("service_id").to_pylist())
+
+
+# -- one service -------------------------------------------------------------------------------
+@dataclass(slots=True)
+class ToolFate:
+    tool: str
+    tool_id: str
+    access: str
+    status: str  # verified | world_model | rejected
+    tier: str | None
+    reason: str = ""
+
+
+@dataclass(slots=True)
+class ServiceResult:
+    service: str
+    service_id: str
+    input_hash: str
+    code: str
+    code_hash: str
+    fates: list[ToolFate]
+    checks: list[dict[str, Any]]
+    attempts: int
+    duration_s: float
+    doc_hashes: list[str] = field(default_factory=list)
+    skipped: bool = False  # already built: nothing written
+
+    @property
+    def tier(self) -> str:
+        tiers = {f.tier for f in self.fates if f.status == VERIFIED}
+        if not tiers:
+            return WORLD_MODEL if any(f.status == WORLD_MODEL for f in self.fates) else "none"
+        return tiers.pop() if len(tiers) == 1 else "mixed"
+
+    @property
+    def status(self) -> str:
+        verified = sum(f.status == VERIFIED for f in self.fates)
+        if verified == len(self.fates):
+            return VERIFIED
+        return "partial" if verified else REJECTED
+
+    def rows(self, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
+        sid = self.service_id
+        return {
+            "services": [
+                {
+                    "service_id": sid,
+                    "name": self.service,
+                    "code": self.code,
+                    "code_hash": self.code_hash,
+                    "input_hash": self.input_hash,
+                    "tier": self.tier,
+                    "status": self.status,
+                    "attempts": self.attempts,
+                    "tools_total": len(self.fates),
+                    "tools_verified": sum(f.status == VERIFIED for f in self.fates),
+                    "doc_hashes": self.doc_hashes,
+                    "built_at": now,
+                    "duration_s": round(self.duration_s, 3),
+                }
+            ],
+            "service_tools": [
+                {
+                    "service_id": sid,
+                    "service": self.service,
+                    "tool": f.tool,
+                    "tool_id": f.tool_id,
+                    "tier": f.tier,
+                    "status": f.status,
+                    "access": f.access,
+                    "reason": f.reason or None,
+                }
+                for f in self.fates
+            ],
+            "service_checks": [{"service_id": sid, **c} for c in self.checks],
+        }
+
+
+def verify_in_sandbox(
+    sandbox: Sandbox, service: str, code: str, specs: list[ToolSpec], seed: int
+) -> tuple[dict[str, bool], list[dict[str, Any]], str]:
+    """Load ``code`` in the (fresh) worker and run the conformance suite on ``specs`` there.
+
+    Returns (verified per tool, check rows, failure reason if the sandbox refused the code).
+    """
+    module = f"svc_{service}_{hashlib.blake2b(code.encode(), digest_size=6).hexdigest()}"
+    try:
+        loaded = sandbox.load(module, code)
+        ref = next(
+            (s.ref for s in loaded if s.service == service), loaded[0].ref if loaded else None
+        )
+        if ref is None:
+            return {}, [], "the code defines no Service subclass"
+        payload = {
+            "service": ref,
+            "specs": [s.model_dump(mode="json") for s in specs],
+            "seed": seed,
+        }
+        out = sandbox.invoke(CONFORMANCE, payload)
+    except SandboxError as exc:
+        sandbox.restart()
+        return {}, [], f"sandbox: {exc.reason}"
+    return out["verified"], out["results"], ""
+
+
+def _first_failures(checks: list[dict[str, Any]]) -> dict[str, str]:
+    first: dict[str, str] = {}
+    for c in checks:
+        if not c["passed"] and c["tool"] not in first:
+            first[c["tool"]] = f"{c['check']}: {c.get('detail') or 'failed'}"
+    return first
+
+
+@dataclass(slots=True)
+class BuildSettings:
+    seed: int = 0
+    workers: int = 2
+    policy: SandboxPolicy = field(default_factory=SandboxPolicy)
+    llm: LLMSettings = field(default_factory=LLMSettings.from_env)
+    coding: CodingAgentSettings = field(default_factory=CodingAgentSettings.from_env)
+
+
+def build_service(
+    sandbox: Sandbox,
+    service: str,
+    specs: list[ToolSpec],
+    settings: BuildSettings,
+    agent: CodingAgent | None,
+    already_built: set[str],
+) -> ServiceResult:
+    """Run the tiers for one service (inside ``sandbox``, a worker of its own)."""
+    t0 = time.perf_counter()
+    input_hash = _hash(sorted(s.id for s in specs), settings.seed)
+    docs = sorted({s.doc_hash for s in specs})
+    try:
+        compiled = compile_service(specs)
+        code, skipped = compiled.source, dict(compiled.skipped)
+    except Exception as exc:  # a compiler bug fails this service's compiler tier only
+        code, skipped = "", {s.name: f"compiler error: {type(exc).__name__}: {exc}" for s in specs}
+    code_hash = _hash(code)
+    service_id = _hash(service, input_hash, code_hash)
+    if service_id in already_built:
+        return ServiceResult(
+            service,
+            service_id,
+            input_hash,
+            code,
+            code_hash,
+            [],
+            [],
+            0,
+            time.perf_counter() - t0,
+            docs,
+            skipped=True,
+        )
+
+    reasons: dict[str, str] = dict(skipped)
+    verified: dict[str, str] = {}  # tool -> tier
+    checks: list[dict[str, Any]] = []
+    compiled_specs = [s for s in specs if s.name not in skipped]
+    if code and compiled_specs:
+        ok, rows, refused = verify_in_sandbox(sandbox, service, code, compiled_specs, settings.seed)
+        checks += [r | {"tier": COMPILER} for r in rows]
+        failures = _first_failures(rows)
+        for s in compiled_specs:
+            if ok.get(s.name):
+                verified[s.name] = COMPILER
+            else:
+                reasons[s.name] = refused or f"compiler: {failures.get(s.name, 'not verified')}"
+
+    attempts = 0
+    left = [s for s in specs if s.name not in verified]
+    if left and agent is not None:
+
+        def verify(candidate: str) -> VerifyOutcome:
+            ok, rows, refused = verify_in_sandbox(sandbox, service, candidate, specs, settings.seed)
+            if refused:
+                return VerifyOutcome(passed=False, failures=[refused])
+            failed = _first_failures(rows)
+            return VerifyOutcome(
+                passed=all(ok.get(s.name) for s in specs),
+                failures=[f"{t}: {why}" for t, why in failed.items()],
+            )
+
+        result = agent.repair(service, specs, code or None, verify)
+        attempts = result.rounds
+        if result.code:
+            ok, rows, _ = verify_in_sandbox(sandbox, service, result.code, specs, settings.seed)
+            # Adopt the agent's code only if it keeps every tool the compiler verified.
+            if all(ok.get(t) for t in verified) and sum(map(bool, ok.values())) > len(verified):
+                code, code_hash = result.code, _hash(result.code)
+                checks = [r | {"tier": CODING_AGENT} for r in rows]
+                for s in left:
+                    if ok.get(s.name):
+                        verified[s.name] = CODING_AGENT
+                failures = _first_failures(rows)
+                for s in left:
+                    if s.name in failures:
+                        reasons[s.name] += f"; coding agent: {failures[s.name]}"
+
+    fates = []
+    model_ready = settings.llm.configured
+    for s in specs:
+        if s.name in verified:
+            fates.append(ToolFate(s.name, s.id, s.access, VERIFIED, verified[s.name]))
+        elif model_ready and s.output_schema is not None:
+            fates.append(
+                ToolFate(s.name, s.id, s.access, WORLD_MODEL, WORLD_MODEL, reasons.get(s.name, ""))
+            )
+        else:
+            why = reasons.get(s.name, "not verified")
+            why += (
+                "; world model: the spec has no output schema" if model_ready else f"; {NO_MODEL}"
+            )
+            fates.append(ToolFate(s.name, s.id, s.access, REJECTED, None, why))
+    return ServiceResult(
+        service,
+        _hash(service, input_hash, code_hash),
+        input_hash,
+        code,
+        code_hash,
+        fates,
+        checks,
+        attempts,
+        time.perf_counter() - t0,
+        docs,
+    )
+
+
+# -- many services -----------------------------------------------------------------------------
+@dataclass(slots=True)
+class BuildSummary:
+    services_built: int = 0
+    services_skipped: int = 0
+    sandbox_failures: int = 0
+    tools: Counter[tuple[str, str]] = field(default_factory=Counter)  # (status, tier) -> n
+    services_by_tier: Counter[str] = field(default_factory=Counter)
+    agent_ran: bool = False
+    wall_s: float = 0.0
+
+    def tiers(self) -> list[dict[str, Any]]:
+        """Per tier: tools it verified (or took on), and tools it passed down or rejected."""
+        by_tier = Counter(
+            {tier: n for (status, tier), n in self.tools.items() if status != REJECTED}
+        )
+        rejected = sum(n for (status, _), n in self.tools.items() if status == REJECTED)
+        total = sum(self.tools.values())
+        after_compiler = total - by_tier[COMPILER]
+        after_agent = after_compiler - by_tier[CODING_AGENT]
+        return [
+            {
+                "tier": COMPILER,
+                "services": self.services_by_tier[COMPILER],
+                "verified": by_tier[COMPILER],
+                "fell_back": after_compiler,
+            },
+            {
+                "tier": CODING_AGENT,
+                "services": self.services_by_tier[CODING_AGENT],
+                "verified": by_tier[CODING_AGENT],
+                "fell_back": after_agent if self.agent_ran else f"{after_agent} (no model)",
+            },
+            {
+                "tier": WORLD_MODEL,
+                "services": self.services_by_tier[WORLD_MODEL],
+                "verified": by_tier[WORLD_MODEL],
+                "fell_back": rejected,
+            },
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        total = sum(self.tools.values())
+        verified = sum(n for (status, _), n in self.tools.items() if status == VERIFIED)
+        return {
+            "services_built": self.services_built,
+            "services_already_built": self.services_skipped,
+            "sandbox_failures": self.sandbox_failures,
+            "tools": total,
+            "tools_verified": verified,
+            "verified_share": round(verified / total, 4) if total else 0.0,
+            "tools_by_outcome": {f"{s}/{t or '-'}": n for (s, t), n in sorted(self.tools.items())},
+            "services_by_tier": dict(sorted(self.services_by_tier.items())),
+            "tiers": self.tiers(),
+            "rejected": sum(n for (s, _), n in self.tools.items() if s == REJECTED),
+            "wall_s": round(self.wall_s, 2),
+        }
+
+
+def build_services(
+    wh: Warehouse,
+    settings: BuildSettings | None = None,
+    services: Iterable[str] | None = None,
+    on_result: Callable[[ServiceResult], None] | None = None,
+) -> BuildSummary:
+    """Build every current service not built yet; write each service's rows as it finishes."""
+    settings = settings or BuildSettings()
+    t0 = time.perf_counter()
+    todo = current_specs(wh, services)
+    done = built_service_ids(wh)
+    agent = None
+    if settings.llm.configured:
+        from tasks.llm_store import WarehouseCallStore
+
+        agent = CodingAgent(LLMClient(settings.llm, WarehouseCallStore(wh)), settings.coding)
+    summary = BuildSummary(agent_ran=agent is not None)
+    now = dt.datetime.now(dt.UTC)
+
+    def job(sandbox: Sandbox, item: tuple[str, list[ToolSpec]]) -> ServiceResult:
+        result = build_service(sandbox, item[0], item[1], settings, agent, done)
+        if not result.skipped:
+            # One service = one batch per table, keyed by its id: reruns never duplicate.
+            for table, rows in result.rows(now).items():
+                if rows:
+                    wh.append(table, rows, batch_id=result.service_id)
+        if on_result is not None:
+            on_result(result)
+        return result
+
+    with SandboxPool(settings.workers, settings.policy) as pool:
+        outcomes = pool.map(job, list(todo.items()))
+    for specs, outcome in zip(todo.values(), outcomes, strict=True):
+        if not outcome.ok or outcome.value is None:
+            # A worker that could not even start: count its tools as rejected; a rerun retries.
+            summary.sandbox_failures += 1
+            summary.tools[(REJECTED, "")] += len(specs)
+            continue
+        result = outcome.value
+        if result.skipped:
+            summary.services_skipped += 1
+            continue
+        summary.services_built += 1
+        summary.services_by_tier[result.tier] += 1
+        for f in result.fates:
+            summary.tools[(f.status, f.tier or "")] += 1
+    summary.wall_s = time.perf_counter() - t0
+    return summary
