@@ -17,6 +17,7 @@ from tasks.ingest import bundled_corpus, ingest_paths
 from warehouse import Warehouse
 
 from .conftest import SHARED_SPECS
+from .test_sandbox import sandbox_workers
 
 MEMOS_SPEC = {
     "tools": [
@@ -188,8 +189,12 @@ def test_bundled_services_build_verify_and_rerun_adds_nothing(tmp_path: Path) ->
 
 def test_every_tool_of_the_shared_specs_ends_in_exactly_one_outcome(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path)
-    ingest_paths([str(SHARED_SPECS)], wh.root)
-    build_services(wh, BuildSettings(llm=BuildSettings().llm.model_copy(update={"model": None})))
+    ingest_paths([str(SHARED_SPECS), str(bundled_corpus())], wh.root)  # > 1,500 tools
+    summary = build_services(
+        wh, BuildSettings(llm=BuildSettings().llm.model_copy(update={"model": None}))
+    )
+    assert summary.to_dict()["tools"] > 1500
+    assert sandbox_workers() == []  # the build left no worker process behind
     tools = wh.query("select service, tool, status, tier, reason from service_tools").to_pylist()
     specs = current_specs(wh)
     assert Counter((t["service"], t["tool"]) for t in tools) == Counter(
