@@ -174,3 +174,111 @@ LLM_CALLS = register(
     pa.field("error", pa.string()),
     pa.field("created_at", TS, nullable=False),
 )
+
+
+# -- graph and composition ---------------------------------------------------------------------
+GRAPH_EDGES = register(
+    "graph_edges",
+    1,
+    "Tool -> tool edges: an output of `source` can fill an input of `target`.",
+    pa.field("graph_id", pa.string(), nullable=False),  # hash of the verified tool set
+    pa.field("source", pa.string(), nullable=False),  # qualified tool name service__tool
+    pa.field("target", pa.string(), nullable=False),
+    pa.field("source_service", pa.string(), nullable=False),
+    pa.field("target_service", pa.string(), nullable=False),
+    pa.field("key", pa.string(), nullable=False),  # the semantic key linking them (email, id:orders)
+    pa.field("output_field", pa.string()),
+    pa.field("input_field", pa.string()),
+    pa.field("cross_service", pa.bool_(), nullable=False),
+    pa.field("weight", pa.float64(), nullable=False),
+)
+TASKS = register(
+    "tasks",
+    1,
+    "Verified cross-service tasks: instruction, initial state, gold plan and rubric.",
+    pa.field("task_id", pa.string(), nullable=False),
+    pa.field("seed", pa.int64(), nullable=False),
+    pa.field("services", pa.list_(pa.string()), nullable=False),
+    pa.field("distractor_services", pa.list_(pa.string())),
+    pa.field("domain", pa.string(), nullable=False),
+    pa.field("capabilities", pa.list_(pa.string()), nullable=False),
+    pa.field("difficulty", pa.string(), nullable=False),
+    pa.field("instruction", pa.string(), nullable=False),
+    pa.field("template_instruction", pa.string()),
+    pa.field("literals", pa.list_(pa.string())),
+    pa.field("initial_state", JSON, nullable=False),
+    pa.field("gold_plan", JSON, nullable=False),
+    pa.field("rubric", JSON, nullable=False),
+    pa.field("answer", JSON),
+    pa.field("split", pa.string(), nullable=False),  # sft | rl | eval
+    pa.field("steps", pa.int32()),
+    pa.field("writes", pa.int32()),
+    pa.field("compose_run", pa.string()),  # batch that made it
+    pa.field("created_at", TS),
+)
+
+# -- rollouts, judging, curation, exports ------------------------------------------------------
+ROLLOUTS = register(
+    "rollouts",
+    1,
+    "One agent episode on a task: the OpenAI-format messages and what happened.",
+    pa.field("rollout_id", pa.string(), nullable=False),
+    pa.field("task_id", pa.string(), nullable=False),
+    pa.field("group_id", pa.string(), nullable=False),  # the G rollouts of one task in one run
+    pa.field("sample", pa.int32(), nullable=False),  # index within the group
+    pa.field("policy", pa.string(), nullable=False),  # oracle | litellm:<model>
+    pa.field("mode", pa.string(), nullable=False),  # direct | gateway
+    pa.field("messages", JSON, nullable=False),
+    pa.field("tools", JSON, nullable=False),  # the tool schemas exposed
+    pa.field("final_answer", pa.string()),
+    pa.field("final_state_hash", pa.string()),
+    pa.field("final_states", JSON),
+    pa.field("steps", pa.int32(), nullable=False),
+    pa.field("tool_calls", pa.int32(), nullable=False),
+    pa.field("invalid_tool_calls", pa.int32(), nullable=False),  # malformed, unknown, bad JSON
+    pa.field("tool_errors", pa.int32(), nullable=False),  # error envelopes returned
+    pa.field("prompt_tokens", pa.int64()),
+    pa.field("completion_tokens", pa.int64()),
+    pa.field("step_latency_s", pa.list_(pa.float64())),
+    pa.field("duration_s", pa.float64(), nullable=False),
+    pa.field("status", pa.string(), nullable=False),  # finished | max_steps | timeout | error
+    pa.field("error", pa.string()),
+    pa.field("created_at", TS, nullable=False),
+)
+CRITERION_RESULTS = register(
+    "criterion_results",
+    1,
+    "Pass or fail of each rubric criterion on each rollout.",
+    pa.field("rollout_id", pa.string(), nullable=False),
+    pa.field("task_id", pa.string(), nullable=False),
+    pa.field("criterion", pa.int32(), nullable=False),  # index in the task's rubric
+    pa.field("kind", pa.string(), nullable=False),
+    pa.field("description", pa.string(), nullable=False),
+    pa.field("passed", pa.bool_(), nullable=False),
+    pa.field("weight", pa.float64(), nullable=False),  # w_c within the group
+)
+ROLLOUT_SCORES = register(
+    "rollout_scores",
+    1,
+    "Per rollout: completion, rubric score and the Completion-Focused Rubric Reward.",
+    pa.field("rollout_id", pa.string(), nullable=False),
+    pa.field("task_id", pa.string(), nullable=False),
+    pa.field("group_id", pa.string(), nullable=False),
+    pa.field("completed", pa.bool_(), nullable=False),
+    pa.field("rubric_score", pa.float64(), nullable=False),
+    pa.field("reward", pa.float64(), nullable=False),
+    pa.field("advantage", pa.float64(), nullable=False),
+)
+EXPORTS = register(
+    "exports",
+    1,
+    "Every export written: what, where, how many records.",
+    pa.field("export_id", pa.string(), nullable=False),
+    pa.field("kind", pa.string(), nullable=False),  # chat_jsonl | hf_dataset | compoworld | rl_tasks
+    pa.field("path", pa.string(), nullable=False),
+    pa.field("records", pa.int64(), nullable=False),
+    pa.field("rollout_ids", pa.list_(pa.string())),
+    pa.field("task_ids", pa.list_(pa.string())),
+    pa.field("report", JSON),
+    pa.field("created_at", TS, nullable=False),
+)
