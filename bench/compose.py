@@ -1,0 +1,162 @@
+"""Task composition figures on the bundled corpus. Prints numbers; asserts nothing about time.
+
+    .venv/bin/python bench/compose.py [--n 1000] [--workers 2] [--seed 0] [--sample 20]
+                                      [--graph-scale 20000]
+
+1. the service library: ingest, compile (in-process: our compiler's own output), verify;
+2. the dependency graph over the verified tools: build time and degree statistics, and the
+   build time at ``--graph-scale`` tools (the corpus replicated under new service names);
+3. composition of ``--n`` verified tasks on ``--workers`` processes (shards merged, near-
+   duplicates dropped): wall time, verified tasks/s, acceptance rate, rejection reasons, and
+   the distribution of services, steps, capabilities, domains, difficulty and splits;
+4. with ``--sample K``: K instructions as a markdown list (for the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import multiprocessing as mp
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from library.compose import (  # noqa: E402
+    ComposeConfig,
+    ComposeEnv,
+    Task,
+    compose_tasks,
+    make_env,
+    merge_tasks,
+    sample_markdown,
+)
+from library.compose.corpus import Library, bundled_library  # noqa: E402
+from library.graph import build_graph, degree_stats  # noqa: E402
+
+_ENV: ComposeEnv | None = None  # set before the workers fork, inherited by them
+
+
+def _shard(args: tuple[int, int, int, int]) -> tuple[list[dict], dict[str, int], float]:
+    shard, shards, n, seed = args
+    assert _ENV is not None
+    t0 = time.perf_counter()
+    tasks, rejections = compose_tasks([], n, env=_ENV, seed=seed, shard=shard, shards=shards)
+    return [t.model_dump() for t in tasks], rejections, time.perf_counter() - t0
+
+
+def library_figures() -> Library:
+    t0 = time.perf_counter()
+    lib = bundled_library()
+    took = time.perf_counter() - t0
+    tools = sum(len(v) for v in lib.verified.values())
+    ok = sum(sum(v.values()) for v in lib.verified.values())
+    print(
+        f"library: {len(lib.classes)} services, {ok}/{tools} tools verified "
+        f"(ingest + compile + conformance in {took:.1f} s)"
+    )
+    return lib
+
+
+def graph_figures(lib: Library, scale: int) -> None:
+    t0 = time.perf_counter()
+    graph = build_graph(lib.nodes)
+    took = time.perf_counter() - t0
+    stats = degree_stats(graph)
+    print(
+        f"graph: {stats['tools']} tools, {stats['edges']} edges "
+        f"({stats['cross_service_edges']} cross-service), built in {took * 1000:.0f} ms"
+    )
+    print(f"  out-degree {stats['out_degree']}, in-degree {stats['in_degree']}")
+    print(f"  isolated tools {stats['isolated']}; edges by key type {stats['edges_by_key_type']}")
+    if scale > 0:
+        copies = math.ceil(scale / max(1, len(lib.nodes)))
+        big = [
+            dataclasses.replace(n, service=f"{n.service}_{k}")
+            for k in range(copies)
+            for n in lib.nodes
+        ][:scale]
+        t0 = time.perf_counter()
+        g = build_graph(big)
+        took = time.perf_counter() - t0
+        print(
+            f"graph at scale: {g.number_of_nodes()} tools, {g.number_of_edges()} edges, "
+            f"built in {took:.1f} s"
+        )
+
+
+def _share(counter: Counter, total: int) -> str:
+    return ", ".join(f"{k}: {v / total:.0%}" for k, v in sorted(counter.items()))
+
+
+def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) -> None:
+    global _ENV
+    t0 = time.perf_counter()
+    _ENV = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    env_s = time.perf_counter() - t0
+    per_shard = math.ceil(n / workers * 1.05) + 5  # room for cross-shard near-duplicates
+    t0 = time.perf_counter()
+    jobs = [(i, workers, per_shard, seed) for i in range(workers)]
+    if workers == 1:
+        results = [_shard(jobs[0])]
+    else:
+        with mp.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_shard, jobs)
+    parts = [[Task.model_validate(t) for t in r[0]] for r in results]
+    tasks, dropped = merge_tasks(parts, n)
+    wall = time.perf_counter() - t0
+    rejections: Counter[str] = Counter()
+    for _, rej, _ in results:
+        rejections.update(rej)
+    accepted = sum(len(p) for p in parts)
+    candidates = accepted + sum(rejections.values())
+    total = len(tasks)
+    print(
+        f"compose: {total} verified tasks in {wall:.1f} s on {workers} processes "
+        f"({total / wall:.1f} tasks/s; environment built in {env_s:.1f} s, seeding "
+        "included in the wall time)"
+    )
+    print(
+        f"  acceptance {accepted}/{candidates} = {accepted / max(1, candidates):.0%}; "
+        f"merge dropped {dropped}; rejections {dict(rejections.most_common())}"
+    )
+    if not total:
+        return
+    services = Counter(len(t.services) for t in tasks)
+    steps = Counter(len(t.gold_plan) for t in tasks)
+    writes = Counter(sum(1 for s in t.gold_plan if s["write"]) for t in tasks)
+    caps = Counter(c for t in tasks for c in t.capabilities)
+    print(f"  services per task: {_share(services, total)}")
+    print(f"  3+ services: {sum(v for k, v in services.items() if k >= 3) / total:.0%}")
+    print(f"  steps per task: {_share(steps, total)}")
+    print(f"  writes per task: {_share(writes, total)}")
+    print(f"  capabilities: {_share(caps, total)}")
+    print(f"  domains: {_share(Counter(t.domain for t in tasks), total)}")
+    print(f"  difficulty: {_share(Counter(t.difficulty for t in tasks), total)}")
+    print(f"  splits: {_share(Counter(t.split for t in tasks), total)}")
+    used = Counter(s for t in tasks for s in t.services)
+    print(f"  services used: {len(used)} of {len(lib.classes)}; most used {used.most_common(5)}")
+    if sample:
+        print()
+        print(sample_markdown(tasks, sample))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--graph-scale", type=int, default=20_000)
+    args = parser.parse_args()
+    lib = library_figures()
+    graph_figures(lib, args.graph_scale)
+    compose_figures(lib, args.n, args.workers, args.seed, args.sample)
+
+
+if __name__ == "__main__":
+    main()

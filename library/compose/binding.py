@@ -1,0 +1,232 @@
+"""Binding arguments: from facts the agent has seen, from a name it has seen (a first or
+last name), from a threshold rule, or from literals the instruction will state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from library.compose.catalog import (
+    Param,
+    ToolInfo,
+    ref_collection,
+)
+from library.compose.context import Entity, Fact, field_words
+from library.compose.literals import literal
+from library.compose.plan import Bound, show
+from library.compose.realism import (
+    number_text,
+    threshold,
+)
+from library.compose.walk_state import WalkState, compatible, name_tokens, ordered_times
+
+# Untyped parameters that hold part of a person's name: bound from a name the agent saw
+# (the index of the word to take, None for the whole name).
+NAME_PARTS: dict[str, int | None] = {
+    "first_name": 0,
+    "given_name": 0,
+    "last_name": -1,
+    "family_name": -1,
+    "surname": -1,
+    "full_name": None,
+    "display_name": None,
+    "contact_name": None,
+}
+# Enum fields a business rule would not decide (a currency follows the money, not a rule).
+_NOT_RULED = frozenset({"currency", "country", "timezone", "locale", "language", "unit"})
+_NUMERIC_SKIP = frozenset({"limit", "offset", "total", "seq", "count", "version"})
+
+
+class Binding(WalkState):
+    """Where each argument of a step comes from."""
+
+    def _facts_for(self, p: Param, service: str, exclude: tuple[str, str | None]) -> list[Fact]:
+        key = p.key or p.item_key
+        if key is None or key in ("date", "datetime"):
+            # Times are stated, not copied: "schedule it when the message was sent" is not
+            # how anyone asks.
+            return []
+        if key.startswith("id:"):
+            coll = ref_collection(
+                key.split(":", 1)[1], self.world.services[service].State.collection_types
+            )
+            return [
+                f
+                for f in self.facts
+                if f.field == "id"
+                and f.entity.service == service
+                and f.entity.collection == coll
+                and not f.entity.deleted
+            ]
+        return [
+            f
+            for f in self.facts
+            if f.key == key
+            and not f.entity.deleted
+            and (f.entity.service, f.entity.collection) != exclude
+            and compatible(p, f.value)
+        ]
+
+    def _best(self, p: Param, facts: list[Fact], service: str) -> Fact | None:
+        if not facts:
+            return None
+        want = name_tokens(p.name)
+
+        def score(f: Fact) -> float:
+            s = len(want & name_tokens(f.field)) + (2.0 if f.field == p.name else 0.0)
+            if f.entity.service != service:
+                s += 1.0  # information crossing services is the point
+            if not f.entity.created:
+                s += 0.5  # "the customer's email", not "the email of the record I just made"
+            return s + f.step * 0.1 + self.rng.random() * 0.5
+
+        return max(facts, key=score)
+
+    def _name_part(self, p: Param, exclude: tuple[str, str | None]) -> Bound | None:
+        """First or last name from a name the agent saw (the field itself, or a full name)."""
+        index = NAME_PARTS[p.name]
+        live = [
+            f
+            for f in self.facts
+            if not f.entity.deleted
+            and (f.entity.service, f.entity.collection) != exclude
+            and isinstance(f.value, str)
+        ]
+        same = [f for f in live if f.field == p.name]
+        if same:
+            return Bound.of(self.rng.choice(same))
+        full = [f for f in live if f.key == "person_name" and len(f.value.split()) >= 2]
+        if not full:
+            return None
+        fact = self.rng.choice(full)
+        part = fact.value if index is None else fact.value.split()[index]
+        bind = {"from": "step", "step": fact.step, "path": fact.path, "part": p.name}
+        if index is None:
+            return Bound.of(fact)
+        phrase = f"the {'first' if index == 0 else 'last'} name from {fact.phrase()}"
+        return Bound(part, bind, phrase, (), fact)
+
+    def _bind(self, p: Param, tool: ToolInfo, exclude: tuple[str, str | None]) -> Bound | None:
+        if p.key is None and p.name in NAME_PARTS:
+            return self._name_part(p, exclude)
+        fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+        if fact is not None:
+            as_list = p.type == "array"
+            return Bound.of(fact, as_list=as_list)
+        value = literal(p, self.rng, self.world.now())
+        return None if value is None else Bound.literal(value)
+
+    def _bind_required(
+        self, tool: ToolInfo, skip: set[str], exclude: tuple[str, str | None]
+    ) -> dict[str, Bound] | None:
+        out: dict[str, Bound] = {}
+        for p in tool.params:
+            if not p.required or p.name in skip:
+                continue
+            bound = self._bind(p, tool, exclude)
+            if bound is None:
+                return None
+            out[p.name] = bound
+        return ordered_times(tool, out)
+
+    def _numeric_facts(self) -> list[Fact]:
+        return [
+            f
+            for f in self.facts
+            if isinstance(f.value, int | float)
+            and not isinstance(f.value, bool)
+            and f.value > 0
+            and f.field not in _NUMERIC_SKIP
+            and not (f.key or "").startswith("id:")
+            and not f.entity.deleted
+        ]
+
+    def _threshold(self, p: Param, current: Any) -> tuple[Bound, dict[str, Any]] | None:
+        """A value for ``p`` decided by a number the agent has read."""
+        options = [v for v in p.enum if isinstance(v, str)]
+        facts = self._numeric_facts()
+        if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
+            return None
+        # Amounts are what business rules are written about ("orders over $500").
+        money = [f for f in facts if f.key == "money"]
+        fact = self.rng.choice(money or facts)
+        picked = threshold(float(fact.value), self.rng, integer=isinstance(fact.value, int))
+        if picked is None:
+            return None
+        limit, above = picked
+        high, low = self.rng.sample(options, 2)
+        value = high if above else low
+        if value == current:
+            return None
+        text = {
+            "field": field_words(fact.field),
+            "of": fact.entity.the,
+            "limit": number_text(limit),
+            "above": show(high),
+            "otherwise": show(low),
+        }
+        bind = {
+            "from": "rule",
+            "rule": "threshold",
+            "step": fact.step,
+            "path": fact.path,
+            "limit": limit,
+            "above": high,
+            "otherwise": low,
+        }
+        literals = (number_text(limit), high, low)
+        return Bound(value, bind, "", literals, fact), text
+
+    def _settable(self, tool: ToolInfo, entity: Entity | None) -> list[Param]:
+        """Optional parameters that set a stored field of the record (so the effect shows)."""
+        info = self._coll(tool.service, tool.collection)
+        if info is None:
+            return []
+        out = []
+        for p in tool.params:
+            if p.required or p.name == tool.own or p.name not in info.fields:
+                continue
+            if (p.key or "").startswith("id:") or (p.type in ("object", None) and not p.enum):
+                continue
+            if (
+                entity is not None
+                and (entity.service, entity.collection, entity.id, p.name) in self.written
+            ):
+                continue
+            out.append(p)
+        return out
+
+    def _values(
+        self,
+        tool: ToolInfo,
+        params: list[Param],
+        entity: Entity | None,
+        exclude: tuple[str, str | None],
+    ) -> tuple[dict[str, Bound], dict[str, Any] | None]:
+        """Values for optional fields: from what the agent knows, a threshold, or literals."""
+        out: dict[str, Bound] = {}
+        rule_text_: dict[str, Any] | None = None
+        for p in params:
+            current = entity.record.get(p.name) if entity is not None else None
+            if rule_text_ is None and p.enum and self.rng.random() < self.cfg.p_threshold:
+                picked = self._threshold(p, current)
+                if picked is not None:
+                    out[p.name], rule_text_ = picked
+                    rule_text_["param"] = field_words(p.name)
+                    continue
+            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            if fact is not None and not (p.key or "").startswith("id:") and fact.value != current:
+                out[p.name] = Bound.of(fact, as_list=p.type == "array")
+                continue
+            if p.key and not p.enum:
+                continue
+            value = literal(p, self.rng, self.world.now(), avoid=current, strict=True)
+            if value is not None and value != current:
+                out[p.name] = Bound.literal(value)
+        return out, rule_text_
+
+    def _pairs(self, bound: dict[str, Bound], skip: set[str]) -> list[list[str]]:
+        return [
+            [field_words(name), b.phrase]
+            for name, b in bound.items()
+            if name not in skip and b.bind.get("rule") != "threshold"
+        ]

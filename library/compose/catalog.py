@@ -1,0 +1,282 @@
+"""What composition needs to know of each service: its collections (fields, semantic keys) and
+its tools (parameters, the collection a tool acts on, the kind of step it makes).
+
+Everything is read from the Service classes' own schemas, so hand-written and compiled
+services are treated alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from library.graph.keys import field_key
+from library.graph.nodes import ToolNode, schema_fields
+from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
+from library.runtime.service import Service
+from library.runtime.world import qualified
+
+# Step kinds: reads that find records, and the four ways of writing.
+LOOKUP, FETCH, CREATE, UPDATE, ACTION, DELETE = (
+    "lookup",
+    "fetch",
+    "create",
+    "update",
+    "action",
+    "delete",
+)
+WRITE_KINDS = frozenset({CREATE, UPDATE, ACTION, DELETE})
+ACRONYMS = frozenset(
+    {"crm", "hr", "sms", "it", "cdp", "ats", "cpq", "kb", "api", "id", "url", "sku", "cta", "po"}
+)
+
+
+def words(name: str) -> str:
+    """``customer_email`` -> ``customer email``; ``product_sku`` -> ``product SKU``."""
+    return " ".join(
+        t.upper() if t in ACRONYMS else t for t in name.replace("-", "_").split("_") if t
+    )
+
+
+def title(service: str) -> str:
+    """``customer_success`` -> ``Customer Success``; ``crm`` -> ``CRM``."""
+    return " ".join(t.upper() if t in ACRONYMS else t.capitalize() for t in service.split("_"))
+
+
+def singular(name: str) -> str:
+    if name.endswith("ouses"):
+        return name[:-1]
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith(("sses", "uses", "xes", "ches", "shes")):
+        return name[:-2]
+    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    required: bool
+    type: str | None
+    key: str | None = None
+    enum: tuple[Any, ...] = ()
+    item_type: str | None = None
+    item_key: str | None = None
+    item_enum: tuple[Any, ...] = ()
+    pattern: str | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    fmt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMeta:
+    name: str
+    type: str | None
+    key: str | None
+    enum: tuple[Any, ...] = ()
+
+
+@dataclass(slots=True)
+class CollectionInfo:
+    service: str
+    name: str
+    record_type: type
+    fields: dict[str, FieldMeta] = field(default_factory=dict)
+
+    @property
+    def noun(self) -> str:
+        return words(singular(self.name))
+
+    @property
+    def nouns(self) -> str:
+        noun = self.noun
+        return f"{noun}s" if noun.isupper() else words(self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    service: str
+    name: str
+    write: bool
+    kind: str | None  # LOOKUP ... DELETE; None: a tool composition does not use
+    params: tuple[Param, ...]
+    summary: str
+    collection: str | None  # the collection the tool finds, creates or acts on
+    own: str | None  # the parameter naming the record acted on
+    many: bool  # returns a list of records
+
+    @property
+    def qualified(self) -> str:
+        return qualified(self.service, self.name)
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+def _param(name: str, node: Mapping[str, Any], required: bool) -> Param:
+    items = node.get("items") if isinstance(node.get("items"), dict) else {}
+    return Param(
+        name=name,
+        required=required,
+        type=node.get("type") if isinstance(node.get("type"), str) else None,
+        key=field_key(node.get(SEMANTIC_KEY), node.get(REF_KEY), name, node.get("type")),
+        enum=tuple(node.get("enum") or ()),
+        item_type=items.get("type") if isinstance(items.get("type"), str) else None,
+        item_key=field_key(items.get(SEMANTIC_KEY), items.get(REF_KEY), name, items.get("type")),
+        item_enum=tuple(items.get("enum") or ()),
+        pattern=node.get("pattern"),
+        min_length=node.get("minLength"),
+        max_length=node.get("maxLength"),
+        minimum=node.get("minimum", node.get("exclusiveMinimum")),
+        maximum=node.get("maximum", node.get("exclusiveMaximum")),
+        fmt=node.get("format"),
+    )
+
+
+def top_level(schema: Mapping[str, Any] | None) -> dict[str, tuple[dict, bool]]:
+    """The root properties of a schema, resolved: ``{name: (node, required)}``."""
+    return {
+        path: (node, req)
+        for path, node, req in schema_fields(schema)
+        if "." not in path and "[" not in path
+    }
+
+
+def _imperative(verb: str) -> str:
+    """``Creates`` -> ``create``: descriptions in the third person become requests."""
+    lowered = verb.lower()
+    if lowered.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    if lowered.endswith("ies"):
+        return verb[:-3] + "y"
+    if lowered.endswith("s") and not lowered.endswith(("ss", "us", "is")):
+        return verb[:-1]
+    return verb
+
+
+def summary(description: str) -> str:
+    """The first clause of a tool description, as a request: ``close a ticket``."""
+    text = (description or "").strip()
+    if "Tool description:" in text:  # BFCL docs prefix every tool with its system's name
+        text = text.split("Tool description:", 1)[1].strip()
+    # The first paragraph, unwrapped: docstrings break lines mid-sentence.
+    first = " ".join(text.split("\n\n", 1)[0].split())
+    # One clause: "Send a new message from the owner; it is filed in sent" -> the first part.
+    for stop in (". ", "; ", ", ", " (", " - ", ": ", " and return", " with its"):
+        first = first.split(stop, 1)[0]
+    first = first.rstrip(". ").replace("`", "")
+    tokens = first.split(" ")
+    while len(tokens) > 1 and tokens[-1].lower() in ("and", "or", "with", "to", "for"):
+        tokens.pop()
+    # "Creates a rental" -> "create a rental"; "Partially updates" -> "partially update".
+    verb = 1 if len(tokens) > 1 and tokens[0].lower().endswith("ly") else 0
+    tokens[verb] = _imperative(tokens[verb])
+    first = " ".join(tokens)
+    if len(first) > 1 and not first[1].isupper():
+        first = first[0].lower() + first[1:]
+    return first
+
+
+def _output_collection(
+    schema: Mapping[str, Any] | None, by_shape: dict[frozenset[str], str]
+) -> tuple[str | None, bool]:
+    """(the collection whose records the output holds, whether it holds a list of them):
+    the first object, depth first from the root, whose fields are exactly a record's."""
+    if not schema:
+        return None, False
+    body = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    wrapped = {**schema, "type": "object", "properties": {"_": body}}
+    for path, node, _ in schema_fields(wrapped):
+        props = node.get("properties")
+        if isinstance(props, dict) and frozenset(props) in by_shape:
+            return by_shape[frozenset(props)], "[]" in path
+    return None, False
+
+
+def ref_collection(ref: str | None, collections: Iterable[str]) -> str | None:
+    """The collection an ``id:<ref>`` refers to, tolerating singular/plural spellings."""
+    if not ref:
+        return None
+    names = set(collections)
+    for candidate in (ref, f"{ref}s", f"{ref}es", f"{ref[:-1]}ies", singular(ref)):
+        if candidate in names:
+            return candidate
+    return None
+
+
+class Catalog:
+    """Collections and tools of a set of Service classes, optionally restricted to the tools
+    of ``nodes`` (the verified ones)."""
+
+    def __init__(
+        self, classes: Iterable[type[Service]], nodes: Iterable[ToolNode] | None = None
+    ) -> None:
+        self.classes: dict[str, type[Service]] = {c.name: c for c in classes}
+        allowed = None if nodes is None else {n.id for n in nodes}
+        self.collections: dict[tuple[str, str], CollectionInfo] = {}
+        self.tools: dict[str, ToolInfo] = {}
+        for name in sorted(self.classes):
+            cls = self.classes[name]
+            by_shape: dict[frozenset[str], str] = {}
+            for coll, rtype in cls.State.collection_types.items():
+                info = CollectionInfo(name, coll, rtype)
+                for fname, (node, _) in top_level(rtype.model_json_schema()).items():
+                    info.fields[fname] = FieldMeta(
+                        fname,
+                        node.get("type") if isinstance(node.get("type"), str) else None,
+                        field_key(
+                            node.get(SEMANTIC_KEY), node.get(REF_KEY), fname, node.get("type")
+                        ),
+                        tuple(node.get("enum") or ()),
+                    )
+                self.collections[(name, coll)] = info
+                by_shape.setdefault(frozenset(info.fields), coll)
+            for td in cls.tools.values():
+                if allowed is not None and qualified(name, td.name) not in allowed:
+                    continue
+                self.tools[qualified(name, td.name)] = self._tool(cls, td, by_shape)
+
+    def collection(self, service: str, name: str) -> CollectionInfo | None:
+        return self.collections.get((service, name))
+
+    def _tool(self, cls: type[Service], td: Any, by_shape: dict[frozenset[str], str]) -> ToolInfo:
+        props = top_level(td.input_schema)
+        params = tuple(_param(n, node, req) for n, (node, req) in props.items())
+        colls = list(cls.State.collection_types)
+        out_coll, many = _output_collection(td.output_schema, by_shape)
+        id_params = [
+            (p.name, ref_collection(p.key.split(":", 1)[1], colls))
+            for p in params
+            if p.required and p.key and p.key.startswith("id:")
+        ]
+        own = next((p for p, c in id_params if c is not None and c == out_coll), None)
+        if own is None and out_coll is None and id_params and id_params[0][1] is not None:
+            own = id_params[0][0]
+            out_coll = id_params[0][1]
+        verb = td.name.split("_", 1)[0]
+        kind: str | None
+        if not td.write:
+            kind = LOOKUP if many else (FETCH if own else None)
+        elif own is None:
+            kind = CREATE if out_coll is not None and not many else None
+        elif verb in ("delete", "remove", "destroy", "purge"):
+            kind = DELETE
+        elif verb in ("update", "edit", "patch", "modify", "set"):
+            kind = UPDATE
+        else:
+            kind = ACTION
+        return ToolInfo(
+            service=cls.name,
+            name=td.name,
+            write=td.write,
+            kind=kind,
+            params=params,
+            summary=summary(td.description),
+            collection=out_coll,
+            own=own,
+            many=many,
+        )

@@ -1,0 +1,34 @@
+"""Composition settings, with the defaults the issue asks for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ComposeConfig:
+    min_steps: int = 3
+    max_steps: int = 10
+    min_services: int = 2
+    max_services: int = 5
+    # Seeding: records per collection, how many differently seeded worlds tasks draw from.
+    seed_size: int = 10
+    worlds: int = 8
+    pool_seed: int = 0
+    # How often each house rule is attempted where it applies.
+    p_selection: float = 0.4  # add near-duplicates a selection rule must tell apart
+    p_threshold: float = 0.5  # let a value read decide a value written
+    p_distractor: float = 0.3  # add a near-duplicate the lookup must not return
+    p_collection_guard: float = 0.3  # forbid writes to a collection the task only reads
+    p_answer: float = 0.5  # ask for a value in the final reply
+    max_matches: int = 5  # a lookup returning more than this is too vague for a task
+    tries_per_step: int = 24
+    gateway_size: int = 15  # services mounted in gateway mode, distractors included
+    max_per_shape: int = 1  # near-duplicates: tasks with the same tools and rules
+    split_weights: tuple[tuple[str, float], ...] = (("sft", 0.6), ("rl", 0.3), ("eval", 0.1))
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_steps <= self.max_steps:
+            raise ValueError("need 1 <= min_steps <= max_steps")
+        if not 1 <= self.min_services <= self.max_services:
+            raise ValueError("need 1 <= min_services <= max_services")

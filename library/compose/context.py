@@ -1,0 +1,80 @@
+"""What the agent knows at each point of a walk: the records it has found or created
+(entities) and the field values it has seen in tool outputs (facts), with where each came
+from. Arguments are bound only from these, or from literals the instruction states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from library.compose.catalog import CollectionInfo, words
+
+# Field names that read badly as nouns ("the to of the call").
+ROLE_WORDS = {"to": "recipient", "from": "sender", "cc": "cc recipients", "bcc": "bcc recipients"}
+
+
+def field_words(name: str) -> str:
+    """How the instruction names a field: ``customer_email`` -> ``customer email``."""
+    return ROLE_WORDS.get(name, words(name))
+
+
+@dataclass(slots=True)
+class Entity:
+    """A record the agent has in hand, called ``label`` in the instruction (``the ticket``)."""
+
+    service: str
+    collection: str
+    id: str
+    record: dict[str, Any]
+    step: int  # the step whose output showed it
+    path: str  # where in that output
+    label: str
+    created: bool = False
+    deleted: bool = False
+    fetched_refs: set[str] = field(default_factory=set)
+
+    @property
+    def the(self) -> str:
+        return f"the {self.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One field value of an entity, as the agent saw it."""
+
+    entity: Entity
+    field: str
+    value: Any
+    key: str | None
+    type: str | None
+
+    @property
+    def step(self) -> int:
+        return self.entity.step
+
+    @property
+    def path(self) -> str:
+        return f"{self.entity.path}.{self.field}" if self.entity.path else self.field
+
+    def phrase(self) -> str:
+        """How the instruction names the value: ``the customer email of the ticket``."""
+        if self.field == "id":
+            return self.entity.the
+        return f"the {field_words(self.field)} of {self.entity.the}"
+
+
+def facts_of(entity: Entity, info: CollectionInfo | None) -> list[Fact]:
+    """Scalar (and list-of-scalar) fields of an entity's record, keyed where the schema says."""
+    out = []
+    for name in sorted(entity.record):
+        value = entity.record[name]
+        if value is None or isinstance(value, dict):
+            continue
+        if isinstance(value, list) and (not value or isinstance(value[0], dict | list)):
+            continue
+        meta = info.fields.get(name) if info else None
+        key = meta.key if meta else None
+        if name == "id":
+            key = f"id:{entity.collection}"
+        out.append(Fact(entity, name, value, key, meta.type if meta else None))
+    return out

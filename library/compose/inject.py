@@ -1,0 +1,97 @@
+"""Adding records to a World's seeded state: decoys (near-duplicates a rule must tell apart),
+distractors (near-duplicates a lookup must not return) and the record a cross-service
+lookup needs. Every change goes through a cloned state, as tool writes do, so snapshots
+taken before stay valid."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from library.runtime import World
+from library.runtime.service import Record
+from library.seed import SeedPool
+
+
+@dataclass(frozen=True, slots=True)
+class Injection:
+    service: str
+    collection: str
+    record: Record
+
+
+def new_id(world: World, service: str, collection: str, like: str, rng: random.Random) -> str:
+    """An id in the style of ``like`` (same prefix and length) that is not taken."""
+    prefix, _, tail = like.rpartition("_")
+    width = max(6, len(tail))
+    taken = getattr(world.services[service].state, collection)
+    while True:
+        suffix = f"{rng.getrandbits(4 * width):0{width}x}"
+        rid = f"{prefix}_{suffix}" if prefix else suffix
+        if rid not in taken:
+            return rid
+
+
+def clone(record: Record, rid: str, changes: dict[str, Any]) -> Record:
+    """A copy of ``record`` with another id and some fields changed (validated)."""
+    data = record.model_dump()
+    data.update(changes)
+    data["id"] = rid
+    return type(record).model_validate(data)
+
+
+def put(world: World, injection: Injection) -> None:
+    svc = world.services[injection.service]
+    state = svc.state.clone()
+    getattr(state, injection.collection)[injection.record.id] = injection.record
+    svc.state = state
+    world.invalidate(injection.service)
+
+
+def record(world: World, service: str, collection: str, rid: str) -> Record | None:
+    return getattr(world.services[service].state, collection).get(rid)
+
+
+def shifted(value: Any, rng: random.Random, taken: set[Any]) -> Any:
+    """Another value of the same kind: timestamps move by days, numbers scale."""
+    for _ in range(20):
+        if isinstance(value, dt.datetime):
+            new: Any = value + dt.timedelta(days=rng.choice((-1, 1)) * rng.randint(2, 40))
+        elif isinstance(value, dt.date):
+            new = value + dt.timedelta(days=rng.choice((-1, 1)) * rng.randint(2, 40))
+        elif isinstance(value, bool):
+            return None
+        elif isinstance(value, int):
+            new = max(1, int(value * rng.choice((rng.uniform(0.3, 0.8), rng.uniform(1.3, 2.5)))))
+        elif isinstance(value, float):
+            new = round(value * rng.choice((rng.uniform(0.3, 0.8), rng.uniform(1.3, 2.5))), 2)
+        else:
+            return None
+        if new not in taken:
+            return new
+    return None
+
+
+def person_fields(pool: SeedPool, fields: dict[str, str | None], email: str) -> dict[str, Any]:
+    """Field values that keep a record consistent with the pool person owning ``email``:
+    ``fields`` maps field name -> semantic key."""
+    person = next((p for p in pool.people if p.email.lower() == email.lower()), None)
+    if person is None:
+        return {}
+    out: dict[str, Any] = {}
+    for name, key in fields.items():
+        if key == "person_name":
+            lowered = name.lower()
+            if "first" in lowered:
+                out[name] = person.first_name
+            elif "last" in lowered:
+                out[name] = person.last_name
+            else:
+                out[name] = person.full_name
+        elif key == "phone":
+            out[name] = person.phone
+        elif key == "company":
+            out[name] = person.company
+    return out

@@ -1,0 +1,417 @@
+"""Steps that find records: the opening lookup of something a user can name, lookups of
+the same entity in other services, reference fetches; and the records they inject (decoys
+for selection rules, distractors, the record a cross-service lookup must find)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from library.compose.binding import Binding
+from library.compose.catalog import (
+    FETCH,
+    LOOKUP,
+    CollectionInfo,
+    Param,
+    ToolInfo,
+    ref_collection,
+    title,
+)
+from library.compose.context import Entity, Fact, field_words
+from library.compose.inject import clone, new_id, person_fields, shifted
+from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
+from library.compose.realism import (
+    LARGEST,
+    LATEST,
+    MATCHING,
+    apply_rule,
+    rule_options,
+    rule_text,
+)
+from library.compose.walk_state import Reject, found_records
+from library.runtime.service import Record
+
+_SEARCHABLE_NAMES = frozenset({"name", "title", "subject", "full_name", "display_name"})
+
+
+class Lookups(Binding):
+    """The read steps of a walk, and the records they need in the state."""
+
+    # -- the opening lookup ---------------------------------------------------------------
+    def _start(self) -> bool:
+        starts = self.env.starts
+        if not starts:
+            return False
+        by_service: dict[str, list[ToolInfo]] = {}
+        for t in starts:
+            by_service.setdefault(t.service, []).append(t)
+        services = sorted(by_service)
+        for _ in range(self.cfg.tries_per_step):
+            tool = self.rng.choice(by_service[self.rng.choice(services)])
+            step = self._attempt_start(tool)
+            if step is not None:
+                return True
+        return False
+
+    def _attempt_start(self, tool: ToolInfo) -> Step | None:
+        before = self.world.snapshot()
+        try:
+            step = self._open(tool)
+        except Reject as exc:
+            self.failures[exc.reason] = self.failures.get(exc.reason, 0) + 1
+            step = None
+        if step is None:
+            self.world.restore(before)
+            self.injections.clear()
+            self.decoys.clear()
+            self.entities.clear()
+            self.facts.clear()
+            return None
+        self.used.add(tool.qualified)
+        self.services.append(tool.service)
+        self.steps.append(step)
+        return step
+
+    def _open(self, tool: ToolInfo) -> Step | None:
+        coll = str(tool.collection)
+        info = self._coll(tool.service, coll)
+        ids = sorted(getattr(self.world.services[tool.service].state, coll))
+        if not ids or info is None:
+            raise Reject("start_empty")
+        anchor = getattr(self.world.services[tool.service].state, coll)[self.rng.choice(ids)]
+        record = anchor.model_dump(mode="json")
+        choices: list[tuple[Param, str]] = []
+        for p in tool.params:
+            if p.name in QUERY_PARAMS and p.type == "string":
+                for fname, meta in sorted(info.fields.items()):
+                    value = record.get(fname)
+                    if not isinstance(value, str) or not 2 < len(value) <= 60:
+                        continue
+                    if user_knowable(meta.key) or fname in _SEARCHABLE_NAMES:
+                        choices.append((p, fname))
+            elif user_knowable(p.key):
+                fname = self._field_for(p, info)
+                if fname and isinstance(record.get(fname), str):
+                    choices.append((p, fname))
+        if not choices:
+            raise Reject("start_unbindable")
+        p, fname = self.rng.choice(choices)
+        value = record[fname]
+        search = p.name in QUERY_PARAMS and p.type == "string"
+        args = {p.name: value}
+        if any(q.required and q.name != p.name for q in tool.params):
+            raise Reject("start_unbindable")
+        text = {
+            "kind": LOOKUP,
+            "service": title(tool.service),
+            "noun": info.noun,
+            "nouns": info.nouns,
+        }
+        if search:
+            text["search"] = show(value)
+        else:
+            text["by"] = [[field_words(fname), show(value)]]
+        if not search and self.rng.random() < self.cfg.p_distractor:
+            self._distract(tool.service, coll, anchor, fname, info)
+        return self._finish_lookup(
+            tool, args, {p.name: {"from": "user"}}, text, [value], info, anchor.id, []
+        )
+
+    @staticmethod
+    def _field_for(p: Param, info: CollectionInfo) -> str | None:
+        """The record field a filter parameter compares with."""
+        if p.name in info.fields:
+            return p.name
+        same_key = [n for n, m in sorted(info.fields.items()) if m.key == p.key]
+        return same_key[0] if len(same_key) == 1 else None
+
+    # -- lookups --------------------------------------------------------------------------
+    def _lookup(self, tool: ToolInfo) -> Step | None:
+        coll = tool.collection
+        info = self._coll(tool.service, coll)
+        if info is None or self._has_entity(tool.service, coll):
+            return None
+        exclude = (tool.service, coll)
+        args: dict[str, Any] = {}
+        binds: dict[str, dict[str, Any]] = {}
+        sources: list[Fact] = []
+        by: list[list[str]] = []
+        of: list[str] = []
+        for p in tool.params:
+            if not p.required:
+                continue
+            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            if fact is None:
+                return None
+            args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
+            sources.append(fact)
+            (of if fact.field == "id" else by).append(
+                fact.entity.the if fact.field == "id" else [field_words(p.name), fact.phrase()]
+            )
+        search = None
+        if not args:
+            # An optional filter (or a search) on something another record told the agent.
+            filters = []
+            for p in tool.params:
+                if p.name in QUERY_PARAMS and p.type == "string":
+                    cands = [
+                        f
+                        for f in self.facts
+                        if user_knowable(f.key)
+                        and isinstance(f.value, str)
+                        and (f.entity.service, f.entity.collection) != exclude
+                        and not f.entity.deleted
+                    ]
+                    filters += [(p, f) for f in cands]
+                elif p.key and (user_knowable(p.key) or p.key.startswith("id:")):
+                    filters += [(p, f) for f in self._facts_for(p, tool.service, exclude)]
+            if not filters:
+                return None
+            p, fact = self.rng.choice(filters)
+            args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
+            sources.append(fact)
+            if p.name in QUERY_PARAMS:
+                search = fact.phrase()
+            elif fact.field == "id":
+                of.append(fact.entity.the)
+            else:
+                by.append([field_words(p.name), fact.phrase()])
+        text: dict[str, Any] = {
+            "kind": LOOKUP,
+            "service": title(tool.service),
+            "noun": info.noun,
+            "nouns": info.nouns,
+        }
+        if search:
+            text["search"] = search
+        if by:
+            text["by"] = by
+        if of:
+            text["of"] = of
+        return self._finish_lookup(tool, args, binds, text, [], info, None, sources)
+
+    def _finish_lookup(
+        self,
+        tool: ToolInfo,
+        args: dict[str, Any],
+        binds: dict[str, dict[str, Any]],
+        text: dict[str, Any],
+        literals: list[str],
+        info: CollectionInfo,
+        expect: str | None,
+        sources: list[Fact],
+    ) -> Step:
+        coll = info.name
+        envelope = self._call(tool, args)
+        found = found_records(envelope["data"], tool.many)
+        if not found:
+            self._supply(tool, args, info)
+            envelope = self._call(tool, args)
+            found = found_records(envelope["data"], tool.many)
+            if not found:
+                raise Reject("lookup_empty")
+        if expect is not None and all(r["id"] != expect for _, r in found):
+            raise Reject("lookup_misses_anchor")
+        search = "search" in text
+        if search and len(found) > 1:
+            # "Matching" is fuzzy: another way of searching could see another set of
+            # records, so a search must single out its record by itself.
+            raise Reject("search_ambiguous")
+        if not search and len(found) == 1 and self.rng.random() < self.cfg.p_selection:
+            base = self._state_record(tool.service, coll, found[0][1]["id"])
+            if base is not None and self._add_decoys(tool.service, coll, base, info):
+                envelope = self._call(tool, args)
+                found = found_records(envelope["data"], tool.many)
+        data = envelope["data"]
+        if (
+            isinstance(data, dict)
+            and isinstance(data.get("total"), int)
+            and data["total"] > len(found)
+        ):
+            raise Reject("lookup_paged")
+        if len(found) > self.cfg.max_matches:
+            raise Reject("lookup_too_vague")
+        rule = None
+        index = 0
+        if len(found) > 1:
+            options = rule_options([r for _, r in found], info)
+            if not options:
+                raise Reject("ambiguous")
+            rule = self.rng.choice(options)
+            index = apply_rule(rule, [r for _, r in found])
+            text["rule"] = rule_text(rule, info.noun)
+            if rule.kind == MATCHING:
+                literals = [*literals, str(rule.value)]
+            for path, rec in found:
+                if rec is not found[index][1]:
+                    self._remember_decoy(tool.service, coll, rec, path, info)
+        path, record = found[index]
+        step_no = len(self.steps)
+        entity = Entity(
+            tool.service,
+            coll,
+            record["id"],
+            record,
+            step_no,
+            path,
+            self._label(tool.service, coll, created=False),
+        )
+        text["label"] = entity.label
+        self._add_entity(entity)
+        return Step(
+            tool, args, binds, text, list(literals), envelope, entity, rule, sources=sources
+        )
+
+    def _remember_decoy(
+        self, service: str, coll: str, rec: dict[str, Any], path: str, info: CollectionInfo
+    ) -> None:
+        decoy = Entity(service, coll, rec["id"], rec, len(self.steps), path, info.noun)
+        self.decoys.append((decoy, "matched"))
+
+    def _add_decoys(self, service: str, coll: str, base: Record, info: CollectionInfo) -> bool:
+        """Near-duplicates of ``base`` that differ in one field a rule can order by."""
+        candidates = []
+        for name, meta in sorted(info.fields.items()):
+            value = getattr(base, name, None)
+            if name in ("id", "updated_at") or value is None or (meta.key or "").startswith("id"):
+                continue
+            if meta.enum and len(meta.enum) >= 2:
+                candidates.append((name, MATCHING))
+            elif shifted(value, self.rng, set()) is not None:
+                kind = LATEST if meta.key in ("date", "datetime") else LARGEST
+                candidates.append((name, kind))
+        if not candidates:
+            return False
+        name, kind = self.rng.choice(candidates)
+        meta = info.fields[name]
+        value = getattr(base, name)
+        taken = {value}
+        for _ in range(self.rng.randint(1, 2)):
+            if kind == MATCHING:
+                others = [v for v in meta.enum if v not in taken and v is not None]
+                if not others:
+                    break
+                new = self.rng.choice(others)
+            else:
+                new = shifted(value, self.rng, taken)
+                if new is None:
+                    break
+            taken.add(new)
+            rid = new_id(self.world, service, coll, base.id, self.rng)
+            try:
+                copy = clone(base, rid, {name: new})
+            except ValueError:
+                return False
+            self._inject(service, coll, copy)
+        return len(taken) > 1
+
+    def _distract(
+        self, service: str, coll: str, anchor: Record, fname: str, info: CollectionInfo
+    ) -> None:
+        """A near-duplicate of the anchor that the lookup must not return: another value in
+        the field the user named, everything else the same."""
+        meta = info.fields.get(fname)
+        key = meta.key if meta else None
+        current = getattr(anchor, fname, None)
+        people = self.env.pool.people
+        others = {
+            "email": [p.email for p in people],
+            "phone": [p.phone for p in people],
+            "person_name": [p.full_name for p in people],
+            "company": [c.name for c in self.env.pool.companies],
+        }.get(str(key), [])
+        others = [v for v in others if v != current]
+        if not others:
+            return
+        rid = new_id(self.world, service, coll, anchor.id, self.rng)
+        try:
+            copy = clone(anchor, rid, {fname: self.rng.choice(others)})
+        except ValueError:
+            return
+        self._inject(service, coll, copy)
+        rec = copy.model_dump(mode="json")
+        self.decoys.append((Entity(service, coll, rid, rec, 0, "", info.noun), "distractor"))
+
+    def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
+        """Inject the record a cross-service lookup must find: a copy of an existing record
+        whose filtered field carries the value (and, for a person, their other details)."""
+        state = self.world.services[tool.service].state
+        ids = sorted(getattr(state, info.name))
+        if not ids or len(args) != 1:
+            raise Reject("lookup_empty")
+        [(pname, value)] = args.items()
+        p = tool.param(pname)
+        if p is None or not isinstance(value, str):
+            raise Reject("lookup_empty")
+        if pname in QUERY_PARAMS:
+            fact_key = next((f.key for f in self.facts if f.value == value), None)
+            matches = [n for n, m in sorted(info.fields.items()) if m.key == fact_key and fact_key]
+            fname = matches[0] if matches else None
+        else:
+            fname = self._field_for(p, info)
+        if fname is None:
+            raise Reject("lookup_empty")
+        base = getattr(state, info.name)[self.rng.choice(ids)]
+        changes: dict[str, Any] = {fname: value}
+        meta = info.fields[fname]
+        if meta.key == "email":
+            keyed = {n: m.key for n, m in info.fields.items() if n != fname}
+            changes.update(person_fields(self.env.pool, keyed, value))
+        try:
+            copy = clone(
+                base, new_id(self.world, tool.service, info.name, base.id, self.rng), changes
+            )
+        except ValueError:
+            raise Reject("lookup_empty") from None
+        self._inject(tool.service, info.name, copy)
+
+    def _fetch(self, tool: ToolInfo) -> Step | None:
+        """Follow a reference: get the record another record's id field points at."""
+        p = tool.param(str(tool.own))
+        coll = tool.collection
+        info = self._coll(tool.service, coll)
+        if p is None or info is None or self._has_entity(tool.service, coll):
+            return None
+        refs = [
+            f
+            for f in self.facts
+            if f.field != "id"
+            and f.entity.service == tool.service
+            and not f.entity.deleted
+            and isinstance(f.value, str)
+            and (f.key or "").startswith("id:")
+            and ref_collection(str(f.key).split(":", 1)[1], [coll]) == coll
+        ]
+        if not refs:
+            return None
+        fact = self.rng.choice(refs)
+        envelope = self._call(tool, {p.name: fact.value})
+        record = envelope["data"]
+        if not isinstance(record, dict) or record.get("id") != fact.value:
+            raise Reject("fetch_mismatch")
+        entity = Entity(
+            tool.service,
+            str(coll),
+            fact.value,
+            record,
+            len(self.steps),
+            "",
+            self._label(tool.service, str(coll), created=False),
+        )
+        self._add_entity(entity)
+        text = {
+            "kind": FETCH,
+            "service": title(tool.service),
+            "noun": info.noun,
+            "via": fact.phrase(),
+            "label": entity.label,
+        }
+        return Step(
+            tool,
+            {p.name: fact.value},
+            {p.name: Bound.of(fact).bind},
+            text,
+            [],
+            envelope,
+            entity,
+            sources=[fact],
+        )

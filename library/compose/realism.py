@@ -1,0 +1,135 @@
+"""House rules that make a task more than a chain of calls: selection rules (pick one of
+several matching records), thresholds (a value read decides what is written) and the
+wording of both."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from library.compose.catalog import CollectionInfo, FieldMeta, words
+from library.compose.context import field_words
+from library.rubric.values import normalize, timestamp
+
+LATEST, EARLIEST, LARGEST, SMALLEST, MATCHING = (
+    "latest",
+    "earliest",
+    "largest",
+    "smallest",
+    "matching",
+)
+_ORDER_RULES = {LATEST: max, EARLIEST: min, LARGEST: max, SMALLEST: min}
+_SKIP_FIELDS = frozenset({"id", "seq", "limit", "offset", "total"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    field: str
+    value: Any = None  # for MATCHING
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"rule": self.kind, "field": self.field}
+        if self.kind == MATCHING:
+            out["value"] = self.value
+        return out
+
+
+def is_time(meta: FieldMeta | None, value: Any) -> bool:
+    if meta is not None and meta.key in ("datetime", "date"):
+        return True
+    return timestamp(value) is not None
+
+
+def is_number(meta: FieldMeta | None, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return meta is None or not (meta.key or "").startswith("id:")
+
+
+def rule_options(records: list[dict[str, Any]], info: CollectionInfo | None) -> list[Rule]:
+    """Rules that single out exactly one of ``records``."""
+    options: list[Rule] = []
+    fields = sorted(set().union(*(r.keys() for r in records))) if records else []
+    for name in fields:
+        if name in _SKIP_FIELDS:
+            continue
+        meta = info.fields.get(name) if info else None
+        values = [r.get(name) for r in records]
+        if any(v is None or isinstance(v, list | dict) for v in values):
+            continue
+        distinct = len({normalize(v) for v in values}) == len(values)
+        if is_time(meta, values[0]) and distinct:
+            options += [Rule(LATEST, name), Rule(EARLIEST, name)]
+        elif all(is_number(meta, v) for v in values) and distinct:
+            options += [Rule(LARGEST, name), Rule(SMALLEST, name)]
+        elif meta is not None and meta.enum and all(isinstance(v, str) for v in values):
+            counts = Counter(values)
+            options += [Rule(MATCHING, name, v) for v in sorted(counts) if counts[v] == 1]
+    return options
+
+
+def apply_rule(rule: Rule, records: list[dict[str, Any]]) -> int:
+    """The index of the record the rule selects."""
+    if rule.kind == MATCHING:
+        return next(i for i, r in enumerate(records) if r.get(rule.field) == rule.value)
+    pick = _ORDER_RULES[rule.kind]
+    keyed = [(normalize(r[rule.field]), i) for i, r in enumerate(records)]
+    return pick(keyed)[1]
+
+
+def _time_words(field: str) -> str:
+    if field == "created_at":
+        return "creation time"
+    if field == "updated_at":
+        return "last update time"
+    base = field.removesuffix("_at").removesuffix("_on")
+    base = {"starts": "start", "ends": "end"}.get(base, base)
+    if base.endswith("date") or base.endswith("day"):
+        return words(base)
+    return f"{words(base)} time"
+
+
+def rule_text(rule: Rule, noun: str) -> str:
+    """``If more than one ticket matches, use the one whose creation time is the latest.``"""
+    if rule.kind == MATCHING:
+        which = f'whose {field_words(rule.field)} is "{rule.value}"'
+    elif rule.kind in (LATEST, EARLIEST):
+        which = f"whose {_time_words(rule.field)} is the {rule.kind}"
+    else:
+        which = f"with the {rule.kind} {field_words(rule.field)}"
+    return f"If more than one {noun} matches, use the one {which}."
+
+
+def nice(value: float) -> float | int:
+    """Two significant digits: a threshold a person would write (437.2 -> 440)."""
+    if value <= 0:
+        return 0
+    magnitude = 10 ** (math.floor(math.log10(value)) - 1)
+    rounded = round(value / magnitude) * magnitude
+    return int(rounded) if rounded >= 10 else round(rounded, 2)
+
+
+def threshold(
+    value: float, rng: random.Random, integer: bool = False
+) -> tuple[float | int, bool] | None:
+    """(a round threshold, whether ``value`` is above it), clearly on one side; a whole
+    number for counts and ratings."""
+    if value <= 0:
+        return None
+    above = rng.random() < 0.5
+    limit = nice(value * (rng.uniform(0.5, 0.85) if above else rng.uniform(1.2, 1.8)))
+    if integer:
+        limit = round(limit)
+    if limit <= 0 or (value > limit) != above or math.isclose(value, limit):
+        return None
+    return limit, above
+
+
+def number_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

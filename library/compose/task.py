@@ -1,0 +1,132 @@
+"""``Task``: a verified, self-contained unit of work for an agent, and its warehouse row."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, Field
+
+from library.compose.plan import show
+from library.rubric import Criterion, load_criteria
+
+CAPABILITIES = (
+    "sequential-dependency",
+    "cross-service",
+    "selection-rule",
+    "threshold",
+    "guard",
+    "answer",
+)
+
+
+def _digest(value: Any, size: int = 12) -> str:
+    payload = orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    return hashlib.blake2b(payload, digest_size=size).hexdigest()
+
+
+class Task(BaseModel):
+    """Everything needed to run, judge and train on one task.
+
+    ``initial_state``: per service, the exported state (``World.export_states()`` form) the
+    task starts from; services not listed (``distractor_services``, for gateway mode) are
+    seeded from the shared pool with ``seed``. ``gold_plan``: tool calls with bound
+    arguments, where each argument came from (``binds``) and what the instruction says of
+    it (``text``). ``rubric``: criterion dicts (``library.rubric``). ``answer``: the facts
+    the final reply must state.
+    """
+
+    task_id: str
+    seed: int
+    services: list[str]
+    distractor_services: list[str] = Field(default_factory=list)
+    domain: str
+    capabilities: list[str]
+    difficulty: str
+    instruction: str
+    template_instruction: str
+    literals: list[str] = Field(default_factory=list)
+    initial_state: dict[str, Any]
+    gold_plan: list[dict[str, Any]]
+    rubric: list[dict[str, Any]]
+    answer: list[dict[str, Any]] = Field(default_factory=list)
+    split: str = "sft"
+
+    def criteria(self) -> list[Criterion]:
+        return load_criteria(self.rubric)
+
+    def gold_answer(self) -> str:
+        """A final reply that states every answer fact."""
+        return self.gold_answer_for(self.answer)
+
+    @staticmethod
+    def gold_answer_for(answer: Sequence[dict[str, Any]]) -> str:
+        if not answer:
+            return "Done."
+        return " ".join(f"The {a['label']} is {show(a['value'])}." for a in answer)
+
+    def shape(self) -> str:
+        """What makes two tasks near-duplicates: the same tool sequence and the same rules."""
+        tools = [s["tool"] for s in self.gold_plan]
+        return _digest([tools, sorted(self.capabilities)], size=8)
+
+    def to_row(self) -> dict[str, Any]:
+        """A row of the ``tasks`` table (JSON-shaped values stay Python objects)."""
+        return {
+            "task_id": self.task_id,
+            "seed": self.seed,
+            "services": list(self.services),
+            "distractor_services": list(self.distractor_services),
+            "domain": self.domain,
+            "capabilities": list(self.capabilities),
+            "difficulty": self.difficulty,
+            "instruction": self.instruction,
+            "template_instruction": self.template_instruction,
+            "literals": list(self.literals),
+            "initial_state": self.initial_state,
+            "gold_plan": self.gold_plan,
+            "rubric": self.rubric,
+            "answer": self.answer,
+            "split": self.split,
+            "steps": len(self.gold_plan),
+            "writes": sum(1 for s in self.gold_plan if s.get("write")),
+        }
+
+
+def task_id(
+    seed: int,
+    services: Sequence[str],
+    plan: Sequence[dict],
+    rubric: Sequence[dict],
+    initial_digest: str,
+) -> str:
+    calls = [[s["tool"], s["arguments"]] for s in plan]
+    return _digest([seed, list(services), calls, list(rubric), initial_digest])
+
+
+def state_digest(initial_state: dict[str, Any]) -> str:
+    return _digest(initial_state, size=16)
+
+
+def pick_split(tid: str, weights: Sequence[tuple[str, float]]) -> str:
+    """A split from the id alone: stable whatever else is composed in the same run."""
+    total = sum(w for _, w in weights)
+    point = int(tid[:8], 16) / 0xFFFFFFFF * total
+    for name, w in weights:
+        if point < w:
+            return name
+        point -= w
+    return weights[-1][0]
+
+
+def difficulty(steps: int, services: int, capabilities: Sequence[str]) -> str:
+    score = (
+        steps
+        + services
+        + sum(2 for c in capabilities if c in ("selection-rule", "threshold", "guard"))
+    )
+    if score <= 8:
+        return "easy"
+    return "medium" if score <= 13 else "hard"

@@ -1,0 +1,189 @@
+"""The random walk: a chain of tool calls over the dependency graph, executed as it grows.
+
+A walk opens with a lookup of a record a user can name (an email, a phone number, a SKU),
+then repeatedly follows a graph edge from a tool already in the plan to one whose required
+inputs can be bound: from values earlier outputs showed (the information flow), or from
+literals the instruction states (a subject line, a status, a date). Each step runs at once
+on the live World, so later steps bind real outputs, selection rules see real matches and a
+write that changes nothing is never kept. Records the task needs (decoys for a selection
+rule, distractors, the record a cross-service lookup must find) are injected into the state
+and remembered, so the initial state can be rebuilt exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from library.compose.catalog import (
+    ACTION,
+    CREATE,
+    DELETE,
+    FETCH,
+    LOOKUP,
+    UPDATE,
+    ToolInfo,
+)
+from library.compose.env import ComposeEnv
+from library.compose.lookups import Lookups
+from library.compose.plan import Step
+from library.compose.walk_state import Reject
+from library.compose.writes import Writes
+from library.runtime import World
+from library.runtime.world import Snapshot
+
+# Kinds of move and how much each is wanted (while the walk still needs services, after):
+# finding the same customer or order in another service and acting on it reads like real
+# work; a chain of creates does not.
+MOVE_WEIGHTS: dict[str, tuple[float, float]] = {
+    "explore_lookup": (3.0, 0.05),
+    "explore_create": (1.2, 0.02),
+    "act": (1.2, 3.0),
+    "local_read": (0.5, 1.0),
+    "local_create": (0.3, 0.6),
+    "delete": (0.15, 0.3),
+}
+WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
+
+
+def _move_class(tool: ToolInfo, new_service: bool) -> str:
+    if tool.kind == DELETE:
+        return "delete"
+    if tool.kind in (LOOKUP, FETCH):
+        return "explore_lookup" if new_service else "local_read"
+    if tool.kind == CREATE:
+        return "explore_create" if new_service else "local_create"
+    return "act"
+
+
+class Walker(Lookups, Writes):
+    """One candidate task: opens with a lookup, grows along graph edges, then stops."""
+
+    def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
+        super().__init__(env, world, base, rng)
+        self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
+            LOOKUP: self._lookup,
+            FETCH: self._fetch,
+            CREATE: self._create,
+            UPDATE: self._update,
+            ACTION: self._action,
+            DELETE: self._delete,
+        }
+
+    # -- the walk -------------------------------------------------------------------------
+    def walk(self) -> None:
+        cfg, rng = self.cfg, self.rng
+        # Favour 3+ services: that is where composition is hard and where data is scarce.
+        spread = list(range(cfg.min_services, cfg.max_services + 1))
+        weights = [1.0 if k < 3 else 2.0 for k in spread]
+        target_services = rng.choices(spread, weights)[0]
+        low = max(cfg.min_steps, target_services + 1)
+        target_steps = rng.randint(min(low, cfg.max_steps), cfg.max_steps)
+        if not self._start():
+            raise Reject("no_start")
+        while len(self.steps) < target_steps:
+            if self._next(target_services, target_steps) is None:
+                break
+        if not any(s.write for s in self.steps):
+            # A walk that only read gets a last chance to write before it is dropped.
+            while len(self.steps) < cfg.max_steps and not any(s.write for s in self.steps):
+                if self._next(target_services, len(self.steps) + 1, writes_only=True) is None:
+                    break
+        if not any(s.write for s in self.steps):
+            raise Reject("no_write")
+        if len(self.steps) < cfg.min_steps:
+            raise Reject("too_short")
+        if len(self.services) < cfg.min_services:
+            raise Reject("too_few_services")
+
+    def _next(
+        self, target_services: int, target_steps: int, writes_only: bool = False
+    ) -> Step | None:
+        """One more step: pick a kind of move, then a tool along a graph edge, and try
+        candidates until one binds and runs."""
+        scores: dict[str, float] = {}
+        last = len(self.steps) - 1
+        graph = self.env.graph
+        for i, step in enumerate(self.steps):
+            for succ, attrs in graph.succ[step.tool.qualified].items():
+                w = float(attrs["weight"]) * (1.5 if i == last else 1.0)
+                if w > scores.get(succ, 0.0):
+                    scores[succ] = w
+        has_write = any(s.write for s in self.steps)
+        remaining = target_steps - len(self.steps)
+        must_write = writes_only or (not has_write and remaining <= 1)
+        needed = target_services - len(self.services)
+        explore = needed > 0
+        # Running out of steps: spend the rest on reaching new services.
+        must_explore = explore and not must_write and remaining <= needed + (0 if has_write else 1)
+        classes: dict[str, list[tuple[float, str]]] = {}
+        for name in sorted(scores):
+            tool = self.catalog.tools.get(name)
+            if tool is None or tool.kind is None or name in self.used:
+                continue
+            if must_write and not tool.write:
+                continue
+            move = _move_class(tool, tool.service not in self.services)
+            if must_explore and not move.startswith("explore"):
+                continue
+            if not self._plausible(tool, move):
+                continue
+            # Efraimidis-Spirakis keys: a weighted random order in one sort.
+            key = self.rng.random() ** (1.0 / scores[name])
+            classes.setdefault(move, []).append((key, name))
+        weights = {
+            m: MOVE_WEIGHTS[m][0 if explore else 1]
+            * (2.0 if m in WRITE_MOVES and not has_write else 1.0)
+            for m in classes
+        }
+        order = sorted(
+            (m for m in classes if weights[m] > 0),
+            key=lambda m: self.rng.random() ** (1.0 / weights[m]),
+            reverse=True,
+        )
+        tries = self.cfg.tries_per_step
+        for move in order:
+            for _, name in sorted(classes[move], reverse=True)[: max(4, tries // 2)]:
+                if tries <= 0:
+                    return None
+                tries -= 1
+                step = self._attempt(self.catalog.tools[name])
+                if step is not None:
+                    return step
+        return None
+
+    def _plausible(self, tool: ToolInfo, move: str) -> bool:
+        """A cheap pre-check: acting needs a record of the tool's collection in hand, and
+        a collection is looked up once."""
+        live = any(
+            e.service == tool.service and e.collection == tool.collection and not e.deleted
+            for e in self.entities
+        )
+        if move in ("act", "delete"):
+            return live
+        if tool.kind in (LOOKUP, FETCH):
+            return not self._has_entity(tool.service, tool.collection)
+        return True
+
+    def _attempt(self, tool: ToolInfo) -> Step | None:
+        before = self.world.snapshot()
+        n_inj, n_dec, n_ent = len(self.injections), len(self.decoys), len(self.entities)
+        facts, written = self.facts, set(self.written)
+        try:
+            step = self.moves[str(tool.kind)](tool)
+        except Reject as exc:
+            step = None
+            self.failures[exc.reason] = self.failures.get(exc.reason, 0) + 1
+        if step is None:
+            # Undo everything the attempt did, injections included.
+            self.world.restore(before)
+            del self.injections[n_inj:]
+            del self.decoys[n_dec:]
+            del self.entities[n_ent:]
+            self.facts, self.written = facts, written
+            return None
+        self.used.add(tool.qualified)
+        if tool.service not in self.services:
+            self.services.append(tool.service)
+        self.steps.append(step)
+        return step

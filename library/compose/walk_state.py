@@ -1,0 +1,135 @@
+"""The state of one walk in progress, and the bookkeeping every kind of step shares:
+calling tools, injecting records, naming the records the agent has in hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from library.compose.catalog import (
+    CollectionInfo,
+    Param,
+    ToolInfo,
+    title,
+    words,
+)
+from library.compose.context import Entity, Fact, facts_of
+from library.compose.env import ComposeEnv
+from library.compose.inject import Injection, put
+from library.compose.plan import Bound, Step
+from library.runtime import World
+from library.runtime.service import Record
+from library.runtime.world import Snapshot
+
+
+class Reject(Exception):
+    """A walk that cannot become a task; the reason is counted."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def found_records(data: Any, many: bool) -> list[tuple[str, dict[str, Any]]]:
+    """(path inside the output data, record) for each record a lookup returned."""
+    if not many:
+        return [("", data)] if isinstance(data, dict) and "id" in data else []
+    items, base = [], ""
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, dict):
+        for name, value in data.items():
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                items, base = value, name
+                break
+    return [(f"{base}[{i}]", r) for i, r in enumerate(items) if isinstance(r, dict) and "id" in r]
+
+
+def compatible(p: Param, value: Any) -> bool:
+    """Whether a seen value can be passed as ``p`` (a list only to an array)."""
+    if isinstance(value, list):
+        return p.type == "array"
+    if isinstance(value, bool):
+        return p.type == "boolean"
+    if isinstance(value, int | float):
+        return p.type in ("number", "integer") or p.item_type in ("number", "integer")
+    return isinstance(value, str) and (p.type in ("string", None) or p.item_type == "string")
+
+
+def ordered_times(tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound]:
+    """Stated times in parameter order (start before end), so a call is not refused for
+    ending before it starts."""
+    names = [
+        p.name
+        for p in tool.params
+        if p.name in bound
+        and bound[p.name].fact is None
+        and (p.key in ("date", "datetime") or p.fmt in ("date", "date-time"))
+    ]
+    values = sorted(bound[n].value for n in names)
+    return {**bound, **{n: Bound.literal(v) for n, v in zip(names, values, strict=True)}}
+
+
+def name_tokens(name: str) -> set[str]:
+    return {t for t in name.lower().split("_") if t and t not in ("id", "ids")}
+
+
+class WalkState:
+    """One candidate task being built: injections, entities, facts and steps so far."""
+
+    def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
+        self.env = env
+        self.cfg = env.config
+        self.catalog = env.catalog
+        self.world = world
+        self.base = base
+        self.rng = rng
+        self.steps: list[Step] = []
+        self.entities: list[Entity] = []
+        self.facts: list[Fact] = []
+        self.services: list[str] = []
+        self.injections: list[Injection] = []
+        self.decoys: list[tuple[Entity, str]] = []  # (near-duplicate, why it is there)
+        self.used: set[str] = set()
+        self.written: set[tuple[str, str, str, str]] = set()
+        self.failures: dict[str, int] = {}
+
+    def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
+        envelope = self.world.call(tool.qualified, args)
+        if not envelope.get("success"):
+            raise Reject(f"call_failed:{(envelope.get('error') or {}).get('code')}")
+        return envelope
+
+    def _inject(self, service: str, collection: str, record: Record) -> None:
+        injection = Injection(service, collection, record)
+        put(self.world, injection)
+        self.injections.append(injection)
+
+    def _state_record(self, service: str, collection: str, rid: str) -> Record | None:
+        return getattr(self.world.services[service].state, collection).get(rid)
+
+    def _coll(self, service: str, collection: str | None) -> CollectionInfo | None:
+        return self.catalog.collection(service, collection) if collection else None
+
+    def _add_entity(self, entity: Entity) -> None:
+        self.entities.append(entity)
+        # Rebound, not extended: an attempt that fails restores the list it started with.
+        self.facts = self.facts + facts_of(entity, self._coll(entity.service, entity.collection))
+
+    def _refresh(self, entity: Entity, record: dict[str, Any], step: int, path: str) -> None:
+        """A write returned the entity's new version: later steps see its new values."""
+        entity.record, entity.step, entity.path = record, step, path
+        kept = [f for f in self.facts if f.entity is not entity]
+        self.facts = kept + facts_of(entity, self._coll(entity.service, entity.collection))
+
+    def _label(self, service: str, collection: str, created: bool) -> str:
+        info = self._coll(service, collection)
+        noun = info.noun if info else words(collection)
+        taken = {e.label for e in self.entities}
+        for label in (noun, f"new {noun}" if created else f"{title(service)} {noun}"):
+            if label not in taken:
+                return label
+        raise Reject("label_taken")
+
+    def _has_entity(self, service: str, collection: str | None) -> bool:
+        return any(e.service == service and e.collection == collection for e in self.entities)

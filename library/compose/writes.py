@@ -1,0 +1,189 @@
+"""Steps that write: creates that carry found values into a service, updates and actions
+on records in hand (with thresholds), deletes; a write must change something no later
+write undoes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from library.compose.binding import Binding
+from library.compose.catalog import (
+    ACTION,
+    CREATE,
+    DELETE,
+    UPDATE,
+    ToolInfo,
+    title,
+)
+from library.compose.context import Entity
+from library.compose.derive import changed_fields
+from library.compose.plan import Bound, Step
+from library.compose.walk_state import Reject
+
+
+class Writes(Binding):
+    """The write steps of a walk."""
+
+    def _target(self, tool: ToolInfo) -> Entity | None:
+        """The known record a tool acting on one record would act on."""
+        options = [
+            e
+            for e in self.entities
+            if e.service == tool.service and e.collection == tool.collection and not e.deleted
+        ]
+        return self.rng.choice(options) if options else None
+
+    def _write(
+        self,
+        tool: ToolInfo,
+        bound: dict[str, Bound],
+        text: dict[str, Any],
+        entity: Entity | None,
+    ) -> Step:
+        args = {name: b.value for name, b in bound.items()}
+        binds = {name: b.bind for name, b in bound.items()}
+        label = self._label(tool.service, str(tool.collection), True) if tool.kind == CREATE else ""
+        literals = [t for b in bound.values() for t in b.literals]
+        sources = [b.fact for b in bound.values() if b.fact is not None]
+        before = self.world.snapshot()
+        envelope = self._call(tool, args)
+        diff = self.world.diff(before)
+        changed = changed_fields(diff, {k: [v] for k, v in args.items()})
+        adds_or_deletes = any(
+            d.added or d.deleted for colls in diff.services.values() for d in colls.values()
+        )
+        if not changed and not adds_or_deletes:
+            raise Reject("write_without_effect")
+        deleted = {
+            (svc, coll, rid)
+            for svc, colls in diff.services.items()
+            for coll, d in colls.items()
+            for rid in d.deleted
+        }
+        touched = {w[:3] for w in self.written}
+        touched |= {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        if changed & self.written or deleted & touched:
+            # A later write undoing an earlier one (approve, then reject) makes the earlier
+            # one pointless: no rubric could tell whether it happened.
+            raise Reject("overwrites_earlier_write")
+        self.written |= changed
+        step_no = len(self.steps)
+        created: Entity | None = None
+        data = envelope.get("data")
+        if tool.kind == CREATE and isinstance(data, dict) and "id" in data:
+            # What the create set from its arguments is final: a later write changing it
+            # would make the argument pointless.
+            self.written |= {
+                (tool.service, str(tool.collection), data["id"], name)
+                for name in args
+                if name in data
+            }
+            created = Entity(
+                tool.service, str(tool.collection), data["id"], data, step_no, "", label, True
+            )
+            self._add_entity(created)
+            text["label"] = created.label
+        elif entity is not None and tool.kind == DELETE:
+            entity.deleted = True
+        elif entity is not None and isinstance(data, dict) and data.get("id") == entity.id:
+            self._refresh(entity, data, step_no, "")
+        threshold_used = any(b.bind.get("rule") == "threshold" for b in bound.values())
+        return Step(
+            tool,
+            args,
+            binds,
+            text,
+            literals,
+            envelope,
+            created or entity,
+            threshold=threshold_used,
+            sources=sources,
+        )
+
+    def _create(self, tool: ToolInfo) -> Step | None:
+        exclude = (tool.service, tool.collection)
+        required = self._bind_required(tool, set(), exclude)
+        if required is None or not any(b.fact is not None for b in required.values()):
+            return None  # a create that uses nothing the agent found is not a flow
+        optional = [p for p in self._settable(tool, None) if p.enum][:1]
+        extra, threshold_text = self._values(tool, optional, None, exclude)
+        bound = {**required, **extra}
+        ids = {n for n, b in bound.items() if b.fact is not None and b.fact.field == "id"}
+        text: dict[str, Any] = {
+            "kind": CREATE,
+            "service": title(tool.service),
+            "summary": tool.summary,
+            "for": [bound[n].phrase for n in sorted(ids)],
+            "values": self._pairs(bound, ids),
+        }
+        if threshold_text:
+            text["threshold"] = threshold_text
+        return self._write(tool, bound, text, None)
+
+    def _update(self, tool: ToolInfo) -> Step | None:
+        entity = self._target(tool)
+        if entity is None:
+            return None
+        settable = self._settable(tool, entity)
+        if not settable:
+            return None
+        self.rng.shuffle(settable)
+        # An enum first: it is what thresholds and readable instructions are made of.
+        settable.sort(key=lambda p: not p.enum)
+        chosen = settable[: self.rng.choice((1, 1, 2))]
+        values, threshold_text = self._values(tool, chosen, entity, (tool.service, tool.collection))
+        if not values:
+            return None
+        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
+        if required is None:
+            return None
+        bound = {str(tool.own): own, **required, **values}
+        text: dict[str, Any] = {
+            "kind": UPDATE,
+            "service": title(tool.service),
+            "target": entity.the,
+            "values": self._pairs(bound, {str(tool.own)}),
+        }
+        if threshold_text:
+            text["threshold"] = threshold_text
+        return self._write(tool, bound, text, entity)
+
+    def _action(self, tool: ToolInfo) -> Step | None:
+        entity = self._target(tool)
+        if entity is None:
+            return None
+        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
+        if required is None:
+            return None
+        bound = {str(tool.own): own, **required}
+        text = {
+            "kind": ACTION,
+            "service": title(tool.service),
+            "summary": self._on(tool.summary, entity),
+            "values": self._pairs(bound, {str(tool.own)}),
+        }
+        return self._write(tool, bound, text, entity)
+
+    def _delete(self, tool: ToolInfo) -> Step | None:
+        entity = self._target(tool)
+        if entity is None or entity.created or entity.step == 0:
+            return None
+        if any(f.entity is entity for s in self.steps for f in s.sources if s.write):
+            return None
+        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        text = {"kind": DELETE, "service": title(tool.service), "target": entity.the}
+        return self._write(tool, {str(tool.own): own}, text, entity)
+
+    def _on(self, summary: str, entity: Entity) -> str:
+        """``close a ticket`` -> ``close the ticket`` (or ``... for the ticket``)."""
+        info = self._coll(entity.service, entity.collection)
+        noun = info.noun if info else entity.label
+        padded = f" {summary}"
+        for article in ("a", "an", "the", "one"):
+            at = padded.lower().find(f" {article} {noun.lower()}")
+            if at >= 0:
+                end = at + len(article) + len(noun) + 2
+                return (padded[:at] + f" {entity.the}" + padded[end:]).strip()
+        return f"{summary} for {entity.the}"

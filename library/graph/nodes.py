@@ -1,0 +1,190 @@
+"""ToolNode: what the dependency graph knows of a tool (service, verb, keyed inputs/outputs),
+built from ingested ToolSpecs or from a Service class's own schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from library.graph.keys import field_key, leaf
+from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
+from library.runtime.service import Service
+from library.runtime.world import qualified
+from library.toolspec import ToolSpec
+
+MAX_DEPTH = 6
+
+# Verbs of a class tool without a spec, read from its name (specs carry inferred verbs).
+_VERB_PREFIXES = (
+    ("create", "create"),
+    ("get", "read"),
+    ("retrieve", "read"),
+    ("list", "list"),
+    ("search", "search"),
+    ("find", "search"),
+    ("update", "update"),
+    ("edit", "update"),
+    ("delete", "delete"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRef:
+    path: str
+    key: str
+    required: bool = False
+
+    @property
+    def name(self) -> str:
+        return leaf(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolNode:
+    service: str
+    name: str
+    verb: str
+    access: str  # "read" | "write"
+    inputs: tuple[FieldRef, ...] = ()
+    outputs: tuple[FieldRef, ...] = ()
+    resource: str | None = None
+
+    @property
+    def id(self) -> str:
+        return qualified(self.service, self.name)
+
+    def in_keys(self) -> dict[str, bool]:
+        """Input key -> whether some input with that key is required."""
+        out: dict[str, bool] = {}
+        for f in self.inputs:
+            out[f.key] = out.get(f.key, False) or f.required
+        return out
+
+    def out_keys(self) -> frozenset[str]:
+        return frozenset(f.key for f in self.outputs)
+
+
+def is_verified(
+    service: str, tool: str, verified: Mapping[str, Any] | Collection[str] | None
+) -> bool:
+    if verified is None:
+        return True
+    if isinstance(verified, Mapping):
+        per_service = verified.get(service)
+        if isinstance(per_service, Mapping):
+            return bool(per_service.get(tool))
+        return bool(verified.get(qualified(service, tool)))
+    return qualified(service, tool) in verified
+
+
+def nodes_from_specs(
+    specs: Iterable[ToolSpec],
+    verified: Mapping[str, Any] | Collection[str] | None = None,
+    classes: Mapping[str, type[Service]] | None = None,
+) -> list[ToolNode]:
+    """One node per (verified) spec. ``verified``: ``{service: {tool: bool}}``,
+    ``{"service__tool": bool}`` or a set of qualified names; None keeps every tool.
+
+    Function-calling formats publish no output schema; where a spec has none, the output
+    fields come from the service class in ``classes`` (``{service: class}``), if given.
+    """
+    nodes = []
+    for spec in specs:
+        if not is_verified(spec.service, spec.name, verified):
+            continue
+        fields: dict[str, list[FieldRef]] = {"input": [], "output": []}
+        for f in spec.fields:
+            key = field_key(f.semantic, f.ref, leaf(f.path), f.type)
+            if key is not None:
+                fields[f.side].append(FieldRef(f.path, key, f.required))
+        cls = (classes or {}).get(spec.service)
+        if not spec.output_schema and cls is not None and spec.name in cls.tools:
+            fields["output"] = keyed_fields(cls.tools[spec.name].output_schema)
+        nodes.append(
+            ToolNode(
+                service=spec.service,
+                name=spec.name,
+                verb=str(spec.verb)
+                if spec.verb
+                else ("action" if spec.access == "write" else "read"),
+                access=spec.access,
+                inputs=tuple(fields["input"]),
+                outputs=tuple(fields["output"]),
+                resource=spec.resource,
+            )
+        )
+    return sorted(nodes, key=lambda n: n.id)
+
+
+def schema_fields(schema: Mapping[str, Any] | None) -> Iterator[tuple[str, dict, bool]]:
+    """(dotted path, resolved node, required) for every node under a JSON schema's root,
+    resolving local ``$ref``s and nullable ``anyOf``; recursion is cut at ``MAX_DEPTH``."""
+    if not schema:
+        return
+    defs = schema.get("$defs") or schema.get("definitions") or {}
+
+    def resolve(node: Any) -> dict:
+        seen = 0
+        while isinstance(node, dict) and "$ref" in node and seen < 8:
+            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+            seen += 1
+        if isinstance(node, dict) and "anyOf" in node:
+            options = [resolve(o) for o in node["anyOf"] if o.get("type") != "null"]
+            if len(options) == 1:
+                merged = {k: v for k, v in node.items() if k != "anyOf"}
+                return {**options[0], **merged}
+        return node if isinstance(node, dict) else {}
+
+    def walk(node: Any, path: str, required: bool, depth: int) -> Iterator[tuple[str, dict, bool]]:
+        node = resolve(node)
+        if path:
+            yield path, node, required
+        if depth >= MAX_DEPTH:
+            return
+        if node.get("type") == "array" or "items" in node:
+            yield from walk(node.get("items") or {}, f"{path}[]", False, depth + 1)
+        req = set(node.get("required") or ())
+        for name, child in (node.get("properties") or {}).items():
+            yield from walk(child, f"{path}.{name}" if path else name, name in req, depth + 1)
+
+    yield from walk(schema, "", False, 0)
+
+
+def keyed_fields(schema: Mapping[str, Any] | None) -> list[FieldRef]:
+    out = []
+    for path, node, required in schema_fields(schema):
+        key = field_key(node.get(SEMANTIC_KEY), node.get(REF_KEY), leaf(path), node.get("type"))
+        if key is not None:
+            out.append(FieldRef(path, key, required))
+    return out
+
+
+def class_verb(name: str, write: bool) -> str:
+    head = name.split("_", 1)[0].lower()
+    for prefix, verb in _VERB_PREFIXES:
+        if head == prefix and (verb in ("create", "update", "delete")) == write:
+            return verb
+    return "action" if write else "read"
+
+
+def nodes_from_service(
+    cls: type[Service], verified: Mapping[str, Any] | Collection[str] | None = None
+) -> list[ToolNode]:
+    """Nodes from a Service class's own tool schemas (for services without ToolSpecs, such
+    as the hand-written reference services). Verbs come from tool names."""
+    nodes = []
+    for td in cls.tools.values():
+        if not is_verified(cls.name, td.name, verified):
+            continue
+        nodes.append(
+            ToolNode(
+                service=cls.name,
+                name=td.name,
+                verb=class_verb(td.name, td.write),
+                access="write" if td.write else "read",
+                inputs=tuple(keyed_fields(td.input_schema)),
+                outputs=tuple(keyed_fields(td.output_schema)),
+            )
+        )
+    return sorted(nodes, key=lambda n: n.id)

@@ -1,0 +1,92 @@
+"""Value comparison shared by every criterion: tolerant of representation, strict on meaning.
+
+States reach the judge as exported JSON, possibly written by another runtime version, and
+answers are free text; so comparisons normalize case, whitespace, timestamp spelling and
+number formatting, and nothing else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+_TOLERANCE = 0.005  # money is stated to the cent
+
+
+def timestamp(value: object) -> str | None:
+    """The canonical UTC spelling if ``value`` is an ISO date or timestamp string, else None."""
+    return _timestamp(value.strip()) if isinstance(value, str) else None
+
+
+def _timestamp(text: str) -> str | None:
+    """The canonical UTC spelling of an ISO date or timestamp, or None if ``text`` is neither."""
+    if not _ISO.match(text):
+        return None
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text).isoformat()
+        value = dt.datetime.fromisoformat(text.replace(" ", "T"))
+    except ValueError:
+        return None
+    if value.tzinfo is None:  # naive timestamps mean UTC, as in the runtime
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC).isoformat()
+
+
+def normalize(value: Any) -> Any:
+    """A canonical form: equal meanings give equal forms."""
+    if isinstance(value, str):
+        stamp = _timestamp(value.strip())
+        return stamp if stamp is not None else " ".join(value.split()).casefold()
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return round(float(value), 6)
+    if isinstance(value, Mapping):
+        return {str(k): normalize(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [normalize(v) for v in value]
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    return normalize(a) == normalize(b)
+
+
+def matches(record: Mapping[str, Any], fields: Mapping[str, Any]) -> bool:
+    """Every expected field of ``record`` has the expected value."""
+    return all(same(record.get(k), v) for k, v in fields.items())
+
+
+def _numbers(text: str) -> list[float]:
+    out = []
+    for token in _NUMBER.findall(text):
+        try:
+            out.append(float(token.replace(",", "")))
+        except ValueError:
+            continue
+    return out
+
+
+def _flat(text: str) -> str:
+    # "on_hold" and "on hold" are the same word to a reader.
+    return " ".join(text.replace("_", " ").split()).casefold()
+
+
+def mentions(answer: str, value: Any) -> bool:
+    """Whether a free-text answer states ``value``: numbers by value (``1,234.5`` states
+    1234.50), everything else as a case-insensitive substring; a list needs all its items."""
+    if isinstance(value, list | tuple):
+        return bool(value) and all(mentions(answer, v) for v in value)
+    if isinstance(value, bool) or value is None:
+        return _flat(str(value)) in _flat(answer)
+    if isinstance(value, int | float):
+        return any(abs(n - float(value)) <= _TOLERANCE for n in _numbers(answer))
+    text = str(value).strip()
+    if not text:
+        return False
+    return _flat(text) in _flat(answer)

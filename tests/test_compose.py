@@ -1,0 +1,401 @@
+"""Task composition over the reference services and the compiled bundled corpus: every kept
+task passes the four verification checks, every mutation of a gold plan fails its task,
+the mix of services and capabilities meets the issue's bar, instructions state what the
+user must supply and nothing the agent could not discover, and runs are deterministic."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+import pytest
+
+from library.compose import (
+    CAPABILITIES,
+    ComposeConfig,
+    ComposeEnv,
+    Task,
+    completes,
+    compose_tasks,
+    make_env,
+    merge_tasks,
+    paraphrase_task,
+    render_instruction,
+    run_task,
+    sample_markdown,
+)
+from library.compose.corpus import Library, bundled_library
+from library.compose.plan import literal_texts, show
+from library.llm import LLMClient
+from library.llm.testing import ScriptedModel
+from library.rubric import completion, evaluate, same
+from library.services import reference_service_classes
+
+SUBSET = [
+    "assets",
+    "calendar",
+    "crm",
+    "customer_success",
+    "expenses",
+    "helpdesk",
+    "hr",
+    "identity",
+    "inventory",
+    "invoicing",
+    "leave",
+    "loyalty",
+    "mail",
+    "payments",
+    "quotes",
+    "recruiting",
+    "returns",
+    "reviews",
+    "shipping",
+    "storefront",
+    "subscriptions",
+    "timesheets",
+]
+CORPUS_TASKS = 220
+
+
+@pytest.fixture(scope="module")
+def reference() -> tuple[ComposeEnv, list[Task], dict[str, int]]:
+    classes = reference_service_classes()
+    env = make_env(classes)
+    tasks, rejections = compose_tasks(classes, 60, env=env, seed=3)
+    return env, tasks, rejections
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    return bundled_library(SUBSET)
+
+
+@pytest.fixture(scope="module")
+def corpus(library: Library) -> tuple[ComposeEnv, list[Task], dict[str, int]]:
+    env = make_env(library.classes, library.nodes)
+    tasks, rejections = compose_tasks(library.classes, CORPUS_TASKS, env=env, seed=11)
+    return env, tasks, rejections
+
+
+# -- the four checks, re-done from the task row alone -----------------------------------------
+def assert_verified(task: Task, env: ComposeEnv) -> None:
+    classes = env.classes
+    final, envelopes = run_task(task, classes)
+    assert all(e["success"] for e in envelopes), task.task_id
+    # 1. the gold plan passes every criterion
+    assert all(evaluate(task.rubric, task.initial_state, final, task.gold_answer()))
+    # 2. doing nothing fails
+    assert not completion(task.rubric, task.initial_state, task.initial_state, "")
+    # 3. replay is deterministic
+    again, envelopes_again = run_task(task, classes)
+    assert orjson.dumps(again) == orjson.dumps(final)
+    assert orjson.dumps(envelopes_again) == orjson.dumps(envelopes)
+    # 4. dropping any single write fails
+    for i, step in enumerate(task.gold_plan):
+        if step["write"]:
+            plan = task.gold_plan[:i] + task.gold_plan[i + 1 :]
+            assert not completes(task, classes, plan), (task.task_id, i)
+
+
+def test_reference_tasks_pass_the_four_checks(reference) -> None:
+    env, tasks, _ = reference
+    assert len(tasks) == 60
+    for task in tasks:
+        assert_verified(task, env)
+        assert len(task.services) >= 2 and 3 <= len(task.gold_plan) <= 10
+
+
+def test_corpus_tasks_pass_the_four_checks(corpus) -> None:
+    env, tasks, _ = corpus
+    assert len(tasks) == CORPUS_TASKS
+    for task in random.Random(0).sample(tasks, 60):
+        assert_verified(task, env)
+
+
+# -- mutations -------------------------------------------------------------------------------
+def _changed(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7
+    if isinstance(value, float):
+        return round(value * 1.7 + 1, 2)
+    if isinstance(value, list):
+        return [_changed(v) for v in value] or ["changed"]
+    return f"{value} (changed)"
+
+
+def _created(task: Task, env: ComposeEnv) -> set[str]:
+    _, envelopes = run_task(task, env.classes)
+    return {
+        e["data"]["id"]
+        for e, step in zip(envelopes, task.gold_plan, strict=True)
+        if step["write"]
+        and isinstance(e.get("data"), dict)
+        and isinstance(e["data"].get("id"), str)
+    }
+
+
+def _checked(task: Task, name: str, value: Any, created: set[str]) -> bool:
+    """Whether the rubric looks at this argument: a field it expects, the record id a
+    criterion is about, or a record the plan created (which a criterion describes)."""
+    if isinstance(value, str) and value in created:
+        return True
+    for c in task.rubric:
+        if c.get("id") == value:
+            return True
+        fields = c.get("fields") or {}
+        if c["kind"] == "record_created" and name in fields and same(fields[name], value):
+            return True
+        if c["kind"] == "field_updated" and c["field"] == name and same(c["value"], value):
+            return True
+    return False
+
+
+def _mutations(task: Task, env: ComposeEnv) -> list[tuple[str, list[dict], str, dict | None]]:
+    """(what, plan, answer, final-state edit) for each mutation that applies to the task."""
+    out: list[tuple[str, list[dict], str, dict | None]] = []
+    plan, answer = task.gold_plan, task.gold_answer()
+    created = _created(task, env)
+    for i, step in enumerate(plan):
+        if not step["write"]:
+            continue
+        out.append((f"drop {i}", plan[:i] + plan[i + 1 :], answer, None))
+        for name, value in step["arguments"].items():
+            if _checked(task, name, value, created):
+                changed = {**step, "arguments": {**step["arguments"], name: _changed(value)}}
+                out.append(
+                    (f"argument {i}.{name}", [*plan[:i], changed, *plan[i + 1 :]], answer, None)
+                )
+    for c in task.rubric:
+        if c["kind"] == "record_unchanged":
+            out.append(("guard", _touch(task, env, c), answer, c))
+        if c["kind"] == "collection_untouched":
+            out.append(("collection guard", plan, answer, c))
+    for fact in task.answer:
+        value = fact["value"]
+        wrong = value + 1 if isinstance(value, int | float) else "unknown"
+        out.append(("answer", plan, answer.replace(_shown(value), _shown(wrong)), None))
+    return out
+
+
+def _shown(value: Any) -> str:
+    return show(value)
+
+
+def _touch(task: Task, env: ComposeEnv, guard: dict) -> list[dict]:
+    """The gold plan plus the same write applied to the guarded record, when a step of
+    the plan writes that collection through an id parameter."""
+    for step in task.gold_plan:
+        tool = env.catalog.tools[step["tool"]]
+        if step["write"] and tool.own and tool.collection == guard["collection"]:
+            extra = {**step, "arguments": {**step["arguments"], tool.own: guard["id"]}}
+            return [*task.gold_plan, extra]
+    return list(task.gold_plan)
+
+
+def _fails(
+    task: Task, env: ComposeEnv, plan: Sequence[dict], answer: str, guard: dict | None
+) -> bool:
+    final, _ = run_task(task, env.classes, plan)
+    if guard is not None:
+        records = final[guard["service"]][guard["collection"]]
+        if guard["kind"] == "collection_untouched":
+            records["intruder"] = {"id": "intruder"}
+        elif (
+            records.get(guard["id"])
+            == task.initial_state[guard["service"]][guard["collection"]][guard["id"]]
+        ):
+            # The extra call was refused or changed nothing: touch the record in the state.
+            records[guard["id"]] = {**records[guard["id"]], "_touched": True}
+    return not completion(task.rubric, task.initial_state, final, answer)
+
+
+@pytest.mark.parametrize("fixture", ["reference", "corpus"])
+def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequest) -> None:
+    env, tasks, _ = request.getfixturevalue(fixture)
+    kinds: Counter[str] = Counter()
+    for task in tasks[:80]:
+        for what, plan, answer, edit in _mutations(task, env):
+            kinds[what.split(" ")[0]] += 1
+            assert _fails(task, env, plan, answer, edit), (task.task_id, what)
+    assert {"drop", "argument", "guard", "answer"} <= set(kinds)
+
+
+def test_every_write_has_an_argument_the_rubric_checks(corpus) -> None:
+    env, tasks, _ = corpus
+    for task in tasks:
+        created = _created(task, env)
+        for step in task.gold_plan:
+            if step["write"]:
+                args = step["arguments"].items()
+                assert any(_checked(task, n, v, created) for n, v in args), step["tool"]
+
+
+# -- the mix ---------------------------------------------------------------------------------
+def test_mix_of_services_and_capabilities(corpus) -> None:
+    _, tasks, rejections = corpus
+    n = len(tasks)
+    assert n >= 200
+    assert sum(len(t.services) >= 3 for t in tasks) / n >= 0.6
+    share = Counter(c for t in tasks for c in t.capabilities)
+    for cap in ("sequential-dependency", "cross-service", "selection-rule", "threshold", "guard"):
+        assert share[cap] / n >= 0.05, (cap, share[cap])
+    assert set(share) <= set(CAPABILITIES)
+    assert len({t.domain for t in tasks}) >= 5
+    steps = Counter(len(t.gold_plan) for t in tasks)
+    assert min(steps) >= 3 and max(steps) <= 10
+    assert isinstance(rejections, dict)
+
+
+# -- instructions ----------------------------------------------------------------------------
+def _ids(task: Task) -> set[str]:
+    """Every record id of the initial state (seeded and injected records)."""
+    return {
+        rid
+        for state in task.initial_state.values()
+        for coll in state.values()
+        if isinstance(coll, dict)
+        for rid in coll
+    }
+
+
+@pytest.mark.parametrize("fixture", ["reference", "corpus"])
+def test_instructions_state_user_values_and_hide_ids(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    env, tasks, _ = request.getfixturevalue(fixture)
+    for task in tasks:
+        text = task.instruction
+        for lit in task.literals:
+            assert lit in text
+        for step in task.gold_plan:
+            for name, bind in step["binds"].items():
+                if bind["from"] == "user":
+                    for lit in literal_texts(step["arguments"][name]):
+                        assert lit in text, (task.task_id, name, lit)
+                elif bind["from"] == "rule":
+                    for value in (bind["limit"], bind["above"], bind["otherwise"]):
+                        assert literal_texts(value)[0] in text
+                else:
+                    assert bind["from"] == "step" and bind["step"] < task.gold_plan.index(step)
+            if step.get("select", {}).get("rule") == "matching":
+                assert str(step["select"]["value"]) in text
+        # No record id (seeded, injected or created) appears: the agent must find them.
+        _, envelopes = run_task(task, env.classes)
+        created = {
+            e["data"]["id"]
+            for e in envelopes
+            if isinstance(e.get("data"), dict) and isinstance(e["data"].get("id"), str)
+        }
+        for rid in _ids(task) | created:
+            assert rid not in text, (task.task_id, rid)
+
+
+@pytest.mark.parametrize("fixture", ["reference", "corpus"])
+def test_rendering_is_reproducible_from_the_plan(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    _, tasks, _ = request.getfixturevalue(fixture)
+    for task in tasks:
+        body = render_instruction(task.gold_plan)
+        assert task.instruction.startswith(body)
+
+
+# -- runs ------------------------------------------------------------------------------------
+def test_same_seed_same_tasks(library: Library) -> None:
+    def run() -> list[str]:
+        env = make_env(library.classes, library.nodes)
+        return [t.task_id for t in compose_tasks(library.classes, 25, env=env, seed=5).tasks]
+
+    first = run()
+    assert first == run()
+    env = make_env(library.classes, library.nodes)
+    other = [t.task_id for t in compose_tasks(library.classes, 25, env=env, seed=6).tasks]
+    assert other != first
+
+
+def test_shards_merge_without_duplicates(reference) -> None:
+    env, _, _ = reference
+    parts = [compose_tasks([], 20, env=env, seed=9, shard=i, shards=2).tasks for i in range(2)]
+    merged, _ = merge_tasks(parts, 30)
+    assert len(merged) == 30
+    assert len({t.task_id for t in merged}) == 30
+    assert len({t.shape() for t in merged}) == 30
+
+
+def test_rejections_are_counted_with_reasons() -> None:
+    classes = reference_service_classes()
+    config = ComposeConfig(min_services=5, max_services=5)  # only 4 reference services
+    tasks, rejections = compose_tasks(classes, 5, config=config, seed=1, max_candidates=30)
+    assert tasks == []
+    assert sum(rejections.values()) == 30
+    assert rejections.get("too_few_services", 0) > 0
+
+
+def test_task_rows_are_json_and_complete(corpus) -> None:
+    _, tasks, _ = corpus
+    splits = Counter(t.split for t in tasks)
+    assert set(splits) <= {"sft", "rl", "eval"} and splits["sft"] > splits["eval"]
+    row = tasks[0].to_row()
+    orjson.dumps(row)
+    for key in (
+        "task_id",
+        "seed",
+        "services",
+        "domain",
+        "capabilities",
+        "difficulty",
+        "instruction",
+        "initial_state",
+        "gold_plan",
+        "rubric",
+        "split",
+    ):
+        assert key in row
+    assert Task.model_validate(orjson.loads(orjson.dumps(tasks[0].model_dump()))) == tasks[0]
+    for task in tasks:
+        assert set(task.distractor_services).isdisjoint(task.services)
+        assert all(c.describe() for c in task.criteria())
+
+
+def test_sample_markdown(corpus) -> None:
+    _, tasks, _ = corpus
+    text = sample_markdown(tasks, 20)
+    lines = text.strip().splitlines()
+    assert len(lines) == 20 and all(line.startswith("- *") for line in lines)
+
+
+# -- paraphrase ------------------------------------------------------------------------------
+def test_paraphrase_keeps_literals_or_falls_back(reference) -> None:
+    _, tasks, _ = reference
+    task = next(t for t in tasks if t.literals)
+    kept = "Please do this: " + task.template_instruction.replace("In ", "Over in ", 1)
+    dropped = task.template_instruction.replace(task.literals[0], "that value")
+    with ScriptedModel([kept, dropped]) as model:
+        good, ok = paraphrase_task(task, LLMClient(model.settings()))
+        assert ok and good.instruction == kept
+        assert good.template_instruction == task.template_instruction
+        # A fresh client: the first one would replay its recorded answer to the same prompt.
+        bad, ok = paraphrase_task(task, LLMClient(model.settings()))
+        assert not ok and bad.instruction == task.template_instruction
+        assert model.hits == 2
+
+
+def test_only_verified_tools_are_used(corpus, library: Library) -> None:
+    _, tasks, _ = corpus
+    unverified = {
+        f"{svc}__{tool}"
+        for svc, tools in library.verified.items()
+        for tool, ok in tools.items()
+        if not ok
+    }
+    assert unverified  # the corpus has some, so the check means something
+    used = {step["tool"] for task in tasks for step in task.gold_plan}
+    assert not used & unverified
+    env = make_env(library.classes, library.nodes)
+    assert not set(env.catalog.tools) & unverified

@@ -1,0 +1,147 @@
+"""The dependency graph: the semantic index finds exactly the edges an all-pairs comparison
+finds, caps keep it linear, weights favour cross-service and informative links."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import networkx as nx
+import orjson
+import pytest
+
+from library.compiler import compile_service, load_service
+from library.compose.corpus import bundled_specs
+from library.graph import (
+    FieldRef,
+    ToolNode,
+    brute_force_graph,
+    build_graph,
+    degree_stats,
+    edge_rows,
+    link,
+    natural_key,
+    nodes_from_service,
+    nodes_from_specs,
+    render_service_graph_html,
+    service_graph,
+)
+from library.services import reference_service_classes
+
+
+@pytest.fixture(scope="module")
+def corpus_nodes() -> list[ToolNode]:
+    return nodes_from_specs([s for specs in bundled_specs().values() for s in specs])
+
+
+def _edges(graph: nx.DiGraph) -> dict[tuple[str, str], dict]:
+    return {(a, b): attrs for a, b, attrs in graph.edges(data=True)}
+
+
+def test_index_equals_brute_force_on_samples(corpus_nodes: list[ToolNode]) -> None:
+    rng = random.Random(7)
+    for _ in range(3):
+        sample = rng.sample(corpus_nodes, 160)
+        index = build_graph(sample, max_cross_out=None)
+        brute = brute_force_graph(sample)
+        assert set(index.nodes) == set(brute.nodes)
+        assert _edges(index) == _edges(brute)
+        assert index.number_of_edges() > 100
+
+
+def test_capped_graph_is_a_subgraph_with_bounded_cross_fanout(
+    corpus_nodes: list[ToolNode],
+) -> None:
+    sample = random.Random(3).sample(corpus_nodes, 400)
+    capped = build_graph(sample, max_cross_out=8)
+    brute = brute_force_graph(sample)
+    full = _edges(brute)
+    got = _edges(capped)
+    assert set(got) <= set(full)
+    assert all(got[e] == full[e] for e in got)  # same weights and keys as the reference
+    cross = Counter(a for (a, _), attrs in got.items() if attrs["cross_service"])
+    assert max(cross.values()) <= 8
+    # Within a service nothing is capped.
+    local = {e for e, attrs in full.items() if not attrs["cross_service"]}
+    assert local <= set(got)
+    # Capped producers still reach lookups (filters), not only writes that need the value.
+    kinds = Counter(
+        capped.nodes[b]["verb"] for (_, b), attrs in got.items() if attrs["cross_service"]
+    )
+    assert kinds["list"] + kinds["search"] > 0 and kinds["create"] > 0
+
+
+def _node(service: str, name: str, outs=(), ins=()) -> ToolNode:
+    return ToolNode(
+        service=service,
+        name=name,
+        verb="list" if outs else "create",
+        access="read" if outs else "write",
+        outputs=tuple(FieldRef(p, k) for p, k in outs),
+        inputs=tuple(FieldRef(p, k, r) for p, k, r in ins),
+    )
+
+
+def test_weights_prefer_cross_service_and_informative_keys() -> None:
+    producer = _node(
+        "crm", "list_contacts", outs=[("[].email", "email"), ("[].created_at", "datetime")]
+    )
+    same = _node("crm", "create_note", ins=[("email", "email", True)])
+    other = _node("mail", "send_message", ins=[("to", "email", True)])
+    weak = _node("calendar", "create_event", ins=[("starts_at", "datetime", True)])
+    local = link(producer, same)
+    cross = link(producer, other)
+    weak_link = link(producer, weak)
+    assert local and cross and weak_link
+    assert cross["weight"] > local["weight"]
+    assert cross["cross_service"] and not local["cross_service"]
+    assert cross["weight"] > weak_link["weight"]
+
+
+def test_ids_stay_local_and_weak_keys_need_a_required_input() -> None:
+    producer = _node("shop", "list_orders", outs=[("[].id", "id:orders"), ("[].total", "money")])
+    local = _node("shop", "refund_order", ins=[("order_id", "id:orders", True)])
+    foreign = _node("helpdesk", "create_ticket", ins=[("order_id", "id:orders", True)])
+    filter_only = _node("billing", "list_invoices", ins=[("amount", "money", False)])
+    needs = _node("billing", "create_refund", ins=[("amount", "money", True)])
+    assert link(producer, local) is not None
+    assert link(producer, foreign) is None
+    assert link(producer, filter_only) is None
+    assert link(producer, needs) is not None
+
+
+def test_natural_keys() -> None:
+    assert natural_key("product_sku") == natural_key("sku") == "key:sku"
+    assert natural_key("invoice_number") == "key:invoice_number"
+    assert natural_key("postal_code") is None
+    assert natural_key("subject") is None
+    assert natural_key("code") is None  # too generic on its own
+
+
+def test_reference_services_graph_and_outputs() -> None:
+    nodes = [n for c in reference_service_classes() for n in nodes_from_service(c)]
+    graph = build_graph(nodes)
+    stats = degree_stats(graph)
+    assert stats["tools"] == len(nodes) and stats["cross_service_edges"] > 0
+    assert graph.has_edge("crm__list_contacts", "mail__send_message")
+    rows = edge_rows(graph)
+    assert len(rows) == graph.number_of_edges()
+    orjson.dumps(rows)
+    assert {"source", "target", "weight", "keys", "cross_service"} <= set(rows[0])
+    services = service_graph(graph)
+    assert set(services.nodes) == {c.name for c in reference_service_classes()}
+    assert all(attrs["count"] > 0 for *_, attrs in services.edges(data=True))
+    html = render_service_graph_html(services, stats=stats)
+    assert html.startswith("<!doctype html>") and "<svg" in html
+    assert "<script" not in html and "src=" not in html and "href=" not in html
+
+
+def test_spec_nodes_take_missing_outputs_from_classes() -> None:
+    # Function-calling formats have no output schema: without the class, no outputs.
+    specs = bundled_specs(["returns"])["returns"]
+    bare = nodes_from_specs(specs)
+    assert all(not n.outputs for n in bare)
+    cls = load_service(compile_service(specs).source)
+    filled = nodes_from_specs(specs, classes={"returns": cls})
+    assert any(n.outputs for n in filled)
+    assert [n.inputs for n in filled] == [n.inputs for n in bare]
