@@ -180,15 +180,16 @@ LLM_CALLS = register(
 GRAPH_EDGES = register(
     "graph_edges",
     1,
-    "Tool -> tool edges: an output of `source` can fill an input of `target`.",
+    "Tool -> tool edges of the dependency graph: an output of `source` can fill an input of "
+    "`target` (same semantic type across services, or an id reference within one).",
     pa.field("graph_id", pa.string(), nullable=False),  # hash of the verified tool set
     pa.field("source", pa.string(), nullable=False),  # qualified tool name service__tool
     pa.field("target", pa.string(), nullable=False),
     pa.field("source_service", pa.string(), nullable=False),
+    pa.field("source_tool", pa.string(), nullable=False),
     pa.field("target_service", pa.string(), nullable=False),
-    pa.field("key", pa.string(), nullable=False),  # the semantic key linking them (email, id:orders)
-    pa.field("output_field", pa.string()),
-    pa.field("input_field", pa.string()),
+    pa.field("target_tool", pa.string(), nullable=False),
+    pa.field("keys", pa.list_(pa.string()), nullable=False),  # semantic keys linking them
     pa.field("cross_service", pa.bool_(), nullable=False),
     pa.field("weight", pa.float64(), nullable=False),
 )
@@ -274,7 +275,7 @@ EXPORTS = register(
     1,
     "Every export written: what, where, how many records.",
     pa.field("export_id", pa.string(), nullable=False),
-    pa.field("kind", pa.string(), nullable=False),  # chat_jsonl | hf_dataset | compoworld | rl_tasks
+    pa.field("kind", pa.string(), nullable=False),  # chat_jsonl, hf_dataset, compoworld, rl_tasks
     pa.field("path", pa.string(), nullable=False),
     pa.field("records", pa.int64(), nullable=False),
     pa.field("rollout_ids", pa.list_(pa.string())),

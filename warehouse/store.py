@@ -160,11 +160,7 @@ class Warehouse:
     def query(self, sql: str, params: list[Any] | dict[str, Any] | None = None) -> pa.Table:
         con = self.connection()
         try:
-            return (
-                con.execute(sql, params).to_arrow_table()
-                if params
-                else con.sql(sql).to_arrow_table()
-            )
+            return con.sql(sql, params=params).to_arrow_table()
         finally:
             con.close()
 

@@ -1,0 +1,177 @@
+"""The graph and compose stages: built services -> dependency graph -> verified tasks.
+
+Generated service code is untrusted, so both run inside sandbox workers (the code is loaded
+there; ``library.compose.sandboxed`` is the trusted entry point). Composition is sharded over
+the workers and merged here; tasks and edges land in ``tasks`` and ``graph_edges``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from library.compose import Task, merge_tasks
+from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
+from library.sandbox.policy import DEFAULT_ALLOWED_IMPORTS, DEFAULT_INVOKE_PREFIXES
+from tasks.library_view import BuiltService, built_services
+from warehouse import Warehouse
+
+GRAPH = "library.compose.sandboxed:graph"
+COMPOSE = "library.compose.sandboxed:compose"
+# Composition holds up to `worlds` seeded copies of every service in memory.
+COMPOSE_POLICY = SandboxPolicy(
+    invoke_prefixes=(*DEFAULT_INVOKE_PREFIXES, "library.compose."),
+    allowed_imports=(*DEFAULT_ALLOWED_IMPORTS, "pydantic_core"),  # lazy imports of Task dumps
+    memory_mb=3072,
+    cpu_seconds=600,
+    wall_timeout_s=900,
+)
+
+
+def _hash(value: Any, size: int = 12) -> str:
+    return hashlib.blake2b(
+        orjson.dumps(value, option=orjson.OPT_SORT_KEYS), digest_size=size
+    ).hexdigest()
+
+
+def load_library(sandbox: Sandbox, services: Sequence[BuiltService]) -> dict[str, Any]:
+    """Load every service's code in the worker; the common part of a graph/compose payload."""
+    refs = {}
+    for svc in services:
+        loaded = sandbox.load(svc.module, svc.code)
+        refs[svc.name] = next(s.ref for s in loaded if s.service == svc.name)
+    return {
+        "refs": refs,
+        "specs": [s.model_dump(mode="json") for svc in services for s in svc.specs],
+        "verified": {svc.name: list(svc.verified_tools) for svc in services},
+    }
+
+
+def graph_id(services: Sequence[BuiltService]) -> str:
+    return _hash(sorted((s.name, s.code_hash, s.verified_tools) for s in services))
+
+
+@dataclass(slots=True)
+class GraphResult:
+    graph_id: str
+    stats: dict[str, Any]
+    html_path: Path | None
+    edges_written: bool
+
+
+def graph_stage(wh: Warehouse, out_dir: Path | None = None) -> GraphResult:
+    """Build the graph over the verified tools, store its edges, write the service picture."""
+    services = list(built_services(wh).values())
+    if not services:
+        raise LookupError("no built services with verified tools: run `compoworld build` first")
+    gid = graph_id(services)
+    with Sandbox(COMPOSE_POLICY) as sandbox:
+        out = sandbox.invoke(GRAPH, load_library(sandbox, services))
+    rows = [{"graph_id": gid, **e} for e in out["edges"]]
+    written = wh.append("graph_edges", rows, batch_id=f"graph-{gid}") if rows else False
+    html_path = None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        html_path = out_dir / "service_graph.html"
+        html_path.write_text(out["html"])
+    return GraphResult(gid, out["stats"], html_path, written)
+
+
+@dataclass(slots=True)
+class ComposeSummary:
+    requested: int
+    composed: int = 0
+    written: int = 0  # new rows (tasks already in the table are not written again)
+    rejections: Counter[str] = field(default_factory=Counter)
+    near_duplicates: int = 0
+    wall_s: float = 0.0
+    services: Counter[int] = field(default_factory=Counter)  # services per task
+    capabilities: Counter[str] = field(default_factory=Counter)
+    domains: Counter[str] = field(default_factory=Counter)
+
+    def to_dict(self) -> dict[str, Any]:
+        n = max(self.composed, 1)
+        return {
+            "requested": self.requested,
+            "composed": self.composed,
+            "written": self.written,
+            "tasks_per_s": round(self.composed / self.wall_s, 1) if self.wall_s else None,
+            "acceptance": round(self.composed / (self.composed + sum(self.rejections.values())), 4)
+            if self.composed
+            else 0.0,
+            "rejections": dict(self.rejections.most_common()),
+            "near_duplicates_dropped": self.near_duplicates,
+            "three_plus_services_share": round(
+                sum(c for k, c in self.services.items() if k >= 3) / n, 4
+            ),
+            "capability_share": {k: round(v / n, 4) for k, v in sorted(self.capabilities.items())},
+            "domains": dict(sorted(self.domains.items())),
+            "wall_s": round(self.wall_s, 2),
+        }
+
+
+def compose_stage(
+    wh: Warehouse,
+    n: int,
+    *,
+    seed: int = 0,
+    min_services: int = 2,
+    max_services: int = 5,
+    workers: int = 2,
+    config: dict[str, Any] | None = None,
+) -> ComposeSummary:
+    """Compose ``n`` verified tasks over the built library, sharded over sandbox workers."""
+    t0 = time.perf_counter()
+    services = list(built_services(wh).values())
+    if not services:
+        raise LookupError("no built services with verified tools: run `compoworld build` first")
+    shards = max(1, min(workers, n))
+    per_shard = math.ceil(n / shards) + 5  # a little slack: merging drops near-duplicates
+    cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
+
+    def job(sandbox: Sandbox, shard: int) -> dict[str, Any]:
+        payload = load_library(sandbox, services)
+        payload |= {"n": per_shard, "seed": seed, "shard": shard, "shards": shards, "config": cfg}
+        return sandbox.invoke(COMPOSE, payload)
+
+    with SandboxPool(shards, COMPOSE_POLICY, fresh_per_job=False) as pool:
+        results = pool.map(job, range(shards))
+    summary = ComposeSummary(requested=n)
+    parts: list[list[Task]] = []
+    for r in results:
+        if not r.ok or r.value is None:
+            summary.rejections[f"sandbox: {r.reason}"] += 1
+            continue
+        parts.append([Task.model_validate(t) for t in r.value["tasks"]])
+        summary.rejections.update(r.value["rejections"])
+    tasks, dropped = merge_tasks(parts, n)
+    summary.near_duplicates = dropped
+    summary.composed = len(tasks)
+    for t in tasks:
+        summary.services[len(t.services)] += 1
+        summary.capabilities.update(t.capabilities)
+        summary.domains[t.domain] += 1
+    summary.written = write_tasks(wh, tasks, run=_hash([seed, n, cfg, graph_id(services)], 8))
+    summary.wall_s = time.perf_counter() - t0
+    return summary
+
+
+def write_tasks(wh: Warehouse, tasks: Sequence[Task], run: str, batch: int = 500) -> int:
+    """Append tasks not yet in the table, in batches keyed by their ids (reruns add nothing)."""
+    have = set(wh.query("select task_id from tasks").column("task_id").to_pylist())
+    new = [t for t in tasks if t.task_id not in have]
+    now = dt.datetime.now(dt.UTC)
+    for i in range(0, len(new), batch):
+        chunk = new[i : i + batch]
+        rows = [t.to_row() | {"compose_run": run, "created_at": now} for t in chunk]
+        wh.append("tasks", rows, batch_id="tasks-" + _hash([t.task_id for t in chunk]))
+    return len(new)
