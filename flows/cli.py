@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from flows.build_command import build
+from flows.compose_command import compose, graph
 from flows.ingest_command import ingest
 from flows.settings import warehouse_root
 
@@ -31,6 +32,8 @@ err_console = Console(stderr=True)
 
 app.command(help="Ingest tool specifications (files, folders, globs) into the warehouse.")(ingest)
 app.command(help="Generate and verify services from the ingested specs.")(build)
+app.command(help="Build the dependency graph of verified tools; statistics and a picture.")(graph)
+app.command(help="Compose verified cross-service tasks (random walks over the graph).")(compose)
 
 
 class OutputFormat(StrEnum):

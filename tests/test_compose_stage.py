@@ -1,0 +1,47 @@
+"""The graph and compose stages over built services, in sandbox workers, into the warehouse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from library.compose import Task
+from library.llm import LLMSettings
+from library.rubric import evaluate
+from tasks.build import BuildSettings, build_services
+from tasks.compose import compose_stage, graph_stage
+from tasks.ingest import bundled_corpus, ingest_paths
+from warehouse import Warehouse
+
+SERVICES = ("openapi/crm.yaml", "openapi/helpdesk.yaml", "openapi/invoicing.yaml", "mcp/mail.json")
+
+
+def test_graph_and_compose_stages_write_verified_tasks_once(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path / "wh")
+    ingest_paths([str(bundled_corpus() / s) for s in SERVICES], wh.root)
+    build_services(wh, BuildSettings(llm=LLMSettings(model=None)))
+
+    graph = graph_stage(wh, tmp_path / "out")
+    assert graph.stats["edges"] > 0 and graph.stats["cross_service_edges"] > 0
+    assert graph.html_path is not None and "<svg" in graph.html_path.read_text()
+    edges = wh.query("select * from graph_edges").to_pylist()
+    assert len(edges) == graph.stats["edges"]
+    assert all(e["source"].split("__")[0] == e["source_service"] for e in edges)
+    assert graph_stage(wh).edges_written is False  # same verified tools: no new edge batch
+
+    summary = compose_stage(wh, 20, seed=1, min_services=2)
+    assert summary.composed == 20 and summary.written == 20
+    rows = wh.query("select * from tasks").to_pylist()
+    assert len(rows) == 20 and len({r["task_id"] for r in rows}) == 20
+    for row in rows:
+        assert len(row["services"]) >= 2 and row["split"] in ("sft", "rl", "eval")
+        # Tasks round-trip from their rows, and doing nothing fails them (judged without code).
+        task = Task.model_validate(
+            row
+            | {k: orjson.loads(row[k]) for k in ("initial_state", "gold_plan", "rubric", "answer")}
+        )
+        assert not all(evaluate(task.rubric, task.initial_state, task.initial_state, ""))
+    again = compose_stage(wh, 20, seed=1, min_services=2)
+    assert again.composed == 20 and again.written == 0
+    assert wh.count("tasks") == 20
