@@ -1,20 +1,21 @@
 """The factory: the main job behind ``compoworld run`` / ``make demo``.
 
-Each stage is a thin Prefect task over a plain function in ``tasks/``; later issues add build,
-graph, compose, rollout, judge, curate and export.
+Each stage is a thin Prefect task over a plain function in ``tasks/`` that works on batches
+and skips what an earlier run already wrote, so a rerun resumes instead of redoing.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, task
 from prefect.runtime import flow_run
 
-from flows.settings import warehouse_root
+from flows.settings import home, warehouse_root
 from tasks.build import BuildSettings, build_services
+from tasks.compose import compose_stage, graph_stage
 from tasks.ingest import bundled_corpus, ingest_paths
-from tasks.reference import describe_reference_world
 from tasks.runs import recorded_run
 from warehouse import Warehouse
 
@@ -29,23 +30,34 @@ def build_stage(root: str, seed: int, workers: int) -> dict[str, Any]:
     return build_services(Warehouse(root), BuildSettings(seed=seed, workers=workers)).to_dict()
 
 
-@task(name="reference-world", retries=1, retry_delay_seconds=1)
-def reference_world(seed: int, size: int) -> dict[str, Any]:
-    return describe_reference_world(seed, size)
+@task(name="build-graph", retries=1, retry_delay_seconds=1)
+def graph_task(root: str, out_dir: str) -> dict[str, Any]:
+    result = graph_stage(Warehouse(root), Path(out_dir))
+    return {"graph_id": result.graph_id, "picture": str(result.html_path), **result.stats}
+
+
+@task(name="compose-tasks", retries=1, retry_delay_seconds=1)
+def compose_task(root: str, n: int, seed: int, workers: int) -> dict[str, Any]:
+    return compose_stage(Warehouse(root), n, seed=seed, workers=workers).to_dict()
 
 
 @flow(name="factory", log_prints=True)
 def factory(
-    spec_paths: list[str] | None = None, seed: int = 0, seed_size: int = 20, workers: int = 2
+    spec_paths: list[str] | None = None,
+    tasks: int = 200,
+    seed: int = 0,
+    workers: int = 2,
 ) -> dict[str, Any]:
     """Run every stage (on the bundled corpus by default) and record the run in ``runs``."""
     wh = Warehouse(warehouse_root())
+    root = str(wh.root)
     paths = spec_paths or [str(bundled_corpus())]
-    params = {"spec_paths": paths, "seed": seed, "seed_size": seed_size, "workers": workers}
+    params = {"spec_paths": paths, "tasks": tasks, "seed": seed, "workers": workers}
     run_id = str(flow_run.get_id() or "") or None
     with recorded_run(wh, "factory", params, run_id=run_id) as summary:
-        summary["ingest"] = ingest_specs(paths, str(wh.root))
-        summary["build"] = build_stage(str(wh.root), seed, workers)
-        summary["reference_world"] = reference_world(seed, seed_size)
-        summary["warehouse"] = str(wh.root)
+        summary["ingest"] = ingest_specs(paths, root)
+        summary["build"] = build_stage(root, seed, workers)
+        summary["graph"] = graph_task(root, str(home() / "graph"))
+        summary["compose"] = compose_task(root, tasks, seed, workers)
+        summary["warehouse"] = root
     return summary

@@ -9,15 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from tasks.reference import describe_reference_world
+from tasks.ingest import bundled_corpus
 from tasks.runs import recorded_run
 from warehouse import Warehouse
-
-
-def test_reference_world_summary_is_deterministic() -> None:
-    a, b = describe_reference_world(seed=1), describe_reference_world(seed=1)
-    assert a == b
-    assert a["services"] >= 1 and a["tools"] >= 8 and a["records"] > 0
 
 
 def test_recorded_run_writes_failed_runs_too(tmp_path: Path) -> None:
@@ -33,17 +27,23 @@ def test_recorded_run_writes_failed_runs_too(tmp_path: Path) -> None:
 def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: Path) -> None:
     from flows.factory import factory
 
-    state = factory(seed=0, seed_size=10, return_state=True)
+    specs = [str(bundled_corpus() / "openapi" / f) for f in ("crm.yaml", "helpdesk.yaml")]
+    state = factory(spec_paths=specs, tasks=10, return_state=True)
     assert state.is_completed()
     summary = state.result()
-    assert summary["reference_world"]["tools"] >= 8
-    result = CliRunner().invoke(
+    assert summary["ingest"]["services"] == 2
+    assert summary["build"]["tools_verified"] > 0
+    assert summary["compose"]["composed"] == 10
+    runner = CliRunner()
+    result = runner.invoke(
         app, ["sql", "select flow, status, summary from runs", "--format", "json"]
     )
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert len(rows) == 1 and rows[0]["flow"] == "factory" and rows[0]["status"] == "completed"
-    assert json.loads(rows[0]["summary"])["reference_world"] == summary["reference_world"]
+    assert json.loads(rows[0]["summary"])["compose"] == summary["compose"]
+    tasks = runner.invoke(app, ["sql", "select count(*) as n from tasks", "--format", "json"])
+    assert json.loads(tasks.stdout) == [{"n": 10}]
 
 
 def test_sql_command_formats_and_errors(home: Path) -> None:
