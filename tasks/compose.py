@@ -21,7 +21,7 @@ import orjson
 
 from library.compose import Task, merge_tasks
 from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
-from library.sandbox.policy import DEFAULT_ALLOWED_IMPORTS, DEFAULT_INVOKE_PREFIXES
+from library.sandbox.policy import DEFAULT_INVOKE_PREFIXES
 from tasks.library_view import BuiltService, built_services
 from warehouse import Warehouse
 
@@ -30,7 +30,6 @@ COMPOSE = "library.compose.sandboxed:compose"
 # Composition holds up to `worlds` seeded copies of every service in memory.
 COMPOSE_POLICY = SandboxPolicy(
     invoke_prefixes=(*DEFAULT_INVOKE_PREFIXES, "library.compose."),
-    allowed_imports=(*DEFAULT_ALLOWED_IMPORTS, "pydantic_core"),  # lazy imports of Task dumps
     memory_mb=3072,
     cpu_seconds=600,
     wall_timeout_s=900,

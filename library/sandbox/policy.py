@@ -33,6 +33,7 @@ DEFAULT_ALLOWED_IMPORTS: tuple[str, ...] = (
     "numbers",
     "operator",
     "pydantic",
+    "pydantic_core",  # pydantic imports parts of its core lazily from generated serializers
     "random",
     "re",
     "statistics",

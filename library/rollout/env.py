@@ -1,0 +1,300 @@
+"""Episode environments: a small reset/call/state interface in the spirit of OpenEnv.
+
+``reset(task, mode)`` builds the task's World: its services with ``task.initial_state`` and,
+in gateway mode, its distractor services seeded from the shared pool with the task seed (as
+composition did). ``tools()`` are the OpenAI schemas the agent sees: every tool of the task's
+services (direct) or the four meta-tools over every mounted service (gateway). ``call``
+returns the runtime's envelope. ``final_states()`` exports the task's services (what the
+rubric reads); ``state_hash()`` covers every mounted service.
+
+``InProcessEnv`` runs trusted service classes (reference services, our compiler's output in
+tests and benches) in this process; its calls take microseconds, so the engine runs them
+inline. ``SandboxEnv`` runs service code in a sandbox worker; its calls block on a pipe, so
+the engine runs them in a thread (``blocking = True``).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Protocol
+
+from library.compose.run import DEFAULT_SEED_SIZE
+from library.compose.task import Task
+from library.runtime import Gateway, Service, State, ToolError, World
+from library.runtime.errors import fail
+from library.runtime.world import parse_arguments
+from library.sandbox import Sandbox, SandboxPolicy
+from library.seed import seed_pool
+
+Mode = Literal["direct", "gateway"]
+MODES: tuple[Mode, ...] = ("direct", "gateway")
+
+# The sandboxed gateway is a trusted invoke target; a worker's policy must allow it.
+GATEWAY_TARGET = "library.rollout.sandboxed:gateway"
+GATEWAY_PREFIX = "library.rollout.sandboxed."
+
+
+class Env(Protocol):
+    blocking: bool  # True: calls block on I/O, run them in a thread
+
+    def reset(self, task: Task, mode: Mode) -> None: ...
+
+    def tools(self) -> list[dict[str, Any]]: ...
+
+    def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]: ...
+
+    def final_states(self) -> dict[str, dict[str, Any]]: ...
+
+    def state_hash(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
+def check_mode(mode: str) -> Mode:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    return mode  # type: ignore[return-value]
+
+
+@functools.cache
+def meta_tool_schemas() -> tuple[dict[str, Any], ...]:
+    """The four meta-tools' schemas: they come from ``GatewayTools``' signatures alone."""
+    return tuple(Gateway(World([])).tool_schemas("openai"))
+
+
+# Seeded distractor states by (class, seed, pool seed, size); see ``InProcessEnv._seeded``.
+_SEEDED: OrderedDict[tuple[type[Service], int, int, int], State] = OrderedDict()
+_SEEDED_LOCK = threading.Lock()
+_SEEDED_MAX = 4096
+
+
+class InProcessEnv:
+    """A World of trusted service classes in this process."""
+
+    blocking = False
+
+    def __init__(
+        self,
+        classes: Mapping[str, type[Service]] | Iterable[type[Service]],
+        *,
+        pool_seed: int = 0,
+        seed_size: int = DEFAULT_SEED_SIZE,
+    ) -> None:
+        self.classes = (
+            dict(classes) if isinstance(classes, Mapping) else {c.name: c for c in classes}
+        )
+        self.pool_seed = pool_seed
+        self.seed_size = seed_size
+        self.world: World | None = None
+        self.gateway: Gateway | None = None  # set in gateway mode: what the agent talks to
+        self._services: list[str] = []
+
+    def reset(self, task: Task, mode: Mode) -> None:
+        gateway = check_mode(mode) == "gateway"
+        names = list(task.services)
+        if gateway:
+            names += [s for s in task.distractor_services if s in self.classes]
+        world = World([self.classes[n]() for n in sorted(names)], seed=task.seed)
+        for name in names[len(task.services) :]:
+            world.services[name].state = self._seeded(self.classes[name], task.seed)
+        world.load_states(task.initial_state)
+        self.world, self._services = world, list(task.services)
+        self.gateway = Gateway(world) if gateway else None
+
+    def _seeded(self, cls: type[Service], seed: int) -> State:
+        """A distractor's seeded state, shared by every episode with this seed: states are
+        copy-on-write, and seeding ~15 services per gateway episode would cost more than
+        the episode. Seeded in a World of its own, which gives what composition's full
+        World gave: each service draws from its own ``Random(f"{seed}:{name}")``."""
+        key = (cls, seed, self.pool_seed, self.seed_size)
+        with _SEEDED_LOCK:
+            state = _SEEDED.get(key)
+            if state is not None:
+                _SEEDED.move_to_end(key)
+                return state
+        alone = World([cls()], seed=seed)
+        alone.seed_states(seed_pool(self.pool_seed), self.seed_size)
+        state = alone.services[cls.name].state
+        with _SEEDED_LOCK:
+            _SEEDED[key] = state
+            while len(_SEEDED) > _SEEDED_MAX:
+                _SEEDED.popitem(last=False)
+        return state
+
+    def _world(self) -> World:
+        if self.world is None:
+            raise RuntimeError("reset() the environment first")
+        return self.world
+
+    def _surface(self) -> World | Gateway:
+        world = self._world()
+        return self.gateway or world
+
+    def tools(self) -> list[dict[str, Any]]:
+        return self._surface().tool_schemas("openai")
+
+    def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+        return self._surface().call(name, arguments)
+
+    def final_states(self) -> dict[str, dict[str, Any]]:
+        world = self._world()
+        return {n: world.services[n].state.model_dump(mode="json") for n in self._services}
+
+    def state_hash(self) -> str:
+        return self._world().state_hash()
+
+    def close(self) -> None:
+        self.world = self.gateway = None
+
+
+def rollout_sandbox_policy(base: SandboxPolicy | None = None) -> SandboxPolicy:
+    """``base`` (default limits if None) with the sandboxed gateway allowed."""
+    base = base or SandboxPolicy()
+    if GATEWAY_PREFIX in base.invoke_prefixes:
+        return base
+    return base.model_copy(update={"invoke_prefixes": (*base.invoke_prefixes, GATEWAY_PREFIX)})
+
+
+class SandboxEnv:
+    """A World inside a sandbox worker.
+
+    ``refs``: service name -> ``module:Class`` for services already importable there
+    (``library.services.crm:Crm``); ``sources``: module name -> untrusted source to load
+    (generated services from the warehouse); the services it defines are added to ``refs``.
+    Sources are (re)loaded whenever the worker is new (first use, or restarted after a
+    failure). ``on_close`` receives the env when the engine is done with it (a pool takes it
+    back); without it ``close()`` leaves the sandbox to its owner.
+    """
+
+    blocking = True
+
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        refs: Mapping[str, str] | None = None,
+        sources: Mapping[str, str] | None = None,
+        *,
+        pool_seed: int = 0,
+        seed_size: int = DEFAULT_SEED_SIZE,
+        on_close: Callable[[SandboxEnv], None] | None = None,
+    ) -> None:
+        self.sandbox = sandbox
+        self.refs = dict(refs or {})
+        self.sources = dict(sources or {})
+        self.pool_seed = pool_seed
+        self.seed_size = seed_size
+        self.on_close = on_close
+        self._loaded_pid: int | None = None
+        self._mode: Mode | None = None
+        self._services: list[str] = []
+
+    def _load_sources(self) -> None:
+        if self.sandbox.pid is not None and self.sandbox.pid == self._loaded_pid:
+            return
+        for module, source in self.sources.items():
+            for found in self.sandbox.load(module, source):
+                self.refs[found.service] = found.ref
+        self.sandbox.start()  # with no sources, make sure there is a worker whose pid we know
+        self._loaded_pid = self.sandbox.pid
+
+    def reset(self, task: Task, mode: Mode) -> None:
+        gateway = check_mode(mode) == "gateway"
+        if gateway and GATEWAY_PREFIX not in self.sandbox.policy.invoke_prefixes:
+            raise ValueError(
+                "gateway mode runs the gateway inside the worker: build the Sandbox with "
+                "rollout_sandbox_policy() (its invoke_prefixes must include "
+                f"{GATEWAY_PREFIX!r})"
+            )
+        self._load_sources()
+        missing = [s for s in task.services if s not in self.refs]
+        if missing:
+            raise KeyError(f"no service code for {missing}; known: {sorted(self.refs)}")
+        names = list(task.services)
+        if gateway:
+            names += [s for s in task.distractor_services if s in self.refs]
+        refs = [self.refs[n] for n in sorted(names)]
+        if gateway:
+            # Seed everything as composition did, then lay the task's own states over it.
+            self.sandbox.mount(refs, seed=task.seed, size=self.seed_size, pool_seed=self.pool_seed)
+            self.sandbox.load_states(task.initial_state)
+        else:
+            self.sandbox.mount(refs, seed=task.seed, states=task.initial_state)
+        self._mode, self._services = mode, list(task.services)
+
+    def tools(self) -> list[dict[str, Any]]:
+        if self._mode == "gateway":
+            return [dict(t) for t in meta_tool_schemas()]
+        return self.sandbox.tool_schemas("openai")
+
+    def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+        if self._mode == "gateway":
+            return self.sandbox.invoke(GATEWAY_TARGET, {"tool": name, "arguments": arguments})
+        try:  # the worker protocol takes objects; bad JSON fails as the runtime fails it
+            args = parse_arguments(arguments)
+        except ToolError as exc:
+            return fail(exc.code, exc.message)
+        return self.sandbox.call(name, args)
+
+    def final_states(self) -> dict[str, dict[str, Any]]:
+        states = self.sandbox.export_states()
+        return {n: states[n] for n in self._services}
+
+    def state_hash(self) -> str:
+        return self.sandbox.state_hash()
+
+    def close(self) -> None:
+        self._mode = None
+        if self.on_close is not None:
+            self.on_close(self)
+
+
+class SandboxEnvPool:
+    """An env factory over reusable sandbox workers: one worker per episode running at a
+    time, kept for the next (loading sources and starting a worker cost far more than
+    mounting a World). Call it for an env; ``close()`` ends every worker."""
+
+    def __init__(
+        self,
+        refs: Mapping[str, str] | None = None,
+        sources: Mapping[str, str] | None = None,
+        policy: SandboxPolicy | None = None,
+        **env_options: Any,
+    ) -> None:
+        self.refs = dict(refs or {})
+        self.sources = dict(sources or {})
+        self.policy = rollout_sandbox_policy(policy)
+        self.env_options = env_options
+        self._idle: list[SandboxEnv] = []
+        self._all: list[SandboxEnv] = []
+
+    def __call__(self) -> SandboxEnv:
+        if self._idle:
+            return self._idle.pop()
+        env = SandboxEnv(
+            Sandbox(self.policy),
+            self.refs,
+            self.sources,
+            on_close=self._idle.append,
+            **self.env_options,
+        )
+        self._all.append(env)
+        return env
+
+    @property
+    def workers(self) -> int:
+        return len(self._all)
+
+    def close(self) -> None:
+        for env in self._all:
+            env.sandbox.close()
+        self._idle.clear()
+        self._all.clear()
+
+    def __enter__(self) -> SandboxEnvPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
