@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from enum import StrEnum
@@ -21,6 +22,7 @@ from flows.settings import warehouse_root
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+logging.getLogger("great_expectations").setLevel(logging.WARNING)
 
 app = typer.Typer(
     help="CompoWorld: tool specs in, verified services, tasks and training data out.",
@@ -76,9 +78,13 @@ def sql(
 def run() -> None:
     """Run the main job (the factory flow) on the embedded defaults."""
     from flows.factory import factory
+    from flows.report import print_run_summary
 
-    summary = factory()
-    console.print(summary)
+    console.print(
+        "[bold]CompoWorld factory[/bold]: ingest, build, graph, compose, rollout, judge, "
+        "curate, export on the bundled corpus (Prefect flow 'factory')"
+    )
+    print_run_summary(factory(), console)
 
 
 if __name__ == "__main__":

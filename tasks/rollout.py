@@ -1,0 +1,162 @@
+"""The rollout and judge stages: tasks -> groups of G episodes in sandboxed worlds -> judged.
+
+The oracle policy needs no model (its rollouts are labelled ``oracle``); the litellm policy
+runs when a model is configured (every call recorded in ``llm_calls`` and replayed on a
+rerun of the same run name). Groups already in ``rollouts`` are skipped, so a rerun resumes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from library.compose import Task
+from library.judge import judge_rollouts
+from library.llm import LLMClient, LLMSettings, ModelNotConfigured
+from library.rollout import (
+    LiteLLMPolicy,
+    OraclePolicy,
+    RolloutSettings,
+    SandboxEnvPool,
+    group_key,
+    run_groups_sync,
+)
+from library.sandbox import Sandbox
+from tasks.compose import COMPOSE_POLICY, load_library
+from tasks.library_view import built_services
+from tasks.llm_store import WarehouseCallStore
+from warehouse import Warehouse
+
+_TASK_JSON = ("initial_state", "gold_plan", "rubric", "answer")
+
+
+def task_from_row(row: dict[str, Any]) -> Task:
+    data = {k: v for k, v in row.items() if k in Task.model_fields}
+    for key in _TASK_JSON:
+        if isinstance(data.get(key), str):
+            data[key] = orjson.loads(data[key])
+    return Task.model_validate(data)
+
+
+def load_tasks(
+    wh: Warehouse, splits: Sequence[str] | None = None, limit: int | None = None
+) -> list[Task]:
+    where = ""
+    if splits:
+        where = "where split in (" + ", ".join(f"'{s}'" for s in splits if s.isalpha()) + ")"
+    sql = f"select * from tasks {where} order by task_id"
+    if limit is not None:
+        sql += f" limit {int(limit)}"
+    return [task_from_row(r) for r in wh.query(sql).to_pylist()]
+
+
+def policy_name(llm: LLMSettings | None) -> str:
+    return "oracle" if llm is None else f"litellm:{llm.model}"
+
+
+@dataclass(slots=True)
+class RolloutSummary:
+    policy: str
+    mode: str
+    groups: int = 0
+    rollouts: int = 0
+    skipped_groups: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    completed: int = 0
+    mean_reward: float = 0.0
+    wall_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "mode": self.mode,
+            "groups": self.groups,
+            "rollouts": self.rollouts,
+            "groups_already_done": self.skipped_groups,
+            "statuses": dict(self.statuses),
+            "completion_rate": round(self.completed / self.rollouts, 4) if self.rollouts else 0.0,
+            "mean_reward": round(self.mean_reward, 4),
+            "rollouts_per_s": round(self.rollouts / self.wall_s, 1) if self.wall_s else None,
+            "wall_s": round(self.wall_s, 2),
+        }
+
+
+def rollout_stage(
+    wh: Warehouse,
+    *,
+    llm: LLMSettings | None = None,
+    settings: RolloutSettings | None = None,
+    splits: Sequence[str] | None = None,
+    limit: int | None = None,
+    run: str = "",
+) -> RolloutSummary:
+    """Roll out and judge every task (of ``splits``) that has no group for this policy yet.
+
+    ``llm=None`` runs the oracle; otherwise a litellm policy with those settings.
+    """
+    t0 = time.perf_counter()
+    settings = settings or RolloutSettings.from_env(group_size=2, concurrency=2)
+    name = policy_name(llm)
+    summary = RolloutSummary(name, settings.mode)
+    tasks = load_tasks(wh, splits, limit)
+    done = set(wh.query("select distinct group_id from rollouts").column("group_id").to_pylist())
+    todo = [t for t in tasks if group_key(t.task_id, name, settings.mode, run) not in done]
+    summary.skipped_groups = len(tasks) - len(todo)
+    if not todo:
+        summary.wall_s = time.perf_counter() - t0
+        return summary
+    if llm is None:
+        policy: Any = OraclePolicy
+    else:
+        if not llm.configured:
+            raise ModelNotConfigured("the litellm policy needs COMPOWORLD_LLM_MODEL")
+        policy = LiteLLMPolicy(LLMClient(llm, WarehouseCallStore(wh)), run=run)
+
+    services = list(built_services(wh).values())
+    with Sandbox(COMPOSE_POLICY) as sandbox:  # one load to learn each service's class ref
+        refs = load_library(sandbox, services)["refs"]
+    envs = SandboxEnvPool(refs, {s.module: s.code for s in services})
+    try:
+        groups = run_groups_sync(todo, policy, envs, settings, run=run)
+    finally:
+        envs.close()
+    rollouts = [r for group in groups for r in group]
+    judged = judge_rollouts({t.task_id: t for t in todo}, rollouts)
+    write_judged(wh, rollouts, judged)
+    summary.groups = len(groups)
+    summary.rollouts = len(rollouts)
+    summary.statuses.update(r.status for r in rollouts)
+    scores = [row for j in judged for row in j.score_rows()]
+    summary.completed = sum(row["completed"] for row in scores)
+    summary.mean_reward = sum(row["reward"] for row in scores) / len(scores) if scores else 0.0
+    summary.wall_s = time.perf_counter() - t0
+    return summary
+
+
+def write_judged(
+    wh: Warehouse, rollouts: Sequence[Any], judged: Sequence[Any], batch: int = 200
+) -> None:
+    """Rollouts, criterion results and scores, in batches keyed by their group ids (scores
+    last: a group with scores is complete, so a crash mid-write is redone, not duplicated)."""
+    by_group: dict[str, list[Any]] = {}
+    for r in rollouts:
+        by_group.setdefault(r.group_id, []).append(r)
+    groups = [j for j in judged if j.group_id in by_group]
+    for i in range(0, len(groups), batch):
+        chunk = groups[i : i + batch]
+        bid = hashlib.blake2b(
+            "|".join(j.group_id for j in chunk).encode(), digest_size=12
+        ).hexdigest()
+        wh.append(
+            "rollouts", [r.to_row() for j in chunk for r in by_group[j.group_id]], batch_id=bid
+        )
+        wh.append(
+            "criterion_results", [row for j in chunk for row in j.criterion_rows()], batch_id=bid
+        )
+        wh.append("rollout_scores", [row for j in chunk for row in j.score_rows()], batch_id=bid)
