@@ -44,6 +44,22 @@ def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: 
     assert json.loads(rows[0]["summary"])["compose"] == summary["compose"]
     tasks = runner.invoke(app, ["sql", "select count(*) as n from tasks", "--format", "json"])
     assert json.loads(tasks.stdout) == [{"n": 10}]
+    by_domain = runner.invoke(
+        app,
+        [
+            "sql",
+            "select t.domain, count(*) as rollouts, avg(s.reward) as reward from rollouts r "
+            "join tasks t using (task_id) join rollout_scores s using (rollout_id) "
+            "group by t.domain order by t.domain",
+            "--format",
+            "json",
+        ],
+    )
+    rows = json.loads(by_domain.stdout)
+    assert sum(r["rollouts"] for r in rows) == summary["rollout"]["oracle"]["rollouts"] > 0
+    assert all(r["reward"] == 1.0 for r in rows)  # the oracle completes every task
+    exports = summary["export"]["exports"]
+    assert exports["chat_jsonl"]["records"] > 0 and Path(exports["chat_jsonl"]["path"]).exists()
 
 
 def test_sql_command_formats_and_errors(home: Path) -> None:

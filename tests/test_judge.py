@@ -192,6 +192,16 @@ def test_half_solver_scores_below_the_oracle(tasks: list[Task], half: LiteLLMPol
         assert h.rubric_scores[0] < 1
         # Identical samples: nothing to prefer, so no advantage either way.
         assert h.advantages == pytest.approx([0.0, 0.0])
+        # The per-criterion results say which criteria failed, in words.
+        first = [r for r in h.criterion_rows() if r["rollout_id"] == h.rollout_ids[0]]
+        failed = [r for r in first if not r["passed"]]
+        assert failed and all(r["description"].endswith(".") for r in failed)
+        assert {r["kind"] for r in failed} & {
+            "record_created",
+            "field_updated",
+            "record_deleted",
+            "answer_contains",
+        }
     # Partial credit: writes done before stopping pass their criteria.
     assert any(h.rewards[0] > 0 for h in halves)
 
