@@ -18,7 +18,7 @@ from tasks.compose import compose_stage, graph_stage
 from tasks.curate import curate
 from tasks.export import export_all
 from tasks.ingest import bundled_corpus, ingest_paths
-from tasks.rollout import rollout_stage
+from tasks.rollout import rollout_all
 from tasks.runs import recorded_run
 from warehouse import Warehouse
 
@@ -46,16 +46,7 @@ def compose_task(root: str, n: int, seed: int, workers: int) -> dict[str, Any]:
 
 @task(name="rollout-and-judge", retries=1, retry_delay_seconds=1)
 def rollout_task(root: str, group_size: int, workers: int, use_model: bool) -> dict[str, Any]:
-    from library.llm import LLMSettings
-    from library.rollout import RolloutSettings
-
-    llm = LLMSettings.from_env()
-    settings = RolloutSettings.from_env(group_size=group_size, concurrency=workers)
-    wh = Warehouse(root)
-    out = {"oracle": rollout_stage(wh, settings=settings).to_dict()}
-    if use_model and llm.configured:
-        out["model"] = rollout_stage(wh, llm=llm, settings=settings, run="factory").to_dict()
-    return out
+    return rollout_all(Warehouse(root), group_size, workers, use_model)
 
 
 @task(name="curate-and-export", retries=1, retry_delay_seconds=1)

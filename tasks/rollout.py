@@ -139,6 +139,18 @@ def rollout_stage(
     return summary
 
 
+def rollout_all(
+    wh: Warehouse, group_size: int = 2, workers: int = 2, use_model: bool = True
+) -> dict[str, Any]:
+    """The factory's rollouts: the oracle always; a model too when one is configured."""
+    llm = LLMSettings.from_env()
+    settings = RolloutSettings.from_env(group_size=group_size, concurrency=workers)
+    out = {"oracle": rollout_stage(wh, settings=settings).to_dict()}
+    if use_model and llm.configured:
+        out["model"] = rollout_stage(wh, llm=llm, settings=settings, run="factory").to_dict()
+    return out
+
+
 def write_judged(
     wh: Warehouse, rollouts: Sequence[Any], judged: Sequence[Any], batch: int = 200
 ) -> None:
