@@ -87,5 +87,24 @@ def run() -> None:
     print_run_summary(factory(), console)
 
 
+@app.command()
+def nightly(
+    drop: Annotated[
+        str | None, typer.Option(help="Drop folder of spec files (default: $COMPOWORLD_HOME/drop).")
+    ] = None,
+    tasks: Annotated[int, typer.Option(help="Tasks to compose around the new services.")] = 50,
+) -> None:
+    """Run the nightly expansion once: new spec files in, new services, tasks and exports out."""
+    from flows.nightly import nightly_expansion
+    from flows.report import print_run_summary
+
+    summary = nightly_expansion(drop=drop, tasks=tasks)
+    if "nothing_new" in summary:
+        console.print(f"nothing new: {summary['nothing_new']}")
+        return
+    console.print(f"new or changed services: {', '.join(summary['new_services'])}")
+    print_run_summary(summary, console)
+
+
 if __name__ == "__main__":
     app()

@@ -40,8 +40,13 @@ def graph_task(root: str, out_dir: str) -> dict[str, Any]:
 
 
 @task(name="compose-tasks", retries=1, retry_delay_seconds=1)
-def compose_task(root: str, n: int, seed: int, workers: int) -> dict[str, Any]:
-    return compose_stage(Warehouse(root), n, seed=seed, workers=workers).to_dict()
+def compose_task(
+    root: str, n: int, seed: int, workers: int, require_any: list[str] | None = None
+) -> dict[str, Any]:
+    require = set(require_any) if require_any else None
+    return compose_stage(
+        Warehouse(root), n, seed=seed, workers=workers, require_any=require
+    ).to_dict()
 
 
 @task(name="rollout-and-judge", retries=1, retry_delay_seconds=1)

@@ -127,14 +127,21 @@ def compose_stage(
     max_services: int = 5,
     workers: int = 2,
     config: dict[str, Any] | None = None,
+    require_any: set[str] | None = None,
+    oversample: int = 10,
 ) -> ComposeSummary:
-    """Compose ``n`` verified tasks over the built library, sharded over sandbox workers."""
+    """Compose ``n`` verified tasks over the built library, sharded over sandbox workers.
+
+    ``require_any``: keep only tasks touching at least one of these services (the nightly
+    expansion's new ones); walks are drawn ``oversample`` times as often to find them.
+    """
     t0 = time.perf_counter()
     services = list(built_services(wh).values())
     if not services:
         raise LookupError("no built services with verified tools: run `compoworld build` first")
     shards = max(1, min(workers, n))
-    per_shard = math.ceil(n / shards) + 5  # a little slack: merging drops near-duplicates
+    wanted = n * oversample if require_any else n
+    per_shard = math.ceil(wanted / shards) + 5  # a little slack: merging drops near-duplicates
     cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
 
     def job(sandbox: Sandbox, shard: int) -> dict[str, Any]:
@@ -150,7 +157,10 @@ def compose_stage(
         if not r.ok or r.value is None:
             summary.rejections[f"sandbox: {r.reason}"] += 1
             continue
-        parts.append([Task.model_validate(t) for t in r.value["tasks"]])
+        found = [Task.model_validate(t) for t in r.value["tasks"]]
+        if require_any:
+            found = [t for t in found if require_any & set(t.services)]
+        parts.append(found)
         summary.rejections.update(r.value["rejections"])
     tasks, dropped = merge_tasks(parts, n)
     summary.near_duplicates = dropped
@@ -159,7 +169,8 @@ def compose_stage(
         summary.services[len(t.services)] += 1
         summary.capabilities.update(t.capabilities)
         summary.domains[t.domain] += 1
-    summary.written = write_tasks(wh, tasks, run=_hash([seed, n, cfg, graph_id(services)], 8))
+    run = _hash([seed, n, cfg, graph_id(services), sorted(require_any or ())], 8)
+    summary.written = write_tasks(wh, tasks, run=run)
     summary.wall_s = time.perf_counter() - t0
     return summary
 
