@@ -105,7 +105,10 @@ def rollout_stage(
     name = policy_name(llm)
     summary = RolloutSummary(name, settings.mode)
     tasks = load_tasks(wh, splits, limit)
-    done = set(wh.query("select distinct group_id from rollouts").column("group_id").to_pylist())
+    # Scores are written last, so a group counts as done only once its scores are in.
+    done = set(
+        wh.query("select distinct group_id from rollout_scores").column("group_id").to_pylist()
+    )
     todo = [t for t in tasks if group_key(t.task_id, name, settings.mode, run) not in done]
     summary.skipped_groups = len(tasks) - len(todo)
     if not todo:
