@@ -157,21 +157,26 @@ def rollout_all(
 def write_judged(
     wh: Warehouse, rollouts: Sequence[Any], judged: Sequence[Any], batch: int = 200
 ) -> None:
-    """Rollouts, criterion results and scores, in batches keyed by their group ids (scores
-    last: a group with scores is complete, so a crash mid-write is redone, not duplicated)."""
+    """Rollouts, criterion results and scores, in batches keyed by their group ids; scores
+    last, since a group with scores counts as done. Rows a crashed run already wrote (same
+    deterministic rollout ids) are not written again."""
     by_group: dict[str, list[Any]] = {}
     for r in rollouts:
         by_group.setdefault(r.group_id, []).append(r)
+    present = {
+        table: set(wh.query(f"select distinct rollout_id from {table}").column(0).to_pylist())
+        for table in ("rollouts", "criterion_results", "rollout_scores")
+    }
     groups = [j for j in judged if j.group_id in by_group]
     for i in range(0, len(groups), batch):
         chunk = groups[i : i + batch]
-        bid = hashlib.blake2b(
-            "|".join(j.group_id for j in chunk).encode(), digest_size=12
-        ).hexdigest()
-        wh.append(
-            "rollouts", [r.to_row() for j in chunk for r in by_group[j.group_id]], batch_id=bid
-        )
-        wh.append(
-            "criterion_results", [row for j in chunk for row in j.criterion_rows()], batch_id=bid
-        )
-        wh.append("rollout_scores", [row for j in chunk for row in j.score_rows()], batch_id=bid)
+        bid = hashlib.blake2b("|".join(j.group_id for j in chunk).encode(), digest_size=12)
+        tables = {
+            "rollouts": [r.to_row() for j in chunk for r in by_group[j.group_id]],
+            "criterion_results": [row for j in chunk for row in j.criterion_rows()],
+            "rollout_scores": [row for j in chunk for row in j.score_rows()],
+        }
+        for table, rows in tables.items():
+            rows = [row for row in rows if row["rollout_id"] not in present[table]]
+            if rows:
+                wh.append(table, rows, batch_id=bid.hexdigest())

@@ -12,6 +12,7 @@ from library.rubric import evaluate
 from tasks.build import BuildSettings, build_services
 from tasks.compose import compose_stage, graph_stage
 from tasks.ingest import bundled_corpus, ingest_paths
+from tasks.rollout import rollout_stage
 from warehouse import Warehouse
 
 SERVICES = ("openapi/crm.yaml", "openapi/helpdesk.yaml", "openapi/invoicing.yaml", "mcp/mail.json")
@@ -45,3 +46,14 @@ def test_graph_and_compose_stages_write_verified_tasks_once(tmp_path: Path) -> N
     again = compose_stage(wh, 20, seed=1, min_services=2)
     assert again.composed == 20 and again.written == 0
     assert wh.count("tasks") == 20
+
+    # Oracle rollouts of some tasks; then a crash that lost the scores: the rerun redoes those
+    # groups without duplicating the rollouts already written.
+    first = rollout_stage(wh, limit=5)
+    assert first.rollouts == 10 and first.to_dict()["completion_rate"] == 1.0
+    for f in (wh.root / "rollout_scores").rglob("*.parquet"):
+        f.unlink()
+    again_rollouts = rollout_stage(wh, limit=5)
+    assert again_rollouts.groups == 5
+    assert wh.count("rollouts") == 10 and wh.count("rollout_scores") == 10
+    assert rollout_stage(wh, limit=5).groups == 0  # now everything is done
