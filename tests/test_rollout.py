@@ -527,6 +527,7 @@ def test_rollout_rows_fit_the_warehouse_and_come_back(tasks: list[Task]) -> None
         assert restored.messages == original.messages
         assert restored.final_states == original.final_states
         assert restored.to_row()["step_latency_s"] == original.to_row()["step_latency_s"]
+        assert restored.step_prompt_tokens == original.step_prompt_tokens
 
 
 def test_ids_are_deterministic(tasks: list[Task]) -> None:

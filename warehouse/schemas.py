@@ -241,6 +241,8 @@ ROLLOUTS = register(
     pa.field("prompt_tokens", pa.int64()),
     pa.field("completion_tokens", pa.int64()),
     pa.field("step_latency_s", pa.list_(pa.float64())),
+    pa.field("step_prompt_tokens", pa.list_(pa.int64())),
+    pa.field("step_completion_tokens", pa.list_(pa.int64())),
     pa.field("duration_s", pa.float64(), nullable=False),
     pa.field("status", pa.string(), nullable=False),  # finished | max_steps | timeout | error
     pa.field("error", pa.string()),

@@ -76,8 +76,8 @@ class Rollout(BaseModel):
 
     def to_row(self) -> dict[str, Any]:
         """A ``rollouts`` row (JSON-shaped values stay Python objects; the warehouse stores
-        them as JSON). The table keeps token totals, not the per-step lists."""
-        row = self.model_dump(exclude={"step_prompt_tokens", "step_completion_tokens"})
+        them as JSON). Token totals sit beside the per-step lists, for easy SQL."""
+        row = self.model_dump()
         row["prompt_tokens"] = self.prompt_tokens
         row["completion_tokens"] = self.completion_tokens
         return row
@@ -86,6 +86,9 @@ class Rollout(BaseModel):
     def from_row(cls, row: Mapping[str, Any]) -> Rollout:
         """Back from a ``rollouts`` row (JSON columns as strings or objects)."""
         data = {k: v for k, v in row.items() if k not in ("prompt_tokens", "completion_tokens")}
+        for name in ("step_prompt_tokens", "step_completion_tokens"):
+            if data.get(name) is None:
+                data[name] = []
         for name in _JSON_COLUMNS:
             if isinstance(data.get(name), str | bytes):
                 data[name] = orjson.loads(data[name])
