@@ -12,6 +12,7 @@ from typing import Any
 from prefect import flow, task
 from prefect.runtime import flow_run
 
+from flows.artifacts import publish
 from flows.settings import home, warehouse_root
 from tasks.build import BuildSettings, build_services
 from tasks.compose import compose_stage, graph_stage
@@ -95,4 +96,5 @@ def factory(
         summary["rollout"] = rollout_task(root, group_size, workers, use_model)
         summary["export"] = export_task(root, str(home() / "exports"))
         summary["warehouse"] = root
+        publish("factory", summary, wh)
     return summary

@@ -14,6 +14,7 @@ from typing import Any
 from prefect import flow
 from prefect.runtime import flow_run
 
+from flows.artifacts import publish
 from flows.factory import (
     build_stage,
     compose_task,
@@ -50,6 +51,7 @@ def nightly_expansion(
         if not has_spec_files(folder):
             summary["nothing_new"] = f"no spec files in {folder}"
             print(f"nothing new: no spec files in {folder}")
+            publish("nightly-expansion", summary, wh)
             return summary
         before = service_versions(wh)
         summary["ingest"] = ingest_specs([str(folder)], root)
@@ -58,6 +60,7 @@ def nightly_expansion(
         if not new:
             summary["nothing_new"] = "every spec file in the drop folder was already ingested"
             print(f"nothing new in {folder}: every spec file was already ingested")
+            publish("nightly-expansion", summary, wh)
             return summary
         print(f"new or changed services: {', '.join(new)}")
         summary["build"] = build_stage(root, seed, workers)
@@ -66,4 +69,5 @@ def nightly_expansion(
         summary["rollout"] = rollout_task(root, group_size, workers, True)
         summary["export"] = export_task(root, str(home() / "exports"))
         summary["warehouse"] = root
+        publish("nightly-expansion", summary, wh)
     return summary

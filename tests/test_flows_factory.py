@@ -58,6 +58,23 @@ def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: 
     rows = json.loads(by_domain.stdout)
     assert sum(r["rollouts"] for r in rows) == summary["rollout"]["oracle"]["rollouts"] > 0
     assert all(r["reward"] == 1.0 for r in rows)  # the oracle completes every task
+    from prefect import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    keys = [
+        "factory-summary",
+        "factory-build-tiers",
+        "factory-task-mix",
+        "factory-criterion-pass-rates",
+        "factory-exports",
+    ]
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=keys))
+        )
+    assert {a.key for a in found} == set(keys)
+    markdown = next(a for a in found if a.key == "factory-summary").data
+    assert "compose" in markdown and "export chat_jsonl" in markdown
     exports = summary["export"]["exports"]
     assert exports["chat_jsonl"]["records"] > 0 and Path(exports["chat_jsonl"]["path"]).exists()
 
