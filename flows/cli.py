@@ -16,6 +16,7 @@ from rich.table import Table
 from flows.build_command import build
 from flows.compose_command import compose, graph
 from flows.ingest_command import ingest
+from flows.serve_command import serve, server
 from flows.settings import warehouse_root
 
 # Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
@@ -36,6 +37,8 @@ app.command(help="Ingest tool specifications (files, folders, globs) into the wa
 app.command(help="Generate and verify services from the ingested specs.")(build)
 app.command(help="Build the dependency graph of verified tools; statistics and a picture.")(graph)
 app.command(help="Compose verified cross-service tasks (random walks over the graph).")(compose)
+app.command(help="Start the Prefect server and its UI on 127.0.0.1.")(server)
+app.command(help="Serve the deployments (factory, nightly expansion, stages) to the UI.")(serve)
 
 
 class OutputFormat(StrEnum):
