@@ -364,6 +364,8 @@ def export_all(
         "compoworld": ("compoworld.jsonl", _jsonl(compo)),
         "rl_tasks": ("rl_tasks.jsonl", _jsonl(rl)),
     }
+    if not chat:  # `datasets` cannot save an empty dataset; the JSONL exports still say 0
+        del payloads["hf_dataset"]
     tmps: dict[str, Path] = {}
     try:
         for kind, (name, content) in payloads.items():

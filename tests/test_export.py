@@ -305,3 +305,11 @@ def test_strict_model_rejects_what_it_should() -> None:
         mutate(record)
         with pytest.raises(ValueError):
             ChatRecord.model_validate(record)
+
+
+def test_nothing_kept_still_exports_the_rl_tasks(wh: Warehouse, tmp_path: Path) -> None:
+    records = {r.kind: r for r in export_all(wh, tmp_path / "empty", [])}
+    assert "hf_dataset" not in records  # `datasets` cannot save an empty dataset
+    assert records["chat_jsonl"].records == 0
+    assert (tmp_path / "empty" / "chat.jsonl").read_bytes() == b""
+    assert records["rl_tasks"].records == len(_lines(tmp_path / "empty" / "rl_tasks.jsonl"))
