@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -34,6 +35,9 @@ NO_MODEL = (
     "no model configured for the coding-agent and world-model tiers (set COMPOWORLD_LLM_MODEL)"
 )
 CONFORMANCE = "library.verify.sandboxed:conformance"
+# CPython 3.11's ast module is not thread-safe ("AST constructor recursion depth mismatch"
+# under concurrent parses), and the compiler parses what it emits: one compile at a time.
+_COMPILE_LOCK = threading.Lock()
 
 
 def _hash(*parts: Any) -> str:
@@ -206,7 +210,8 @@ def build_service(
     input_hash = _hash(sorted(s.id for s in specs), settings.seed)
     docs = sorted({s.doc_hash for s in specs})
     try:
-        compiled = compile_service(specs)
+        with _COMPILE_LOCK:
+            compiled = compile_service(specs)
         code, skipped = compiled.source, dict(compiled.skipped)
     except Exception as exc:  # a compiler bug fails this service's compiler tier only
         code, skipped = "", {s.name: f"compiler error: {type(exc).__name__}: {exc}" for s in specs}
@@ -389,8 +394,13 @@ def build_services(
             on_result(result)
         return result
 
+    items = list(todo.items())
     with SandboxPool(settings.workers, settings.policy) as pool:
-        outcomes = pool.map(job, list(todo.items()))
+        outcomes = pool.map(job, items)
+    for i, outcome in enumerate(outcomes):
+        if not outcome.ok:  # a worker that failed to start (e.g. a loaded machine): once more
+            with SandboxPool(1, settings.policy) as retry:
+                outcomes[i] = retry.map(job, [items[i]])[0]
     for specs, outcome in zip(todo.values(), outcomes, strict=True):
         if not outcome.ok or outcome.value is None:
             # A worker that could not even start: count its tools as rejected; a rerun retries.
