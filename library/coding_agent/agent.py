@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import threading
 from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,17 +89,19 @@ def extract_code(reply: str) -> str | None:
         return max(blocks, key=len) + "\n"
     text = reply.strip()
     if "class " in text:
-        try:
-            ast.parse(text)
-        except SyntaxError:
-            return None
-        return text + "\n"
+        return None if syntax_error(text) else text + "\n"
     return None
+
+
+# CPython 3.11's parser is not thread-safe ("AST constructor recursion depth mismatch"), and
+# build jobs run the agent from several threads.
+_PARSE_LOCK = threading.Lock()
 
 
 def syntax_error(code: str) -> str | None:
     try:
-        ast.parse(code)
+        with _PARSE_LOCK:
+            ast.parse(code)
     except SyntaxError as exc:
         return f"SyntaxError: {exc.msg} (line {exc.lineno})"
     return None
