@@ -8,6 +8,7 @@ BIN := $(VENV)/bin
 PIP_FLAGS := --quiet --disable-pip-version-check --no-warn-script-location
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export PREFECT_LOGGING_LEVEL ?= WARNING
+export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 120
 export LITELLM_LOCAL_MODEL_COST_MAP ?= True
 
 .PHONY: demo test lint bench clean

@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import orjson
@@ -22,6 +23,10 @@ from flows.settings import warehouse_root
 # Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+# A new machine's first run migrates Prefect's database: more than the default 20 s on 2 cores.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+# The temporary server cannot start when PREFECT_HOME's parent folders are missing.
+Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser().mkdir(parents=True, exist_ok=True)
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
 
