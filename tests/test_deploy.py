@@ -1,0 +1,98 @@
+"""prefect.yaml deploys against a real local server, and a process worker takes the
+nightly-expansion deployment to Completed."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from .conftest import ROOT
+
+PREFECT = [sys.executable, "-m", "prefect"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"no Prefect server at {url}")
+
+
+def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
+    port = free_port()
+    api = f"http://127.0.0.1:{port}/api"
+    home = tmp_path / "home"
+    (tmp_path / "prefect").mkdir()
+    env = os.environ | {
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "PREFECT_API_URL": api,
+        "COMPOWORLD_HOME": str(home),
+        "COMPOWORLD_PROJECT_DIR": str(ROOT),
+    }
+    server = subprocess.Popen(
+        [*PREFECT, "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        env=env | {"PREFECT_API_URL": ""},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_healthy(api)
+
+        def prefect(*args: str, timeout: float = 120) -> str:
+            out = subprocess.run(
+                [*PREFECT, *args],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+            assert out.returncode == 0, out.stdout + out.stderr
+            return out.stdout
+
+        prefect("work-pool", "create", "compoworld-cpu", "--type", "process")
+        deployed = prefect("--no-prompt", "deploy", "--all")
+        assert "nightly-expansion" in deployed
+        prefect("deployment", "run", "nightly-expansion/nightly-expansion")
+        prefect("worker", "start", "--pool", "compoworld-cpu", "--run-once", timeout=300)
+
+        request = urllib.request.Request(
+            f"{api}/flow_runs/filter", data=b"{}", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            runs = json.loads(response.read())
+        states = sorted(r["state_type"] for r in runs if r.get("deployment_id"))
+        # The run we triggered completed; the rest are the cron's future 02:00 runs.
+        assert states.count("COMPLETED") == 1, states
+        assert set(states) <= {"COMPLETED", "SCHEDULED"}, states
+        # The worker ran our flow: it recorded itself in this home's warehouse.
+        from warehouse import Warehouse
+
+        ran = (
+            Warehouse(home / "warehouse")
+            .query("select flow, status, summary from runs")
+            .to_pylist()
+        )
+        assert [(r["flow"], r["status"]) for r in ran] == [("nightly-expansion", "completed")]
+        assert "no spec files" in ran[0]["summary"]
+    finally:
+        os.killpg(server.pid, 9)
+        server.wait(timeout=30)
