@@ -119,6 +119,22 @@ class ServiceResult:
     def rows(self, now: dt.datetime) -> dict[str, list[dict[str, Any]]]:
         sid = self.service_id
         return {
+            "service_tools": [
+                {
+                    "service_id": sid,
+                    "service": self.service,
+                    "tool": f.tool,
+                    "tool_id": f.tool_id,
+                    "tier": f.tier,
+                    "status": f.status,
+                    "access": f.access,
+                    "reason": f.reason or None,
+                }
+                for f in self.fates
+            ],
+            "service_checks": [{"service_id": sid, **c} for c in self.checks],
+            # Last: a services row marks the build done (see built_service_ids), so a crash
+            # before it leaves the service to be rebuilt, never half-written.
             "services": [
                 {
                     "service_id": sid,
@@ -136,20 +152,6 @@ class ServiceResult:
                     "duration_s": round(self.duration_s, 3),
                 }
             ],
-            "service_tools": [
-                {
-                    "service_id": sid,
-                    "service": self.service,
-                    "tool": f.tool,
-                    "tool_id": f.tool_id,
-                    "tier": f.tier,
-                    "status": f.status,
-                    "access": f.access,
-                    "reason": f.reason or None,
-                }
-                for f in self.fates
-            ],
-            "service_checks": [{"service_id": sid, **c} for c in self.checks],
         }
 
 
