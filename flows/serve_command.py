@@ -32,7 +32,9 @@ def server(
         "--port",
         str(port),
     ]
-    raise typer.Exit(subprocess.call(cmd))
+    # The UI calls the API at PREFECT_UI_API_URL, which defaults to port 4200 whatever --port is.
+    env = os.environ | {"PREFECT_UI_API_URL": f"http://127.0.0.1:{port}/api"}
+    raise typer.Exit(subprocess.call(cmd, env=env))
 
 
 def serve(
