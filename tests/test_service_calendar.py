@@ -12,6 +12,11 @@ from library.seed import seed_pool
 from library.services.calendar import Calendar, CalendarState
 from library.services.crm import Crm
 
+from .service_calls import ServiceCalls
+
+_calls = ServiceCalls("calendar")
+ok, read, err = _calls.ok, _calls.read, _calls.err
+
 SEED = 0
 SIZE = 20
 DAY = dt.datetime(2026, 4, 6, tzinfo=dt.UTC)  # a Monday after every seeded event
@@ -22,40 +27,10 @@ def at(hour: int, minute: int = 0, day: dt.datetime = DAY) -> str:
     return day.replace(hour=hour, minute=minute).isoformat()
 
 
-def fresh_hash(world: World) -> str:
-    """The state hash recomputed from scratch (the World caches hashes per state object)."""
-    world.invalidate()
-    return world.state_hash()
-
-
 def make_world(seed: int = SEED, size: int = SIZE) -> World:
     world = World([Calendar()], seed=seed)
     world.seed_states(seed_pool(seed), size)
     return world
-
-
-def ok(world: World, tool: str, **args: Any) -> Any:
-    result = world.call(f"calendar__{tool}", args)
-    assert result["success"], result
-    return result["data"]
-
-
-def read(world: World, tool: str, **args: Any) -> Any:
-    """Call a read tool and check it left the state exactly as it was."""
-    before = fresh_hash(world)
-    data = ok(world, tool, **args)
-    assert fresh_hash(world) == before, f"read tool {tool} changed the state"
-    return data
-
-
-def err(world: World, tool: str, code: str, **args: Any) -> str:
-    """Call a tool that must fail with ``code`` and check the failure changed nothing."""
-    before = fresh_hash(world)
-    result = world.call(f"calendar__{tool}", args)
-    assert not result["success"], result
-    assert result["error"]["code"] == code, result
-    assert fresh_hash(world) == before, f"failed {tool} changed the state"
-    return result["error"]["message"]
 
 
 def state(world: World) -> CalendarState:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from library.runtime import World
@@ -11,44 +9,19 @@ from library.seed import seed_pool
 from library.services.crm import Crm
 from library.services.files import Files, FilesState
 
+from .service_calls import ServiceCalls
+
+_calls = ServiceCalls("files")
+ok, read, err = _calls.ok, _calls.read, _calls.err
+
 SEED = 0
 SIZE = 20
-
-
-def fresh_hash(world: World) -> str:
-    """The state hash recomputed from scratch (the World caches hashes per state object)."""
-    world.invalidate()
-    return world.state_hash()
 
 
 def make_world(seed: int = SEED, size: int = SIZE) -> World:
     world = World([Files()], seed=seed)
     world.seed_states(seed_pool(seed), size)
     return world
-
-
-def ok(world: World, tool: str, **args: Any) -> Any:
-    result = world.call(f"files__{tool}", args)
-    assert result["success"], result
-    return result["data"]
-
-
-def read(world: World, tool: str, **args: Any) -> Any:
-    """Call a read tool and check it left the state exactly as it was."""
-    before = fresh_hash(world)
-    data = ok(world, tool, **args)
-    assert fresh_hash(world) == before, f"read tool {tool} changed the state"
-    return data
-
-
-def err(world: World, tool: str, code: str, **args: Any) -> str:
-    """Call a tool that must fail with ``code`` and check the failure changed nothing."""
-    before = fresh_hash(world)
-    result = world.call(f"files__{tool}", args)
-    assert not result["success"], result
-    assert result["error"]["code"] == code, result
-    assert fresh_hash(world) == before, f"failed {tool} changed the state"
-    return result["error"]["message"]
 
 
 def state(world: World) -> FilesState:
