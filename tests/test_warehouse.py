@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import subprocess
 import sys
 from pathlib import Path
@@ -13,20 +12,7 @@ import pytest
 from warehouse import Warehouse, WarehouseError
 
 from .conftest import ROOT
-
-NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
-
-
-def run_row(run_id: str, **extra: object) -> dict:
-    row = {
-        "run_id": run_id,
-        "flow": "factory",
-        "status": "completed",
-        "started_at": NOW,
-        "ended_at": NOW,
-        "duration_s": 1.5,
-    }
-    return row | extra
+from .warehouse_rows import NOW, run_row
 
 
 def test_empty_tables_are_queryable(tmp_path: Path) -> None:

@@ -1,12 +1,32 @@
 """The warehouse: append-only Parquet files per table, DuckDB views to query them.
 
-Writes are atomic and idempotent: a batch is written to a temporary file and hard-linked to
-its final name ``<batch_id>.parquet``; the link fails if the name exists, so concurrent
-writers never collide and writing the same batch id twice keeps exactly one copy.
+Layout: ``<location>/<table>/v<version>/<batch_id>.parquet``. ``location`` is a local folder
+(a path or a ``file://`` URL) or any fsspec URL (``memory://``, ``s3://``, ``gcs://``, ...;
+remote protocols need their own package, such as s3fs or gcsfs), so many workers on many
+machines can share one warehouse.
+
+Write guarantees:
+
+* Local folders: a batch is written to a temporary file and hard-linked to its final name;
+  the link fails if the name exists, so concurrent writers never collide and writing the same
+  batch id twice keeps exactly one copy (and exactly one writer gets True).
+* Other filesystems: object stores offer no atomic create-if-absent through fsspec's generic
+  API, so a batch is written to a temporary object ``.tmp-<uuid>`` in the same folder and then
+  moved to its final name unless that name already exists. Two writers racing on one batch id
+  may both pass the check and both move; the survivor is still one copy of the batch, because
+  batch ids are deterministic (content ids or stage keys): both wrote the same rows. Both may
+  then return True. Readers never see a partial batch: they only read ``*.parquet`` names, and
+  an object only gets that name once it is complete.
+
+Reads: every ``connection()`` refreshes one view per table, ``read_parquet(glob,
+union_by_name=true)`` over all version folders (older batches read missing columns as NULL),
+or an empty relation with the table's columns when a table has no files yet. Non-local
+filesystems are registered with DuckDB (``register_filesystem``), so the views are the same SQL.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -20,11 +40,18 @@ import duckdb
 import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
+from fsspec import AbstractFileSystem
+from fsspec.core import url_to_fs
+from fsspec.implementations.local import LocalFileSystem
+from fsspec.registry import known_implementations
 
 from warehouse.schemas import TABLES, TableSchema, table_schema
 
 _READ_ONLY_STATEMENTS = {"SELECT", "EXPLAIN"}
 _BATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
+# A scheme of two letters or more, so a Windows drive (C:/...) still reads as a path.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+_CHAINED_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+::")
 
 
 class WarehouseError(Exception):
@@ -77,19 +104,100 @@ def content_id(table: pa.Table) -> str:
     return hashlib.blake2b(sink.getvalue().to_pybytes(), digest_size=16).hexdigest()
 
 
-class Warehouse:
-    """All artifacts of one CompoWorld home, as Parquet under ``root`` and SQL over them."""
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
-        self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+
+def _protocol_package(protocol: str) -> str:
+    """The package fsspec needs for a protocol, e.g. ``s3fs`` for ``s3``."""
+    spec = known_implementations.get(protocol)
+    if spec is None:
+        return "?"
+    return spec["class"].split(".", 1)[0]
+
+
+def _open_url(url: str) -> tuple[AbstractFileSystem, str]:
+    """The fsspec filesystem and the path inside it for a warehouse URL, or a WarehouseError."""
+    if _CHAINED_URL.match(url):
+        # DuckDB sees paths by the outer protocol only; chained caches would not round-trip.
+        raise WarehouseError(f"warehouse {url!r}: chained fsspec URLs (a::b://) are not supported")
+    protocol = url.split("://", 1)[0]
+    try:
+        fs, path = url_to_fs(url)
+    except ImportError as exc:
+        package = _protocol_package(protocol)
+        raise WarehouseError(
+            f"warehouse {url!r}: the {protocol}:// protocol needs the package {package!r}, "
+            f"which is not installed (pip install {package}): {exc}"
+        ) from exc
+    except ValueError as exc:
+        raise WarehouseError(f"warehouse {url!r}: fsspec cannot open it: {exc}") from exc
+    path = path.rstrip("/")
+    if not path:
+        raise WarehouseError(f"warehouse {url!r}: name a folder, e.g. memory://compoworld")
+    return fs, path
+
+
+class Warehouse:
+    """All artifacts of one CompoWorld home, as Parquet under ``location`` and SQL over them.
+
+    ``location`` is what another process passes to ``Warehouse(...)`` to open the same
+    warehouse: the absolute folder when given a path, the normalised URL when given a URL
+    (``file:///abs/path`` included, though it is written and read as a local folder).
+    ``root`` is the local folder as a ``Path``; it raises for warehouses at a URL.
+    """
+
+    def __init__(self, location: str | os.PathLike[str]) -> None:
+        self._root: Path | None = None
+        # Set only for non-local warehouses; local ones keep the hard-link writes and
+        # DuckDB's native globbing, which are faster than going through fsspec.
+        self._fs: AbstractFileSystem | None = None
+        self._base = ""  # the warehouse folder inside self._fs
+        text = os.fspath(location)
+        if isinstance(text, bytes):
+            raise WarehouseError("warehouse location must be a str path or URL, not bytes")
+        if _URL.match(text) or _CHAINED_URL.match(text):
+            fs, path = _open_url(text)
+            if isinstance(fs, LocalFileSystem):
+                self._root = Path(path)  # file:// is a local folder: same code path as a path
+            else:
+                self._fs, self._base = fs, path
+            # A URL stays a URL (normalised: absolute, no trailing slash), as it was given.
+            self.location: str = fs.unstrip_protocol(path)
+        else:
+            self._root = Path(text)
+            self.location = str(self._root.absolute())
+        if self._root is not None:
+            self._root.mkdir(parents=True, exist_ok=True)
         self._con: duckdb.DuckDBPyConnection | None = None
         self._lock = threading.Lock()
 
+    def __repr__(self) -> str:
+        return f"Warehouse({self.location!r})"
+
+    @property
+    def is_local(self) -> bool:
+        return self._root is not None
+
+    @property
+    def root(self) -> Path:
+        """The local folder; a WarehouseError for a warehouse at a URL (use ``location``)."""
+        if self._root is None:
+            raise WarehouseError(
+                f"the warehouse is at a URL ({self.location}), not in a local folder: "
+                "use Warehouse.location to name it"
+            )
+        return self._root
+
     # -- writing --------------------------------------------------------------------------
     def table_dir(self, name: str) -> Path:
+        """The local folder of a table's current version (local warehouses only)."""
         schema = table_schema(name)
         return self.root / name / f"v{schema.version}"
+
+    def _remote_dir(self, name: str) -> str:
+        schema = table_schema(name)
+        return f"{self._base}/{name}/v{schema.version}"
 
     def append(
         self,
@@ -105,17 +213,26 @@ class Warehouse:
             raise WarehouseError(
                 f"{name}: batch id {batch_id!r} must be alphanumeric (-_. allowed)"
             )
+        meta = {
+            b"compoworld.table": name.encode(),
+            b"compoworld.version": str(schema.version).encode(),
+        }
+        table = table.replace_schema_metadata(meta)
+        if self._fs is not None:
+            folder = self._remote_dir(name)
+            self._fs.invalidate_cache(folder)  # another worker may have written it since
+            if self._fs.exists(f"{folder}/{batch_id}.parquet"):
+                return False  # skip the encoding work; _publish checks again
+            sink = pa.BufferOutputStream()
+            pq.write_table(table, sink, compression="zstd")
+            return self._publish(folder, batch_id, sink.getvalue().to_pybytes())
         folder = self.table_dir(name)
         folder.mkdir(parents=True, exist_ok=True)
         final = folder / f"{batch_id}.parquet"
         if final.exists():
             return False
         tmp = folder / f".tmp-{uuid.uuid4().hex}"
-        meta = {
-            b"compoworld.table": name.encode(),
-            b"compoworld.version": str(schema.version).encode(),
-        }
-        pq.write_table(table.replace_schema_metadata(meta), tmp, compression="zstd")
+        pq.write_table(table, tmp, compression="zstd")
         try:
             os.link(tmp, final)  # atomic create-if-absent: exactly one writer wins
             return True
@@ -124,28 +241,71 @@ class Warehouse:
         finally:
             tmp.unlink(missing_ok=True)
 
+    def _publish(self, folder: str, batch_id: str, data: bytes) -> bool:
+        """Non-local write: a temporary object, then a move to the final name unless it exists.
+
+        Not atomic (see the module docstring): a racing writer of the same batch id may
+        replace the final object with its own copy of the same rows.
+        """
+        fs = self._fs
+        assert fs is not None
+        final = f"{folder}/{batch_id}.parquet"
+        tmp = f"{folder}/.tmp-{uuid.uuid4().hex}"  # no .parquet suffix: views never read it
+        fs.makedirs(folder, exist_ok=True)  # object stores: a no-op; others need the folder
+        fs.pipe_file(tmp, data)
+        moved = False
+        try:
+            if fs.exists(final):
+                return False
+            fs.mv(tmp, final)
+            moved = True
+            return True
+        finally:
+            if not moved:
+                with contextlib.suppress(FileNotFoundError):
+                    fs.rm_file(tmp)
+
     def has_batch(self, name: str, batch_id: str) -> bool:
+        if self._fs is not None:
+            folder = self._remote_dir(name)
+            self._fs.invalidate_cache(folder)  # a cached listing would miss other writers' files
+            return bool(self._fs.exists(f"{folder}/{batch_id}.parquet"))
         return (self.table_dir(name) / f"{batch_id}.parquet").exists()
 
     # -- reading --------------------------------------------------------------------------
-    def _files_glob(self, name: str) -> str | None:
-        base = self.root / name
-        if not any(base.glob("v*/*.parquet")):
-            return None
-        return str(base / "v*" / "*.parquet")
+    def _files_globs(self) -> dict[str, str]:
+        """For each table that has files, the glob its view reads."""
+        if self._fs is not None:
+            # Listings may be cached by the filesystem (s3fs, gcsfs): new files must show up.
+            self._fs.invalidate_cache()
+            # One listing for all tables: a round trip per table costs more on object stores.
+            found = self._fs.glob(f"{self._base}/*/v*/*.parquet")
+            prefix = len(self._base.rstrip("/")) + 1
+            names = {path[prefix:].split("/", 1)[0] for path in found}
+            return {n: f"{self.location}/{n}/v*/*.parquet" for n in names if n in TABLES}
+        globs: dict[str, str] = {}
+        for name in TABLES:
+            base = self.root / name
+            if any(base.glob("v*/*.parquet")):
+                globs[name] = str(base / "v*" / "*.parquet")
+        return globs
 
     def connection(self) -> duckdb.DuckDBPyConnection:
         """A DuckDB connection with one view per table, refreshed on every call."""
         with self._lock:
             if self._con is None:
                 self._con = duckdb.connect()
+                if self._fs is not None:
+                    # DuckDB reads through the fsspec filesystem: same views as for local data.
+                    self._con.register_filesystem(self._fs)
             con = self._con
+            globs = self._files_globs()
             for schema in TABLES.values():
-                glob = self._files_glob(schema.name)
+                glob = globs.get(schema.name)
                 if glob is not None:
                     con.execute(
                         f'CREATE OR REPLACE VIEW "{schema.name}" AS '
-                        f"SELECT * FROM read_parquet('{glob}', union_by_name=true)"
+                        f"SELECT * FROM read_parquet({_sql_string(glob)}, union_by_name=true)"
                     )
                 else:
                     # No data yet: an empty relation with the table's columns, so queries bind.
