@@ -18,7 +18,7 @@ def publish(flow: str, summary: dict[str, Any], wh: Warehouse) -> None:
     lines += [f"| {stage} | {text} |" for stage, text in stage_rows(summary)]
     if "nothing_new" in summary:
         lines += ["", f"Nothing new: {summary['nothing_new']}"]
-    lines += ["", f"Warehouse: `{summary.get('warehouse', wh.root)}`"]
+    lines += ["", f"Warehouse: `{summary.get('warehouse', wh.location)}`"]
     create_markdown_artifact(key=f"{flow}-summary", markdown="\n".join(lines))
     if build := summary.get("build"):
         create_table_artifact(

@@ -65,7 +65,7 @@ def ingest(
         def advance(result) -> None:
             progress.update(task, advance=1, current=result.path[-60:])
 
-        stats = ingest_files(found.files, wh.root, workers=workers, on_result=advance)
+        stats = ingest_files(found.files, wh.location, workers=workers, on_result=advance)
         progress.update(task, current="")
     elapsed = time.perf_counter() - t0
 

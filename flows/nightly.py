@@ -16,13 +16,14 @@ from prefect.runtime import flow_run
 
 from flows.artifacts import publish
 from flows.factory import (
-    build_stage,
+    build_step,
     compose_task,
     export_task,
     graph_task,
     ingest_specs,
-    rollout_task,
+    rollout_step,
 )
+from flows.runners import task_runner
 from flows.settings import home, warehouse_root
 from tasks.expansion import changed_services, has_spec_files, service_versions
 from tasks.runs import recorded_run
@@ -33,7 +34,7 @@ def drop_folder(path: str | None) -> Path:
     return Path(path) if path else home() / "drop"
 
 
-@flow(name="nightly-expansion", log_prints=True)
+@flow(name="nightly-expansion", log_prints=True, task_runner=task_runner())
 def nightly_expansion(
     drop: str | None = None,
     tasks: int = 50,
@@ -43,7 +44,7 @@ def nightly_expansion(
 ) -> dict[str, Any]:
     """Ingest new spec files from the drop folder and grow services, tasks and exports."""
     wh = Warehouse(warehouse_root())
-    root = str(wh.root)
+    root = wh.location
     folder = drop_folder(drop)
     params = {"drop": str(folder), "tasks": tasks, "group_size": group_size, "seed": seed}
     run_id = str(flow_run.get_id() or "") or None
@@ -63,10 +64,10 @@ def nightly_expansion(
             publish("nightly-expansion", summary, wh)
             return summary
         print(f"new or changed services: {', '.join(new)}")
-        summary["build"] = build_stage(root, seed, workers)
+        summary["build"] = build_step(root, seed, workers)
         summary["graph"] = graph_task(root, str(home() / "graph"))
         summary["compose"] = compose_task(root, tasks, seed, workers, new)
-        summary["rollout"] = rollout_task(root, group_size, workers, True)
+        summary["rollout"] = rollout_step(root, group_size, workers, True)
         summary["export"] = export_task(root, str(home() / "exports"))
         summary["warehouse"] = root
         publish("nightly-expansion", summary, wh)

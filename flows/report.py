@@ -51,6 +51,8 @@ def stage_rows(s: dict[str, Any]) -> list[tuple[str, str]]:
             )
         )
     for name, r in (s.get("rollout") or {}).items():
+        if name == "batching":
+            continue
         rows.append(
             (
                 f"rollout ({name})",
@@ -59,6 +61,11 @@ def stage_rows(s: dict[str, Any]) -> list[tuple[str, str]]:
                 f"{_pct(r['completion_rate'])}, mean reward {r['mean_reward']:.3f}",
             )
         )
+    for stage in ("build", "rollout"):
+        failed = ((s.get(stage) or {}).get("batching") or {}).get("failed_batches") or []
+        for f in failed:
+            items = f"{len(f['items'])} items ({', '.join(f['items'][:3])}...)"
+            rows.append((f"{stage}: FAILED batch", f"{items}: {f['error']}; rerun to retry"))
     if e := s.get("export"):
         cur = e["curation"]
         rows.append(

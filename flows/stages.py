@@ -11,13 +11,16 @@ from prefect.runtime import flow_run
 
 from flows.artifacts import publish
 from flows.factory import (
-    build_stage,
+    BUILD_BATCH,
+    ROLLOUT_BATCH,
+    build_step,
     compose_task,
     export_task,
     graph_task,
     ingest_specs,
-    rollout_task,
+    rollout_step,
 )
+from flows.runners import task_runner
 from flows.settings import home, warehouse_root
 from tasks.ingest import bundled_corpus
 from tasks.runs import recorded_run
@@ -29,8 +32,8 @@ def _stage(
 ) -> dict[str, Any]:
     wh = Warehouse(warehouse_root())
     with recorded_run(wh, name, params, run_id=str(flow_run.get_id() or "") or None) as summary:
-        summary[key] = run(str(wh.root))
-        summary["warehouse"] = str(wh.root)
+        summary[key] = run(wh.location)
+        summary["warehouse"] = wh.location
         publish(name, summary, wh)
     return summary
 
@@ -44,11 +47,16 @@ def ingest_flow(paths: list[str] | None = None) -> dict[str, Any]:
     )
 
 
-@flow(name="build-services", log_prints=True)
-def build_flow(seed: int = 0, workers: int = 2) -> dict[str, Any]:
+@flow(name="build-services", log_prints=True, task_runner=task_runner())
+def build_flow(seed: int = 0, workers: int = 2, batch_size: int = BUILD_BATCH) -> dict[str, Any]:
     """Generate and verify services for every ingested spec not built yet."""
-    params = {"seed": seed, "workers": workers}
-    return _stage("build-services", "build", params, lambda root: build_stage(root, seed, workers))
+    params = {"seed": seed, "workers": workers, "batch_size": batch_size}
+    return _stage(
+        "build-services",
+        "build",
+        params,
+        lambda root: build_step(root, seed, workers, batch_size),
+    )
 
 
 @flow(name="build-graph", log_prints=True)
@@ -67,15 +75,22 @@ def compose_flow(n: int = 200, seed: int = 0, workers: int = 2) -> dict[str, Any
     )
 
 
-@flow(name="collect-rollouts", log_prints=True)
-def rollout_flow(group_size: int = 2, workers: int = 2, use_model: bool = True) -> dict[str, Any]:
+@flow(name="collect-rollouts", log_prints=True, task_runner=task_runner())
+def rollout_flow(
+    group_size: int = 2, workers: int = 2, use_model: bool = True, batch_size: int = ROLLOUT_BATCH
+) -> dict[str, Any]:
     """Roll out (oracle; a model too when configured) and judge every task without a group."""
-    params = {"group_size": group_size, "workers": workers, "use_model": use_model}
+    params = {
+        "group_size": group_size,
+        "workers": workers,
+        "use_model": use_model,
+        "batch_size": batch_size,
+    }
     return _stage(
         "collect-rollouts",
         "rollout",
         params,
-        lambda root: rollout_task(root, group_size, workers, use_model),
+        lambda root: rollout_step(root, group_size, workers, use_model, batch_size),
     )
 
 

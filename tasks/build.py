@@ -38,6 +38,10 @@ CONFORMANCE = "library.verify.sandboxed:conformance"
 # CPython 3.11's ast module is not thread-safe ("AST constructor recursion depth mismatch"
 # under concurrent parses), and the compiler parses what it emits: one compile at a time.
 _COMPILE_LOCK = threading.Lock()
+# Planning compiles every service to learn its id, and the batch that builds it compiles it
+# again: remember recent outputs (the compiler is deterministic) so the second is free.
+_COMPILED: dict[tuple[str, str], tuple[str, dict[str, str]]] = {}
+_COMPILED_MAX = 4096
 
 
 def _hash(*parts: Any) -> str:
@@ -78,6 +82,31 @@ def built_service_ids(wh: Warehouse) -> set[str]:
 
 
 # -- one service -------------------------------------------------------------------------------
+def compiled_identity(
+    service: str, specs: list[ToolSpec], seed: int
+) -> tuple[str, str, dict[str, str], str]:
+    """(input hash, compiled code, tools the compiler skipped with why, service id).
+
+    A service's id covers its specs, the seed and the compiler's output, so a new compiler
+    rebuilds what it now writes differently; compiling is cheap enough to plan with.
+    """
+    input_hash = _hash(sorted(s.id for s in specs), seed)
+    key = (service, input_hash)
+    if key not in _COMPILED:
+        try:
+            with _COMPILE_LOCK:
+                compiled = compile_service(specs)
+            code, skipped = compiled.source, dict(compiled.skipped)
+        except Exception as exc:  # a compiler bug fails this service's compiler tier only
+            code = ""
+            skipped = {s.name: f"compiler error: {type(exc).__name__}: {exc}" for s in specs}
+        if len(_COMPILED) >= _COMPILED_MAX:
+            _COMPILED.clear()
+        _COMPILED[key] = (code, skipped)
+    code, skipped = _COMPILED[key]
+    return input_hash, code, dict(skipped), _hash(service, input_hash, _hash(code))
+
+
 @dataclass(slots=True)
 class ToolFate:
     tool: str
@@ -209,16 +238,9 @@ def build_service(
 ) -> ServiceResult:
     """Run the tiers for one service (inside ``sandbox``, a worker of its own)."""
     t0 = time.perf_counter()
-    input_hash = _hash(sorted(s.id for s in specs), settings.seed)
-    docs = sorted({s.doc_hash for s in specs})
-    try:
-        with _COMPILE_LOCK:
-            compiled = compile_service(specs)
-        code, skipped = compiled.source, dict(compiled.skipped)
-    except Exception as exc:  # a compiler bug fails this service's compiler tier only
-        code, skipped = "", {s.name: f"compiler error: {type(exc).__name__}: {exc}" for s in specs}
+    input_hash, code, skipped, service_id = compiled_identity(service, specs, settings.seed)
     code_hash = _hash(code)
-    service_id = _hash(service, input_hash, code_hash)
+    docs = sorted({s.doc_hash for s in specs})
     if service_id in already_built:
         return ServiceResult(
             service,
@@ -348,6 +370,15 @@ class BuildSummary:
             },
         ]
 
+    def add(self, other: BuildSummary) -> None:
+        """Fold in the summary of another batch of the same stage (wall time excluded)."""
+        self.services_built += other.services_built
+        self.services_skipped += other.services_skipped
+        self.sandbox_failures += other.sandbox_failures
+        self.tools.update(other.tools)
+        self.services_by_tier.update(other.services_by_tier)
+        self.agent_ran = self.agent_ran or other.agent_ran
+
     def to_dict(self) -> dict[str, Any]:
         total = sum(self.tools.values())
         verified = sum(n for (status, _), n in self.tools.items() if status == VERIFIED)
@@ -364,6 +395,18 @@ class BuildSummary:
             "rejected": sum(n for (s, _), n in self.tools.items() if s == REJECTED),
             "wall_s": round(self.wall_s, 2),
         }
+
+
+def plan_build(wh: Warehouse, seed: int = 0, batch_size: int = 16) -> tuple[list[list[str]], int]:
+    """The services that need building, in batches of ``batch_size`` (for a task runner to
+    spread over workers), and how many current services are already built."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    done = built_service_ids(wh)
+    current = current_specs(wh)
+    todo = [n for n, specs in current.items() if compiled_identity(n, specs, seed)[3] not in done]
+    batches = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
+    return batches, len(current) - len(todo)
 
 
 def build_services(

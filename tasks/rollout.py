@@ -45,15 +45,25 @@ def task_from_row(row: dict[str, Any]) -> Task:
 
 
 def load_tasks(
-    wh: Warehouse, splits: Sequence[str] | None = None, limit: int | None = None
+    wh: Warehouse,
+    splits: Sequence[str] | None = None,
+    limit: int | None = None,
+    task_ids: Sequence[str] | None = None,
 ) -> list[Task]:
-    where = ""
+    """Tasks by id order, optionally only of ``splits``, only ``task_ids``, at most ``limit``."""
+    where: list[str] = []
+    params: dict[str, Any] = {}
     if splits:
-        where = "where split in (" + ", ".join(f"'{s}'" for s in splits if s.isalpha()) + ")"
-    sql = f"select * from tasks {where} order by task_id"
+        where.append("split in (select unnest($splits))")
+        params["splits"] = list(splits)
+    if task_ids is not None:
+        where.append("task_id in (select unnest($ids))")
+        params["ids"] = list(task_ids)
+    sql = "select * from tasks" + (" where " + " and ".join(where) if where else "")
+    sql += " order by task_id"
     if limit is not None:
         sql += f" limit {int(limit)}"
-    return [task_from_row(r) for r in wh.query(sql).to_pylist()]
+    return [task_from_row(r) for r in wh.query(sql, params or None).to_pylist()]
 
 
 def policy_name(llm: LLMSettings | None) -> str:
@@ -71,6 +81,19 @@ class RolloutSummary:
     completed: int = 0
     mean_reward: float = 0.0
     wall_s: float = 0.0
+
+    def add(self, other: RolloutSummary) -> None:
+        """Fold in another batch's summary of the same policy (wall time excluded)."""
+        total = self.rollouts + other.rollouts
+        if total:
+            self.mean_reward = (
+                self.mean_reward * self.rollouts + other.mean_reward * other.rollouts
+            ) / total
+        self.groups += other.groups
+        self.rollouts = total
+        self.skipped_groups += other.skipped_groups
+        self.statuses.update(other.statuses)
+        self.completed += other.completed
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,8 +118,10 @@ def rollout_stage(
     splits: Sequence[str] | None = None,
     limit: int | None = None,
     run: str = "",
+    task_ids: Sequence[str] | None = None,
 ) -> RolloutSummary:
-    """Roll out and judge every task (of ``splits``) that has no group for this policy yet.
+    """Roll out and judge every task (of ``splits``, or among ``task_ids``) that has no group
+    for this policy yet.
 
     ``llm=None`` runs the oracle; otherwise a litellm policy with those settings.
     """
@@ -104,11 +129,8 @@ def rollout_stage(
     settings = settings or RolloutSettings.from_env(group_size=2, concurrency=2)
     name = policy_name(llm)
     summary = RolloutSummary(name, settings.mode)
-    tasks = load_tasks(wh, splits, limit)
-    # Scores are written last, so a group counts as done only once its scores are in.
-    done = set(
-        wh.query("select distinct group_id from rollout_scores").column("group_id").to_pylist()
-    )
+    tasks = load_tasks(wh, splits, limit, task_ids)
+    done = done_groups(wh)
     todo = [t for t in tasks if group_key(t.task_id, name, settings.mode, run) not in done]
     summary.skipped_groups = len(tasks) - len(todo)
     if not todo:
@@ -142,16 +164,68 @@ def rollout_stage(
     return summary
 
 
+def done_groups(wh: Warehouse) -> set[str]:
+    # Scores are written last, so a group counts as done only once its scores are in.
+    return set(
+        wh.query("select distinct group_id from rollout_scores").column("group_id").to_pylist()
+    )
+
+
+def _factory_policies(use_model: bool) -> dict[str, tuple[LLMSettings | None, str]]:
+    """What the factory rolls out: name -> (model settings or None for the oracle, run)."""
+    policies: dict[str, tuple[LLMSettings | None, str]] = {"oracle": (None, "")}
+    llm = LLMSettings.from_env()
+    if use_model and llm.configured:
+        policies["model"] = (llm, "factory")
+    return policies
+
+
+def plan_rollouts(
+    wh: Warehouse, group_size: int = 2, use_model: bool = True, batch_size: int = 100
+) -> tuple[list[list[str]], int]:
+    """The ids of tasks that still lack a group of some factory policy, in batches of
+    ``batch_size`` (for a task runner to spread over workers), and how many tasks are done."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    mode = RolloutSettings.from_env(group_size=group_size).mode
+    done = done_groups(wh)
+    ids = wh.query("select task_id from tasks order by task_id").column(0).to_pylist()
+    keys = [(policy_name(llm), run) for llm, run in _factory_policies(use_model).values()]
+    todo = [t for t in ids if any(group_key(t, p, mode, run) not in done for p, run in keys)]
+    batches = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
+    return batches, len(ids) - len(todo)
+
+
+def empty_summaries(group_size: int = 2, use_model: bool = True) -> dict[str, RolloutSummary]:
+    """A zero summary per factory policy, to fold batch summaries into."""
+    mode = RolloutSettings.from_env(group_size=group_size).mode
+    return {
+        key: RolloutSummary(policy_name(llm), mode)
+        for key, (llm, _) in _factory_policies(use_model).items()
+    }
+
+
+def rollout_batch(
+    wh: Warehouse,
+    group_size: int = 2,
+    workers: int = 2,
+    use_model: bool = True,
+    task_ids: Sequence[str] | None = None,
+) -> dict[str, RolloutSummary]:
+    """The factory's rollouts of ``task_ids`` (default: every task): the oracle always, a
+    model too when one is configured."""
+    settings = RolloutSettings.from_env(group_size=group_size, concurrency=workers)
+    return {
+        key: rollout_stage(wh, llm=llm, settings=settings, run=run, task_ids=task_ids)
+        for key, (llm, run) in _factory_policies(use_model).items()
+    }
+
+
 def rollout_all(
     wh: Warehouse, group_size: int = 2, workers: int = 2, use_model: bool = True
 ) -> dict[str, Any]:
-    """The factory's rollouts: the oracle always; a model too when one is configured."""
-    llm = LLMSettings.from_env()
-    settings = RolloutSettings.from_env(group_size=group_size, concurrency=workers)
-    out = {"oracle": rollout_stage(wh, settings=settings).to_dict()}
-    if use_model and llm.configured:
-        out["model"] = rollout_stage(wh, llm=llm, settings=settings, run="factory").to_dict()
-    return out
+    """Every task's factory rollouts in one batch, as summary dicts."""
+    return {k: v.to_dict() for k, v in rollout_batch(wh, group_size, workers, use_model).items()}
 
 
 def write_judged(

@@ -1,0 +1,143 @@
+"""Scale-out: the build and rollout stages fan batches out over a local Dask cluster (worker
+processes sharing one warehouse) and end with exactly the rows the default thread runner
+writes; a failed batch is reported and the other batches still land."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from tasks.ingest import bundled_corpus, ingest_paths
+from warehouse import Warehouse
+
+SPECS = ("crm.yaml", "helpdesk.yaml", "calendar.json")
+
+
+def stage_rows(wh: Warehouse) -> dict[str, list[tuple]]:
+    """The identity of every row the build and rollout stages write (times left out)."""
+    queries = {
+        "services": "select service_id, name, tier, status from services",
+        "service_tools": "select service_id, tool, status, tier from service_tools",
+        "rollouts": "select rollout_id, group_id, steps, final_state_hash from rollouts",
+        "rollout_scores": "select rollout_id, reward, completed from rollout_scores",
+    }
+    return {
+        t: sorted(tuple(r.values()) for r in wh.query(q).to_pylist()) for t, q in queries.items()
+    }
+
+
+def run_stages(
+    home: Path, location: str, runner: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Warehouse, set[str]]:
+    """Ingest three services, build them a batch each, compose 8 tasks, roll them out in
+    batches of 3; the warehouse and the ``host:pid`` of every process that ran a batch."""
+    from flows import stages
+    from flows.runners import task_runner
+
+    monkeypatch.setenv("COMPOWORLD_HOME", str(home))
+    monkeypatch.setenv("COMPOWORLD_WAREHOUSE", location)
+    wh = Warehouse(location)
+    ingest_paths([str(bundled_corpus() / "openapi" / s) for s in SPECS], wh.location)
+    build = stages.build_flow.with_options(task_runner=task_runner(runner))
+    out = build(batch_size=1)["build"]  # a batch per service: 3 batches
+    assert out["batching"]["batches"] == 3 and out["batching"]["failed_batches"] == []
+    assert out["services_built"] == 3
+    workers = set(out["batching"]["workers"])
+    stages.graph_flow()
+    assert stages.compose_flow(n=8)["compose"]["composed"] == 8
+    rollout = stages.rollout_flow.with_options(task_runner=task_runner(runner))
+    out = rollout(group_size=2, batch_size=3)["rollout"]
+    assert out["batching"]["batches"] == 3 and out["batching"]["failed_batches"] == []  # 8 in 3s
+    assert out["oracle"]["rollouts"] == 16
+    return wh, workers | set(out["batching"]["workers"])
+
+
+def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
+    prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("prefect_dask")
+    here = f"{socket.gethostname()}:{os.getpid()}"
+    local = str(tmp_path / "threads" / "warehouse")
+    wh, threads_workers = run_stages(tmp_path / "threads", local, "threads:2", monkeypatch)
+    threads = stage_rows(wh)
+    # The Dask workers share the warehouse by URL, as workers on other machines would.
+    url = f"file://{tmp_path}/dask/warehouse"
+    wh, dask_workers = run_stages(tmp_path / "dask", url, "dask:2", monkeypatch)
+    assert wh.location == url
+    assert threads_workers == {here}  # threads: every batch in this process
+    assert here not in dask_workers and len(dask_workers) >= 1  # Dask: in worker processes
+    dask = stage_rows(wh)
+    assert dask == threads
+    assert len(dask["services"]) == 3 and len(dask["rollouts"]) == 16
+
+
+def test_a_failed_batch_is_reported_and_the_others_land(
+    prefect_harness: None, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows import stages
+    from flows.settings import warehouse_root
+    from tasks import build
+
+    wh = Warehouse(warehouse_root())
+    ingest_paths([str(bundled_corpus() / "openapi" / s) for s in SPECS[:2]], wh.location)
+    real = build.build_services
+
+    def fails_for_crm(wh: Warehouse, settings: object, services: list[str]) -> object:
+        if "crm" in services:
+            raise RuntimeError("worker lost")
+        return real(wh, settings, services)
+
+    monkeypatch.setattr("flows.factory.build_services", fails_for_crm)
+    out = stages.build_flow(batch_size=1)["build"]
+    assert [f["items"] for f in out["batching"]["failed_batches"]] == [["crm"]]
+    assert "worker lost" in out["batching"]["failed_batches"][0]["error"]
+    assert wh.query("select name from services").column(0).to_pylist() == ["helpdesk"]
+
+    monkeypatch.setattr("flows.factory.build_services", real)
+    again = stages.build_flow(batch_size=1)["build"]  # the rerun builds only what failed
+    assert again["services_built"] == 1 and again["services_already_built"] == 1
+    assert sorted(wh.query("select name from services").column(0).to_pylist()) == [
+        "crm",
+        "helpdesk",
+    ]
+
+
+def test_runner_setting_errors_are_clear() -> None:
+    from flows.runners import RunnerSpec, TaskRunnerSettingError, runner_spec
+
+    assert runner_spec("dask:tcp://10.0.0.5:8786") == RunnerSpec(
+        "dask", address="tcp://10.0.0.5:8786"
+    )
+    assert runner_spec("ray:4") == RunnerSpec("ray", workers=4)
+    assert runner_spec("threads") == RunnerSpec("threads")
+    for bad, why in (
+        ("spark", "unknown kind"),
+        ("threads:x", "takes a count"),
+        ("dask:0", "at least 1"),
+    ):
+        with pytest.raises(TaskRunnerSettingError, match=why):
+            runner_spec(bad)
+
+
+def test_ray_cluster_builds_in_its_workers(
+    prefect_harness: None, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("prefect_ray")
+    from flows import stages
+    from flows.runners import task_runner
+    from flows.settings import warehouse_root
+
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    wh = Warehouse(warehouse_root())
+    ingest_paths([str(bundled_corpus() / "openapi" / s) for s in SPECS[:2]], wh.location)
+    build = stages.build_flow.with_options(task_runner=task_runner("ray:2"))
+    out = build(batch_size=1)["build"]
+    assert out["services_built"] == 2 and out["batching"]["failed_batches"] == []
+    assert f"{socket.gethostname()}:{os.getpid()}" not in out["batching"]["workers"]
+    assert sorted(wh.query("select name from services").column(0).to_pylist()) == [
+        "crm",
+        "helpdesk",
+    ]
