@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from .conftest import ROOT
 
@@ -33,6 +34,13 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
         except OSError:
             time.sleep(0.5)
     raise TimeoutError(f"no Prefect server at {url}")
+
+
+def post(url: str) -> list[dict[str, Any]]:
+    """A Prefect API filter call with no filter: every row."""
+    request = urllib.request.Request(url, data=b"{}", headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
 
 
 def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
@@ -69,16 +77,18 @@ def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
             return out.stdout
 
         prefect("work-pool", "create", "compoworld-cpu", "--type", "process")
+        prefect("work-pool", "create", "compoworld-gpu", "--type", "process")
         deployed = prefect("--no-prompt", "deploy", "--all")
         assert "nightly-expansion" in deployed
+        # Training alone goes to the GPU pool; every CPU stage to the CPU pool.
+        pools = {d["name"]: d["work_pool_name"] for d in post(f"{api}/deployments/filter")}
+        assert pools.pop("train-sft") == "compoworld-gpu"
+        assert set(pools.values()) == {"compoworld-cpu"}
+        assert {"factory", "nightly-expansion", "build-services", "collect-rollouts"} <= set(pools)
         prefect("deployment", "run", "nightly-expansion/nightly-expansion")
         prefect("worker", "start", "--pool", "compoworld-cpu", "--run-once", timeout=300)
 
-        request = urllib.request.Request(
-            f"{api}/flow_runs/filter", data=b"{}", headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            runs = json.loads(response.read())
+        runs = post(f"{api}/flow_runs/filter")
         states = sorted(r["state_type"] for r in runs if r.get("deployment_id"))
         # The run we triggered completed; the rest are the cron's future 02:00 runs.
         assert states.count("COMPLETED") == 1, states

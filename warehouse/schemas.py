@@ -285,3 +285,31 @@ EXPORTS = register(
     pa.field("report", JSON),
     pa.field("created_at", TS, nullable=False),
 )
+
+# -- training ----------------------------------------------------------------------------------
+TRAINING_RUNS = register(
+    "training_runs",
+    1,
+    "One row per finished training run (the train-sft flow): what was trained on what, where "
+    "the model went, and the run's metrics.json. Failed runs are in `runs`.",
+    pa.field("run_id", pa.string(), nullable=False),  # the flow run id; also the batch id
+    pa.field("kind", pa.string(), nullable=False),  # sft (grpo later)
+    pa.field("status", pa.string(), nullable=False),  # completed
+    pa.field("started_at", TS, nullable=False),
+    pa.field("finished_at", TS, nullable=False),
+    pa.field("duration_s", pa.float64(), nullable=False),  # the subprocess, start to end
+    pa.field("model", pa.string(), nullable=False),  # what it started from: tiny | a folder
+    pa.field("model_dir", pa.string()),  # the trained model (weights + tokenizer)
+    pa.field("data_path", pa.string(), nullable=False),
+    pa.field("data_sha256", pa.string(), nullable=False),
+    pa.field("export_id", pa.string()),  # the `exports` row of the data, when known
+    pa.field("samples", pa.int64()),
+    pa.field("steps", pa.int64(), nullable=False),
+    pa.field("final_loss", pa.float64()),
+    pa.field("train_loss", pa.float64()),  # mean over the run
+    pa.field("device", pa.string()),  # cpu | cuda
+    pa.field("out_dir", pa.string(), nullable=False),
+    pa.field("python", pa.string()),  # the training environment's interpreter
+    pa.field("parameters", JSON),
+    pa.field("metrics", JSON),  # metrics.json as written
+)

@@ -1,0 +1,80 @@
+"""The ``train-sft`` flow: SFT on the newest chat export, on a GPU work pool when deployed.
+
+The flow runs in the control environment; training runs in the training environment as a
+subprocess (``python -m training.sft``, interpreter from ``python`` or
+``$COMPOWORLD_TRAIN_PYTHON``), so this module never imports torch or TRL. Deploy it to a
+``compoworld-gpu`` process pool whose worker runs on the GPU machine.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
+from prefect.runtime import flow_run
+
+from flows.settings import home, warehouse_root
+from tasks.runs import recorded_run
+from tasks.training import (
+    SFTRequest,
+    latest_chat_export,
+    sft_stage,
+    train_python,
+    training_markdown,
+)
+from warehouse import Warehouse
+
+FLOW = "train-sft"
+
+
+@task(name="train-sft")  # no retries: a failed training run is worth reading, not repeating
+def sft_task(root: str, request: SFTRequest, run_id: str, export_id: str | None) -> dict[str, Any]:
+    logger = get_run_logger()
+    return sft_stage(Warehouse(root), request, run_id, export_id=export_id, log=logger.info)
+
+
+@flow(name=FLOW, log_prints=True)
+def train_sft(
+    export_path: str | None = None,
+    model: str = "tiny",
+    max_steps: int = 20,
+    python: str | None = None,
+    batch_size: int = 1,
+    lr: float | None = None,
+    seed: int = 0,
+    max_length: int = 32768,
+    out_dir: str | None = None,
+    processes: int = 1,
+) -> dict[str, Any]:
+    """SFT on a chat export (default: the newest one recorded in ``exports``) with TRL, in
+    the training environment; records the run in ``training_runs`` and ``runs``.
+    ``processes`` > 1 trains on that many GPUs (``accelerate launch``)."""
+    wh = Warehouse(warehouse_root())
+    run_id = str(flow_run.get_id() or "") or uuid.uuid4().hex
+    export_id = None
+    if export_path is None:
+        export_path, export_id = latest_chat_export(wh, home())
+    request = SFTRequest(
+        data=str(Path(export_path).resolve()),
+        out_dir=str(Path(out_dir).resolve() if out_dir else home() / "training" / run_id),
+        model=model if model == "tiny" else str(Path(model).resolve()),  # cwd may differ
+        max_steps=max_steps,
+        python=train_python(python),
+        lr=lr,
+        seed=seed,
+        batch_size=batch_size,
+        max_length=max_length,
+        processes=processes,
+    )
+    params = {"export_path": request.data, **asdict(request)}
+    with recorded_run(wh, FLOW, params, run_id=run_id) as summary:
+        summary["train"] = sft_task(wh.location, request, run_id, export_id)
+        summary["warehouse"] = wh.location
+        create_markdown_artifact(
+            key=f"{FLOW}-summary", markdown=training_markdown(summary["train"])
+        )
+    return summary
