@@ -22,8 +22,8 @@ $(VENV)/.control: $(BIN)/python pyproject.toml
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.control
-	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control,test]' 2>&1 | { grep -v "is ignored" || true; }
-	$(BIN)/python -c "import pytest, hypothesis, prefect"
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control,test,scale,train]' 2>&1 | { grep -v "is ignored" || true; }
+	$(BIN)/python -c "import pytest, hypothesis, prefect, prefect_dask, prefect_ray, torch, trl"
 	@touch $@
 
 demo: $(VENV)/.control

@@ -7,7 +7,7 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import orjson
 import typer
@@ -29,6 +29,8 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 Path(os.environ.get("PREFECT_HOME", "~/.prefect")).expanduser().mkdir(parents=True, exist_ok=True)
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
+
+F = TypeVar("F", bound=Any)  # a Prefect flow
 
 app = typer.Typer(
     help="CompoWorld: tool specs in, verified services, tasks and training data out.",
@@ -82,9 +84,47 @@ def sql(
         console.print(f"[dim]{len(rows)} row(s)[/dim]")
 
 
+RunnerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--task-runner",
+        help="Where build and rollout batches run: threads[:N], dask[:N|:tcp://host:port], "
+        "ray[:N|:host:port] (default: $COMPOWORLD_TASK_RUNNER, else threads:2).",
+    ),
+]
+
+
+def _check_runner(runner: str | None) -> None:
+    """Refuse a bad --task-runner (or $COMPOWORLD_TASK_RUNNER) before anything starts."""
+    from flows.runners import TaskRunnerSettingError, task_runner
+
+    try:
+        task_runner(runner)
+    except TaskRunnerSettingError as exc:
+        err_console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _with_runner(flow: F, runner: str | None) -> F:
+    """``flow`` on the task runner the option names (its own otherwise)."""
+    if runner is None:
+        return flow
+    from flows.runners import task_runner
+
+    return flow.with_options(task_runner=task_runner(runner))
+
+
 @app.command()
-def run() -> None:
+def run(
+    tasks: Annotated[int, typer.Option(help="Tasks to compose.")] = 200,
+    workers: Annotated[int, typer.Option(help="Sandboxed worker processes per batch.")] = 2,
+    runner: RunnerOption = None,
+) -> None:
     """Run the main job (the factory flow) on the embedded defaults."""
+    from flows.early_api import start_in_background, wait_until_up
+
+    _check_runner(runner)
+    api = start_in_background()  # boots while the imports below load
     from flows.factory import factory
     from flows.report import print_run_summary
 
@@ -92,7 +132,9 @@ def run() -> None:
         "[bold]CompoWorld factory[/bold]: ingest, build, graph, compose, rollout, judge, "
         "curate, export on the bundled corpus (Prefect flow 'factory')"
     )
-    print_run_summary(factory(), console)
+    flow = _with_runner(factory, runner)
+    wait_until_up(api)
+    print_run_summary(flow(tasks=tasks, workers=workers), console)
 
 
 @app.command()
@@ -101,17 +143,52 @@ def nightly(
         str | None, typer.Option(help="Drop folder of spec files (default: $COMPOWORLD_HOME/drop).")
     ] = None,
     tasks: Annotated[int, typer.Option(help="Tasks to compose around the new services.")] = 50,
+    runner: RunnerOption = None,
 ) -> None:
     """Run the nightly expansion once: new spec files in, new services, tasks and exports out."""
+    from flows.early_api import start_in_background, wait_until_up
+
+    _check_runner(runner)
+    api = start_in_background()
     from flows.nightly import nightly_expansion
     from flows.report import print_run_summary
 
-    summary = nightly_expansion(drop=drop, tasks=tasks)
+    flow = _with_runner(nightly_expansion, runner)
+    wait_until_up(api)
+    summary = flow(drop=drop, tasks=tasks)
     if "nothing_new" in summary:
         console.print(f"nothing new: {summary['nothing_new']}")
         return
     console.print(f"new or changed services: {', '.join(summary['new_services'])}")
     print_run_summary(summary, console)
+
+
+@app.command()
+def train(
+    model: Annotated[
+        str, typer.Option(help="A local model folder, or 'tiny' (built here, for smoke runs).")
+    ] = "tiny",
+    max_steps: Annotated[int, typer.Option(help="Optimizer steps.")] = 20,
+    export: Annotated[
+        str | None, typer.Option(help="A chat.jsonl export (default: the newest one).")
+    ] = None,
+) -> None:
+    """SFT (TRL) on the curated chat export, in the training environment
+    ($COMPOWORLD_TRAIN_PYTHON, default this Python; needs the `train` extra there)."""
+    from flows.early_api import start_in_background, wait_until_up
+
+    api = start_in_background()
+    from flows.training import train_sft
+    from tasks.training import TrainingFailed
+
+    wait_until_up(api)
+    try:
+        summary = train_sft(export_path=export, model=model, max_steps=max_steps)
+    except TrainingFailed as exc:
+        err_console.print(f"[red]training failed:[/red] {exc}")
+        raise typer.Exit(1) from None
+    result = summary["train"]
+    console.print_json(data={k: v for k, v in result.items() if k != "losses"})
 
 
 if __name__ == "__main__":

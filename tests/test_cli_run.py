@@ -1,0 +1,57 @@
+"""The ``compoworld`` commands that run flows, as a person runs them: a subprocess with no
+Prefect server configured, so the temporary API boots in the background while the stages
+load, and the flow waits for it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tasks.ingest import bundled_corpus
+from warehouse import Warehouse
+
+
+def compoworld(tmp: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env |= {
+        "COMPOWORLD_HOME": str(tmp / "home"),
+        "PREFECT_HOME": str(tmp / "prefect" / "nested"),  # missing parents: the CLI makes them
+        "COLUMNS": "200",
+    }
+    cmd = [sys.executable, "-m", "flows.cli", *args]
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_bad_task_runner_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    out = compoworld(tmp_path, "run", "--task-runner", "spark")
+    assert out.returncode == 2
+    assert "unknown kind 'spark'" in out.stderr
+    assert not (tmp_path / "home" / "warehouse").exists()  # nothing ran
+
+
+def test_nightly_command_on_a_temporary_server(tmp_path: Path) -> None:
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for name in ("crm.yaml", "helpdesk.yaml"):
+        shutil.copy(bundled_corpus() / "openapi" / name, drop / name)
+    out = compoworld(
+        tmp_path, "nightly", "--drop", str(drop), "--tasks", "4", "--task-runner", "threads:2"
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "new or changed services: crm, helpdesk" in out.stdout
+    wh = Warehouse(tmp_path / "home" / "warehouse")
+    assert sorted(wh.query("select name from services").column(0).to_pylist()) == [
+        "crm",
+        "helpdesk",
+    ]
+    assert wh.count("tasks") == 4
+    runs = wh.query("select flow, status from runs").to_pylist()
+    assert runs == [{"flow": "nightly-expansion", "status": "completed"}]
+
+    again = compoworld(tmp_path, "nightly", "--drop", str(drop))
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "nothing new" in again.stdout
+    assert wh.count("tasks") == 4
