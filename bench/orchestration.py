@@ -1,27 +1,34 @@
-"""Prefect's share of the factory's wall time, and how per-task overhead changes with batch
-size. Prints figures; asserts nothing.
+"""Prefect's share of the factory's wall time, and how it changes with batch size. Prints
+figures; asserts nothing.
 
-    .venv/bin/python bench/orchestration.py
+    .venv/bin/python bench/orchestration.py [--quick]
 
-1. the factory's stages as plain function calls on a fresh home;
-2. the same as the Prefect ``factory`` flow on another fresh home, after a warm-up flow has
-   started the temporary API server (its start-up is reported on its own);
-3. a trivial task mapped over 1,000 items in batches of 1, 10, 100 and 1,000.
+1. The default run as a person starts it: ``compoworld run`` in a fresh process, fresh home,
+   no Prefect server configured (so it boots the temporary API), once on a fresh
+   PREFECT_HOME (a new machine: Prefect migrates its database) and once on a used one;
+   against the same stages as plain function calls in a fresh process (same imports but
+   Prefect's, same work). Overhead = the difference, as a share of ``compoworld run``.
+2. The factory flow in one process with the API already up, at three batch sizes for the
+   build and rollout stages (one batch each; the defaults; small batches).
+3. A trivial task mapped over 1,000 items in batches of 1, 10, 100 and 1,000.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def plain_factory(root: str) -> None:
-    from pathlib import Path
-
+    """The factory's stages, in order, as plain calls (no Prefect)."""
     from tasks.build import BuildSettings, build_services
     from tasks.compose import compose_stage, graph_stage
     from tasks.curate import curate
@@ -33,44 +40,64 @@ def plain_factory(root: str) -> None:
     wh = Warehouse(root)
     ingest_paths([str(bundled_corpus())], root)
     build_services(wh, BuildSettings())
-    graph_stage(wh, Path(root) / "graph")
+    graph_stage(wh, Path(root).parent / "graph")
     compose_stage(wh, 200)
     rollout_all(wh, 2, 2)
     curation = curate(wh)
-    export_all(wh, Path(root) / "exports", curation.kept, curation=curation)
+    export_all(wh, Path(root).parent / "exports", curation.kept, curation=curation)
 
 
-def main() -> None:
+def timed(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def end_to_end() -> None:
+    print("== the default run, end to end in fresh processes (bundled corpus, 200 tasks) ==")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+        base["PREFECT_HOME"] = f"{tmp}/prefect"
+        plain = timed(
+            [sys.executable, __file__, "--plain", f"{tmp}/plain/warehouse"],
+            base | {"COMPOWORLD_HOME": f"{tmp}/plain"},
+        )
+        print(f"plain function calls (python + imports + stages)    {plain:6.1f} s")
+        cli = [sys.executable, "-m", "flows.cli", "run"]
+        for label, home in (("fresh PREFECT_HOME (first run)", "a"), ("used PREFECT_HOME", "b")):
+            wall = timed(cli, base | {"COMPOWORLD_HOME": f"{tmp}/{home}"})
+            share = (wall - plain) / wall
+            print(
+                f"compoworld run, {label:31s} {wall:6.1f} s: overhead {wall - plain:5.1f} s "
+                f"= {share:.1%}"
+            )
+
+
+def batch_sizes() -> None:
+    from prefect import flow
+
+    @flow
+    def warm_up() -> int:
+        return 1
+
+    t0 = time.perf_counter()
+    warm_up()
+    print(f"\ntemporary API start-up in-process: {time.perf_counter() - t0:.1f} s")
+    from flows.factory import factory
+
+    print("== the factory flow, API up, by batch size (build services / rollout tasks) ==")
+    for build, rollout in ((1000, 1000), (16, 50), (4, 10)):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["COMPOWORLD_HOME"] = tmp
+            t0 = time.perf_counter()
+            out = factory(build_batch_size=build, rollout_batch_size=rollout)
+            wall = time.perf_counter() - t0
+        runs = out["build"]["batching"]["batches"] + out["rollout"]["batching"]["batches"]
+        print(f"batches of {build:4d} / {rollout:4d}: {runs:3d} batch task runs, {wall:6.1f} s")
+
+
+def trivial_tasks() -> None:
     from prefect import flow, task
-
-    with tempfile.TemporaryDirectory() as w, tempfile.TemporaryDirectory() as a:
-        plain_factory(os.path.join(w, "warehouse"))  # warm-up: imports, caches
-        t0 = time.perf_counter()
-        plain_factory(os.path.join(a, "warehouse"))
-        plain = time.perf_counter() - t0
-    with tempfile.TemporaryDirectory() as b:
-
-        @flow
-        def warm_up() -> int:
-            return 1
-
-        t0 = time.perf_counter()
-        warm_up()
-        startup = time.perf_counter() - t0
-
-        os.environ["COMPOWORLD_HOME"] = b
-        from flows.factory import factory
-
-        t0 = time.perf_counter()
-        factory()
-        flowed = time.perf_counter() - t0
-    overhead = flowed - plain
-    print("== the factory (bundled corpus, 200 tasks, G = 2) ==")
-    print(f"plain function calls          {plain:7.1f} s")
-    print(f"Prefect factory flow          {flowed:7.1f} s")
-    share = overhead / flowed
-    print(f"Prefect overhead              {overhead:7.1f} s = {share:.1%} of the flow's wall time")
-    print(f"temporary API server start-up {startup:7.1f} s (once per process)")
 
     @task
     def work(items: list[int]) -> int:
@@ -91,6 +118,16 @@ def main() -> None:
         wall = min(walls)
         runs = 1000 // batch
         print(f"batch {batch:5d}: {runs:5d} task runs, {wall:6.2f} s, {wall:.3f} ms per item")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--plain"]:
+        plain_factory(sys.argv[2])
+        return
+    end_to_end()
+    if "--quick" not in sys.argv:
+        batch_sizes()
+        trivial_tasks()
 
 
 if __name__ == "__main__":

@@ -96,10 +96,10 @@ RunnerOption = Annotated[
 
 def _check_runner(runner: str | None) -> None:
     """Refuse a bad --task-runner (or $COMPOWORLD_TASK_RUNNER) before anything starts."""
-    from flows.runners import TaskRunnerSettingError, task_runner
+    from flows.runners import TaskRunnerSettingError, check_runner
 
     try:
-        task_runner(runner)
+        check_runner(runner)
     except TaskRunnerSettingError as exc:
         err_console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None

@@ -31,8 +31,8 @@ from tasks.runs import recorded_run
 from warehouse import Warehouse
 
 # Batch sizes of the fanned-out stages (bench/orchestration.py measures other sizes).
-BUILD_BATCH = 16
-ROLLOUT_BATCH = 50
+BUILD_BATCH = 64
+ROLLOUT_BATCH = 250
 BATCHING = "batching"  # the key of a fanned-out stage's batch figures in its summary
 
 

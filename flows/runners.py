@@ -15,10 +15,13 @@ worker can reach (``COMPOWORLD_WAREHOUSE``: a shared folder or an fsspec URL).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
+if TYPE_CHECKING:
+    from prefect.task_runners import TaskRunner
 
 ENV_VAR = "COMPOWORLD_TASK_RUNNER"
 DEFAULT = "threads:2"
@@ -69,8 +72,26 @@ def runner_spec(text: str | None = None) -> RunnerSpec:
         raise TaskRunnerSettingError(f"${ENV_VAR}: {exc}") from None
 
 
+_PACKAGES = {"dask": "prefect_dask", "ray": "prefect_ray"}
+
+
+def check_runner(text: str | None = None) -> RunnerSpec:
+    """The runner spec, if it parses and its package is installed (without importing it or
+    Prefect, so a command can refuse a bad setting before it starts anything)."""
+    spec = runner_spec(text)
+    module = _PACKAGES.get(spec.kind)
+    if module is not None and importlib.util.find_spec(module) is None:
+        raise TaskRunnerSettingError(
+            f"the {spec.kind} task runner needs {module.replace('_', '-')}, which is not "
+            "installed: pip install -e '.[scale]'"
+        )
+    return spec
+
+
 def task_runner(text: str | None = None) -> TaskRunner:
     """The task runner named by ``text``, else by ``$COMPOWORLD_TASK_RUNNER``, else threads."""
+    from prefect.task_runners import ThreadPoolTaskRunner
+
     spec = runner_spec(text)
     if spec.kind == "threads":
         return ThreadPoolTaskRunner(max_workers=spec.workers or 2)

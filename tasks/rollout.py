@@ -27,8 +27,6 @@ from library.rollout import (
     group_key,
     run_groups_sync,
 )
-from library.sandbox import Sandbox
-from tasks.compose import COMPOSE_POLICY, load_library
 from tasks.library_view import built_services
 from tasks.llm_store import WarehouseCallStore
 from warehouse import Warehouse
@@ -143,10 +141,12 @@ def rollout_stage(
             raise ModelNotConfigured("the litellm policy needs COMPOWORLD_LLM_MODEL")
         policy = LiteLLMPolicy(LLMClient(llm, WarehouseCallStore(wh)), run=run)
 
-    services = list(built_services(wh).values())
-    with Sandbox(COMPOSE_POLICY) as sandbox:  # one load to learn each service's class ref
-        refs = load_library(sandbox, services)["refs"]
-    envs = SandboxEnvPool(refs, {s.module: s.code for s in services})
+    # Each worker loads only the services these tasks mount (their own and, for gateway
+    # mode, their distractors) and learns their class refs as it loads them: a batch's
+    # fixed cost grows with what it uses, not with the library.
+    used = {name for t in todo for name in (*t.services, *t.distractor_services)}
+    services = [s for s in built_services(wh).values() if s.name in used]
+    envs = SandboxEnvPool(None, {s.module: s.code for s in services})
     try:
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tasks.ingest import bundled_corpus
@@ -55,3 +56,29 @@ def test_nightly_command_on_a_temporary_server(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr[-3000:]
     assert "nothing new" in again.stdout
     assert wh.count("tasks") == 4
+
+
+def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
+    code = (
+        "import os, signal\n"
+        "from flows.early_api import start_in_background, wait_until_up\n"
+        "api = start_in_background()\n"
+        "wait_until_up(api)\n"
+        "import prefect\n"  # imported after the server: its settings take the server's URL
+        "from prefect.settings import PREFECT_API_URL\n"
+        "assert PREFECT_API_URL.value() == api.url, (PREFECT_API_URL.value(), api.url)\n"
+        "print(api.process.pid, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect")
+    (tmp_path / "prefect").mkdir()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180
+    )
+    assert out.returncode == -9, out.stderr[-3000:]
+    server = int(out.stdout.strip())
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and Path(f"/proc/{server}").exists():
+        time.sleep(0.2)
+    assert not Path(f"/proc/{server}").exists(), "the server outlived the run that started it"
