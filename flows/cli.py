@@ -125,7 +125,7 @@ def run(
 
     _check_runner(runner)
     api = start_in_background()  # boots while the imports below load
-    from flows.factory import factory
+    from flows.factory import LAZY_IMPORTS, factory
     from flows.report import print_run_summary
 
     console.print(
@@ -133,7 +133,7 @@ def run(
         "curate, export on the bundled corpus (Prefect flow 'factory')"
     )
     flow = _with_runner(factory, runner)
-    wait_until_up(api)
+    wait_until_up(api, meanwhile=LAZY_IMPORTS)
     print_run_summary(flow(tasks=tasks, workers=workers), console)
 
 
@@ -150,11 +150,12 @@ def nightly(
 
     _check_runner(runner)
     api = start_in_background()
+    from flows.factory import LAZY_IMPORTS
     from flows.nightly import nightly_expansion
     from flows.report import print_run_summary
 
     flow = _with_runner(nightly_expansion, runner)
-    wait_until_up(api)
+    wait_until_up(api, meanwhile=LAZY_IMPORTS)
     summary = flow(drop=drop, tasks=tasks)
     if "nothing_new" in summary:
         console.print(f"nothing new: {summary['nothing_new']}")

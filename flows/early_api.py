@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -63,13 +64,11 @@ class TemporaryApi:
         self._ready.set()
 
     def stop(self) -> None:
+        # Killed, not shut down gracefully: nothing in it outlives the run (its SQLite
+        # database is crash-safe), and a graceful stop costs the run a second.
         if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            self.process.kill()
+            self.process.wait()
 
 
 def _die_with_parent() -> None:
@@ -131,10 +130,18 @@ def start_in_background() -> TemporaryApi | None:
     return api
 
 
-def wait_until_up(api: TemporaryApi | None) -> None:
-    """Block until the server answers; a clear error (with its stderr) if it cannot start."""
+def wait_until_up(api: TemporaryApi | None, meanwhile: Iterable[str] = ()) -> None:
+    """Block until the server answers; a clear error (with its stderr) if it cannot start.
+
+    ``meanwhile``: modules the run will import later anyway (the stages import their heavy
+    libraries lazily), imported now while the server boots on the other core.
+    """
     if api is None:
         return
+    for module in meanwhile:
+        if api._ready.is_set():
+            break
+        importlib.import_module(module)
     api._ready.wait()
     if api._error is not None:
         api.stop()

@@ -30,6 +30,10 @@ from tasks.rollout import RolloutSummary, empty_summaries, plan_rollouts, rollou
 from tasks.runs import recorded_run
 from warehouse import Warehouse
 
+# What the stages import lazily (the quality gate and the HF export), for a command to load
+# while it waits for a temporary API server (flows/early_api.py).
+LAZY_IMPORTS = ("great_expectations", "great_expectations.expectations", "datasets")
+
 # Batch sizes of the fanned-out stages (bench/orchestration.py measures other sizes).
 BUILD_BATCH = 64
 ROLLOUT_BATCH = 250

@@ -41,14 +41,16 @@ def serve(
     cron: Annotated[str, typer.Option(help="Schedule of the nightly expansion.")] = "0 2 * * *",
     timezone: Annotated[str, typer.Option(help="Time zone of the schedule.")] = "UTC",
 ) -> None:
-    """Serve the factory, the nightly expansion (on its schedule) and every stage flow, so
-    runs can be triggered from the UI. Needs PREFECT_API_URL (see `compoworld server`)."""
+    """Serve the factory, the nightly expansion (on its schedule), every stage flow and SFT
+    training, so runs can be triggered from the UI. Needs PREFECT_API_URL (see
+    `compoworld server`)."""
     from prefect import serve as prefect_serve
     from prefect.client.schemas.schedules import CronSchedule
 
     from flows import stages
     from flows.factory import factory
     from flows.nightly import nightly_expansion
+    from flows.training import train_sft
 
     if not os.environ.get("PREFECT_API_URL"):
         Console(stderr=True).print(
@@ -73,4 +75,7 @@ def serve(
         stages.export_flow,
     ):
         deployments.append(stage.to_deployment(name=stage.name, tags=["compoworld", "stage"]))
+    # Training runs here too, in $COMPOWORLD_TRAIN_PYTHON; on a team's setup it has its own
+    # GPU pool (prefect.yaml).
+    deployments.append(train_sft.to_deployment(name="train-sft", tags=["compoworld", "gpu"]))
     prefect_serve(*deployments, limit=1)

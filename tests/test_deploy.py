@@ -106,3 +106,61 @@ def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
     finally:
         os.killpg(server.pid, 9)
         server.wait(timeout=30)
+
+
+def test_compoworld_server_and_serve_register_every_deployment(tmp_path: Path) -> None:
+    port = free_port()
+    api = f"http://127.0.0.1:{port}/api"
+    (tmp_path / "prefect").mkdir()
+    env = os.environ | {
+        "PREFECT_HOME": str(tmp_path / "prefect"),
+        "COMPOWORLD_HOME": str(tmp_path / "home"),
+    }
+    cli = [sys.executable, "-m", "flows.cli"]
+    started = []
+    try:
+        server = subprocess.Popen(
+            [*cli, "server", "--port", str(port)],
+            env={k: v for k, v in env.items() if k != "PREFECT_API_URL"},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        started.append(server)
+        wait_healthy(api)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+            assert b"<html" in page.read().lower()  # the UI is served too
+        serve = subprocess.Popen(
+            [*cli, "serve"],
+            env=env | {"PREFECT_API_URL": api},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        started.append(serve)
+        expected = {
+            "factory",
+            "nightly-expansion",
+            "ingest-specs",
+            "build-services",
+            "build-graph",
+            "compose-tasks",
+            "collect-rollouts",
+            "curate-and-export",
+            "train-sft",
+        }
+        names: set[str] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and names != expected:
+            assert serve.poll() is None, serve.stderr.read().decode()[-3000:]
+            names = {d["name"] for d in post(f"{api}/deployments/filter")}
+            time.sleep(0.5)
+        assert names == expected
+        nightly = next(
+            d for d in post(f"{api}/deployments/filter") if d["name"] == "nightly-expansion"
+        )
+        assert [s["schedule"]["cron"] for s in nightly["schedules"]] == ["0 2 * * *"]
+    finally:
+        for process in started:
+            os.killpg(process.pid, 9)
+            process.wait(timeout=30)
