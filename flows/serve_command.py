@@ -66,14 +66,7 @@ def serve(
             tags=["compoworld", "nightly"],
         ),
     ]
-    for stage in (
-        stages.ingest_flow,
-        stages.build_flow,
-        stages.graph_flow,
-        stages.compose_flow,
-        stages.rollout_flow,
-        stages.export_flow,
-    ):
+    for stage in stages.STAGE_FLOWS:
         deployments.append(stage.to_deployment(name=stage.name, tags=["compoworld", "stage"]))
     # Training runs here too, in $COMPOWORLD_TRAIN_PYTHON; on a team's setup it has its own
     # GPU pool (prefect.yaml).

@@ -99,3 +99,7 @@ def export_flow() -> dict[str, Any]:
     """Curate the judged rollouts, run the quality gate, write the exports."""
     out = str(home() / "exports")
     return _stage("curate-and-export", "export", {}, lambda root: export_task(root, out))
+
+
+# Every stage flow, in pipeline order (served and deployed one per stage).
+STAGE_FLOWS = (ingest_flow, build_flow, graph_flow, compose_flow, rollout_flow, export_flow)
