@@ -21,12 +21,18 @@ from prefect.runtime import flow_run
 from flows.artifacts import publish
 from flows.runners import task_runner
 from flows.settings import home, warehouse_root
-from tasks.build import BuildSettings, BuildSummary, build_services, plan_build
+from tasks.build import BUILD_BATCH, BuildSettings, BuildSummary, build_services, plan_build
 from tasks.compose import compose_stage, graph_stage
 from tasks.curate import curate
 from tasks.export import export_all
 from tasks.ingest import bundled_corpus, ingest_paths
-from tasks.rollout import RolloutSummary, empty_summaries, plan_rollouts, rollout_batch
+from tasks.rollout import (
+    ROLLOUT_BATCH,
+    RolloutSummary,
+    empty_summaries,
+    plan_rollouts,
+    rollout_batch,
+)
 from tasks.runs import recorded_run
 from warehouse import Warehouse
 
@@ -34,9 +40,6 @@ from warehouse import Warehouse
 # while it waits for a temporary API server (flows/early_api.py).
 LAZY_IMPORTS = ("great_expectations", "great_expectations.expectations", "datasets")
 
-# Batch sizes of the fanned-out stages (bench/orchestration.py measures other sizes).
-BUILD_BATCH = 64
-ROLLOUT_BATCH = 250
 BATCHING = "batching"  # the key of a fanned-out stage's batch figures in its summary
 
 

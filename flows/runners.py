@@ -57,10 +57,6 @@ class RunnerSpec:
             raise TaskRunnerSettingError(f"task runner {text!r}: threads takes a count, threads:N")
         return cls(kind, address=arg)
 
-    def describe(self) -> str:
-        where = self.address or (f"{self.workers} workers" if self.workers else "default size")
-        return f"{self.kind} ({where})"
-
 
 def runner_spec(text: str | None = None) -> RunnerSpec:
     """The runner ``text`` names, else ``$COMPOWORLD_TASK_RUNNER``, else the default."""
@@ -92,14 +88,12 @@ def task_runner(text: str | None = None) -> TaskRunner:
     """The task runner named by ``text``, else by ``$COMPOWORLD_TASK_RUNNER``, else threads."""
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    spec = runner_spec(text)
+    spec = check_runner(text)
     if spec.kind == "threads":
         return ThreadPoolTaskRunner(max_workers=spec.workers or 2)
     if spec.kind == "dask":
-        try:
-            from prefect_dask import DaskTaskRunner
-        except ImportError as exc:
-            raise TaskRunnerSettingError(_missing("dask", "prefect-dask", exc)) from exc
+        from prefect_dask import DaskTaskRunner
+
         if spec.address:
             return DaskTaskRunner(address=spec.address)
         return DaskTaskRunner(
@@ -110,10 +104,8 @@ def task_runner(text: str | None = None) -> TaskRunner:
                 "dashboard_address": None,
             }
         )
-    try:
-        from prefect_ray import RayTaskRunner
-    except ImportError as exc:
-        raise TaskRunnerSettingError(_missing("ray", "prefect-ray", exc)) from exc
+    from prefect_ray import RayTaskRunner
+
     if spec.address:
         return RayTaskRunner(address=spec.address)
     return RayTaskRunner(
@@ -122,10 +114,4 @@ def task_runner(text: str | None = None) -> TaskRunner:
             "include_dashboard": False,
             "log_to_driver": False,
         }
-    )
-
-
-def _missing(kind: str, package: str, exc: ImportError) -> str:
-    return (
-        f"{ENV_VAR}={kind} needs {package} ({exc.name} is not installed): pip install -e '.[scale]'"
     )

@@ -27,6 +27,7 @@ from library.compiler import compile_service
 from library.llm import LLMClient, LLMSettings
 from library.sandbox import Sandbox, SandboxError, SandboxPolicy, SandboxPool
 from library.toolspec import ToolSpec, spec_from_row
+from tasks.batches import batches
 from warehouse import Warehouse
 
 VERIFIED, WORLD_MODEL, REJECTED = "verified", "world_model", "rejected"
@@ -42,6 +43,9 @@ _COMPILE_LOCK = threading.Lock()
 # again: remember recent outputs (the compiler is deterministic) so the second is free.
 _COMPILED: dict[tuple[str, str], tuple[str, dict[str, str]]] = {}
 _COMPILED_MAX = 4096
+# Services per build batch: one batch for the bundled corpus, 7 for a 448-service library
+# (a batch's fixed cost is its sandbox workers; bench/orchestration.py measures smaller ones).
+BUILD_BATCH = 64
 
 
 def _hash(*parts: Any) -> str:
@@ -397,16 +401,15 @@ class BuildSummary:
         }
 
 
-def plan_build(wh: Warehouse, seed: int = 0, batch_size: int = 16) -> tuple[list[list[str]], int]:
+def plan_build(
+    wh: Warehouse, seed: int = 0, batch_size: int = BUILD_BATCH
+) -> tuple[list[list[str]], int]:
     """The services that need building, in batches of ``batch_size`` (for a task runner to
     spread over workers), and how many current services are already built."""
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     done = built_service_ids(wh)
     current = current_specs(wh)
     todo = [n for n, specs in current.items() if compiled_identity(n, specs, seed)[3] not in done]
-    batches = [todo[i : i + batch_size] for i in range(0, len(todo), batch_size)]
-    return batches, len(current) - len(todo)
+    return batches(todo, batch_size), len(current) - len(todo)
 
 
 def build_services(

@@ -21,6 +21,7 @@ from pathlib import Path
 from library.ingest import IngestStats, content_hash, ingest_document
 from library.ingest.stats import ToolSummary
 from library.toolspec import ErrorKind
+from tasks.batches import batches
 from warehouse import Warehouse
 
 SPEC_SUFFIXES = frozenset({".json", ".yaml", ".yml", ".jsonl", ".ndjson"})
@@ -181,7 +182,7 @@ def ingest_files(
             on_result(result)
 
     workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    chunks = [paths[i : i + CHUNK] for i in range(0, len(paths), CHUNK)]
+    chunks = batches(paths, CHUNK)
     if workers <= 1 or len(paths) < SERIAL_BELOW:
         for chunk in chunks:
             for result in ingest_chunk(chunk, root_s, now):
