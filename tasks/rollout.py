@@ -32,14 +32,23 @@ from tasks.library_view import built_services
 from tasks.llm_store import WarehouseCallStore
 from warehouse import Warehouse
 
-_TASK_JSON = ("initial_state", "gold_plan", "rubric", "answer")
+_TASK_JSON = (
+    "initial_state",
+    "gold_plan",
+    "rubric",
+    "answer",
+    "decoys",
+    "house_rules",
+    "mutation",
+)
 # Tasks per rollout batch: a batch's fixed cost is its workers loading the services its
 # tasks mount (~2.7 s on the bundled corpus), so batches stay large.
 ROLLOUT_BATCH = 250
 
 
 def task_from_row(row: dict[str, Any]) -> Task:
-    data = {k: v for k, v in row.items() if k in Task.model_fields}
+    # Columns an older table version lacks read as NULL: the model's defaults stand.
+    data = {k: v for k, v in row.items() if k in Task.model_fields and v is not None}
     for key in _TASK_JSON:
         if isinstance(data.get(key), str):
             data[key] = orjson.loads(data[key])

@@ -195,7 +195,7 @@ GRAPH_EDGES = register(
 )
 TASKS = register(
     "tasks",
-    1,
+    2,
     "Verified cross-service tasks: instruction, initial state, gold plan and rubric.",
     pa.field("task_id", pa.string(), nullable=False),
     pa.field("seed", pa.int64(), nullable=False),
@@ -212,6 +212,13 @@ TASKS = register(
     pa.field("rubric", JSON, nullable=False),
     pa.field("answer", JSON),
     pa.field("split", pa.string(), nullable=False),  # sft | rl | eval
+    pa.field("motif", pa.string()),  # the workflow the plan follows ("" for none)
+    pa.field("decoys", JSON),  # per selection rule, the records it must tell apart
+    pa.field("house_rules", JSON),  # rules that live in the environment
+    pa.field("mutation", JSON),  # the mutation gate's verdict, per kind
+    pa.field("catch_rate", pa.float64()),  # share of the task's mutants its rubric catches
+    pa.field("escaped", pa.list_(pa.string())),  # kinds of mutant that escaped
+    pa.field("rules", pa.int32()),  # house rules: selections, thresholds, guards, env rules
     pa.field("steps", pa.int32()),
     pa.field("writes", pa.int32()),
     pa.field("compose_run", pa.string()),  # batch that made it

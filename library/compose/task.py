@@ -53,6 +53,17 @@ class Task(BaseModel):
     rubric: list[dict[str, Any]]
     answer: list[dict[str, Any]] = Field(default_factory=list)
     split: str = "sft"
+    # The workflow the plan follows (``onboarding``, ``escalation``...; "" for none).
+    motif: str = ""
+    # Per selection rule, the records it must tell apart from the chosen one:
+    # ``{"step", "service", "collection", "id", "path", "why": "matched" | "distractor"}``.
+    decoys: list[dict[str, Any]] = Field(default_factory=list)
+    # Rules that live in the environment (a policy note, a settings record) and that the
+    # instruction only points to: ``{"service", "collection", "id", "text", "step"}``.
+    house_rules: list[dict[str, Any]] = Field(default_factory=list)
+    # The mutation gate's verdict: ``{"mutants", "caught", "catch_rate", "by_kind":
+    # {kind: [caught, total]}, "escaped": [kind, ...]}``.
+    mutation: dict[str, Any] = Field(default_factory=dict)
 
     def criteria(self) -> list[Criterion]:
         return load_criteria(self.rubric)
@@ -66,6 +77,19 @@ class Task(BaseModel):
         if not answer:
             return "Done."
         return " ".join(f"The {a['label']} is {show(a['value'])}." for a in answer)
+
+    def rule_count(self) -> int:
+        """House rules the agent must follow: selection rules, thresholds, guards and the
+        rules that live in the environment."""
+        selects = sum(1 for s in self.gold_plan if s.get("select"))
+        thresholds = sum(
+            1
+            for s in self.gold_plan
+            for b in (s.get("binds") or {}).values()
+            if b.get("rule") == "threshold"
+        )
+        guards = sum(1 for c in self.rubric if c.get("kind") in ("record_unchanged", "collection_untouched"))
+        return selects + thresholds + guards + len(self.house_rules)
 
     def shape(self) -> str:
         """What makes two tasks near-duplicates: the same tool sequence and the same rules."""
@@ -90,6 +114,13 @@ class Task(BaseModel):
             "rubric": self.rubric,
             "answer": self.answer,
             "split": self.split,
+            "motif": self.motif,
+            "decoys": self.decoys,
+            "house_rules": self.house_rules,
+            "mutation": self.mutation,
+            "catch_rate": self.mutation.get("catch_rate"),
+            "escaped": list(self.mutation.get("escaped") or ()),
+            "rules": self.rule_count(),
             "steps": len(self.gold_plan),
             "writes": sum(1 for s in self.gold_plan if s.get("write")),
         }
