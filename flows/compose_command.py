@@ -38,6 +38,14 @@ def compose(
     max_services: Annotated[int, typer.Option(help="Most distinct services per task.")] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the walks.")] = 0,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Sandbox workers.")] = 2,
+    paraphrase: Annotated[
+        bool | None,
+        typer.Option(
+            "--paraphrase/--no-paraphrase",
+            help="Rewrite instructions with the configured model, literals kept "
+            "(default: COMPOWORLD_PARAPHRASE).",
+        ),
+    ] = None,
 ) -> None:
     """Compose verified cross-service tasks by random walks over the dependency graph."""
     from tasks.compose import compose_stage
@@ -53,6 +61,7 @@ def compose(
                 min_services=min_services,
                 max_services=max_services,
                 workers=workers,
+                paraphrase=paraphrase,
             ).to_dict()
         except (LookupError, ValueError) as exc:
             console.print(f"[red]error:[/red] {exc}")
@@ -68,9 +77,20 @@ def compose(
         "acceptance",
         "three_plus_services_share",
         "near_duplicates_dropped",
+        "motif_share",
+        "mutation_catch_rate",
+        "paraphrased",
         "wall_s",
     ):
         table.add_row(key.replace("_", " "), str(summary[key]))
+    table.add_row(
+        "mutants caught by kind",
+        ", ".join(f"{k} {v:.0%}" for k, v in summary["mutation_by_kind"].items() if v is not None),
+    )
+    table.add_row("difficulty", ", ".join(f"{k} {v}" for k, v in summary["difficulty"].items()))
+    table.add_row("motifs", ", ".join(f"{k} {v}" for k, v in summary["motifs"].items()))
+    for note in summary["notes"]:
+        table.add_row("note", note)
     table.add_row(
         "capabilities", ", ".join(f"{k} {v:.0%}" for k, v in summary["capability_share"].items())
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import math
+import os
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +20,9 @@ from typing import Any
 
 import orjson
 
-from library.compose import Task, merge_tasks
+from library.compose import Task, merge_tasks, paraphrase_task
+from library.llm import LLMClient
+from library.llm.settings import LLMSettings
 from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
 from library.sandbox.policy import DEFAULT_INVOKE_PREFIXES
 from tasks.library_view import BuiltService, built_services
@@ -96,6 +99,29 @@ class ComposeSummary:
     services: Counter[int] = field(default_factory=Counter)  # services per task
     capabilities: Counter[str] = field(default_factory=Counter)
     domains: Counter[str] = field(default_factory=Counter)
+    motifs: Counter[str] = field(default_factory=Counter)
+    difficulty: Counter[str] = field(default_factory=Counter)
+    # The mutation gate: catch rates of the kept tasks (in bands) and mutants per kind.
+    catch_rates: Counter[str] = field(default_factory=Counter)
+    mutants: dict[str, list[int]] = field(default_factory=dict)
+    paraphrased: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def record(self, task: Task) -> None:
+        """Count one kept task into the distributions the summary shows."""
+        self.services[len(task.services)] += 1
+        self.capabilities.update(task.capabilities)
+        self.domains[task.domain] += 1
+        self.motifs[task.motif or "(none)"] += 1
+        self.difficulty[task.difficulty] += 1
+        rate = task.mutation.get("catch_rate")
+        if rate is not None:
+            band = "1.00" if rate >= 1 else ">=0.97" if rate >= 0.97 else "<0.97"
+            self.catch_rates[band] += 1
+        for kind, (caught, total) in (task.mutation.get("by_kind") or {}).items():
+            counts = self.mutants.setdefault(kind, [0, 0])
+            counts[0] += caught
+            counts[1] += total
 
     def to_dict(self) -> dict[str, Any]:
         n = max(self.composed, 1)
@@ -114,6 +140,20 @@ class ComposeSummary:
             ),
             "capability_share": {k: round(v / n, 4) for k, v in sorted(self.capabilities.items())},
             "domains": dict(sorted(self.domains.items())),
+            "motif_share": round(1 - self.motifs.get("(none)", 0) / n, 4),
+            "motifs": dict(self.motifs.most_common()),
+            "difficulty": dict(sorted(self.difficulty.items())),
+            "mutation_catch_rate": round(
+                sum(c for c, _ in self.mutants.values())
+                / max(1, sum(t for _, t in self.mutants.values())),
+                4,
+            ),
+            "mutation_by_kind": {
+                k: round(c / t, 4) if t else None for k, (c, t) in sorted(self.mutants.items())
+            },
+            "task_catch_rates": dict(sorted(self.catch_rates.items())),
+            "paraphrased": self.paraphrased,
+            "notes": list(self.notes),
             "wall_s": round(self.wall_s, 2),
         }
 
@@ -129,11 +169,17 @@ def compose_stage(
     config: dict[str, Any] | None = None,
     require_any: set[str] | None = None,
     oversample: int = 10,
+    paraphrase: bool | None = None,
+    paraphrase_with: LLMClient | None = None,
 ) -> ComposeSummary:
     """Compose ``n`` verified tasks over the built library, sharded over sandbox workers.
 
     ``require_any``: keep only tasks touching at least one of these services (the nightly
     expansion's new ones); walks are drawn ``oversample`` times as often to find them.
+    ``paraphrase`` (default: ``COMPOWORLD_PARAPHRASE`` set to 1/true): a model rewrites each
+    instruction as a person would, literals kept verbatim (else the template stays), through
+    the configured model (``COMPOWORLD_LLM_*``), replayed from ``llm_calls`` on reruns;
+    ``paraphrase_with`` gives the client directly (tests).
     """
     t0 = time.perf_counter()
     services = list(built_services(wh).values())
@@ -165,14 +211,47 @@ def compose_stage(
     tasks, dropped = merge_tasks(parts, n)
     summary.near_duplicates = dropped
     summary.composed = len(tasks)
+    client = paraphrase_with or (paraphrase_client(wh) if wants_paraphrase(paraphrase) else None)
+    if client is not None:
+        tasks, summary.paraphrased = paraphrase_tasks(tasks, client)
+    elif wants_paraphrase(paraphrase):
+        summary.notes.append(
+            "paraphrase requested but no model is configured (COMPOWORLD_LLM_MODEL): "
+            "template instructions kept"
+        )
     for t in tasks:
-        summary.services[len(t.services)] += 1
-        summary.capabilities.update(t.capabilities)
-        summary.domains[t.domain] += 1
+        summary.record(t)
     run = _hash([seed, n, cfg, graph_id(services), sorted(require_any or ())], 8)
     summary.written = write_tasks(wh, tasks, run=run)
     summary.wall_s = time.perf_counter() - t0
     return summary
+
+
+def wants_paraphrase(flag: bool | None) -> bool:
+    if flag is not None:
+        return flag
+    return os.environ.get("COMPOWORLD_PARAPHRASE", "").strip().lower() in ("1", "true", "yes")
+
+
+def paraphrase_client(wh: Warehouse) -> LLMClient | None:
+    """The configured model, recording and replaying through ``llm_calls``; None if none."""
+    settings = LLMSettings.from_env()
+    if not settings.configured:
+        return None
+    from tasks.llm_store import WarehouseCallStore
+
+    return LLMClient(settings, WarehouseCallStore(wh))
+
+
+def paraphrase_tasks(tasks: Sequence[Task], client: LLMClient) -> tuple[list[Task], int]:
+    """Each task's instruction rewritten by the model where the rewrite keeps every
+    literal (``library.compose.paraphrase``); how many were rewritten."""
+    out, done = [], 0
+    for task in tasks:
+        new, ok = paraphrase_task(task, client)
+        out.append(new)
+        done += ok
+    return out, done
 
 
 def write_tasks(wh: Warehouse, tasks: Sequence[Task], run: str, batch: int = 500) -> int:

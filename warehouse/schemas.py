@@ -211,6 +211,7 @@ TASKS = register(
     pa.field("gold_plan", JSON, nullable=False),
     pa.field("rubric", JSON, nullable=False),
     pa.field("answer", JSON),
+    pa.field("gold_reply", pa.string()),  # a faithful agent's final reply
     pa.field("split", pa.string(), nullable=False),  # sft | rl | eval
     pa.field("motif", pa.string()),  # the workflow the plan follows ("" for none)
     pa.field("decoys", JSON),  # per selection rule, the records it must tell apart

@@ -17,6 +17,13 @@ from library.compose.realism import (
     number_text,
     threshold,
 )
+from library.compose.roles import (
+    PERSON_KEYS,
+    is_external_role,
+    is_staff_role,
+    person_key,
+    role_of,
+)
 from library.compose.walk_state import WalkState, compatible, name_tokens, ordered_times
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
@@ -57,7 +64,7 @@ class Binding(WalkState):
                 and f.entity.collection == coll
                 and not f.entity.deleted
             ]
-        return [
+        out = [
             f
             for f in self.facts
             if f.key == key
@@ -65,6 +72,70 @@ class Binding(WalkState):
             and (f.entity.service, f.entity.collection) != exclude
             and compatible(p, f.value)
         ]
+        if key in PERSON_KEYS:
+            out = [f for f in out if self._fits_role(p.name, key, f.value)]
+        return out
+
+    # -- people: different roles are different people --------------------------------------
+    def _fits_role(self, name: str, key: str, value: Any) -> bool:
+        """Whether ``value`` (a person) can fill parameter ``name``: staff roles take our
+        colleagues, customer-like roles outside people, and within one call a person holds
+        one role."""
+        role = role_of(name)
+        staff = self.env.is_staff(key, value)
+        if is_staff_role(role) and not staff:
+            return False
+        if is_external_role(role) and staff:
+            return False
+        held = self.call_people.get(person_key(value))
+        return held is None or held == role
+
+    def _hold(self, name: str, value: Any) -> None:
+        """Remember who fills which role in the call being bound."""
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, str):
+                self.call_people[person_key(v)] = role_of(name)
+
+    def _colleague(self, p: Param) -> Bound | None:
+        """A colleague for a staff role the agent has not read anywhere: stated in the
+        instruction by name and e-mail. One role keeps one colleague across the task."""
+        key = p.key or p.item_key
+        if key not in PERSON_KEYS or not is_staff_role(role_of(p.name)):
+            return None
+        staff = self.env.staff
+        if not staff:
+            return None
+        role = role_of(p.name)
+        person = self.staff_roles.get(role)
+        if person is None or not self._fits_role(p.name, "email", person.email):
+            free = [s for s in staff if self._fits_role(p.name, "email", s.email)]
+            taken = {id(x) for x in self.staff_roles.values()}
+            free = [s for s in free if id(s) not in taken] or free
+            if not free:
+                return None
+            person = self.rng.choice(free)
+            self.staff_roles[role] = person
+        if key == "email":
+            value: Any = person.email
+        elif key == "phone":
+            value = person.phone
+        else:
+            low = p.name.lower()
+            value = (
+                person.first_name
+                if "first" in low or "given" in low
+                else person.last_name
+                if "last" in low or "surname" in low or "family" in low
+                else person.full_name
+            )
+        if p.type == "array":
+            value = [value]
+        bound = Bound.literal(value)
+        if key == "email":
+            bound = Bound(
+                value, bound.bind, f"{person.full_name} ({show(person.email)})", bound.literals
+            )
+        return bound
 
     def _best(self, p: Param, facts: list[Fact], service: str) -> Fact | None:
         if not facts:
@@ -107,13 +178,19 @@ class Binding(WalkState):
 
     def _bind(self, p: Param, tool: ToolInfo, exclude: tuple[str, str | None]) -> Bound | None:
         if p.key is None and p.name in NAME_PARTS:
-            return self._name_part(p, exclude)
-        fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
-        if fact is not None:
-            as_list = p.type == "array"
-            return Bound.of(fact, as_list=as_list)
-        value = literal(p, self.rng, self.world.now())
-        return None if value is None else Bound.literal(value)
+            bound = self._name_part(p, exclude)
+        else:
+            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            if fact is not None:
+                bound = Bound.of(fact, as_list=p.type == "array")
+            else:
+                bound = self._colleague(p)
+                if bound is None:
+                    value = literal(p, self.rng, self.world.now())
+                    bound = None if value is None else Bound.literal(value)
+        if bound is not None and (p.key or p.item_key) in PERSON_KEYS:
+            self._hold(p.name, bound.value)
+        return bound
 
     def _bind_required(
         self, tool: ToolInfo, skip: set[str], exclude: tuple[str, str | None]
@@ -140,10 +217,14 @@ class Binding(WalkState):
             and not f.entity.deleted
         ]
 
-    def _threshold(self, p: Param, current: Any) -> tuple[Bound, dict[str, Any]] | None:
-        """A value for ``p`` decided by a number the agent has read."""
+    def _threshold(
+        self, p: Param, current: Any, related: list[Entity]
+    ) -> tuple[Bound, dict[str, Any]] | None:
+        """A value for ``p`` decided by a number the agent has read on the record being
+        written or one tied to it (the order's total decides the shipment's service level;
+        loyalty points never decide an interview)."""
         options = [v for v in p.enum if isinstance(v, str)]
-        facts = self._numeric_facts()
+        facts = [f for f in self._numeric_facts() if f.entity in related]
         if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
             return None
         # Amounts are what business rules are written about ("orders over $500").
@@ -201,14 +282,23 @@ class Binding(WalkState):
         params: list[Param],
         entity: Entity | None,
         exclude: tuple[str, str | None],
+        related: list[Entity] | None = None,
     ) -> tuple[dict[str, Bound], dict[str, Any] | None]:
-        """Values for optional fields: from what the agent knows, a threshold, or literals."""
+        """Values for optional fields: from what the agent knows, a threshold, or literals.
+        ``related``: the records a threshold may read (default: the record and its ties)."""
         out: dict[str, Bound] = {}
         rule_text_: dict[str, Any] | None = None
+        if related is None:
+            related = entity.related() if entity is not None else []
         for p in params:
             current = entity.record.get(p.name) if entity is not None else None
-            if rule_text_ is None and p.enum and self.rng.random() < self.cfg.p_threshold:
-                picked = self._threshold(p, current)
+            if (
+                rule_text_ is None
+                and related
+                and p.enum
+                and self.rng.random() < self.cfg.p_threshold
+            ):
+                picked = self._threshold(p, current, related)
                 if picked is not None:
                     out[p.name], rule_text_ = picked
                     rule_text_["param"] = field_words(p.name)
@@ -216,8 +306,14 @@ class Binding(WalkState):
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None and not (p.key or "").startswith("id:") and fact.value != current:
                 out[p.name] = Bound.of(fact, as_list=p.type == "array")
+                if (p.key or p.item_key) in PERSON_KEYS:
+                    self._hold(p.name, fact.value)
                 continue
             if p.key and not p.enum:
+                colleague = self._colleague(p)
+                if colleague is not None and colleague.value != current:
+                    out[p.name] = colleague
+                    self._hold(p.name, colleague.value)
                 continue
             value = literal(p, self.rng, self.world.now(), avoid=current, strict=True)
             if value is not None and value != current:

@@ -20,11 +20,14 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.plan import user_knowable
+from library.compose.motifs import BY_NAME, GENERIC_GOALS, name_motif
+from library.compose.mutants import mutation_report
+from library.compose.plan import Step, user_knowable
+from library.compose.prune import purposeful, renumber
 from library.compose.render import render_instruction
 from library.compose.task import (
     Task,
-    difficulty,
+    band,
     pick_split,
     state_digest,
     task_id,
@@ -36,7 +39,8 @@ from library.compose.walk_state import Reject
 from library.graph import ToolNode, nodes_from_service
 from library.graph.nodes import is_verified
 from library.rubric import dump_criteria
-from library.rubric.values import timestamp
+from library.rubric.criteria import answer_omits, only_requested_changes
+from library.rubric.values import normalize, says, timestamp
 from library.runtime import Service, Snapshot, World
 from library.runtime.world import hash_state
 
@@ -44,6 +48,9 @@ NEAR_DUPLICATE = "near_duplicate"
 UNSTABLE = "unstable_gold"
 LITERAL_MISSING = "literal_missing"
 ID_LEAKED = "id_in_instruction"
+FUTURE_ID = "future_id_seeded"
+RULE_UNCHECKABLE = "rule_not_checkable"
+MUTANTS_ESCAPE = "mutants_escape"
 _ANSWER_SKIP = frozenset({"id", "created_at", "updated_at", "description", "body"})
 
 
@@ -152,40 +159,69 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     for injection in walker.injections:
         put(world, injection)
     initial = world.snapshot()
-    plan = [s.to_dict() for s in walker.steps]
-    gold = run_plan(world, plan)
+    full_plan = [s.to_dict() for s in walker.steps]
+    gold = run_plan(world, full_plan)
     if canonical(gold) != canonical([s.envelope for s in walker.steps]):
         return UNSTABLE
     final = world.snapshot()
     diff = world.diff(initial, final)
     written = {(svc, coll) for svc, colls in diff.services.items() for coll in colls}
-    services = list(walker.services)
+    literals_all = list(dict.fromkeys(t for s in walker.steps for t in s.literals))
+    cfg = walker.cfg  # a walk aiming for the hard band has its own settings
+    answers = _answer_facts(walker, diff_ids(diff), literals_all, rng, cfg.p_answer)
 
-    decoys = [d for d, _ in walker.decoys if (d.service, d.collection) in written]
+    # Purposeful plans: drop every read that feeds nothing, then renumber.
+    keep = purposeful(walker.steps, [f.step for f, _ in answers])
+    new_index = renumber(walker.steps, keep)
+    steps = [walker.steps[i] for i in keep]
+    gold = [gold[i] for i in keep]
+    services = list(dict.fromkeys(s.tool.service for s in steps))
+    if len(services) < env.config.min_services:
+        return "too_few_services"
+    if len(steps) < env.config.min_steps:
+        return "too_short"
+    plan = [s.to_dict() for s in steps]
+    literals = list(dict.fromkeys(t for s in steps for t in s.literals))
+
+    decoys = [(d, why) for d, why in walker.decoys if why != "matched" or d.step in new_index]
+    guarded = [d for d, _ in decoys if (d.service, d.collection) in written]
     guards = [
         {"scope": "others", "service": title(svc), "noun": noun}
-        for svc, noun in dict.fromkeys((d.service, d.label) for d in decoys)
+        for svc, noun in dict.fromkeys((d.service, d.label) for d in guarded)
     ]
-    untouched = _untouched(walker, written, rng, cfg.p_collection_guard)
+    untouched = _untouched(
+        walker, steps, written, rng, cfg.p_collection_guard, cfg.max_guarded_collections
+    )
     for svc, coll in untouched:
         info = env.catalog.collection(svc, coll)
         nouns = info.nouns if info else words(coll)
         guards.append({"scope": "collection", "service": title(svc), "nouns": nouns})
-    literals = list(dict.fromkeys(t for s in walker.steps for t in s.literals))
-    answers = _answer_facts(walker, diff_ids(diff), literals, rng, cfg.p_answer)
 
     labels = {(e.service, e.collection, e.id): e.the for e in walker.entities}
-    criteria = (
-        state_criteria(diff, walker.steps, labels, env.identifier)
-        + guard_criteria(decoys, untouched)
-        + answer_criteria(answers)
-    )
     answer_rows = [
-        {"label": f"{field_words(f.field)} of {f.entity.the}", "value": f.value} for f in answers
+        {
+            "label": f"{field_words(f.field)} of {f.entity.the}",
+            "value": f.value,
+            "step": new_index[f.step],
+            "path": f.path,
+            "excludes": excludes,
+        }
+        for f, excludes in answers
     ]
-    answer_text = Task.gold_answer_for(answer_rows)
+    initial_view = StateView(initial, services, cache)
+    final_view = StateView(final, services, cache)
+    criteria = (
+        state_criteria(diff, steps, labels, env.identifier)
+        + guard_criteria(guarded, untouched)
+        + only_requested_changes(initial_view, final_view, services)
+        + answer_criteria([f for f, _ in answers])
+    )
+    answer_text = gold_reply(steps, answer_rows)
+    criteria += answer_omits(answer_rows, answer_text)
     initial_states = {s: initial.states[s].model_dump(mode="json") for s in services}
     final_hashes = {s: hash_state(final.states[s]) for s in services}
+    if _future_ids(gold, steps, initial_states):
+        return FUTURE_ID
 
     def view(snap: Snapshot) -> StateView:
         return StateView(snap, services, cache)
@@ -199,25 +235,50 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     if reason is not None:
         return reason
 
+    decoy_rows = [
+        {
+            "step": new_index.get(d.step, d.step) if why == "matched" else None,
+            "service": d.service,
+            "collection": d.collection,
+            "id": d.id,
+            "path": d.path,
+            "why": why,
+        }
+        for d, why in decoys
+    ]
+    report = mutation_report(
+        criteria, plan, answer_rows, decoy_rows, answer_text, world, initial, view
+    )
+    if "pick_decoy" in report.escaped:
+        return RULE_UNCHECKABLE
+    if report.catch_rate < cfg.min_catch_rate:
+        return MUTANTS_ESCAPE
+
+    capabilities = _capabilities(plan, steps, bool(guarded or untouched), bool(answers))
+    motif = name_motif((s.tool.name, s.tool.collection) for s in steps if s.write)
+    variant = rng.randrange(60)
     instruction = render_instruction(
-        plan, guards, [{"field": field_words(f.field), "of": f.entity.the} for f in answers]
+        plan,
+        guards,
+        [{"field": field_words(f.field), "of": f.entity.the} for f, _ in answers],
+        goal=_goal(env, steps[0], motif, variant),
+        variant=variant,
     )
     if any(lit not in instruction for lit in literals):
         return LITERAL_MISSING
     if any(e.id in instruction for e in [*walker.entities, *(d for d, _ in walker.decoys)]):
         return ID_LEAKED
-    capabilities = _capabilities(plan, walker, bool(decoys or untouched), bool(answers))
     rubric = dump_criteria(criteria)
     tid = task_id(world_seed, services, plan, rubric, state_digest(initial_states))
-    writes = [s.tool.service for s in walker.steps if s.write]
-    return Task(
+    writes = [s.tool.service for s in steps if s.write]
+    task = Task(
         task_id=tid,
         seed=world_seed,
         services=services,
         distractor_services=_distractor_services(env, services, rng),
         domain=task_domain(services, writes),
         capabilities=capabilities,
-        difficulty=difficulty(len(plan), len(services), capabilities),
+        difficulty="",
         instruction=instruction,
         template_instruction=instruction,
         literals=literals,
@@ -225,8 +286,119 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         gold_plan=plan,
         rubric=rubric,
         answer=answer_rows,
+        gold_reply=answer_text,
         split=pick_split(tid, cfg.split_weights),
+        decoys=decoy_rows,
+        mutation=report.to_dict(),
+        motif=motif,
     )
+    return task.model_copy(update={"difficulty": band(task)})
+
+
+def _goal(env: ComposeEnv, first: Step, motif: str, variant: int) -> str:
+    """The opening sentence: what the request is about (the person or record the task
+    starts from) and, when the plan forms a workflow, which one."""
+    t = first.text
+    said = t.get("search") or next((phrase for _, phrase in t.get("by") or ()), None)
+    if said is None or first.entity is None:
+        return ""
+    # The person the request is about, named as the pool knows them (their e-mail was
+    # the way in), so the name always agrees with the e-mail.
+    email = str(said).strip('"').casefold()
+    person = env.person_by_email(email) if "@" in email else None
+    name = person.full_name if person is not None else None
+    if name:
+        subject = f"{name} ({said})"
+        goals = BY_NAME[motif].goals if motif in BY_NAME else GENERIC_GOALS
+    else:
+        subject = f"the {t.get('noun', 'record')} {said}"
+        goals = GENERIC_GOALS
+    goal = goals[variant % len(goals)].format(subject=subject)
+    return goal[:1].upper() + goal[1:]
+
+
+def gold_reply(steps: Sequence[Step], answer_rows: Sequence[Mapping[str, Any]]) -> str:
+    """The final reply of a faithful agent: what it changed, then the asked values. It
+    names records by label and states no value but the asked ones (an answer must not
+    state a decoy's value)."""
+    done = [_done(s) for s in steps if s.write]
+    parts = []
+    if done:
+        parts.append("Here is what I did: " + "; ".join(done) + ".")
+    if answer_rows:
+        parts.append(Task.gold_answer_for(answer_rows))
+    return " ".join(parts) or "Done."
+
+
+def _done(step: Step) -> str:
+    """``create a ticket`` -> ``created a ticket in Helpdesk``."""
+    t = step.text
+    service = t.get("service", "")
+    kind = t.get("kind")
+    if kind == "update":
+        return f"updated {t.get('target', 'the record')} in {service}"
+    if kind == "delete":
+        return f"deleted {t.get('target', 'the record')} in {service}"
+    summary = str(t.get("summary") or step.tool.name.replace("_", " "))
+    return f"{past_tense(summary)} in {service}"
+
+
+_IRREGULAR = {
+    "send": "sent", "pay": "paid", "set": "set", "put": "put", "make": "made", "hang": "hung",
+    "begin": "began", "write": "wrote", "run": "ran", "buy": "bought", "get": "got",
+    "leave": "left", "take": "took", "give": "gave", "hold": "held", "reset": "reset",
+    "split": "split", "upload": "uploaded", "forward": "forwarded", "open": "opened",
+    "submit": "submitted", "cancel": "canceled", "ship": "shipped", "log": "logged",
+    "flag": "flagged", "plan": "planned", "pin": "pinned", "star": "starred", "tag": "tagged",
+    "refer": "referred", "transfer": "transferred", "admit": "admitted", "check": "checked",
+}  # fmt: skip
+
+
+def past_tense(phrase: str) -> str:
+    """The first verb of an imperative phrase in the past tense."""
+    head, _, rest = phrase.partition(" ")
+    low = head.lower()
+    if low in _IRREGULAR:
+        verb = _IRREGULAR[low]
+    elif low.endswith("e"):
+        verb = low + "d"
+    elif low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        verb = low[:-1] + "ied"
+    else:
+        verb = low + "ed"
+    return f"{verb} {rest}".strip()
+
+
+def _future_ids(
+    gold: Sequence[Mapping[str, Any]], steps: Sequence[Step], initial: Mapping[str, Any]
+) -> bool:
+    """Whether the initial state already mentions an id that a create of the plan makes
+    (a delete-and-recreate would then lose the link)."""
+    created = {
+        env.get("data", {}).get("id")
+        for env, step in zip(gold, steps, strict=True)
+        if step.kind == "create" and isinstance(env.get("data"), dict)
+    }
+    created.discard(None)
+    if not created:
+        return False
+    found = False
+
+    def scan(value: Any) -> None:
+        nonlocal found
+        if found:
+            return
+        if isinstance(value, str):
+            found = value in created
+        elif isinstance(value, dict):
+            for v in value.values():
+                scan(v)
+        elif isinstance(value, list):
+            for v in value:
+                scan(v)
+
+    scan(initial)
+    return found
 
 
 def diff_ids(diff: Any) -> set[tuple[str, str, str]]:
@@ -239,15 +411,21 @@ def diff_ids(diff: Any) -> set[tuple[str, str, str]]:
 
 
 def _untouched(
-    walker: Walker, written: set[tuple[str, str]], rng: random.Random, p: float
+    walker: Walker,
+    steps: Sequence[Step],
+    written: set[tuple[str, str]],
+    rng: random.Random,
+    p: float,
+    most: int = 1,
 ) -> list[tuple[str, str]]:
-    """A collection the task reads but must not write, now and then."""
+    """Collections the task reads but must not write, now and then."""
+    read = {(s.entity.service, s.entity.collection) for s in steps if s.entity and not s.write}
     read_only = sorted(
-        {(e.service, e.collection) for e in walker.entities if not e.created} - written
+        {(e.service, e.collection) for e in walker.entities if not e.created} & read - written
     )
     if not read_only or rng.random() >= p:
         return []
-    return [rng.choice(read_only)]
+    return sorted(rng.sample(read_only, min(most, len(read_only))))
 
 
 def _answerable(f: Fact, literals: Sequence[str]) -> bool:
@@ -268,8 +446,11 @@ def _answer_facts(
     literals: Sequence[str],
     rng: random.Random,
     p: float,
-) -> list[Fact]:
-    """A value the final reply must state, from a record the task read and did not change."""
+) -> list[tuple[Fact, list[Any]]]:
+    """A value the final reply must state, from a record the task read and did not change,
+    with the values it must not state instead: the same field (or the same kind of value)
+    on the other records the agent saw. A fact nothing could be confused with is not asked:
+    no reward could tell a reply that recites everything from one that answers."""
     if rng.random() >= p:
         return []
     stable: list[Entity] = [
@@ -280,13 +461,94 @@ def _answer_facts(
     facts = [f for f in walker.facts if f.entity in stable and _answerable(f, literals)]
     if not facts:
         return []
+    stated = _stated_values(walker)
+    seen = _seen_values(walker)
     # Identifiers and amounts are what people ask for; prefer them.
     rich = [f for f in facts if user_knowable(f.key) or isinstance(f.value, int | float)]
-    return [rng.choice(rich or facts)]
+    pool = rich or facts
+    rng.shuffle(pool)
+    for fact in pool:
+        excludes = _confusable(fact, seen, stated)
+        if excludes:
+            return [(fact, excludes)]
+    return []
+
+
+def _stated_values(walker: Walker) -> list[Any]:
+    """Values the plan states or writes: a reply may repeat them, so they are never the
+    values it must leave out."""
+    out: list[Any] = []
+    for step in walker.steps:
+        for value in step.args.values():
+            out += value if isinstance(value, list) else [value]
+        if step.rule is not None and step.rule.value is not None:
+            out.append(step.rule.value)
+        for bind in step.binds.values():
+            if bind.get("rule") == "threshold":
+                out += [bind.get("limit"), bind.get("above"), bind.get("otherwise")]
+    return out
+
+
+def _seen_values(walker: Walker) -> list[tuple[str, str | None, Any, str]]:
+    """(field, semantic key, value, record id) of every scalar field of every record the
+    plan's outputs showed."""
+    out: list[tuple[str, str | None, Any, str]] = []
+    for step in walker.steps:
+        data = (step.envelope or {}).get("data")
+        coll = walker._coll(step.tool.service, step.tool.collection)
+        for record in _records_in(data):
+            rid = str(record.get("id"))
+            for name, value in record.items():
+                if value is None or isinstance(value, dict | list | bool):
+                    continue
+                meta = coll.fields.get(name) if coll else None
+                out.append((name, meta.key if meta else None, value, rid))
+    return out
+
+
+def _records_in(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        out = [data] if "id" in data else []
+        for value in data.values():
+            if isinstance(value, list | dict):
+                out += _records_in(value)
+        return out
+    if isinstance(data, list):
+        return [r for item in data for r in _records_in(item)]
+    return []
+
+
+def _confusable(
+    fact: Fact, seen: Sequence[tuple[str, str | None, Any, str]], stated: Sequence[Any]
+) -> list[Any]:
+    value = fact.value
+    out: list[Any] = []
+    for name, key, other, rid in seen:
+        if rid == fact.entity.id and name == fact.field:
+            continue
+        same_field = name == fact.field
+        same_kind = key is not None and key == fact.key and not key.startswith("id:")
+        if not (same_field or same_kind):
+            continue
+        if isinstance(value, int | float) != isinstance(other, int | float):
+            continue
+        if normalize(other) == normalize(value) or any(
+            normalize(other) == normalize(v) for v in stated if v is not None
+        ):
+            continue
+        if isinstance(other, str):
+            text = str(value)
+            if len(other) < 3 or says(text, other) or says(other, text):
+                continue
+            if any(isinstance(v, str) and (says(v, other) or says(other, v)) for v in stated):
+                continue
+        if all(normalize(other) != normalize(o) for o in out):
+            out.append(other)
+    return out[:8]
 
 
 def _capabilities(
-    plan: Sequence[Mapping[str, Any]], walker: Walker, guarded: bool, answered: bool
+    plan: Sequence[Mapping[str, Any]], steps: Sequence[Step], guarded: bool, answered: bool
 ) -> list[str]:
     caps: set[str] = set()
     for i, step in enumerate(plan):
@@ -298,9 +560,9 @@ def _capabilities(
             caps.add("sequential-dependency")
             if plan[k]["tool"].split("__", 1)[0] != service:
                 caps.add("cross-service")
-    if any(s.rule is not None for s in walker.steps):
+    if any(s.rule is not None for s in steps):
         caps.add("selection-rule")
-    if any(s.threshold for s in walker.steps):
+    if any(s.threshold for s in steps):
         caps.add("threshold")
     if guarded:
         caps.add("guard")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -26,6 +27,32 @@ class ComposeConfig:
     gateway_size: int = 15  # services mounted in gateway mode, distractors included
     max_per_shape: int = 1  # near-duplicates: tasks with the same tools and rules
     split_weights: tuple[tuple[str, float], ...] = (("sft", 0.6), ("rl", 0.3), ("eval", 0.1))
+    # The mutation gate: a task is kept only if its rubric catches this share of the
+    # mutants of its gold plan (and every decoy swap of every selection rule).
+    min_catch_rate: float = 0.97
+    # The hard band (>= 5 services, >= 6 house rules, >= 15 steps): the share of walks that
+    # aim for it, how long they run, and how readily they take on rules.
+    hard_share: float = 0.35
+    hard_steps: tuple[int, int] = (17, 24)
+    hard_services: tuple[int, int] = (5, 6)
+    hard_rules: float = 0.85  # p_selection, p_collection_guard and p_threshold of hard walks
+    max_guarded_collections: int = 1
+
+    def hard(self) -> ComposeConfig:
+        """The settings of a walk aiming for the hard band."""
+        return dataclasses.replace(
+            self,
+            min_steps=self.hard_steps[0] - 4,
+            max_steps=self.hard_steps[1],
+            min_services=self.hard_services[0],
+            max_services=self.hard_services[1],
+            p_selection=max(self.p_selection, self.hard_rules),
+            p_collection_guard=max(self.p_collection_guard, self.hard_rules),
+            p_threshold=max(self.p_threshold, self.hard_rules),
+            p_answer=max(self.p_answer, 0.8),
+            max_guarded_collections=3,
+            hard_share=0.0,
+        )
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_steps <= self.max_steps:

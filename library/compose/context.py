@@ -18,7 +18,13 @@ def field_words(name: str) -> str:
     return ROLE_WORDS.get(name, words(name))
 
 
-@dataclass(slots=True)
+def ties(key: str | None) -> bool:
+    """Whether a shared value of this semantic key ties two records together (an id or a
+    business key does; an e-mail or a date does not)."""
+    return bool(key) and str(key).startswith(("id:", "key:"))
+
+
+@dataclass(slots=True, eq=False)
 class Entity:
     """A record the agent has in hand, called ``label`` in the instruction (``the ticket``)."""
 
@@ -32,10 +38,35 @@ class Entity:
     created: bool = False
     deleted: bool = False
     fetched_refs: set[str] = field(default_factory=set)
+    # Records this one is tied to by an id reference or a shared business key (the order
+    # of a shipment, the invoice with this number): what a threshold may read.
+    links: list[Entity] = field(default_factory=list)
+
+    def link(self, other: Entity) -> None:
+        if other is not self and all(o is not other for o in self.links):
+            self.links.append(other)
+            other.links.append(self)
+
+    def related(self) -> list[Entity]:
+        """This record and every record tied to it through a chain of links."""
+        seen: list[Entity] = [self]
+        queue = [self]
+        while queue:
+            for other in queue.pop().links:
+                if all(o is not other for o in seen):
+                    seen.append(other)
+                    queue.append(other)
+        return seen
 
     @property
     def the(self) -> str:
         return f"the {self.label}"
+
+    def __eq__(self, other: object) -> bool:  # identity: two finds of one record differ
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,13 @@ copy-on-write states from there.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import networkx as nx
 
 from library.compose.catalog import LOOKUP, Catalog, ToolInfo
 from library.compose.config import ComposeConfig
+from library.compose.motifs import Motif, fits
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.graph import ToolNode, build_graph, nodes_from_service
 from library.runtime import Service, Snapshot, World
@@ -37,6 +39,44 @@ class ComposeEnv:
         self.pool: SeedPool = seed_pool(self.config.pool_seed)
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
         self.starts = self._start_tools()
+        self._motif_tools: dict[str, frozenset[str]] = {}
+        self._by_email: dict[str, Any] | None = None
+        # Our organisation's people (the pool's staff), and their contact values.
+        self.staff = tuple(getattr(self.pool, "staff", ()))
+        self._staff_values = {
+            "email": {p.email.casefold() for p in self.staff},
+            "phone": {p.phone for p in self.staff},
+            "person_name": {
+                v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
+            },
+        }
+
+    def person_by_email(self, email: str) -> Any:
+        """The pool person (customer or colleague) with this e-mail, or None."""
+        if self._by_email is None:
+            everyone = [*self.pool.people, *self.staff]
+            self._by_email = {p.email.casefold(): p for p in everyone}
+        return self._by_email.get(email.casefold())
+
+    def motif_tools(self, motif: Motif) -> frozenset[str]:
+        """The write tools that fit a workflow motif (cached per motif)."""
+        cached = self._motif_tools.get(motif.name)
+        if cached is None:
+            cached = frozenset(
+                q
+                for q, t in self.catalog.tools.items()
+                if t.write and fits(motif, t.name, t.collection) >= 1.5
+            )
+            self._motif_tools[motif.name] = cached
+        return cached
+
+    def is_staff(self, key: str, value: object) -> bool:
+        """Whether a person value (e-mail, phone or name) is one of our colleagues."""
+        values = value if isinstance(value, list) else [value]
+        known = self._staff_values.get(key, set())
+        return any(isinstance(v, str) and v.strip().casefold() in known for v in values) or any(
+            isinstance(v, str) and v in known for v in values
+        )
 
     def world(self, world_seed: int) -> tuple[World, Snapshot]:
         """The seeded world for ``world_seed`` and its pristine snapshot."""

@@ -77,7 +77,8 @@ def shifted(value: Any, rng: random.Random, taken: set[Any]) -> Any:
 def person_fields(pool: SeedPool, fields: dict[str, str | None], email: str) -> dict[str, Any]:
     """Field values that keep a record consistent with the pool person owning ``email``:
     ``fields`` maps field name -> semantic key."""
-    person = next((p for p in pool.people if p.email.lower() == email.lower()), None)
+    everyone = [*pool.people, *getattr(pool, "staff", ())]
+    person = next((p for p in everyone if p.email.lower() == email.lower()), None)
     if person is None:
         return {}
     out: dict[str, Any] = {}

@@ -4,6 +4,7 @@ for selection rules, distractors, the record a cross-service lookup must find)."
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from library.compose.binding import Binding
@@ -16,7 +17,8 @@ from library.compose.catalog import (
     ref_collection,
     title,
 )
-from library.compose.context import Entity, Fact, field_words
+from library.compose.coherence import range_pairs
+from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.inject import clone, new_id, person_fields, shifted
 from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
 from library.compose.realism import (
@@ -27,8 +29,30 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
+from library.compose.roles import PERSON_KEYS
 from library.compose.walk_state import Reject, found_records
 from library.runtime.service import Record
+
+
+def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
+    """The changes that move field ``name`` of a copy of ``base`` from ``old`` to ``new``
+    while keeping its ranges ordered: the other end of a start/end pair moves by the same
+    amount, and a record is never updated before it was created."""
+    changes: dict[str, Any] = {name: new}
+    fields = type(base).model_fields
+    delta = new - old if isinstance(new, dt.date) and isinstance(old, dt.date) else None
+    if delta is not None:
+        for start, end in range_pairs(fields):
+            other = end if name == start else start if name == end else None
+            value = getattr(base, other, None) if other else None
+            if other and isinstance(value, dt.date) and type(value) is type(new):
+                changes[other] = value + delta
+    if name == "created_at" and "updated_at" in fields:
+        updated = getattr(base, "updated_at", None)
+        if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
+            changes["updated_at"] = new
+    return changes
+
 
 _SEARCHABLE_NAMES = frozenset({"name", "title", "subject", "full_name", "display_name"})
 
@@ -54,6 +78,7 @@ class Lookups(Binding):
 
     def _attempt_start(self, tool: ToolInfo) -> Step | None:
         before = self.world.snapshot()
+        self.call_people = {}
         try:
             step = self._open(tool)
         except Reject as exc:
@@ -90,8 +115,12 @@ class Lookups(Binding):
                         choices.append((p, fname))
             elif user_knowable(p.key):
                 fname = self._field_for(p, info)
-                if fname and isinstance(record.get(fname), str):
-                    choices.append((p, fname))
+                value = record.get(fname) if fname else None
+                if not isinstance(value, str):
+                    continue
+                if p.key in PERSON_KEYS and not self._fits_role(p.name, str(p.key), value):
+                    continue  # a seeded record whose staff field holds a customer
+                choices.append((p, fname))
         if not choices:
             raise Reject("start_unbindable")
         p, fname = self.rng.choice(choices)
@@ -257,6 +286,9 @@ class Lookups(Binding):
         )
         text["label"] = entity.label
         self._add_entity(entity)
+        for fact in sources:
+            if ties(fact.key):
+                entity.link(fact.entity)
         return Step(
             tool, args, binds, text, list(literals), envelope, entity, rule, sources=sources
         )
@@ -298,7 +330,7 @@ class Lookups(Binding):
             taken.add(new)
             rid = new_id(self.world, service, coll, base.id, self.rng)
             try:
-                copy = clone(base, rid, {name: new})
+                copy = clone(base, rid, moved_with(base, name, value, new))
             except ValueError:
                 return False
             self._inject(service, coll, copy)
@@ -323,8 +355,13 @@ class Lookups(Binding):
         if not others:
             return
         rid = new_id(self.world, service, coll, anchor.id, self.rng)
+        changes: dict[str, Any] = {fname: self.rng.choice(others)}
+        if key == "email":
+            # Another person altogether: their name and phone go with their e-mail.
+            keyed = {n: m.key for n, m in info.fields.items() if n != fname}
+            changes.update(person_fields(self.env.pool, keyed, changes[fname]))
         try:
-            copy = clone(anchor, rid, {fname: self.rng.choice(others)})
+            copy = clone(anchor, rid, changes)
         except ValueError:
             return
         self._inject(service, coll, copy)
@@ -398,6 +435,7 @@ class Lookups(Binding):
             self._label(tool.service, str(coll), created=False),
         )
         self._add_entity(entity)
+        entity.link(fact.entity)
         text = {
             "kind": FETCH,
             "service": title(tool.service),

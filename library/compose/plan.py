@@ -79,6 +79,9 @@ class Step:
     rule: Rule | None = None
     threshold: bool = False
     sources: list[Fact] = field(default_factory=list)  # facts the arguments came from
+    # Earlier steps this one depends on besides its bound arguments (the policy note a
+    # house rule lives in).
+    extra_sources: list[int] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -99,4 +102,6 @@ class Step:
         }
         if self.rule is not None:
             out["select"] = self.rule.to_dict()
+        if self.extra_sources:
+            out["uses"] = list(self.extra_sources)
         return out

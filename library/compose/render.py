@@ -23,47 +23,59 @@ def _threshold(t: Note | None) -> str:
     )
 
 
-def _lookup(t: Note) -> str:
+_FIND = ("find", "look up", "pull up")
+
+
+def _lookup(t: Note, v: int = 0) -> str:
+    verb = _FIND[v % len(_FIND)]
     if t.get("search"):
-        core = f"find the {t['noun']} matching {t['search']}"
+        core = f"{verb} the {t['noun']} matching {t['search']}"
     else:
         clauses = [f"whose {label} is {phrase}" for label, phrase in t.get("by") or ()]
         owners = " and ".join(t.get("of") or ())
         noun = t["nouns"] if t.get("rule") else t["noun"]
-        core = f"find the {noun}" + (f" of {owners}" if owners else "")
+        core = f"{verb} the {noun}" + (f" of {owners}" if owners else "")
         if clauses:
             core += " " + " and ".join(clauses)
     rule = f" {t['rule']}" if t.get("rule") else ""
     return f"{core}.{rule}"
 
 
-def _fetch(t: Note) -> str:
-    return f"look up the {t['noun']} referenced by {t['via']}."
+def _fetch(t: Note, v: int = 0) -> str:
+    return (
+        f"look up the {t['noun']} referenced by {t['via']}."
+        if v % 2 == 0
+        else f"open the {t['noun']} that {t['via']} points to."
+    )
 
 
-def _create(t: Note) -> str:
+def _create(t: Note, v: int = 0) -> str:
     owners = " and ".join(t.get("for") or ())
     core = t["summary"] + (f" for {owners}" if owners else "")
     values = _values(t.get("values") or ())
     return core + (f" ({values})" if values else "") + "." + _threshold(t.get("threshold"))
 
 
-def _update(t: Note) -> str:
+def _update(t: Note, v: int = 0) -> str:
     sets = " and ".join(f"{label} to {phrase}" for label, phrase in t.get("values") or ())
-    core = f"update {t['target']}" + (f": set {sets}" if sets else "")
+    if v % 2 == 0:
+        core = f"update {t['target']}" + (f": set {sets}" if sets else "")
+    else:
+        its = " and ".join(f"its {label} is {phrase}" for label, phrase in t.get("values") or ())
+        core = f"change {t['target']}" + (f" so that {its}" if its else "")
     return core + "." + _threshold(t.get("threshold"))
 
 
-def _action(t: Note) -> str:
+def _action(t: Note, v: int = 0) -> str:
     values = _values(t.get("values") or ())
     return t["summary"] + (f" ({values})" if values else "") + "."
 
 
-def _delete(t: Note) -> str:
-    return f"delete {t['target']}."
+def _delete(t: Note, v: int = 0) -> str:
+    return f"delete {t['target']}." if v % 2 == 0 else f"remove {t['target']}."
 
 
-SENTENCES: dict[str, Callable[[Note], str]] = {
+SENTENCES: dict[str, Callable[..., str]] = {
     "lookup": _lookup,
     "fetch": _fetch,
     "create": _create,
@@ -71,12 +83,24 @@ SENTENCES: dict[str, Callable[[Note], str]] = {
     "action": _action,
     "delete": _delete,
 }
+_IN = ("in {s}, {b}", "over in {s}, {b}", "using {s}, {b}")
+_GUARDS = (
+    ("Do not change any other {noun} in {service}.",
+     "Do not create, change or delete any {nouns} in {service}."),
+    ("Leave every other {noun} in {service} as it is.",
+     "Leave the {nouns} in {service} alone: nothing created, changed or deleted."),
+    ("Don't touch any other {noun} in {service}.",
+     "Make no changes to {nouns} in {service}."),
+)  # fmt: skip
+_ASK = ("Finally, tell me {asked}.", "When you're done, let me know {asked}.",
+        "In your reply, include {asked}.")  # fmt: skip
 
 
-def _guard(g: Note) -> str:
+def _guard(g: Note, v: int = 0) -> str:
+    others, collection = _GUARDS[v % len(_GUARDS)]
     if g["scope"] == "collection":
-        return f"Do not create, change or delete any {g['nouns']} in {g['service']}."
-    return f"Do not change any other {g['noun']} in {g['service']}."
+        return collection.format(nouns=g["nouns"], service=g["service"])
+    return others.format(noun=g["noun"], service=g["service"])
 
 
 def _cap(sentence: str) -> str:
@@ -87,24 +111,30 @@ def render_instruction(
     plan: Sequence[Mapping[str, Any]],
     guards: Sequence[Note] = (),
     answers: Sequence[Note] = (),
+    *,
+    goal: str = "",
+    variant: int = 0,
 ) -> str:
     """``plan``: gold plan steps with their ``text`` notes; ``guards``: ``{scope, service,
-    noun, nouns}``; ``answers``: ``{field, of}``."""
-    sentences: list[str] = []
+    noun, nouns}``; ``answers``: ``{field, of}``; ``goal``: the opening sentence (what the
+    request is for, e.g. from the plan's workflow motif); ``variant`` picks one of several
+    phrasings of each part, so that no single template dominates."""
+    sentences: list[str] = [goal] if goal else []
     service = None
     wrote = False
-    for step in plan:
+    for i, step in enumerate(plan):
         t = step["text"]
-        body = SENTENCES[t["kind"]](t)
+        v = variant + i
+        body = SENTENCES[t["kind"]](t, v)
         if t["service"] != service:
-            body = f"in {t['service']}, {body}"
+            body = _IN[(variant + i // 2) % len(_IN)].format(s=t["service"], b=body)
             service = t["service"]
-        if step.get("write") and not wrote and sentences:
+        if step.get("write") and not wrote and (len(sentences) > (1 if goal else 0)):
             body = f"then {body}"
         wrote = wrote or bool(step.get("write"))
         sentences.append(_cap(body))
-    sentences += [_guard(g) for g in guards]
+    sentences += [_guard(g, variant) for g in guards]
     if answers:
         asked = " and ".join(f"the {a['field']} of {a['of']}" for a in answers)
-        sentences.append(f"Finally, tell me {asked}.")
+        sentences.append(_ASK[variant % len(_ASK)].format(asked=asked))
     return " ".join(sentences)

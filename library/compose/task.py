@@ -52,6 +52,9 @@ class Task(BaseModel):
     gold_plan: list[dict[str, Any]]
     rubric: list[dict[str, Any]]
     answer: list[dict[str, Any]] = Field(default_factory=list)
+    # The final reply of a faithful agent: what it changed and the asked values (verified
+    # against the rubric at composition).
+    gold_reply: str = ""
     split: str = "sft"
     # The workflow the plan follows (``onboarding``, ``escalation``...; "" for none).
     motif: str = ""
@@ -69,8 +72,9 @@ class Task(BaseModel):
         return load_criteria(self.rubric)
 
     def gold_answer(self) -> str:
-        """A final reply that states every answer fact."""
-        return self.gold_answer_for(self.answer)
+        """A final reply that states every answer fact (the composed summary when there is
+        one)."""
+        return self.gold_reply or self.gold_answer_for(self.answer)
 
     @staticmethod
     def gold_answer_for(answer: Sequence[dict[str, Any]]) -> str:
@@ -88,7 +92,9 @@ class Task(BaseModel):
             for b in (s.get("binds") or {}).values()
             if b.get("rule") == "threshold"
         )
-        guards = sum(1 for c in self.rubric if c.get("kind") in ("record_unchanged", "collection_untouched"))
+        guards = sum(
+            1 for c in self.rubric if c.get("kind") in ("record_unchanged", "collection_untouched")
+        )
         return selects + thresholds + guards + len(self.house_rules)
 
     def shape(self) -> str:
@@ -113,6 +119,7 @@ class Task(BaseModel):
             "gold_plan": self.gold_plan,
             "rubric": self.rubric,
             "answer": self.answer,
+            "gold_reply": self.gold_reply,
             "split": self.split,
             "motif": self.motif,
             "decoys": self.decoys,
@@ -150,6 +157,19 @@ def pick_split(tid: str, weights: Sequence[tuple[str, float]]) -> str:
             return name
         point -= w
     return weights[-1][0]
+
+
+# The hard band: as deep as the paper's public trajectories.
+HARD_SERVICES, HARD_RULES, HARD_STEPS = 5, 6, 15
+
+
+def band(task: Task) -> str:
+    """``hard`` for tasks of the hard band (>= 5 services, >= 6 house rules, >= 15 steps);
+    otherwise ``easy`` or ``medium`` by size and rules."""
+    steps, services = len(task.gold_plan), len(task.services)
+    if services >= HARD_SERVICES and steps >= HARD_STEPS and task.rule_count() >= HARD_RULES:
+        return "hard"
+    return "easy" if difficulty(steps, services, task.capabilities) == "easy" else "medium"
 
 
 def difficulty(steps: int, services: int, capabilities: Sequence[str]) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from library.compose.catalog import (
     ACTION,
@@ -26,6 +27,7 @@ from library.compose.catalog import (
 )
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
+from library.compose.motifs import Motif, motif_of
 from library.compose.plan import Step
 from library.compose.walk_state import Reject
 from library.compose.writes import Writes
@@ -61,6 +63,9 @@ class Walker(Lookups, Writes):
 
     def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
         super().__init__(env, world, base, rng)
+        self.motif: Motif | None = None
+        self._scores: dict[str, float] = {}
+        self._scored = 0
         self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
             LOOKUP: self._lookup,
             FETCH: self._fetch,
@@ -72,6 +77,8 @@ class Walker(Lookups, Writes):
 
     # -- the walk -------------------------------------------------------------------------
     def walk(self) -> None:
+        if self.rng.random() < self.cfg.hard_share:
+            self.cfg = self.cfg.hard()
         cfg, rng = self.cfg, self.rng
         # Favour 3+ services: that is where composition is hard and where data is scarce.
         spread = list(range(cfg.min_services, cfg.max_services + 1))
@@ -91,9 +98,10 @@ class Walker(Lookups, Writes):
                     break
         if not any(s.write for s in self.steps):
             raise Reject("no_write")
-        if len(self.steps) < cfg.min_steps:
+        base = self.env.config  # a hard walk that falls short is still a task
+        if len(self.steps) < base.min_steps:
             raise Reject("too_short")
-        if len(self.services) < cfg.min_services:
+        if len(self.services) < base.min_services:
             raise Reject("too_few_services")
 
     def _next(
@@ -101,14 +109,7 @@ class Walker(Lookups, Writes):
     ) -> Step | None:
         """One more step: pick a kind of move, then a tool along a graph edge, and try
         candidates until one binds and runs."""
-        scores: dict[str, float] = {}
-        last = len(self.steps) - 1
-        graph = self.env.graph
-        for i, step in enumerate(self.steps):
-            for succ, attrs in graph.succ[step.tool.qualified].items():
-                w = float(attrs["weight"]) * (1.5 if i == last else 1.0)
-                if w > scores.get(succ, 0.0):
-                    scores[succ] = w
+        scores = self._edge_scores()
         has_write = any(s.write for s in self.steps)
         remaining = target_steps - len(self.steps)
         must_write = writes_only or (not has_write and remaining <= 1)
@@ -117,6 +118,8 @@ class Walker(Lookups, Writes):
         # Running out of steps: spend the rest on reaching new services.
         must_explore = explore and not must_write and remaining <= needed + (0 if has_write else 1)
         classes: dict[str, list[tuple[float, str]]] = {}
+        live = {(e.service, e.collection) for e in self.entities if not e.deleted}
+        held = {(e.service, e.collection) for e in self.entities}
         for name in sorted(scores):
             tool = self.catalog.tools.get(name)
             if tool is None or tool.kind is None or name in self.used:
@@ -126,11 +129,19 @@ class Walker(Lookups, Writes):
             move = _move_class(tool, tool.service not in self.services)
             if must_explore and not move.startswith("explore"):
                 continue
-            if not self._plausible(tool, move):
+            if not self._plausible(tool, move, live, held):
                 continue
             # Efraimidis-Spirakis keys: a weighted random order in one sort.
             key = self.rng.random() ** (1.0 / scores[name])
             classes.setdefault(move, []).append((key, name))
+        if self.motif is not None:
+            # Lean toward the workflow the first write started: its tools, thrice as likely.
+            fitting = self.env.motif_tools(self.motif)
+            for move, items in classes.items():
+                if move in WRITE_MOVES:
+                    classes[move] = [
+                        (k ** (1 / 3), n) if n in fitting else (k, n) for k, n in items
+                    ]
         weights = {
             m: MOVE_WEIGHTS[m][0 if explore else 1]
             * (2.0 if m in WRITE_MOVES and not has_write else 1.0)
@@ -152,23 +163,44 @@ class Walker(Lookups, Writes):
                     return step
         return None
 
-    def _plausible(self, tool: ToolInfo, move: str) -> bool:
+    def _edge_scores(self) -> dict[str, float]:
+        """Tools one graph edge away from the plan, by the strongest edge reaching them;
+        edges from the last step count half again (kept incrementally: walks are long)."""
+        graph = self.env.graph
+        for step in self.steps[self._scored :]:
+            for succ, attrs in graph.succ[step.tool.qualified].items():
+                w = float(attrs["weight"])
+                if w > self._scores.get(succ, 0.0):
+                    self._scores[succ] = w
+        self._scored = len(self.steps)
+        if not self.steps:
+            return {}
+        scores = dict(self._scores)
+        for succ, attrs in graph.succ[self.steps[-1].tool.qualified].items():
+            w = float(attrs["weight"]) * 1.5
+            if w > scores.get(succ, 0.0):
+                scores[succ] = w
+        return scores
+
+    @staticmethod
+    def _plausible(
+        tool: ToolInfo, move: str, live: set[tuple[str, Any]], held: set[tuple[str, Any]]
+    ) -> bool:
         """A cheap pre-check: acting needs a record of the tool's collection in hand, and
         a collection is looked up once."""
-        live = any(
-            e.service == tool.service and e.collection == tool.collection and not e.deleted
-            for e in self.entities
-        )
+        key = (tool.service, tool.collection)
         if move in ("act", "delete"):
-            return live
+            return key in live
         if tool.kind in (LOOKUP, FETCH):
-            return not self._has_entity(tool.service, tool.collection)
+            return key not in held
         return True
 
     def _attempt(self, tool: ToolInfo) -> Step | None:
         before = self.world.snapshot()
         n_inj, n_dec, n_ent = len(self.injections), len(self.decoys), len(self.entities)
         facts, written = self.facts, set(self.written)
+        staff_roles = dict(self.staff_roles)
+        self.call_people = {}
         try:
             step = self.moves[str(tool.kind)](tool)
         except Reject as exc:
@@ -181,9 +213,12 @@ class Walker(Lookups, Writes):
             del self.decoys[n_dec:]
             del self.entities[n_ent:]
             self.facts, self.written = facts, written
+            self.staff_roles = staff_roles
             return None
         self.used.add(tool.qualified)
         if tool.service not in self.services:
             self.services.append(tool.service)
         self.steps.append(step)
+        if self.motif is None and step.write:
+            self.motif = motif_of(tool.name, tool.collection)
         return step

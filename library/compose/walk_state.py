@@ -93,6 +93,8 @@ class WalkState:
         self.used: set[str] = set()
         self.written: set[tuple[str, str, str, str]] = set()
         self.failures: dict[str, int] = {}
+        self.call_people: dict[str, str] = {}  # person -> role, within the call being bound
+        self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
         envelope = self.world.call(tool.qualified, args)

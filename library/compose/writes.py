@@ -15,9 +15,11 @@ from library.compose.catalog import (
     ToolInfo,
     title,
 )
-from library.compose.context import Entity
+from library.compose.coherence import inverted, may_write
+from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.plan import Bound, Step
+from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.walk_state import Reject
 
 
@@ -25,13 +27,23 @@ class Writes(Binding):
     """The write steps of a walk."""
 
     def _target(self, tool: ToolInfo) -> Entity | None:
-        """The known record a tool acting on one record would act on."""
+        """The known record a tool acting on one record would act on, if its state allows
+        it (a canceled order is not edited, a paid invoice is not voided)."""
         options = [
             e
             for e in self.entities
-            if e.service == tool.service and e.collection == tool.collection and not e.deleted
+            if e.service == tool.service
+            and e.collection == tool.collection
+            and not e.deleted
+            and self._may_write(e, tool)
         ]
         return self.rng.choice(options) if options else None
+
+    def _may_write(self, entity: Entity, tool: ToolInfo) -> bool:
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        if current is None:
+            return False
+        return may_write(current.model_dump(mode="json"), str(tool.kind), tool.name)
 
     def _write(
         self,
@@ -54,6 +66,13 @@ class Writes(Binding):
         )
         if not changed and not adds_or_deletes:
             raise Reject("write_without_effect")
+        for svc, colls in diff.services.items():
+            for coll, d in colls.items():
+                for rid in [*d.added, *d.updated]:
+                    rec = self._state_record(svc, coll, rid)
+                    if rec is not None and inverted(rec.model_dump(mode="json")):
+                        # A faithful agent would be graded against an invalid record.
+                        raise Reject("inverted_range")
         deleted = {
             (svc, coll, rid)
             for svc, colls in diff.services.items()
@@ -82,6 +101,9 @@ class Writes(Binding):
                 tool.service, str(tool.collection), data["id"], data, step_no, "", label, True
             )
             self._add_entity(created)
+            for fact in sources:
+                if ties(fact.key):
+                    created.link(fact.entity)
             text["label"] = created.label
         elif entity is not None and tool.kind == DELETE:
             entity.deleted = True
@@ -105,8 +127,17 @@ class Writes(Binding):
         required = self._bind_required(tool, set(), exclude)
         if required is None or not any(b.fact is not None for b in required.values()):
             return None  # a create that uses nothing the agent found is not a flow
-        optional = [p for p in self._settable(tool, None) if p.enum][:1]
-        extra, threshold_text = self._values(tool, optional, None, exclude)
+        settable = self._settable(tool, None)
+        optional = [p for p in settable if p.enum][:1]
+        # A colleague who takes the new record on (assignee, owner, host): work has people.
+        optional += [
+            p
+            for p in settable
+            if (p.key or p.item_key) in PERSON_KEYS and is_staff_role(role_of(p.name))
+        ][:1]
+        owners = [b.fact.entity for b in required.values() if b.fact and ties(b.fact.key)]
+        related = list(dict.fromkeys(e for o in owners for e in o.related()))
+        extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = {**required, **extra}
         ids = {n for n, b in bound.items() if b.fact is not None and b.fact.field == "id"}
         text: dict[str, Any] = {

@@ -1,0 +1,113 @@
+"""What a coherent world allows a plan to do: records follow their state machine (no edit to
+a closed or paid record unless the tool is the way out of that state) and ranges stay
+ordered (a rental ends after it starts)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from library.compiler.actions import REOPENS, STATUS_FIELDS, TERMINAL
+from library.rubric.values import timestamp
+
+# Finished business: nothing but the transition out of it may touch the record.
+FINAL = TERMINAL | {"resolved", "solved", "paid", "settled", "shipped", "sent", "posted"}
+# From these, a few follow-up transitions are still legitimate (a paid invoice is refunded,
+# a shipped order delivered, a sent invoice paid); field edits are not.
+FOLLOW_UPS: dict[str, frozenset[str]] = {
+    "paid": frozenset({"refund", "reverse", "credit", "reconcile", "archive", "receipt"}),
+    "settled": frozenset({"refund", "reverse", "reconcile", "archive"}),
+    "shipped": frozenset({"deliver", "receive", "return", "track", "archive", "complete"}),
+    "sent": frozenset({"pay", "mark", "remind", "void", "cancel", "archive", "record", "accept",
+                       "decline", "sign", "resend", "complete", "close", "receive"}),
+    "posted": frozenset({"reverse", "reconcile", "archive"}),
+    "resolved": frozenset({"close", "reopen", "archive"}),
+    "solved": frozenset({"close", "reopen", "archive"}),
+    "completed": frozenset({"archive", "reopen"}),
+    "closed": frozenset({"reopen", "archive"}),
+    "delivered": frozenset({"return", "archive", "complete", "close"}),
+}  # fmt: skip
+_LEAVE = frozenset(REOPENS) | {"reopen", "restore", "unarchive", "reactivate", "undelete"}
+
+
+def status_of(record: Mapping[str, Any]) -> str | None:
+    for name in STATUS_FIELDS:
+        value = record.get(name)
+        if isinstance(value, str):
+            return value.lower()
+    return None
+
+
+def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
+    """Whether a write of ``kind`` (update, action, delete) by ``tool_name`` is a legitimate
+    move from the record's current state."""
+    state = status_of(record)
+    if state is None or state not in FINAL:
+        return True
+    verb = tool_name.split("_", 1)[0].lower()
+    two = "_".join(tool_name.lower().split("_")[:2])
+    if verb in _LEAVE or two in _LEAVE:
+        return True
+    if kind != "action":
+        return False
+    return verb in FOLLOW_UPS.get(state, frozenset())
+
+
+# (start pattern, end replacement): "starts_at" -> "ends_at", "check_in_date" -> ...
+_PAIRS: tuple[tuple[str, str], ...] = (
+    (r"(^|_)start(s)?(_|$)", r"\1end\2\3"),
+    (r"(^|_)begin(s)?(_|$)", r"\1end\2\3"),
+    (r"(^|_)from(_|$)", r"\1to\2"),
+    (r"(^|_)from(_|$)", r"\1until\2"),
+    (r"(^|_)check_in(_|$)", r"\1check_out\2"),
+    (r"(^|_)checkin(_|$)", r"\1checkout\2"),
+    (r"(^|_)pick_up(_|$)", r"\1drop_off\2"),
+    (r"(^|_)pickup(_|$)", r"\1dropoff\2"),
+    (r"(^|_)pickup(_|$)", r"\1return\2"),
+    (r"(^|_)departure(_|$)", r"\1arrival\2"),
+    (r"(^|_)depart(s|ure)?(_|$)", r"\1arrive\2\3"),
+    (r"(^|_)valid_from(_|$)", r"\1valid_until\2"),
+    (r"(^|_)valid_from(_|$)", r"\1valid_to\2"),
+    (r"(^|_)min(imum)?(_|$)", r"\1max\2\3"),
+    (r"(^|_)issue(d)?_(date|on|at)$", r"\1due_\3"),
+    (r"(^|_)opened(_|$)", r"\1closed\2"),
+    (r"(^|_)effective(_|$)", r"\1expir\2"),
+)
+
+
+def range_pairs(fields: Any) -> list[tuple[str, str]]:
+    """(start field, end field) pairs among ``fields`` (names)."""
+    names = set(fields)
+    out = []
+    for name in sorted(names):
+        for pattern, repl in _PAIRS:
+            if not re.search(pattern, name):
+                continue
+            other = re.sub(pattern, repl, name, count=1)
+            if other != name and other in names and (name, other) not in out:
+                out.append((name, other))
+    return out
+
+
+def _comparable(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    stamp = timestamp(value)
+    if stamp is None:
+        return None
+    return stamp if "T" in stamp else f"{stamp}T00:00:00+00:00"
+
+
+def inverted(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The pairs of ``record`` whose end comes before its start."""
+    out = []
+    for start, end in range_pairs(record):
+        a, b = _comparable(record.get(start)), _comparable(record.get(end))
+        if a is None or b is None or type(a) is not type(b):
+            continue
+        if b < a:
+            out.append((start, end))
+    return out
