@@ -16,9 +16,11 @@ from rich.table import Table
 
 from flows.build_command import build
 from flows.compose_command import compose, graph
+from flows.export_command import export
 from flows.ingest_command import ingest
 from flows.serve_command import serve, server
 from flows.settings import warehouse_root
+from flows.show_command import show_app
 
 # Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -44,8 +46,10 @@ app.command(help="Ingest tool specifications (files, folders, globs) into the wa
 app.command(help="Generate and verify services from the ingested specs.")(build)
 app.command(help="Build the dependency graph of verified tools; statistics and a picture.")(graph)
 app.command(help="Compose verified cross-service tasks (random walks over the graph).")(compose)
+app.command(help="Curate the judged rollouts and write the exports.")(export)
 app.command(help="Start the Prefect server and its UI on 127.0.0.1.")(server)
 app.command(help="Serve the deployments (factory, nightly expansion, stages) to the UI.")(serve)
+app.add_typer(show_app, name="show")
 
 
 class OutputFormat(StrEnum):

@@ -146,11 +146,13 @@ def _gather(
 
 
 @task(name="curate-and-export", retries=1, retry_delay_seconds=1)
-def export_task(root: str, out_dir: str) -> dict[str, Any]:
+def export_task(root: str, out_dir: str, tools: str = "all") -> dict[str, Any]:
+    """``tools``: the exports' tools policy, ``all`` or ``called+N`` (tasks/export.py)."""
     wh = Warehouse(root)
     curation = curate(wh)
-    records = export_all(wh, out_dir, curation.kept, curation=curation)
+    records = export_all(wh, out_dir, curation.kept, curation=curation, tools=tools)
     return {
+        "tools_policy": tools,
         "curation": curation.summary(),
         "exports": {r.kind: {"path": r.path, "records": r.records, "new": r.new} for r in records},
     }

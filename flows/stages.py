@@ -95,10 +95,12 @@ def rollout_flow(
 
 
 @flow(name="curate-and-export", log_prints=True)
-def export_flow() -> dict[str, Any]:
-    """Curate the judged rollouts, run the quality gate, write the exports."""
+def export_flow(tools: str = "all") -> dict[str, Any]:
+    """Curate the judged rollouts, run the quality gate, write the exports. ``tools``: keep
+    every tool offered (``all``) or the called ones plus N others (``called+N``)."""
     out = str(home() / "exports")
-    return _stage("curate-and-export", "export", {}, lambda root: export_task(root, out))
+    params = {"tools": tools}
+    return _stage("curate-and-export", "export", params, lambda root: export_task(root, out, tools))
 
 
 # Every stage flow, in pipeline order (served and deployed one per stage).

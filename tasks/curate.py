@@ -10,7 +10,8 @@ Rules, in order; a rollout is dropped for the first rule it breaks, and reasons 
    exposed) beyond ``max_invalid_calls`` drop it too;
 5. length bounds (messages, tool calls, characters);
 6. duplicates: the same task with the same tool-call sequence, the same normalized text on any
-   task, or (within a task) word 3-shingle Jaccard similarity >= ``near_duplicate_threshold``;
+   task, or (within a task and exposure mode, so gateway demonstrations stand beside direct
+   ones) word 3-shingle Jaccard similarity >= ``near_duplicate_threshold``;
 7. balance: caps per task, service, domain and capability.
 
 Rules 6 and 7 keep the best rollouts first (rubric score, reward, fewer tool errors, fewer
@@ -33,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from warehouse import Warehouse
 
 _LOAD = """
-SELECT r.rollout_id, r.task_id, r.policy, r.mode, r.messages, r.tools, r.steps,
+SELECT r.rollout_id, r.task_id, r.sample, r.policy, r.mode, r.messages, r.tools, r.steps,
        r.tool_calls, r.invalid_tool_calls, r.tool_errors, r.status,
        s.completed, s.rubric_score, s.reward,
        t.task_id AS task_found, t.services, t.domain, t.capabilities, t.difficulty, t.split
@@ -220,7 +221,9 @@ def _dedup(
         if calls_key in seen_calls or text_key in seen_text:
             reasons[c.id] = "duplicate"
             continue
-        peers = kept_by_task.setdefault(c.row["task_id"], [])
+        # Near-duplicates are looked for within a task and exposure mode: a gateway
+        # demonstration (discovery, then call_tool) is not a copy of a direct one.
+        peers = kept_by_task.setdefault(f"{c.row['task_id']}\0{c.row['mode']}", [])
         t = s.near_duplicate_threshold
         if t is not None and any(_jaccard(c.shingles, p.shingles) >= t for p in peers):
             reasons[c.id] = "near_duplicate"

@@ -6,18 +6,33 @@ Under ``out_dir``:
   trainers (TRL, OpenAI fine-tuning) take; lines sorted by rollout id, which the ``exports``
   row lists in line order.
 - ``hf_dataset/``: the same records as a Hugging Face ``datasets`` folder (``save_to_disk``).
-- ``compoworld.jsonl``: the CompoWorld sample shape ``{"tools", "messages", "meta", "source"}``;
-  ``source`` is ``compoworld/<policy>``, so oracle data stays labelled as oracle.
+- ``compoworld.jsonl``: the CompoWorld public sample's shape ``{"tools", "messages", "meta",
+  "source"}``: ``tools`` and tool-call ``arguments`` are JSON objects, tool messages carry the
+  ``name`` of the tool they answer, and ``meta`` has the sample's fields (``src``,
+  ``rollout_idx``, ``net_score``, ``n_real_tool_calls``, ``discover_mode``, ``finish_reason``)
+  beside ours; ``source`` is ``compoworld/<policy>``, so oracle data stays labelled as oracle.
 - ``rl_tasks.jsonl``: one line per RL task: the prompt (system + user), the tools, and what an
   environment needs to reset (services, initial state, rubric).
 
-JSON columns: Arrow, hence ``datasets.load_dataset("json")``, unifies dict values across rows
-into one struct type, fills missing keys with nulls and fails on conflicting types. Tool JSON
-Schemas, initial states and rubrics differ per row, so ``tools``, ``initial_state`` and
-``rubric`` are JSON strings (TRL ``json.loads`` a string ``tools``; STACK.md §5.2), and tool-call
-``arguments`` are JSON strings as the OpenAI format has them. ``messages`` stays a list of
-objects (TRL recognises conversations by it) with a fixed key set per role; the only thing
-Arrow adds on load is null for the keys a role does not have.
+JSON columns of the training files (``chat.jsonl``, ``hf_dataset/``, ``rl_tasks.jsonl``): Arrow,
+hence ``datasets.load_dataset("json")``, unifies dict values across rows into one struct type,
+fills missing keys with nulls and fails on conflicting types. Tool JSON Schemas, initial states
+and rubrics differ per row, so ``tools``, ``initial_state`` and ``rubric`` are JSON strings
+(TRL ``json.loads`` a string ``tools``; STACK.md §5.2), and tool-call ``arguments`` are JSON
+strings as the OpenAI format has them. ``messages`` stays a list of objects (TRL recognises
+conversations by it) with a fixed key set per role; the only thing Arrow adds on load is null
+for the keys a role does not have.
+
+Both exposure modes are exported: a gateway rollout's tools are the four meta-tools. The tools
+policy (``--tools``) trims a direct rollout's tool list: ``all`` (default) keeps every tool the
+agent was offered; ``called+N`` keeps the tools it called plus N it did not (distractors, those
+of the called tools' services first), in their offered order; ``meta.tools_policy`` says what
+each record got. ``all`` is the default because it is what the agent saw, and what an RL
+prompt or a direct-mode evaluation shows; trimming is for cheaper SFT (tool schemas are most
+of a direct sample's tokens) at the cost of an easier choice of tool.
+
+The CompoWorld shape keeps objects, as the sample does, so ``datasets.load_dataset("json")``
+may not load it (its schemas differ per row); read it as JSON lines.
 
 Nothing is written unless the quality gate passes and every record is valid; files are written
 under temporary names and renamed into place, and an export's id is a hash of its kind and
@@ -45,6 +60,12 @@ from warehouse import Warehouse
 from warehouse.quality import QualityReport, messages_problem, tools_problem, validate_tables
 
 Record = dict[str, Any]
+ALL_TOOLS = "all"
+# The gateway's discovery tools: calls to them find tools, they do not do the task.
+DISCOVERY_TOOLS = frozenset({"list_services", "list_tools", "describe_tool"})
+META_TOOLS = DISCOVERY_TOOLS | {"call_tool"}
+# Our rollout status -> the OpenAI-style finish reason of the sample's meta.
+FINISH_REASONS = {"finished": "stop", "max_steps": "length"}
 # A prompt for an RL task: (opening messages, tools, mode).
 PromptFn = Callable[[Record], tuple[list[Record], list[Record], str]]
 
@@ -144,6 +165,58 @@ def record_problem(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) 
     return None
 
 
+# -- the tools policy --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ToolsPolicy:
+    """Which tools a record keeps: every one offered (``distractors`` None, ``all``), or the
+    called ones plus ``distractors`` uncalled ones (``called+N``)."""
+
+    distractors: int | None = None
+
+    @classmethod
+    def parse(cls, value: str | ToolsPolicy | None) -> ToolsPolicy:
+        if isinstance(value, ToolsPolicy):
+            return value
+        text = (value or ALL_TOOLS).strip().lower()
+        if text == ALL_TOOLS:
+            return cls()
+        head, plus, n = text.partition("+")
+        if head == "called" and (not plus or n.isdigit()):
+            return cls(int(n) if plus else 0)
+        raise ValueError(f"tools policy must be 'all' or 'called+N' (N >= 0), not {value!r}")
+
+    def __str__(self) -> str:
+        return ALL_TOOLS if self.distractors is None else f"called+{self.distractors}"
+
+
+def _name(tool: Record) -> str:
+    return str(tool["function"]["name"])
+
+
+def _rank(key: str, name: str) -> str:
+    return hashlib.blake2b(f"{key}\0{name}".encode(), digest_size=8).hexdigest()
+
+
+def trim_tools(
+    tools: list[Record], messages: Sequence[Record], policy: ToolsPolicy, key: str
+) -> tuple[list[Record], str]:
+    """(the tools a record keeps, the policy it got). The called tools and ``N`` distractors:
+    first those of the called tools' services (the near misses a model must tell apart),
+    then the others, each in an order hashed from ``key`` (the rollout id: deterministic,
+    and no tool is always the one kept). The offered order stays, so a tool's position says
+    nothing of whether it was called. A gateway rollout keeps its four meta-tools: they are
+    the interface, not a catalogue to choose from."""
+    names = [_name(t) for t in tools]
+    if policy.distractors is None or set(names) <= META_TOOLS:
+        return tools, ALL_TOOLS
+    called = {c["function"]["name"] for m in messages for c in m.get("tool_calls") or []}
+    services = {n.split("__", 1)[0] for n in called}
+    rest = [n for n in names if n not in called]
+    rest.sort(key=lambda n: (n.split("__", 1)[0] not in services, _rank(key, n)))
+    keep = called | set(rest[: policy.distractors])
+    return [t for t in tools if _name(t) in keep], str(policy)
+
+
 # -- records -----------------------------------------------------------------------------------
 def _source(policy: str) -> str:
     return f"compoworld/{policy}"
@@ -158,8 +231,30 @@ def _criteria_counts(wh: Warehouse, ids: Sequence[str]) -> dict[str, tuple[int, 
     return {r["rollout_id"]: (r["n"], r["passed"]) for r in table.to_pylist()}
 
 
-def _meta(row: dict[str, Any], messages: list[dict[str, Any]], crit: tuple[int, int]) -> dict:
+def _call_names(messages: Sequence[Record]) -> list[str]:
+    return [c["function"]["name"] for m in messages for c in m.get("tool_calls") or []]
+
+
+def _meta(
+    row: dict[str, Any],
+    messages: list[dict[str, Any]],
+    crit: tuple[int, int],
+    tools_policy: str,
+    tools: tuple[int, int],
+) -> dict:
+    """Ours, and the CompoWorld sample's fields (``src``: the policy that produced the
+    trajectory; ``rollout_idx``: its sample index in its group; ``net_score``: the rubric
+    score, the share of criteria passed; ``n_real_tool_calls``: calls that are not gateway
+    discovery; ``discover_mode``: direct | gateway; ``finish_reason``: stop, or our status)."""
+    calls = _call_names(messages)
     return {
+        "src": row["policy"],
+        "rollout_idx": int(row.get("sample") or 0),
+        "net_score": float(row["rubric_score"]),
+        "n_real_tool_calls": sum(1 for name in calls if name not in DISCOVERY_TOOLS),
+        "discover_mode": row["mode"],
+        "finish_reason": FINISH_REASONS.get(row["status"], row["status"]),
+        "tools_policy": tools_policy,
         "task_id": row["task_id"],
         "rollout_id": row["rollout_id"],
         "services": list(row["services"]),
@@ -179,11 +274,37 @@ def _meta(row: dict[str, Any], messages: list[dict[str, Any]], crit: tuple[int, 
             "tool_errors": row["tool_errors"],
             "criteria": crit[0],
             "criteria_passed": crit[1],
+            "tools": tools[0],
+            "tools_offered": tools[1],
         },
     }
 
 
-def _rollout_records(wh: Warehouse, rows: list[Record]) -> tuple[list[Record], list[Record]]:
+def compoworld_messages(messages: Sequence[Record]) -> list[Record]:
+    """Chat messages in the sample's shape: tool-call ``arguments`` as objects, and the
+    called tool's ``name`` on each tool message (as the call named it: ``call_tool`` in
+    gateway mode)."""
+    names: dict[str, str] = {}
+    out: list[Record] = []
+    for m in messages:
+        m = dict(m)
+        if m.get("tool_calls"):
+            calls = []
+            for c in m["tool_calls"]:
+                fn = c["function"]
+                names[c["id"]] = fn["name"]
+                function = {"name": fn["name"], "arguments": loads(fn["arguments"], {})}
+                calls.append({"id": c["id"], "type": "function", "function": function})
+            m["tool_calls"] = calls
+        elif m["role"] == "tool":
+            m["name"] = names.get(m["tool_call_id"], "")
+        out.append(m)
+    return out
+
+
+def _rollout_records(
+    wh: Warehouse, rows: list[Record], policy: ToolsPolicy
+) -> tuple[list[Record], list[Record]]:
     """(chat records, CompoWorld records), or ExportBlocked naming every invalid rollout."""
     crit = _criteria_counts(wh, [r["rollout_id"] for r in rows])
     chat: list[Record] = []
@@ -192,7 +313,8 @@ def _rollout_records(wh: Warehouse, rows: list[Record]) -> tuple[list[Record], l
     for row in rows:
         try:
             messages = [chat_message(m) for m in loads(row["messages"], [])]
-            tools = chat_tools(loads(row["tools"], []))
+            offered = chat_tools(loads(row["tools"], []))
+            tools, tools_policy = trim_tools(offered, messages, policy, row["rollout_id"])
         except (KeyError, TypeError, AttributeError) as exc:
             bad.append((row["rollout_id"], f"cannot be converted ({type(exc).__name__}: {exc})"))
             continue
@@ -200,13 +322,13 @@ def _rollout_records(wh: Warehouse, rows: list[Record]) -> tuple[list[Record], l
         if problem:
             bad.append((row["rollout_id"], problem))
             continue
-        tools_json = orjson.dumps(tools).decode()
-        chat.append({"messages": messages, "tools": tools_json})
-        meta = _meta(row, messages, crit.get(row["rollout_id"], (0, 0)))
+        chat.append({"messages": messages, "tools": orjson.dumps(tools).decode()})
+        counts = (len(tools), len(offered))
+        meta = _meta(row, messages, crit.get(row["rollout_id"], (0, 0)), tools_policy, counts)
         compo.append(
             {
-                "tools": tools_json,
-                "messages": messages,
+                "tools": tools,
+                "messages": compoworld_messages(messages),
                 "meta": meta,
                 "source": _source(row["policy"]),
             }
@@ -334,13 +456,17 @@ def export_all(
     curation: CurationResult | None = None,
     rl_split: str = "rl",
     rl_prompt: PromptFn | None = None,
+    tools: str | ToolsPolicy = ALL_TOOLS,
 ) -> list[ExportRecord]:
     """Gate, then write the four exports and record each in ``exports``.
 
-    ``rl_prompt`` builds an RL task's (messages, tools, mode); by default a task's first
-    rollout supplies them, else ``default_prompt``. Raises ``ExportBlocked`` before writing
-    anything when a data-quality expectation or the chat-format check fails.
+    ``tools``: the tools policy of the rollout records (``all`` | ``called+N``; see the
+    module docstring); the RL tasks keep every tool. ``rl_prompt`` builds an RL task's
+    (messages, tools, mode); by default a task's first rollout supplies them, else
+    ``default_prompt``. Raises ``ExportBlocked`` before writing anything when a data-quality
+    expectation or the chat-format check fails.
     """
+    policy = ToolsPolicy.parse(tools)  # a bad policy fails before anything is read
     ids = sorted(set(kept_ids))
     rows = load_rollouts(wh, ids)
     rl_tasks = wh.query("SELECT * FROM tasks WHERE split = ? ORDER BY task_id", [rl_split])
@@ -353,7 +479,7 @@ def export_all(
     if not report.success:
         raise ExportBlocked(report.to_markdown(), report)
 
-    chat, compo = _rollout_records(wh, rows)
+    chat, compo = _rollout_records(wh, rows, policy)
     rl = _rl_records(wh, rl_rows, rl_prompt)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -385,10 +511,18 @@ def export_all(
 
     rollout_task_ids = sorted({r["task_id"] for r in rows})
     sources = dict(sorted(Counter(_source(r["policy"]) for r in rows).items()))
+    modes = dict(sorted(Counter(r["mode"] for r in rows).items()))
     base = {
         "quality": report.to_dict(),
         "curation": curation.summary() if curation else None,
-        "json_strings": ["tools", "tool_calls.function.arguments", "initial_state", "rubric"],
+        "tools_policy": str(policy),
+    }
+    chat_strings = ["tools", "tool_calls.function.arguments"]
+    json_strings = {
+        "chat_jsonl": chat_strings,
+        "hf_dataset": chat_strings,
+        "compoworld": [],  # objects, as the CompoWorld sample has them
+        "rl_tasks": ["tools", "initial_state", "rubric"],
     }
     now = dt.datetime.now(dt.UTC)
     records = []
@@ -402,7 +536,12 @@ def export_all(
             records=len(rl) if rl_kind else len(chat),
             rollout_ids=[] if rl_kind else ids,
             task_ids=[t["task_id"] for t in rl_rows] if rl_kind else rollout_task_ids,
-            report={**base, "sources": {"compoworld": len(rl)} if rl_kind else sources},
+            report={
+                **base,
+                "json_strings": json_strings[kind],
+                "sources": {"compoworld": len(rl)} if rl_kind else sources,
+                "modes": {} if rl_kind else modes,
+            },
             created_at=now,
         )
         rec.new = wh.append("exports", [rec.row()], batch_id=rec.export_id)

@@ -8,6 +8,7 @@ rerun of the same run name). Groups already in ``rollouts`` are skipped, so a re
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -184,12 +185,19 @@ def done_groups(wh: Warehouse) -> set[str]:
     )
 
 
-def _factory_policies(use_model: bool) -> dict[str, tuple[LLMSettings | None, str]]:
-    """What the factory rolls out: name -> (model settings or None for the oracle, run)."""
-    policies: dict[str, tuple[LLMSettings | None, str]] = {"oracle": (None, "")}
+def _factory_policies(
+    use_model: bool, mode: str = "direct"
+) -> dict[str, tuple[LLMSettings | None, str, str]]:
+    """What the factory rolls out: name -> (model settings or None for the oracle, run,
+    mode). The oracle runs in both modes, so exports hold gateway trajectories (discovery
+    through the four meta-tools) beside direct ones; a model runs in ``mode``."""
+    policies: dict[str, tuple[LLMSettings | None, str, str]] = {"oracle": (None, "", mode)}
+    other = "gateway" if mode == "direct" else "direct"
+    if os.environ.get("COMPOWORLD_ORACLE_BOTH_MODES", "1").strip().lower() not in ("0", "false"):
+        policies[f"oracle-{other}"] = (None, "", other)
     llm = LLMSettings.from_env()
     if use_model and llm.configured:
-        policies["model"] = (llm, "factory")
+        policies["model"] = (llm, "factory", mode)
     return policies
 
 
@@ -201,8 +209,10 @@ def plan_rollouts(
     mode = RolloutSettings.from_env(group_size=group_size).mode
     done = done_groups(wh)
     ids = wh.query("select task_id from tasks order by task_id").column(0).to_pylist()
-    keys = [(policy_name(llm), run) for llm, run in _factory_policies(use_model).values()]
-    todo = [t for t in ids if any(group_key(t, p, mode, run) not in done for p, run in keys)]
+    keys = [
+        (policy_name(llm), run, m) for llm, run, m in _factory_policies(use_model, mode).values()
+    ]
+    todo = [t for t in ids if any(group_key(t, p, m, run) not in done for p, run, m in keys)]
     return batches(todo, batch_size), len(ids) - len(todo)
 
 
@@ -210,8 +220,8 @@ def empty_summaries(group_size: int = 2, use_model: bool = True) -> dict[str, Ro
     """A zero summary per factory policy, to fold batch summaries into."""
     mode = RolloutSettings.from_env(group_size=group_size).mode
     return {
-        key: RolloutSummary(policy_name(llm), mode)
-        for key, (llm, _) in _factory_policies(use_model).items()
+        key: RolloutSummary(policy_name(llm), m)
+        for key, (llm, _, m) in _factory_policies(use_model, mode).items()
     }
 
 
@@ -226,8 +236,14 @@ def rollout_batch(
     model too when one is configured."""
     settings = RolloutSettings.from_env(group_size=group_size, concurrency=workers)
     return {
-        key: rollout_stage(wh, llm=llm, settings=settings, run=run, task_ids=task_ids)
-        for key, (llm, run) in _factory_policies(use_model).items()
+        key: rollout_stage(
+            wh,
+            llm=llm,
+            settings=settings.model_copy(update={"mode": mode}),
+            run=run,
+            task_ids=task_ids,
+        )
+        for key, (llm, run, mode) in _factory_policies(use_model, settings.mode).items()
     }
 
 

@@ -13,8 +13,17 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from tasks import export as export_mod
 from tasks.curate import curate
-from tasks.export import ExportBlocked, export_all
-from tests.test_curate import CALLS, messages_for, rollout_row, score_row, seed, task_row, varied
+from tasks.export import ExportBlocked, ToolsPolicy, export_all
+from tests.test_curate import (
+    CALLS,
+    TOOLS,
+    messages_for,
+    rollout_row,
+    score_row,
+    seed,
+    task_row,
+    varied,
+)
 from warehouse import Warehouse
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -118,6 +127,70 @@ class ChatRecord(Strict):
         return self
 
 
+class CompoCall(Strict):
+    id: str = Field(min_length=1)
+    type: Literal["function"]
+    function: CompoFunction
+
+
+class CompoFunction(Strict):
+    name: str = Field(min_length=1)
+    arguments: dict[str, Any]  # an object, as the CompoWorld sample has it
+
+
+class CompoAssistant(Strict):
+    role: Literal["assistant"]
+    content: str | None = None
+    tool_calls: list[CompoCall] | None = Field(None, min_length=1)
+
+
+class CompoTool(Strict):
+    role: Literal["tool"]
+    tool_call_id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    content: str
+
+
+CompoMessage = Annotated[System | User | CompoAssistant | CompoTool, Field(discriminator="role")]
+
+
+class CompoMeta(BaseModel):
+    """The sample's meta fields (ours may stand beside them)."""
+
+    model_config = ConfigDict(strict=True)
+
+    src: str = Field(min_length=1)
+    rollout_idx: int = Field(ge=0)
+    net_score: float = Field(ge=0, le=1)
+    n_real_tool_calls: int = Field(ge=0)
+    discover_mode: Literal["direct", "gateway"]
+    finish_reason: str = Field(min_length=1)
+    tools_policy: str
+    task_id: str
+
+
+class CompoRecord(Strict):
+    tools: list[Tool]  # objects, not a JSON string
+    messages: list[CompoMessage] = Field(min_length=2)
+    meta: CompoMeta
+    source: str
+
+    @model_validator(mode="after")
+    def _names(self) -> CompoRecord:
+        offered = {t.function.name for t in self.tools}
+        called: dict[str, str] = {}
+        for m in self.messages:
+            if isinstance(m, CompoAssistant):
+                called |= {c.id: c.function.name for c in m.tool_calls or []}
+                assert all(c.function.name in offered for c in m.tool_calls or [])
+            if isinstance(m, CompoTool):
+                assert m.name == called[m.tool_call_id], "a tool message names its call's tool"
+        return self
+
+
+CompoCall.model_rebuild()
+
+
 def without_nulls(value: Any) -> Any:
     """Arrow gives every message every key of the unified struct, null where absent."""
     if isinstance(value, dict):
@@ -188,8 +261,29 @@ def test_exports_load_and_validate(wh: Warehouse, tmp_path: Path) -> None:
     assert meta["rubric_score"] == 1.0 and meta["policy"] == "oracle" and meta["mode"] == "gateway"
     assert meta["counts"]["tool_calls"] == 1 and meta["counts"]["criteria_passed"] == 1
     for r in compo:
-        ChatRecord.model_validate({"messages": r["messages"], "tools": r["tools"]})
-    assert _load_json(out / "compoworld.jsonl", cache).num_rows == 2
+        CompoRecord.model_validate(r)
+    # The CompoWorld sample's fields, with their types.
+    assert {k: meta[k] for k in ("src", "rollout_idx", "net_score", "discover_mode")} == {
+        "src": "oracle",
+        "rollout_idx": 0,
+        "net_score": 1.0,
+        "discover_mode": "gateway",
+    }
+    assert (meta["n_real_tool_calls"], meta["finish_reason"], meta["tools_policy"]) == (
+        1,
+        "stop",
+        "all",
+    )
+    first = compo[0]
+    assert isinstance(first["tools"], list) and isinstance(first["tools"][0]["function"], dict)
+    call = first["messages"][2]["tool_calls"][0]
+    assert call["function"]["arguments"] == CALLS[0][1]  # an object, not a string
+    assert first["messages"][3]["name"] == CALLS[0][0]
+    # The chat export of the same rollout keeps OpenAI's strings (TRL reads them so).
+    assert (
+        chat[0]["messages"][2]["tool_calls"][0]["function"]["arguments"]
+        == orjson.dumps(CALLS[0][1]).decode()
+    )
 
     rl = _lines(out / "rl_tasks.jsonl")
     assert [r["task_id"] for r in rl] == ["rl-1", "rl-2"]
@@ -213,6 +307,9 @@ def test_exports_load_and_validate(wh: Warehouse, tmp_path: Path) -> None:
     report = orjson.loads(rows[0]["report"])
     assert rows[0]["rollout_ids"] == ["r-model", "r-oracle"] and report["quality"]["success"]
     assert report["sources"] == {"compoworld/litellm:qwen3-8b": 1, "compoworld/oracle": 1}
+    assert report["modes"] == {"direct": 1, "gateway": 1} and report["tools_policy"] == "all"
+    assert report["json_strings"] == ["tools", "tool_calls.function.arguments"]
+    assert orjson.loads(rows[1]["report"])["json_strings"] == []  # compoworld: objects
     assert report["curation"]["kept"] == 2 and rows[3]["task_ids"] == ["rl-1", "rl-2"]
 
 
@@ -313,3 +410,142 @@ def test_nothing_kept_still_exports_the_rl_tasks(wh: Warehouse, tmp_path: Path) 
     assert records["chat_jsonl"].records == 0
     assert (tmp_path / "empty" / "chat.jsonl").read_bytes() == b""
     assert records["rl_tasks"].records == len(_lines(tmp_path / "empty" / "rl_tasks.jsonl"))
+
+
+# -- the tools policy, gateway rollouts -------------------------------------------------------
+def _tool(name: str) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": f"{name} does one thing.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    }
+
+
+# Offered order: the called tool sits in the middle, distractors of its service around it.
+WIDE = [
+    _tool("crm__get_customer"),
+    _tool("helpdesk__open_ticket"),
+    TOOLS[0],  # crm__find_customer: the one called
+    _tool("billing__refund"),
+    _tool("crm__delete_customer"),
+    TOOLS[1],  # mail__send_email
+    _tool("calendar__create_event"),
+]
+GATEWAY_CALLS: list[tuple[str, dict[str, Any] | str]] = [
+    ("list_services", {}),
+    ("list_tools", {"service": "crm"}),
+    ("describe_tool", {"tool_name": "crm__find_customer"}),
+    ("call_tool", {"tool_name": "crm__find_customer", "arguments": CALLS[0][1]}),
+]
+LONG_ANSWER = "Here is what I did: " + " ".join(f"fact{i}" for i in range(150))
+
+
+def _meta_tools() -> list[dict[str, Any]]:
+    from library.rollout.env import meta_tool_schemas
+
+    return [dict(t) for t in meta_tool_schemas()]
+
+
+@pytest.fixture
+def mixed(wh: Warehouse) -> Warehouse:
+    """The same task (t1) done directly with many tools offered, and through the gateway:
+    texts alike enough to be near-duplicates, were modes not told apart."""
+    instr = task_row("t1")["instruction"]
+    direct = messages_for(instr, CALLS[:1], answer=LONG_ANSWER)
+    gateway = messages_for(instr, GATEWAY_CALLS, answer=LONG_ANSWER)
+    rows = [
+        rollout_row("r-wide", "t1", messages=direct, tools=WIDE, sample=1),
+        rollout_row("r-gw", "t1", messages=gateway, tools=_meta_tools(), mode="gateway"),
+    ]
+    seed(wh, [], rows)
+    return wh
+
+
+def test_gateway_rollouts_are_curated_and_exported_beside_direct_ones(
+    mixed: Warehouse, tmp_path: Path
+) -> None:
+    result = curate(mixed)
+    assert {"r-wide", "r-gw"} <= set(result.kept), result.reasons
+    export_all(mixed, tmp_path / "out", result.kept, curation=result)
+    compo = {r["meta"]["rollout_id"]: r for r in _lines(tmp_path / "out" / "compoworld.jsonl")}
+    gw, wide = compo["r-gw"], compo["r-wide"]
+    for record in (gw, wide):
+        CompoRecord.model_validate(record)
+    assert gw["meta"]["discover_mode"] == "gateway" and wide["meta"]["discover_mode"] == "direct"
+    # Discovery finds tools; only call_tool does the task.
+    assert (gw["meta"]["counts"]["tool_calls"], gw["meta"]["n_real_tool_calls"]) == (4, 1)
+    assert [m["name"] for m in gw["messages"] if m["role"] == "tool"] == [
+        "list_services",
+        "list_tools",
+        "describe_tool",
+        "call_tool",
+    ]
+    assert gw["messages"][-3]["tool_calls"][0]["function"]["arguments"] == GATEWAY_CALLS[3][1]
+    assert wide["meta"]["rollout_idx"] == 1 and wide["meta"]["n_real_tool_calls"] == 1
+
+
+def test_tools_called_plus_n_trims_each_sample_and_says_so(
+    mixed: Warehouse, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    records = export_all(mixed, out, ["r-wide", "r-gw", "r-model"], tools="called+2")
+    compo = {r["meta"]["rollout_id"]: r for r in _lines(out / "compoworld.jsonl")}
+    chat = dict(zip(["r-gw", "r-model", "r-wide"], _lines(out / "chat.jsonl"), strict=True))
+    wide = compo["r-wide"]
+    names = [t["function"]["name"] for t in wide["tools"]]
+    # The called tool and two distractors, of its own service first, in the offered order.
+    assert names == ["crm__get_customer", "crm__find_customer", "crm__delete_customer"]
+    assert [t["function"]["name"] for t in orjson.loads(chat["r-wide"]["tools"])] == names
+    ChatRecord.model_validate(chat["r-wide"])
+    assert wide["meta"]["tools_policy"] == "called+2"
+    assert (wide["meta"]["counts"]["tools"], wide["meta"]["counts"]["tools_offered"]) == (3, 7)
+    # r-model called both of its two tools: nothing else to add, nothing dropped.
+    assert len(compo["r-model"]["tools"]) == 2
+    # A gateway sample keeps its four meta-tools: they are the interface.
+    assert len(compo["r-gw"]["tools"]) == 4 and compo["r-gw"]["meta"]["tools_policy"] == "all"
+    report = orjson.loads(mixed.query("SELECT report FROM exports LIMIT 1").column(0)[0].as_py())
+    assert report["tools_policy"] == "called+2"
+    assert {r.kind for r in records} >= {"chat_jsonl", "compoworld"}
+    # called+0: only what was called; the same rollout always gets the same distractors.
+    export_all(mixed, tmp_path / "bare", ["r-wide"], tools="called+0")
+    [bare] = _lines(tmp_path / "bare" / "compoworld.jsonl")
+    assert [t["function"]["name"] for t in bare["tools"]] == ["crm__find_customer"]
+    export_all(mixed, tmp_path / "again", ["r-wide"], tools="called+2")
+    [again] = _lines(tmp_path / "again" / "compoworld.jsonl")
+    assert again["tools"] == wide["tools"]
+
+
+def test_tools_policy_parses_and_refuses() -> None:
+    assert str(ToolsPolicy.parse("all")) == "all" and ToolsPolicy.parse(None).distractors is None
+    assert ToolsPolicy.parse("called+5").distractors == 5 and str(ToolsPolicy.parse("called")) == (
+        "called+0"
+    )
+    for bad in ("some", "called+", "called+-1", "called+x", "all+2"):
+        with pytest.raises(ValueError, match="called"):
+            ToolsPolicy.parse(bad)
+
+
+def test_export_command_takes_the_tools_policy(
+    mixed: Warehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from flows.export_command import export
+
+    app = typer.Typer()
+    app.command()(export)
+    monkeypatch.setenv("COMPOWORLD_WAREHOUSE", str(mixed.location))
+    monkeypatch.setenv("COMPOWORLD_HOME", str(tmp_path / "home"))
+    runner = CliRunner()
+    result = runner.invoke(app, ["--tools", "called+2"])
+    assert result.exit_code == 0, result.output
+    compo = _lines(tmp_path / "home" / "exports" / "compoworld.jsonl")
+    policies = {r["meta"]["rollout_id"]: r["meta"]["tools_policy"] for r in compo}
+    assert policies["r-wide"] == "called+2" and policies["r-gw"] == "all"
+    assert "called+2" in result.output
+    refused = runner.invoke(app, ["--tools", "some"])
+    assert refused.exit_code == 2 and "called+N" in refused.output

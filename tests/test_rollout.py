@@ -5,9 +5,10 @@ OpenAI chat format of what is recorded."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import orjson
 import pytest
@@ -35,6 +36,8 @@ from library.rollout import (
     run_groups,
 )
 from library.rollout.calls import read_assistant
+from library.rollout.narrate import final_message, past_phrase, plan_message
+from library.rubric import Criterion, register
 from library.runtime import Service
 from library.sandbox import Sandbox, SandboxPolicy
 from library.sandbox.policy import DEFAULT_ALLOWED_IMPORTS
@@ -203,41 +206,190 @@ def run(
 # -- the oracle -------------------------------------------------------------------------------
 
 
+def discovery_calls(task: Task) -> int:
+    """The gateway oracle's lookups: list_services, then list_tools per service and
+    describe_tool per tool of the gold plan."""
+    tools = {s["tool"] for s in task.gold_plan}
+    return 1 + len({t.split("__")[0] for t in tools}) + len(tools)
+
+
+def assistant_calls(rollout: Rollout) -> list[dict[str, Any]]:
+    """Every call as ``{"meta": name, **arguments}``, in order."""
+    return [
+        orjson.loads(c["function"]["arguments"]) | {"meta": c["function"]["name"]}
+        for m in rollout.messages
+        if m["role"] == "assistant"
+        for c in m.get("tool_calls") or []
+    ]
+
+
 @pytest.mark.parametrize("mode", ["direct", "gateway"])
 def test_oracle_completes_every_task(tasks: list[Task], mode: str) -> None:
     groups = run(tasks, OraclePolicy, RolloutSettings(mode=mode, group_size=2))
     for task, group in zip(tasks, groups, strict=True):
         assert [r.status for r in group] == ["finished", "finished"]
         assert {r.policy for r in group} == {"oracle"}
+        lookups = discovery_calls(task) if mode == "gateway" else 0
         for r in group:
             check_openai_format(r)
-            assert r.steps == len(task.gold_plan) + 1
-            assert r.tool_calls == len(task.gold_plan)
+            # Discovery takes three turns (its lookups in parallel), however long the plan.
+            assert r.steps == len(task.gold_plan) + (3 if mode == "gateway" else 0) + 1
+            assert r.tool_calls == len(task.gold_plan) + lookups
             assert (r.invalid_tool_calls, r.tool_errors, r.error) == (0, 0, None)
-            assert r.final_answer == task.gold_answer()
+            assert r.final_answer and task.gold_answer() in r.final_answer
             assert set(r.final_states or {}) == set(task.services)
             assert r.prompt_tokens is None  # the oracle has no tokens
-        assert judge_group(task, group).rewards == [1.0, 1.0]
+        assert judge_group(task, group).rewards == pytest.approx([1.0, 1.0])
+        assert judge_group(task, group).completed == [True, True]
     if mode == "gateway":  # the agent sees the four meta-tools, not the services' tools
         names = {t["function"]["name"] for t in groups[0][0].tools}
         assert names == {"list_services", "list_tools", "describe_tool", "call_tool"}
 
 
-def test_oracle_with_discovery_makes_gateway_demonstrations(tasks: list[Task]) -> None:
+def test_oracle_discovers_tools_in_gateway_mode_as_an_agent_must(tasks: list[Task]) -> None:
+    """list_services first; a service's list_tools before any of its tools is described; a
+    tool's describe_tool before its first call_tool; then the gold plan's calls in order.
+    Each lookup is made once; those of a kind go out together (parallel calls of a turn)."""
     task = next(t for t in tasks if t.distractor_services)
-    [group] = run([task], lambda t: OraclePolicy(t, discover=True), RolloutSettings(mode="gateway"))
+    [group] = run([task], OraclePolicy, RolloutSettings(mode="gateway"))
     rollout = group[0]
-    calls = [
-        orjson.loads(c["function"]["arguments"]) | {"meta": c["function"]["name"]}
-        for m in rollout.messages
-        if m["role"] == "assistant"
-        for c in m.get("tool_calls") or []
-    ]
-    assert calls[0]["meta"] == "list_services"
+    calls = assistant_calls(rollout)
+    assert calls[0] == {"meta": "list_services"}
     listed = orjson.loads(rollout.messages[3]["content"])["data"]
     assert {s["name"] for s in listed} == {*task.services, *task.distractor_services}
-    assert {c["service"] for c in calls if c["meta"] == "list_tools"} == set(task.services)
+    listed_at = {
+        c["service"]: i for i, c in reversed(list(enumerate(calls))) if c["meta"] == "list_tools"
+    }
+    described_at = {
+        c["tool_name"]: i
+        for i, c in reversed(list(enumerate(calls)))
+        if c["meta"] == "describe_tool"
+    }
+    used = [(i, c["tool_name"]) for i, c in enumerate(calls) if c["meta"] == "call_tool"]
+    assert [name for _, name in used] == [s["tool"] for s in task.gold_plan]
+    assert set(listed_at) == {name.split("__")[0] for _, name in used}  # only what it needs
+    for i, name in used:
+        service = name.split("__")[0]
+        assert 0 < listed_at[service] < described_at[name] < i, name
+    assert len(calls) == len(task.gold_plan) + discovery_calls(task)
+    turns = [m for m in rollout.messages if m["role"] == "assistant"]
+    kinds = [{c["function"]["name"] for c in m.get("tool_calls") or []} for m in turns[:4]]
+    assert kinds == [{"list_services"}, {"list_tools"}, {"describe_tool"}, {"call_tool"}]
     assert judge_group(task, group).completed == [True] * 4
+    # Without discovery the oracle calls call_tool straight away (a shorter demonstration).
+    [[bare]] = run(
+        [task],
+        lambda t: OraclePolicy(t, discover=False),
+        RolloutSettings(mode="gateway", group_size=1),
+    )
+    assert {c["meta"] for c in assistant_calls(bare)} == {"call_tool"}
+    assert bare.final_state_hash == rollout.final_state_hash
+
+
+@pytest.mark.parametrize("mode", ["direct", "gateway"])
+def test_oracle_explains_first_and_summarizes_last(tasks: list[Task], mode: str) -> None:
+    groups = run(tasks, OraclePolicy, RolloutSettings(mode=mode, group_size=1))
+    for task, [rollout] in zip(tasks, groups, strict=True):
+        turns = [m for m in rollout.messages if m["role"] == "assistant"]
+        first, last = turns[0], turns[-1]
+        # The plan is said beside the first call, service by service, before anything is
+        # looked up: it names the services and states no value a tool has yet to return.
+        assert first["tool_calls"] and len(first["content"]) > 40
+        assert first["content"].startswith("First I'll list" if mode == "gateway" else "In ")
+        for service in {s["text"]["service"] for s in task.gold_plan}:
+            assert f"in {service}, I'll".lower() in first["content"].lower()
+        looked_up = [
+            v
+            for s in task.gold_plan
+            for name, v in s["arguments"].items()
+            if (s.get("binds") or {}).get(name, {}).get("from") == "step" and isinstance(v, str)
+        ]
+        unsaid = [v for v in looked_up if len(v) > 3 and v not in task.instruction]
+        assert not [v for v in unsaid if v in first["content"]]
+        assert all(m["content"] is None for m in turns[1:-1])  # then it just acts
+        # The last turn is a real summary that states the gold answer, not "Done.".
+        assert not last.get("tool_calls") and last["content"] == rollout.final_answer
+        assert last["content"].strip() != "Done." and last["content"].startswith("All done.")
+        assert task.gold_answer() in last["content"]
+        if task.answer:
+            assert f"Then I'll tell you the {task.answer[0]['label']}" in first["content"]
+
+
+def test_past_tense_of_request_verbs() -> None:
+    said = {
+        "close the ticket": "closed the ticket",
+        "reply to the message": "replied to the message",
+        "send a new message": "sent a new message",
+        "tag the issue": "tagged the issue",
+        "submit for approval": "submitted for approval",
+        "hang up the call": "hung up the call",
+        "solve and close the ticket": "solved and closed the ticket",
+        "partially update the order": "partially updated the order",
+        "mark as read": "marked as read",
+        "void the invoice": "voided the invoice",
+    }
+    assert {request: past_phrase(request) for request in said} == said
+
+
+def test_plan_says_how_thresholds_and_policies_set_values(tasks: list[Task]) -> None:
+    task = tasks[0]
+    step = {
+        "tool": "crm__update_contact",
+        "arguments": {},
+        "write": True,
+        "text": {
+            "kind": "update",
+            "service": "CRM",
+            "target": "the contact",
+            "values": [["title", '"VP"']],
+            "threshold": {"param": "status", "policy": '"Contact policy"', "service": "Docs"},
+        },
+    }
+    odd = {"tool": "crm__merge_contacts", "arguments": {}, "write": True, "text": {"kind": "?"}}
+    planned = task.model_copy(update={"gold_plan": [step, odd], "gold_reply": ""})
+    said = plan_message(planned, gateway=False)
+    assert said.startswith("In CRM, I'll update the title of the contact, with its status set")
+    assert 'the policy "Contact policy" in Docs says' in said
+    assert "and merge contacts." in said  # no usable note: the tool name speaks
+    assert "In CRM, I updated the title of the contact" in final_message(planned)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Omits(Criterion):
+    """A reply-only criterion as the rubric may have one: the reply must not say a word."""
+
+    kind: ClassVar[str] = "test_reply_omits"
+    word: str = ""
+
+    @property
+    def touches_state(self) -> bool:
+        return False
+
+    def describe(self) -> str:
+        return f"The final answer does not say {self.word}."
+
+    def check(self, initial: Any, final: Any, answer: str) -> bool:
+        return self.word.casefold() not in (answer or "").casefold()
+
+
+def test_final_summary_never_costs_an_answer_criterion(tasks: list[Task]) -> None:
+    """A summary sentence that would say a forbidden value (a decoy's, which may be any
+    word, "Mail" included) is left out; the gold answer and the other sentences stay."""
+    register(_Omits)
+    task = next(t for t in tasks if t.answer and any(s.get("write") for s in t.gold_plan))
+    plain = task.model_copy(update={"gold_reply": ""})  # our own change sentences
+    said = final_message(plain)
+    assert said.startswith("All done. Here is what I did. In ") and plain.gold_answer() in said
+    if task.gold_reply:  # composition's reply says what changed: said whole after a lead-in
+        assert final_message(task) == f"All done. {task.gold_answer()}"
+    word = plain.gold_plan[next(i for i, s in enumerate(plain.gold_plan) if s.get("write"))]
+    service = word["text"]["service"]
+    rubric = [*plain.rubric, _Omits(word=f"In {service}, I").to_dict()]
+    guarded = plain.model_copy(update={"rubric": rubric})
+    summary = final_message(guarded)
+    assert f"In {service}, I" not in summary and summary.startswith("All done.")
+    assert plain.gold_answer() in summary
+    assert all(c.check({}, {}, summary) for c in guarded.criteria() if not c.touches_state)
 
 
 def test_direct_mode_exposes_only_the_task_services(tasks: list[Task]) -> None:
@@ -284,7 +436,7 @@ def test_scripted_solver_through_litellm(
     groups = run(tasks[:3], policy, RolloutSettings(mode=mode, group_size=2, concurrency=4))
     oracle = run(tasks[:3], OraclePolicy, RolloutSettings(mode=mode, group_size=1))
     for task, group, [reference] in zip(tasks[:3], groups, oracle, strict=True):
-        assert judge_group(task, group).rewards == [1.0, 1.0]
+        assert judge_group(task, group).rewards == pytest.approx([1.0, 1.0])
         for r in group:
             check_openai_format(r)
             assert r.policy == "litellm:hosted_vllm/scripted"
@@ -597,7 +749,7 @@ def test_sandbox_env_runs_like_in_process(
         assert [r.status for r in boxed] == ["finished", "finished"]
         assert [r.final_state_hash for r in boxed] == [r.final_state_hash for r in local]
         assert [r.messages for r in boxed] == [r.messages for r in local]
-        assert judge_group(task, boxed).rewards == [1.0, 1.0]
+        assert judge_group(task, boxed).rewards == pytest.approx([1.0, 1.0])
 
 
 def test_sandbox_env_mounts_reference_services_by_ref(tasks: list[Task]) -> None:

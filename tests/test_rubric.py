@@ -12,9 +12,11 @@ import pytest
 from library.rubric import (
     REGISTRY,
     AnswerContains,
+    AnswerOmits,
     CollectionUntouched,
     Criterion,
     FieldUpdated,
+    OnlyRequestedChanges,
     RecordCreated,
     RecordDeleted,
     RecordUnchanged,
@@ -141,6 +143,8 @@ ALL = [
     RecordUnchanged("helpdesk", "tickets", "tic_2", label="the other ticket"),
     CollectionUntouched("helpdesk", "groups"),
     AnswerContains(40.0, label="the total of the ticket"),
+    OnlyRequestedChanges("helpdesk", added={"notes": 1}),
+    AnswerOmits(["Late"], label="subject of the ticket"),
 ]
 
 

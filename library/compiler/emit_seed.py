@@ -1,9 +1,23 @@
-"""The generated ``seed()``: records drawn from the shared pool.
+"""The generated ``seed()``: records drawn from the shared pool, coherent record by record.
 
 Every record takes its people, companies and products from the one pool every service seeds
-from (so the customer in the CRM is the sender in the mailbox), dates around the World clock,
-enum values from the spec, and ids of records seeded earlier for its references. Collections
-are seeded parents first, so references resolve.
+from (so the customer in the CRM is the sender in the mailbox):
+
+- the record's subject (the customer of an order, the guest of a reservation, the employee of
+  an HR record) is one person, and every name, e-mail, phone, company and address on the
+  record that belongs to that role is that same person's;
+- staff roles (owner, assignee, approver, host, recruiter...) are filled by our own
+  colleagues, different roles by different colleagues, never the subject;
+- lists of people (attendees, cc, members) are further people, none already on the record;
+- a record that references another one shares its person (an invoice's customer e-mail is
+  its customer's) or its company (a contact of a company works there);
+- times come in ordered pairs with plausible spans for what they measure (a meeting lasts
+  30-120 minutes, a stay 1-10 nights), and ``created_at <= updated_at <= now``;
+- numbers and texts come from the field's meaning (``library.seed.vocab``): a job title
+  reads like one, a quantity is 1-20, ``min <= max``; no ``<Label> <n>`` placeholders.
+
+References point only at records seeded before them (collections are seeded parents
+first), so no seeded record refers to an id the service has not issued yet.
 """
 
 from __future__ import annotations
@@ -11,24 +25,168 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS, TERMINAL
-from library.compiler.model import Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
+from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
 from library.compiler.naming import singular, words
 from library.compiler.patterns import regex_sample
-from library.compiler.source import INDENT, Call, Expr, docstring, render
+from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
 from library.compiler.values import example_of
+from library.seed import seed_pool, vocab
+from library.seed.vocab import role_of
 
-# Email/name fields about someone other than the record's subject: a colleague fills them.
-STAFF = (
-    "owner", "assignee", "approver", "manager", "recruiter", "host", "organizer", "organiser",
-    "technician", "agent", "created_by", "updated_by", "uploaded_by", "admin", "sales_rep",
-    "rep_", "interviewer", "hiring_manager", "account_manager", "csm",
+# Roles filled by a colleague (our organisation's staff), never by the record's subject.
+STAFF_ROLES = frozenset(
+    {"owner", "assignee", "approver", "manager", "recruiter", "host", "organizer", "organiser",
+     "technician", "agent", "created_by", "updated_by", "uploaded_by", "admin", "sales_rep",
+     "rep", "interviewer", "hiring_manager", "account_manager", "csm", "reviewer", "author",
+     "assigned_to", "approved_by", "requested_by", "submitted_by", "coordinator", "handler",
+     "lead", "head", "employee", "user", "assigned_user", "notify", "reply_to", "booker",
+     "collaborator", "mention", "member", "watcher", "follower", "sender_user",
+     "dispatcher", "supervisor", "creator", "editor", "moderator", "uploader", "presenter",
+     "reporter"}
 )  # fmt: skip
+# Roles naming the outside party the record is about: the record's subject.
+EXTERNAL_ROLES = frozenset(
+    {"customer", "contact", "client", "guest", "candidate", "driver", "requester", "patient",
+     "buyer", "billing", "shipping", "traveler", "traveller", "passenger", "applicant",
+     "subscriber", "vendor", "supplier", "tenant", "signer", "respondent", "receipt",
+     "attendee", "participant", "registrant", "personal", "lead_contact", "purchaser", "payer",
+     "invitee", "visitor", "caller", "sender", "recipient"}
+)  # fmt: skip
+_NAME_PARTS = vocab.NAME_PARTS
+_MESSAGE_LIKE = ("message", "draft", "email", "mail", "call", "voicemail", "sms", "text")
+_STAFF_WORDS = re.compile(r"\b(employee|staff|colleague|team member|agent|switchboard user)\b")
 _ONE_OF = re.compile(r"\bone of:?\s*((?:[\w-]+,\s*)+(?:or\s+)?[\w-]+)", re.IGNORECASE)
 _ID_LIKE = re.compile(r"^([A-Za-z][A-Za-z0-9]*[_-])[A-Za-z0-9]{4,}$")
-CONTEXT = ("person", "colleague", "company", "product", "created")
+# Reserved local names of a generated ``_seed_<collection>`` method.
+_LOCALS = frozenset(
+    {"pool", "rng", "size", "now", "owners", "cast", "person", "company", "staff", "product",
+     "created", "updated", "record_id", "i", "p", "self", "dt", "random"}
+)  # fmt: skip
+
+# Time fields by what they record.
+_PAST = frozenset(
+    {"sent", "submitted", "published", "resolved", "solved", "closed", "merged", "completed",
+     "accepted", "recorded", "applied", "subscribed", "occurred", "signed", "paid", "delivered",
+     "shipped", "cancelled", "canceled", "approved", "rejected", "returned", "received",
+     "joined", "hired", "processed", "captured", "refunded", "archived", "converted", "opened",
+     "read", "viewed", "last", "seen", "login", "uploaded", "modified", "spent", "work",
+     "worked", "entry", "posted", "ordered", "purchased", "registered", "started", "ended",
+     "answered", "responded", "verified", "activated", "deactivated", "checked", "logged",
+     "reported", "filed", "transferred", "acknowledged", "assigned", "escalated", "replied"}
+)  # fmt: skip
+_FUTURE = frozenset(
+    {"due", "deadline", "expires", "expiry", "expiration", "expire", "renewal", "renews",
+     "redeem", "target", "close", "estimated", "expected", "next", "until", "remind",
+     "follow", "valid", "trial", "eta", "scheduled_end"}
+)  # fmt: skip
+# Start tokens and the end tokens that close them, for ordered pairs.
+_PAIR_TOKENS = (
+    ("start", ("end", "finish", "stop")), ("starts", ("ends",)), ("begin", ("end",)),
+    ("begins", ("ends",)), ("from", ("to", "until", "through")),
+    ("pickup", ("dropoff", "return", "drop_off")), ("check_in", ("check_out",)),
+    ("checkin", ("checkout",)), ("departure", ("arrival",)), ("depart", ("arrive",)),
+    ("departs", ("arrives",)), ("issue", ("due",)), ("issued", ("due", "expires")),
+    ("opened", ("closed",)), ("effective", ("expiry", "expiration", "expires", "end")),
+    ("purchase", ("warranty_end", "warranty_expiry", "warranty_until")),
+    ("min", ("max",)), ("minimum", ("maximum",)), ("low", ("high",)), ("lower", ("upper",)),
+)  # fmt: skip
+# Numbers by field meaning: (name pattern, low, high, integer, step).
+_NUMBERS: tuple[tuple[str, float, float, bool, float], ...] = (
+    (r"(^|_)(rating|stars|score_5)$", 1, 5, True, 1),
+    (r"story_points|(^|_)estimate$", 1, 13, True, 1),
+    (r"(^|_)(probability|percent|percentage|pct|health_score|completion)$", 0, 100, True, 5),
+    (r"discount_percent|percent_off", 5, 30, False, 5),
+    (r"tax_rate|vat_rate", 5, 25, False, 0.5),
+    (r"(open|click|conversion|bounce|churn)_rate", 0.02, 0.6, False, 0.01),
+    (r"(^|_)(quantity|qty|units)(_|$)", 1, 20, True, 1),
+    (r"quantity_change", 1, 25, True, 1),
+    (r"employee_count|headcount", 5, 5000, True, 5),
+    (r"subscriber_count|recipients|audience", 50, 20000, True, 10),
+    (r"(profile|member|user)_count", 10, 5000, True, 1),
+    (r"response_count|unsubscribes|unread_count|thumbsup|reply_count", 0, 60, True, 1),
+    (r"orders_count|order_count|purchase_count", 1, 40, True, 1),
+    (r"parcel_count|package_count|rooms|passengers|guests|adults|nights", 1, 4, True, 1),
+    (r"(^|_)seats(_|$)", 5, 200, True, 5),
+    (r"node_count|replicas", 1, 5, True, 1),
+    (r"capacity", 4, 20, True, 2),
+    (r"points_balance", 0, 8000, True, 10),
+    (r"points_cost", 100, 5000, True, 50),
+    (r"(^|_)points$", 10, 500, True, 10),
+    (r"reorder_point|min_stock|safety_stock", 5, 50, True, 5),
+    (r"storage_gb|disk_gb", 20, 500, True, 10),
+    (r"size_gb", 1, 200, True, 1),
+    (r"size_bytes|file_size|bytes|^size$", 20000, 25000000, True, 1),
+    (r"(^|_)(width|height)(_px)?$", 64, 2048, True, 1),
+    (r"weight_grams|weight_g$", 100, 15000, True, 50),
+    (r"weight_kg", 0.2, 30, False, 0.1),
+    (r"duration_minutes|minutes", 15, 120, True, 15),
+    (r"duration_seconds|seconds|talk_time", 30, 1800, True, 1),
+    (r"budget_hours", 20, 400, True, 10),
+    (r"(^|_)hours$", 0.5, 8, False, 0.25),
+    (r"entitled_days|allowance_days|vacation_days", 20, 30, True, 1),
+    (r"trial_days", 7, 30, True, 7),
+    (r"(terms|payment_terms)_days|net_days", 15, 60, True, 15),
+    (r"(^|_)days$", 1, 30, True, 1),
+    (r"(^|_)(position|sort_order|order|rank|index|row_number|routing_order)$", 1, 10, True, 1),
+    (r"(^|_)version$", 1, 8, True, 1),
+    (r"(^|_)floor$", 0, 12, True, 1),
+    (r"helpful_votes|votes|likes", 0, 150, True, 1),
+    (r"word_count", 150, 4000, True, 10),
+    (r"exp_month|(^|_)month$", 1, 12, True, 1),
+    (r"(^|_)age$", 21, 68, True, 1),
+    (r"(^|_)number$", 12, 980, True, 1),
+    (r"employee_count", 5, 200, True, 1),
+)  # fmt: skip
+# Money by field meaning: (name pattern, low, high).
+_MONEY: tuple[tuple[str, float, float], ...] = (
+    (r"annual_revenue|revenue_annual", 1_000_000, 500_000_000),
+    (r"(^|_)arr$|annual_recurring", 5_000, 500_000),
+    (r"(^|_)mrr$|monthly_recurring", 50, 25_000),
+    (r"salary|(^|_)compensation", 45_000, 180_000),
+    (r"hourly_rate|(^|_)rate$", 60, 250),
+    (r"ticket_price|entry_fee|registration_fee", 0, 1500),
+    (r"postage|shipping|delivery_fee|freight", 5, 80),
+    (r"(^|_)balance$", 0, 250_000),
+    (r"contract_value|deal_value|(^|_)amount$", 200, 60_000),
+    (r"annual_cost|license_cost", 500, 60_000),
+    (r"purchase_price|(^|_)cost$|total_cost", 150, 3_500),
+    (r"lifetime_value|(^|_)ltv$|total_spent", 50, 20_000),
+    (r"(^|_)revenue$", 10, 2_000),
+    (r"total_gross|gross_total", 50_000, 900_000),
+    (r"gross_pay|gross$", 2_500, 12_000),
+    (r"debit|credit", 100, 20_000),
+    (r"(^|_)value$", 5, 100),
+    (r"amount_off|discount", 5, 100),
+    (r"(^|_)tax", 10, 2_000),
+    (r"deduction", 50, 800),
+    (r"(^|_)(price|unit_price|list_price|fee)$", 5, 2_500),
+    (r"subtotal|total|(^|_)amount", 20, 8_000),
+)  # fmt: skip
+# "Part of a whole": part field -> whole field; the part never exceeds the whole.
+_PART_OF = {
+    "seats_used": "seats", "amount_refunded": "amount", "amount_paid": "total",
+    "quantity_received": "quantity", "total_net": "total_gross", "net_pay": "gross_pay",
+    "tax": "gross_pay", "deductions": "gross_pay", "tax_total": "subtotal",
+    "used": "total", "spent": "budget",
+}  # fmt: skip
+# Stamps that only make sense once the record reached a state: stamp word -> states.
+_STAMP_STATES = {
+    "solved": ("solved", "closed"), "resolved": ("resolved", "closed", "done"),
+    "merged": ("merged",), "published": ("published",), "sent": ("sent", "delivered", "opened"),
+    "completed": ("completed", "signed", "done"), "accepted": ("accepted",),
+    "closed": ("closed", "closed_won", "closed_lost", "won", "lost"),
+    "submitted": ("submitted", "approved", "rejected", "reimbursed", "paid"),
+    "signed": ("signed", "completed"), "paid": ("paid",), "shipped": ("shipped", "delivered"),
+    "delivered": ("delivered",), "cancelled": ("cancelled", "canceled"),
+    "canceled": ("canceled", "cancelled"), "approved": ("approved", "reimbursed", "paid"),
+    "archived": ("archived",), "refunded": ("refunded",), "converted": ("converted",),
+    "hired": ("hired",), "ended": ("ended", "completed"), "started": ("started", "in_progress",
+    "ended", "completed", "answered"), "answered": ("answered", "completed", "ended"),
+}  # fmt: skip
 
 
 class SeedWriter:
@@ -39,11 +197,13 @@ class SeedWriter:
         self.models = {m.name: m for m in plan.models}
         self.order = seed_order(plan.records)
         self.helpers: set[str] = set()  # module-level helpers the seed code calls
+        # What a collection's records belong to, for records that reference them.
+        self.carriers: dict[str, str] = {}
 
     def methods(self) -> list[str]:
         state = f"{self.plan.cls}State"
         head = f"{INDENT}def seed(self, pool: SeedPool, rng: random.Random, size: int) -> {state}:"
-        if len(head) > 100:
+        if len(head) > WIDTH:
             head = (
                 f"{INDENT}def seed(\n{INDENT * 2}self, pool: SeedPool, rng: random.Random, "
                 f"size: int\n{INDENT}) -> {state}:"
@@ -57,61 +217,20 @@ class SeedWriter:
             ),
             f"{INDENT * 2}self.state = {state}()",
         ]
+        bodies: list[list[str]] = []
+        for record in self.order:
+            writer = _RecordWriter(self, record)
+            bodies.append(writer.method())
+            if writer.carrier:
+                self.carriers[record.resource] = writer.carrier
         if self.order:
             lines.append(f"{INDENT * 2}now = self.now()")
+            lines.append(f"{INDENT * 2}owners: dict[str, Any] = {{}}  # record id -> its person")
         for record in self.order:
-            lines.append(f"{INDENT * 2}self._seed_{record.resource}(pool, rng, size, now)")
+            lines.append(f"{INDENT * 2}self._seed_{record.resource}(pool, rng, size, now, owners)")
         lines.append(f"{INDENT * 2}return self.state")
-        for record in self.order:
-            lines += ["", *self._collection(record)]
-        return lines
-
-    def _collection(self, record: RecordPlan) -> list[str]:
-        seeded = {r.resource for r in self.order[: self.order.index(record)]}
-        ctx = _Context(record, seeded, set(self.plan.records), self.models, self.helpers)
-        values: list[tuple[str | None, Expr]] = []
-        for f in record.fields.values():
-            expr = ctx.value(f.name, f.type, f.required, f.unique, 0)
-            if expr is not None:
-                values.append((f.attr, expr))
-        pad = INDENT * 2
-        head = (
-            f"{INDENT}def _seed_{record.resource}("
-            "self, pool: SeedPool, rng: random.Random, size: int, now: dt.datetime"
-            ") -> None:"
-        )
-        lines = [head if len(head) <= 100 else _wrapped_head(record.resource)]
-        for ref in sorted(ctx.refs):
-            lines.append(f"{pad}{ref}_ids = list(self.state.{ref})")
-        used = {name for name in CONTEXT if any(_uses(expr, name) for _, expr in values)}
-        if "person" in used or "company" in used:
-            lines.append(f"{pad}people = rng.sample(pool.people, len(pool.people))")
-        if "product" in used:
-            lines.append(f"{pad}products = rng.sample(pool.products, len(pool.products))")
-        loop = "i" if any(_uses(expr, "i") for _, expr in values) else "_"
-        loop = "i" if "person" in used or "company" in used else loop
-        loop = "i" if "product" in used else loop
-        lines.append(f"{pad}for {loop} in range(size):")
-        body = INDENT * 3
-        if "person" in used or "company" in used:
-            lines.append(f"{body}person = people[i % len(people)]")
-        if "colleague" in used:
-            lines.append(f"{body}colleague = rng.choice(pool.people)")
-        if "company" in used:
-            lines.append(f"{body}company = pool.company(person.company)")
-        if "product" in used:
-            lines.append(f"{body}product = products[i % len(products)]")
-        if "created" in used:
-            lines.append(
-                f"{body}created = now - dt.timedelta(days=rng.randint(1, 90), "
-                "minutes=rng.randint(0, 1439))"
-            )
-        new_id = f"self.new_id({json.dumps(record.id_prefix)})"
-        if any(_uses(expr, "record_id") for _, expr in values):
-            lines.append(f"{body}record_id = {new_id}")
-            new_id = "record_id"
-        args: list[tuple[str | None, Expr]] = [("id", new_id), *values]
-        lines += put_call(record.resource, record.cls, args, 3)
+        for body in bodies:
+            lines += ["", *body]
         return lines
 
 
@@ -126,121 +245,702 @@ def put_call(
     return render(Call(head, [(None, json.dumps(resource)), (None, Call(cls, args))]), indent)
 
 
-def _wrapped_head(resource: str) -> str:
-    return (
-        f"{INDENT}def _seed_{resource}(\n{INDENT * 2}self, pool: SeedPool, rng: random.Random, "
-        f"size: int, now: dt.datetime\n{INDENT}) -> None:"
-    )
-
-
-def _uses(expr: Expr, name: str) -> bool:
-    text = expr.flat() if isinstance(expr, Call) else expr
-    return re.search(rf"(?<![\w.]){name}\b(?!\s*=[^=])", text) is not None  # not a keyword
-
-
 def seed_order(records: dict[str, RecordPlan]) -> list[RecordPlan]:
-    """Collections ordered so that a record's required references are seeded before it."""
+    """Collections ordered so that a record's references are seeded before it (required
+    ones first; optional ones too where no cycle forbids it)."""
     deps: dict[str, set[str]] = {}
+    soft: dict[str, set[str]] = {}
     for name, record in records.items():
-        deps[name] = {
-            f.type.ref
-            for f in record.fields.values()
-            if f.type.semantic == "id" and f.type.ref in records and f.type.ref != name
-        }
+        deps[name], soft[name] = set(), set()
+        for f in record.fields.values():
+            target = resolve_ref(_ref_of(f.type), records)
+            if target is None or target == name:
+                continue
+            (deps if f.required else soft)[name].add(target)
     order: list[str] = []
     pending = list(records)
     while pending:
-        ready = [n for n in pending if deps[n] <= set(order)] or [pending[0]]
-        for name in ready:
+        done = set(order)
+        ready = [n for n in pending if deps[n] | soft[n] <= done]
+        ready = ready or [n for n in pending if deps[n] <= done] or [pending[0]]
+        for name in ready[:1] if len(ready) < len(pending) else ready:
             order.append(name)
             pending.remove(name)
     return [records[n] for n in order]
 
 
-class _Context:
-    """Seed expressions for the fields of one record."""
+def resolve_ref(ref: str | None, collections: Any) -> str | None:
+    """The collection a reference names: itself, or one its name ends with
+    (``parent_folders`` -> ``folders``, ``to_warehouses`` -> ``warehouses``)."""
+    if not ref:
+        return None
+    if ref in collections:
+        return ref
+    matches = [c for c in collections if ref.endswith(f"_{c}")]
+    return max(matches, key=len) if matches else None
 
-    def __init__(
-        self,
-        record: RecordPlan,
-        seeded: set[str],
-        collections: set[str],
-        models: dict[str, ModelPlan],
-        helpers: set[str],
-    ) -> None:
-        self.helpers = helpers
+
+def _ref_of(spec: TypeSpec) -> str | None:
+    if spec.semantic == "id" and spec.kind is Kind.STR:
+        return spec.ref
+    if spec.kind is Kind.LIST and spec.item is not None:
+        return _ref_of(spec.item)
+    return None
+
+
+def _matches(role: str, roles: frozenset[str]) -> bool:
+    if not role:
+        return False
+    if role in roles or singular(role) in roles:
+        return True
+    parts = role.split("_")
+    return parts[-1] in roles or singular(parts[-1]) in roles or parts[0] in roles
+
+
+@dataclass(slots=True)
+class _Group:
+    """A list of people on a record (attendees, cc, members)."""
+
+    var: str
+    staff: bool
+    with_subject: bool
+    low: int
+    high: int
+    after: list[str] = field(default_factory=list)  # groups seeded before it: excluded
+
+
+class _RecordWriter:
+    """The ``_seed_<collection>`` method of one record: analyse its fields, then write."""
+
+    def __init__(self, writer: SeedWriter, record: RecordPlan) -> None:
+        self.w = writer
         self.record = record
-        self.seeded = seeded
-        self.collections = collections
-        self.models = models
-        self.refs: set[str] = set()
+        self.resource = record.resource
+        self.noun = singular(record.resource)
+        order = writer.order
+        self.seeded = {r.resource for r in order[: order.index(record)]}
+        self.collections = set(writer.plan.records)
+        self.models = writer.models
+        self.staff_subject = vocab.is_staff_resource(self.resource)
+        # A company's own record: its phone and address are the company's, not a person's.
+        self.company_subject = self.noun.split("_")[-1] in _COMPANY_NOUNS
+        service = writer.plan.service
+        self.sms = service == "sms" or self.noun == "sms"
+        self.message_like = (
+            self.sms
+            or service in ("voice", "mail", "chat")
+            or any(w in self.noun.split("_") for w in _MESSAGE_LIKE)
+        )
+        self.refs: dict[str, str] = {}  # collection -> ids variable
+        self.pre: list[str | tuple[str, Expr]] = []  # statements (or assignments) before the loop
+        self.body: list[tuple[str, Expr]] = []  # (target, value) in the loop, before the record
+        self.uses: set[str] = set()  # person, company, product, created, updated
+        self.staff_roles: list[str] = []
+        self.groups: dict[str, _Group] = {}
+        self.comprehensions: list[tuple[str, Call, str]] = []  # (variable, item, group)
+        self.windows: dict[tuple[str, str], str] = {}  # (start, end) -> window variable
+        self.window_kinds: list[tuple[str, str]] = []  # (variable, kind)
+        self.hoisted: dict[str, str] = {}  # field name -> local variable
+        self.hoist_lines: list[tuple[str, Expr]] = []
+        self.distinct: dict[str, str] = {}  # field name -> list variable
+        self.forced: dict[str, Expr] = {}  # field name -> expression planned ahead
+        self.names: set[str] = set(_LOCALS)
+        self.subject_ref: tuple[str, str] | None = None  # (ids variable, chosen id variable)
+        self.tree: str | None = None  # ids of this collection seeded so far (parents)
+        self.shows_person = False
+        self.shows_company = False
+        self.status_var: str | None = None
+        self.status_field = ""
+        self.status_enum: tuple[Any, ...] = ()
+        self.status_expr: Expr = ""
+        self.before: str | None = None  # a window start created_at must precede
+        self._required_now = False  # whether the value being written is required
+        self.scope: list[str] = []  # nested models being written (``questions``)
+        self.where = f"{writer.plan.service}.{record.resource}"
+        self._plan_times()
 
+    @property
+    def carrier(self) -> str | None:
+        """What a record of this collection belongs to, for records that reference it."""
+        if self.shows_person:
+            return "person"
+        return "company" if self.shows_company else None
+
+    def _local(self, base: str) -> str:
+        name = re.sub(r"\W+", "_", base).strip("_").lower() or "value"
+        if name[0].isdigit():
+            name = f"v_{name}"
+        while name in self.names or name in _KEYWORDS:
+            name += "_"
+        self.names.add(name)
+        return name
+
+    # -- the method -------------------------------------------------------------------------
+    def method(self) -> list[str]:
+        fields = list(self.record.fields.values())
+        for f in fields:  # staff roles in field order, so titles can ask for them early
+            person = self._person_attr(f.name, f.type) is not None or f.type.semantic == "email"
+            if f.type.kind is Kind.STR and person:
+                role = role_of(_snake(f.name))
+                description = str(f.type.schema.get("description") or "")
+                if self._side(role, description) == "staff":
+                    self._staff(role or "colleague")
+        self._plan_status(fields)
+        self._plan_flags(fields)
+        self._plan_numbers(fields)
+        self._plan_derived(fields)
+        self._plan_refs(fields)
+        self._plan_carrier(fields)
+        values: list[tuple[str | None, Expr]] = []
+        for f in fields:
+            if f.name in self.forced:
+                values.append((f.attr, self.forced[f.name]))
+                continue
+            expr = self.value(f.name, f.type, f.required, f.unique, 0, "")
+            if expr is not None:
+                values.append((f.attr, self._bound(f, expr)))
+        return self._write(values)
+
+    def _bound(self, f: FieldPlan, expr: Expr) -> Expr:
+        """An optional field that exists only in some states (a lost deal's reason): set
+        only on records in those states."""
+        if f.required or self.status_var is None:
+            return expr
+        low = _snake(f.name)
+        for word, states in _STATE_BOUND.items():
+            if word in low:
+                reached = [s for s in self.status_enum if s in states]
+                if not reached:
+                    return expr
+                listed = ", ".join(json.dumps(s) for s in reached)
+                listed = f"({listed},)" if len(reached) == 1 else f"({listed})"
+                return Call("pool.only", [(None, f"{self.status_var} in {listed}"), (None, expr)])
+        return expr
+
+    def _plan_refs(self, fields: list[FieldPlan]) -> None:
+        """Two references to one collection (a transfer's source and destination) name two
+        different records."""
+        by_target: dict[str, list[FieldPlan]] = {}
+        for f in fields:
+            if f.type.semantic != "id" or f.type.kind is not Kind.STR or f.name in self.forced:
+                continue
+            target = resolve_ref(f.type.ref, self.collections)
+            if target in self.seeded:
+                by_target.setdefault(str(target), []).append(f)
+        for target, group in by_target.items():
+            group = [f for f in group if set(_snake(f.name).split("_")) & _DIRECTIONS]
+            if len(group) < 2:
+                continue
+            ids = self.refs.get(target) or self._local(f"{target}_ids")
+            self.refs[target] = ids
+            var = self._local(f"{singular(target)}_picks")
+            self.body.append((var, f"pool.picks(rng, {ids}, {len(group)})"))
+            for k, f in enumerate(group):
+                self.forced[f.name] = f"{var}[{k}]"
+
+    def _plan_carrier(self, fields: list[FieldPlan]) -> None:
+        """A tracking number in the format of the record's carrier."""
+        by_name = {f.name: f for f in fields}
+        carrier = by_name.get("carrier")
+        tracking = next((f for f in fields if vocab.meaning(f.name) == "tracking_number"), None)
+        if carrier is None or tracking is None or carrier.type.kind is not Kind.ENUM:
+            return
+        var = self._local("carrier")
+        self.body.append((var, self._enum("carrier", carrier.type)))
+        self.forced["carrier"] = var
+        self.forced[tracking.name] = f'pool.text("tracking_number", rng, {var})'
+
+    def _write(self, values: list[tuple[str | None, Expr]]) -> list[str]:
+        pad = INDENT * 2
+        head = (
+            f"{INDENT}def _seed_{self.resource}("
+            "self, pool: SeedPool, rng: random.Random, size: int, now: dt.datetime, owners: "
+            "dict[str, Any]) -> None:"
+        )
+        if len(head) > WIDTH:
+            head = "\n".join(
+                [
+                    f"{INDENT}def _seed_{self.resource}(",
+                    *(f"{pad}{a}," for a in _PARAMS),
+                    f"{INDENT}) -> None:",
+                ]
+            )
+        lines = [head]
+        for ref, var in sorted(self.refs.items()):
+            lines.append(f"{pad}{var} = list(self.state.{ref})")
+        person = bool({"person", "company"} & self.uses)
+        cast_at = len(lines)  # the cast line goes here if the loop draws people
+        for stmt in self.pre:
+            if isinstance(stmt, tuple):
+                lines += render(stmt[1], 2, prefix=f"{stmt[0]} = ")
+            else:
+                lines += render(stmt, 2)
+        steps: list[tuple[str, Expr]] = []
+        if self.subject_ref is not None:
+            ids, var = self.subject_ref
+            steps.append((var, f"cast.ref({ids}, owners)"))
+        if person:
+            like = f"owners.get({self.subject_ref[1]})" if self.subject_ref else ""
+            steps.append(("person", f"cast.subject({like})"))
+        if "company" in self.uses:
+            steps.append(("company", "pool.company(person.company)"))
+        if self.staff_roles:
+            args: list[tuple[str | None, Expr]] = [(None, str(len(self.staff_roles)))]
+            if person:
+                args.append((None, "person"))
+            roles = [(None, json.dumps(r)) for r in self.staff_roles]
+            args.append(("roles", Call("", roles)))
+            steps.append(("staff", Call("cast.colleagues", args)))
+        for g in self.groups.values():
+            count = str(g.low) if g.low == g.high else f"rng.randint({g.low}, {g.high})"
+            args = [(None, count)]
+            args += [(None, v) for v in ["person"] * person + ["staff"] * bool(self.staff_roles)]
+            args += [(None, v) for v in g.after]
+            if g.staff:
+                args.append(("staff", "True"))
+            elif person:
+                args.append(("company", "person.company"))
+            call = Call("cast.others", args)
+            if g.with_subject and person:
+                steps.append((g.var, Call("", [(None, "person"), (None, _star(call))], "[]")))
+            else:
+                steps.append((g.var, call))
+        if "product" in self.uses:
+            pick = "pool.product_at(i)" if self.product_by_index else "rng.choice(pool.products)"
+            steps.append(("product", pick))
+        steps += self.body
+        for var, kind in self.window_kinds:
+            steps.append((var, f'pool.window("{kind}", rng, now)'))
+        if self.status_var is not None:
+            steps.append((self.status_var, self.status_expr))
+        steps += self.hoist_lines
+        if {"created", "updated"} & self.uses:
+            before = f", {self.before}" if self.before else ""
+            steps.append(("created", f"pool.created(rng, now{before})"))
+        if "updated" in self.uses:
+            steps.append(("updated", 'pool.moment("past", rng, now, created)'))
+        keep = self.carrier is not None and person
+        new_id = f"self.new_id({json.dumps(self.record.id_prefix)})"
+        record_id = new_id
+        if keep or self.tree or any(_uses(e, "record_id") for _, e in values):
+            steps.append(("record_id", new_id))
+            record_id = "record_id"
+        tail: list[Expr] = [v for _, v in values]
+        tail += [e for _, item, group in self.comprehensions for e in (item, group)]
+        if keep:
+            value = "person" if self.carrier == "person" else "person.company"
+            tail.append(f"owners[record_id] = {value}")
+        steps = _prune(steps, tail)
+        if any(_uses(e, "cast") for _, e in steps):
+            staff = ", staff=True" if self.staff_subject else ""
+            lines.insert(cast_at, f"{pad}cast = pool.cast(rng{staff})")
+        out: list[str] = []
+        for target, expr in steps:
+            out += render(expr, 3, prefix=f"{target} = ")
+        for var, item, group in self.comprehensions:
+            out += _comprehension(var, item, group, 3)
+        args_: list[tuple[str | None, Expr]] = [("id", record_id), *values]
+        out += put_call(self.resource, self.record.cls, args_, 3)
+        if keep:
+            out.append(f"{INDENT * 3}owners[record_id] = {value}")
+        if self.tree:
+            out.append(f"{INDENT * 3}{self.tree}.append(record_id)")
+        uses_i = any(re.search(r"(?<![\w.])i\b", line) for line in out)
+        lines.append(f"{pad}for {'i' if uses_i else '_'} in range(size):")
+        return lines + out
+
+    @property
+    def product_by_index(self) -> bool:
+        return any(
+            f.unique and (f.name == "sku" or f.name.endswith("_sku"))
+            for f in self.record.fields.values()
+        )
+
+    # -- people -----------------------------------------------------------------------------
+    def _staff(self, role: str) -> str:
+        if role not in self.staff_roles:
+            self.staff_roles.append(role)
+        return f"staff[{self.staff_roles.index(role)}]"
+
+    def _side(self, role: str, description: str = "") -> str:
+        """Who fills a person role: ``subject`` (the record's own person) or ``staff``."""
+        if not role:
+            return "subject"
+        if role in ("from", "sender"):
+            return "staff" if self.sms or not self.message_like else "subject"
+        if role in ("to", "recipient"):
+            return "subject" if self.sms or not self.message_like else "staff"
+        if role in ("reviewer", "author") and self.noun in ("review", "rating"):
+            return "subject"
+        if role in ("employee", "user") and self.staff_subject:
+            return "subject"
+        if role in ("requester", "requested_by", "submitter") and self.noun in _INTERNAL:
+            return "staff"  # who asks for a purchase or leave is one of us
+        if role in ("personal", "home", "work", "private", "primary", "secondary", "alternate"):
+            return "subject"
+        if _matches(role, STAFF_ROLES):
+            return "staff"
+        if _matches(role, EXTERNAL_ROLES):
+            return "subject"
+        if _STAFF_WORDS.search(description.lower()):
+            return "staff"
+        return "subject"
+
+    def _who(self, role: str, description: str = "") -> str:
+        """The person variable for a role (subject or a colleague)."""
+        if self._side(role, description) == "staff":
+            return self._staff(role or "colleague")
+        self.uses.add("person")
+        return "person"
+
+    def _person_attr(self, name: str, spec: TypeSpec) -> str | None:
+        """The Person attribute a person-valued field shows, or None for other fields."""
+        low = _snake(name)
+        sem = spec.semantic
+        role = role_of(low)
+        if sem == "email":
+            return "personal_email" if role in ("personal", "private", "home") else "email"
+        if sem == "phone":
+            return "phone"
+        if low in ("username", "user_name", "login") or low.endswith("_username"):
+            return "username"
+        part = next((v for k, v in _NAME_PARTS.items() if low == k or low.endswith("_" + k)), None)
+        if part in ("first_name", "last_name"):
+            return part
+        if low in ("full_name", "display_name", "contact_name"):
+            return "full_name"
+        person_resource = vocab.is_person_resource(self.resource)
+        if low == "name":
+            return "full_name" if person_resource and sem in ("person_name", None) else None
+        if part == "full_name" or sem == "person_name":
+            if role and self._person_role(role):
+                return "full_name"
+            return "full_name" if sem == "person_name" and person_resource else None
+        return None
+
+    @staticmethod
+    def _person_role(role: str) -> bool:
+        return (
+            _matches(role, STAFF_ROLES)
+            or _matches(role, EXTERNAL_ROLES)
+            or role in ("from", "to", "sender", "recipient", "contact")
+        )
+
+    # -- times ------------------------------------------------------------------------------
+    def _plan_times(self) -> None:
+        """Ordered pairs among the record's top-level time fields, each drawn as one window
+        of a kind that fits the record."""
+        fields = {
+            f.name: f
+            for f in self.record.fields.values()
+            if f.type.kind in (Kind.DATE, Kind.DATETIME)
+            and f.name not in ("created_at", "updated_at")
+        }
+        taken: set[str] = set()
+        for name in sorted(fields):
+            if name in taken:
+                continue
+            end = _pair_end(name, fields)
+            if end is None or end in taken:
+                continue
+            taken |= {name, end}
+            kind = self._window_kind(name, end, fields[name].type.kind is Kind.DATE)
+            var = self._local("span" if not self.window_kinds else f"span{len(self.windows) + 1}")
+            self.window_kinds.append((var, kind))
+            self.windows[(name, end)] = var
+            if kind not in ("validity", "billing", "fiscal", "warranty", "employment"):
+                self.before = self.before or f"{var}[0]"
+
+    def _window_kind(self, start: str, end: str, date: bool) -> str:
+        text = f"{start} {end} {self.noun}"
+        for words_, kind in _WINDOW_KINDS:
+            if any(w in text for w in words_):
+                return kind
+        fields = self.record.fields
+        if "venue_name" in fields or "capacity" in fields or "venue" in fields:
+            return "event"
+        if any(w in self.noun for w in ("meeting", "event", "booking", "appointment", "call")):
+            return "meeting"
+        return "dates" if date else "time"
+
+    def _time(self, name: str, spec: TypeSpec, required: bool) -> Expr | None:
+        low = _snake(name)
+        suffix = ".date()" if spec.kind is Kind.DATE else ""
+        for (start, end), var in self.windows.items():
+            if low == _snake(start):
+                return f"{var}[0]{suffix}"
+            if low == _snake(end):
+                return f"{var}[1]{suffix}"
+        if low in ("created_at", "created", "creation_date", "date_created", "created_on"):
+            self.uses.add("created")
+            return f"created{suffix}"
+        if low in ("updated_at", "updated", "modified_at", "last_modified", "updated_on"):
+            self.uses.add("updated")
+            return f"updated{suffix}"
+        tokens = set(low.replace("-", "_").split("_"))
+        if "birth" in tokens or low in ("dob", "birthday", "birthdate"):
+            return f'pool.moment("birth", rng, now){suffix}'
+        pay = next((v for v, k in self.window_kinds if k == "pay_period"), None)
+        if low == "pay_date" and pay is not None:
+            return f"({pay}[1] + dt.timedelta(days=3)){suffix}"
+        if tokens & _PAST:
+            self.uses.add("created")
+            return self._stamp(tokens, f'pool.moment("past", rng, now, created){suffix}', required)
+        if tokens & _FUTURE:
+            far = tokens & {"expires", "expiry", "expiration", "renewal", "redeem", "valid",
+                            "until", "renews"}  # fmt: skip
+            return f'pool.moment("{"future" if far else "upcoming"}", rng, now){suffix}'
+        if tokens & _SCHEDULED:
+            return f'pool.moment("scheduled", rng, now){suffix}'
+        self.uses.add("created")
+        return f'pool.moment("past", rng, now, created){suffix}'
+
+    def _stamp(self, tokens: set[str], stamp: str, required: bool) -> Expr:
+        """A past stamp (``solved_at``) only on records whose status has reached it."""
+        if required or self.status_var is None:
+            return stamp
+        for word, states in _STAMP_STATES.items():
+            if word in tokens:
+                reached = [s for s in self.status_enum if s in states]
+                if reached:
+                    listed = ", ".join(json.dumps(s) for s in reached)
+                    listed = f"({listed},)" if len(reached) == 1 else f"({listed})"
+                    args: list[tuple[str | None, Expr]] = [
+                        (None, "rng"), (None, "now"), (None, "created"),
+                        (None, f"{self.status_var} in {listed}"),
+                    ]  # fmt: skip
+                    if stamp.endswith(".date()"):
+                        args.append(("date", "True"))
+                    return Call("pool.stamp", args)
+        return stamp
+
+    def _plan_status(self, fields: list[FieldPlan]) -> None:
+        """Hoist the status when a stamp depends on it."""
+        status = next(
+            (
+                f
+                for f in fields
+                if f.name in STATUS_FIELDS and f.type.kind is Kind.ENUM and f.type.is_text
+            ),
+            None,
+        )
+        if status is None:
+            return
+        stamps = [
+            f
+            for f in fields
+            if f.type.kind in (Kind.DATE, Kind.DATETIME)
+            and not f.required
+            and any(w in _snake(f.name).split("_") for w in _STAMP_STATES)
+        ]
+        bound = [
+            f for f in fields if not f.required and any(w in _snake(f.name) for w in _STATE_BOUND)
+        ]
+        if not stamps and not bound:
+            return
+        self.status_field = status.name
+        self.status_enum = tuple(status.type.enum)
+        self.status_var = self._local(status.name)
+        self.status_expr = self._enum(status.name.lower(), status.type)
+
+    def _plan_flags(self, fields: list[FieldPlan]) -> None:
+        """A stamp that goes with a flag (``archived`` and ``archived_at``): set exactly
+        when the flag is."""
+        flags = {
+            _snake(f.name).removeprefix("is_"): f for f in fields if f.type.kind is Kind.BOOL
+        }
+        for f in fields:
+            if f.type.kind not in (Kind.DATE, Kind.DATETIME) or f.name in self.forced:
+                continue
+            tokens = _snake(f.name).split("_")
+            word = "_".join(tokens[:-1]) if tokens[-1] in ("at", "on", "date") else ""
+            flag = flags.get(word)
+            if flag is None or flag.name in self.forced:
+                continue
+            var = self._local(word)
+            self.body.append((var, _bool(flag.type)))
+            self.forced[flag.name] = var
+            self.uses.add("created")
+            args: list[tuple[str | None, Expr]] = [
+                (None, "rng"), (None, "now"), (None, "created"), (None, var),
+            ]  # fmt: skip
+            if f.type.kind is Kind.DATE:
+                args.append(("date", "True"))
+            self.forced[f.name] = Call("pool.stamp", args) if not f.required else (
+                f'pool.moment("past", rng, now, created){".date()" if args[-1][0] else ""}'
+            )  # fmt: skip
+
+    # -- numbers ----------------------------------------------------------------------------
+    def _plan_numbers(self, fields: list[FieldPlan]) -> None:
+        """Hoist the numbers others depend on (a whole its parts come from, a minimum)."""
+        by_name = {f.name: f for f in fields if f.type.kind in (Kind.INT, Kind.FLOAT)}
+        wholes = {w for p, w in _PART_OF.items() if p in by_name and w in by_name}
+        parts: list[str] = []
+        if "total" in by_name and "subtotal" in by_name:
+            wholes.add("subtotal")
+            parts = [n for n in ("tax_total", "shipping_total") if n in by_name]
+        for name in by_name:
+            if _pair_end(name, by_name) is not None:
+                wholes.add(name)
+        first = ["subtotal"] if "subtotal" in wholes else []
+        rest = sorted(wholes - {"subtotal"})
+        for name in [*first, *parts, *rest]:
+            f = by_name[name]
+            expr = self._number(name, f.type)
+            var = self._local(name)
+            self.hoist_lines.append((var, expr))
+            self.hoisted[name] = var
+
+    def _number(self, name: str, spec: TypeSpec) -> str:
+        low = _snake(name)
+        if name in self.hoisted:
+            return self.hoisted[name]
+        integer = spec.kind is Kind.INT
+        lo_b, hi_b = _bounds(spec.schema, integer)
+        whole = _PART_OF.get(low)
+        if whole in self.hoisted:
+            var = self.hoisted[whole]
+            if low in ("tax", "tax_total"):
+                return f"round({var} * rng.uniform(0.05, 0.25), 2)"
+            if low == "deductions":
+                return f"round({var} * rng.uniform(0.02, 0.08), 2)"
+            if low in ("net_pay", "total_net"):
+                return f"round({var} * rng.uniform(0.62, 0.78), 2)"
+            if integer:
+                return f"rng.randint(0, {var})"
+            return f"round({var} * rng.choice((0.0, 0.25, 0.5, 1.0)), 2)"
+        if low == "total" and "subtotal" in self.hoisted:
+            added = [self.hoisted[n] for n in ("subtotal", "tax_total", "shipping_total")
+                     if n in self.hoisted]  # fmt: skip
+            return f"round({' + '.join(added)}, 2)"
+        fields = {f.name: f for f in self.record.fields.values()}
+        for start, end in _numeric_pairs(fields):
+            if low == end and start in self.hoisted:
+                var = self.hoisted[start]
+                grown = f"{var} + rng.randint(0, max(1, {var}))" if integer else (
+                    f"round({var} * rng.uniform(1.1, 1.6), 2)"
+                )  # fmt: skip
+                return f"min({grown}, {hi_b!r})" if hi_b is not None else grown
+        tokens = low.split("_")
+        if integer and (tokens[-1] in ("at", "timestamp", "epoch") or low.endswith("_time")):
+            word = "future" if set(tokens) & _FUTURE else "past"
+            self.uses.add("created")
+            unit = " * 1000" if "ms" in tokens or "millis" in low else ""
+            return f'int(pool.moment("{word}", rng, now, created).timestamp(){unit})'
+        if low in ("story_points", "points_estimate", "estimate") and integer:
+            return "rng.choice((1, 2, 3, 5, 8, 13))"
+        if "year" in low.split("_") or low.endswith("year"):
+            if low.startswith("exp"):
+                return "rng.randint(now.year, now.year + 5)"
+            return "rng.randint(now.year - 1, now.year + 1)"
+        span = _resource_number(self.noun, low) or _rule(low)
+        if span is None and (spec.semantic == "money" or low in ("price", "unit_price")):
+            span = (20, 5000, False, 0.01)
+        priced = low in ("price", "unit_price", "list_price", "compare_at_price")
+        if priced and (lo_b is None or lo_b <= 5):
+            self.uses.add("product")
+            factor = " * 1.2" if low == "compare_at_price" else ""
+            return f"round(product.price{factor}{'' if integer else ', 2'})"
+        if span is None:
+            lo = lo_b if lo_b is not None else (1 if _counts(low) else 0)
+            hi = hi_b if hi_b is not None else (lo + (20 if integer else 100))
+            span = (lo, max(lo, hi), integer, 1 if integer else 0.01)
+        lo, hi, whole_numbers, step = span
+        lo, hi = _clamp(lo, hi, lo_b, hi_b)
+        if integer or whole_numbers:
+            lo_i, hi_i = int(-(-lo // 1)), int(hi // 1)
+            hi_i = max(lo_i, hi_i)
+            st = max(1, int(step))
+            if st > 1 and hi_i - lo_i >= st:
+                expr = f"rng.randrange({lo_i}, {hi_i + 1}, {st})"
+            else:
+                expr = f"rng.randint({lo_i}, {hi_i})"
+            return expr if integer else f"float({expr})"
+        if step >= 0.25:
+            n = int((hi - lo) / step)
+            if n >= 1:
+                return f"{float(lo)!r} + {float(step)!r} * rng.randint(0, {n})"
+        return f"round(rng.uniform({float(lo)!r}, {float(hi)!r}), 2)"
+
+    # -- values -----------------------------------------------------------------------------
     def value(
-        self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int
+        self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int, who: str
     ) -> Expr | None:
-        expr = self._value(name, spec, required, unique, depth)
+        """A field's value; ``who``: the person variable a nested value belongs to."""
+        self._required_now = required
+        expr = self._value(name, spec, required, unique, depth, who)
         if expr is None and required:
-            expr = "None" if spec.nullable else self._fallback(spec)
+            expr = "None" if spec.nullable else _fallback(spec)
         return expr
 
     def _value(
-        self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int
+        self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int, who: str
     ) -> Expr | None:
         kind, sem = spec.kind, spec.semantic
-        low = name.lower()
-        who = "colleague" if low.startswith(STAFF) else "person"
+        low = _snake(name)
+        description = str(spec.schema.get("description") or "")
         if kind is Kind.ENUM:
+            if depth == 0 and self.status_var is not None and name == self.status_field:
+                return self.status_var
+            if sem == "currency" or low == "currency":
+                source = self._currency_source(who)
+                options = f"get_args({spec.annotation})"
+                return _call("pool.currency", options, *([source] if source else []))
             return self._enum(low, spec)
         if sem == "id" and kind is Kind.STR:
-            return self._ref(spec, name, required)
-        if sem == "email":
-            return f"{who}.email"
-        if sem == "person_name" or low in ("first_name", "last_name", "full_name"):
-            attr = {"first_name": "first_name", "last_name": "last_name"}.get(low, "full_name")
-            return f"{who}.{attr}"
-        if sem == "phone":
-            return f"{who}.phone"
-        if sem == "company":
-            return "person.company"
+            return self._ref(spec, name, required, depth)
+        if kind in (Kind.DATE, Kind.DATETIME):
+            if depth == 0:
+                return self._time(name, spec, required)
+            suffix = ".date()" if kind is Kind.DATE else ""
+            if "birth" in low:
+                return f'pool.moment("birth", rng, now){suffix}'
+            self.uses.add("created")
+            return f'pool.moment("past", rng, now, created){suffix}'
+        attr = self._person_attr(name, spec) if kind is Kind.STR else None
+        if attr is None and kind is Kind.STR and _phone_like(low, spec):
+            attr = "phone"
+        if attr is not None:
+            if who == "org":
+                return "pool.org.phone" if attr == "phone" else None
+            if self.company_subject and not who and attr == "phone" and not role_of(low):
+                self.uses.update({"person", "company"})
+                self.shows_company = True
+                return "company.phone"
+            person = who or self._who(role_of(low), description)
+            if person == "person":
+                self.shows_person = True
+            return f"{person}.{attr}"
+        if sem == "company" or low in _COMPANY_FIELDS:
+            if who == "org":
+                return "pool.org.name"
+            person = who or self._who(role_of(low), description)
+            if person == "person":
+                self.shows_company = True
+            return f"{person}.company"
         if sem == "address":
-            return "company.address"
+            return self._address("street", who or "person")
         if sem == "country":
-            return "person.country"
+            if who == "org":
+                return "pool.org.country"
+            return f"{who or self._who(role_of(low))}.country"
         if sem == "currency":
-            return "product.currency"
+            source = self._currency_source(who)
+            if source is None:
+                return "pool.org.currency"
+            return "company.currency" if source == "company" else f"{source}.currency"
         if sem == "url":
-            return self._url(low, spec)
-        if kind is Kind.DATE:
-            if "birth" in low or low in ("dob", "birthday"):
-                parts = ("rng.randint(1960, 2002)", "rng.randint(1, 12)", "rng.randint(1, 28)")
-                return Call("dt.date", [(None, p) for p in parts])
-            return "(now + dt.timedelta(days=rng.randint(-60, 60))).date()"
-        if kind is Kind.DATETIME:
-            if low in ("created_at", "updated_at"):
-                return "created"
-            return "now + dt.timedelta(hours=rng.randint(-720, 720))"
+            return self._url(low, who)
         if kind is Kind.BOOL:
-            return "rng.random() < 0.5"
+            return _bool(spec)
         if kind in (Kind.INT, Kind.FLOAT):
-            return self._number(low, spec)
+            return self._number(name, spec)
         if kind is Kind.STR:
-            return self._text(low, spec, unique)
+            return self._text(name, spec, unique, depth, who)
         if kind is Kind.LIST:
-            if spec.item is None or depth > 3:
-                return "[]"
-            if spec.item.kind in (Kind.DICT, Kind.ANY):
-                return "[]"
-            item = self._value(singular(name), spec.item, True, False, depth + 1)
-            if item is None:
-                return "[]"
-            return Call("", [(None, item)], brackets="[]")
+            return self._list(name, spec, depth, who)
         if kind is Kind.MODEL and spec.model in self.models and depth <= 3:
-            model = self.models[spec.model]
-            args = [
-                (f.attr, self.value(f.name, f.type, f.required, False, depth + 1))
-                for f in model.fields
-            ]
-            return Call(model.name, [(a, e) for a, e in args if e is not None])
+            return self._model(name, self.models[spec.model], depth, who)
         if kind is Kind.DICT:
             return "{}" if required else None  # free-form, or a cut recursion: shape unknown
         return None
@@ -255,108 +955,705 @@ class _Context:
         if not open_states or len(open_states) == len(spec.enum):
             return every
         listed = Call("", [(None, _lit(v)) for v in open_states])
-        self.helpers.add("_pick_state")
+        self.w.helpers.add("_pick_state")
         return Call(
             "_pick_state", [(None, "rng"), (None, listed), (None, f"get_args({spec.annotation})")]
         )
 
-    def _ref(self, spec: TypeSpec, name: str, required: bool) -> str | None:
-        ref = spec.ref
-        if ref in self.seeded:
-            self.refs.add(ref)  # type: ignore[arg-type]
-            return f"rng.choice({ref}_ids)"
-        if ref == self.record.resource and required:
+    def _ref(self, spec: TypeSpec, name: str, required: bool, depth: int) -> Expr | None:
+        ref = resolve_ref(spec.ref, self.collections)
+        if ref == self.resource and not required:
+            # A parent of the same kind: an earlier record of this collection, now and then.
+            if depth > 0:
+                return None
+            if self.tree is None:
+                self.tree = self._local(f"earlier_{singular(ref)}_ids")
+                self.pre.append(f"{self.tree}: list[str] = []")
+            return f"pool.parent(rng, {self.tree})"
+        if ref == self.resource and required:
             return "record_id"  # a required reference to its own kind: the record itself
-        if ref in self.collections and not required:
-            return None  # seeded later (a cycle) or itself: left unset rather than dangling
+        if ref in self.seeded:
+            var = self.refs.get(ref) or self._local(f"{ref}_ids")
+            self.refs[ref] = var
+            carrier = self.w.carriers.get(ref)
+            if depth == 0 and carrier and self.subject_ref is None and self._has_subject():
+                local = self._local(name)
+                self.subject_ref = (var, local)
+                return local
+            if depth == 0 and carrier and self.subject_ref is not None:
+                # Another record of the same person, or of the person's company.
+                owner = "person" if carrier == "person" else "person.company"
+                return _call("pool.ref_for", "rng", var, "owners", owner)
+            return f"rng.choice({var})"
+        if not required:
+            # Seeded later (a cycle), or another service's record this one cannot know:
+            # left unset rather than dangling.
+            return None
         example = example_of(spec.schema)
         match = _ID_LIKE.match(example) if isinstance(example, str) else None
-        prefix = match.group(1) if match else f"{singular(ref or name.removesuffix('_id'))}_"
-        return f'f"{prefix}{{rng.getrandbits(32):08x}}"'
+        prefix = match.group(1) if match else f"{singular(spec.ref or name.removesuffix('_id'))}_"
+        # An id issued by another service: 8 characters, never the 10 of this one's ids.
+        return _call("pool.external_id", json.dumps(prefix), "rng")
 
-    def _url(self, low: str, spec: TypeSpec) -> str:
-        home = low == "url" and self.record.resource in ("companies", "accounts", "organizations")
-        if home or "website" in low or "domain" in low:
-            return 'f"https://{company.domain}"'
-        path = singular(self.record.resource).replace("_", "-")
-        return f'f"https://{{company.domain}}/{path}/{{i + 1}}"'
+    def _currency_source(self, who: str) -> str | None:
+        """Where a record's currency comes from: its client's company (a variable), or
+        None for our own."""
+        if who == "org" or self.staff_subject:
+            return None
+        if who in ("", "person"):
+            if not self._has_subject() and not self._located():
+                return None
+            self.uses.update({"person", "company"})
+            return "company"
+        if who.startswith("staff"):
+            return None
+        return f"pool.company({who}.company)"
 
-    def _number(self, low: str, spec: TypeSpec) -> str:
+    def _located(self) -> bool:
+        """Whether the record says where it is (a city, a country, an address)."""
+        for f in self.record.fields.values():
+            low = _snake(f.name)
+            if f.type.semantic in ("country", "address") or low in ("city", "country", "region"):
+                return True
+            if f.type.kind is Kind.MODEL and low.endswith("address") and low not in _ORG_ADDRESSES:
+                return True
+        return False
+
+    def _has_subject(self) -> bool:
+        """Whether the record shows its subject's name, e-mail or company (or a text that
+        mentions them, such as a deal title)."""
+        for f in self.record.fields.values():
+            kind = vocab.meaning(f.name, self.where) if f.type.kind is Kind.STR else None
+            if kind and kind != "venue" and "person" in _needs(kind) and kind in vocab.TEMPLATES:
+                return True
+            person = self._person_attr(f.name, f.type) is not None
+            company = f.type.semantic == "company" or _snake(f.name) in _COMPANY_FIELDS
+            shown = f.type.kind is Kind.STR and (person or company)
+            if shown and self._side(role_of(_snake(f.name))) == "subject":
+                return True
+        return False
+
+    def _address(self, part: str, who: str) -> str:
+        if who == "org":
+            return f"pool.org.{part}"
+        if who == "person":
+            self.uses.add("person")
+        return f"{who}.{part}"
+
+    def _url(self, low: str, who: str) -> Expr:
+        person = who if who and who != "org" else "person"
+        if low in ("website", "homepage", "company_url", "site_url", "web_site") or (
+            low == "url" and self.noun in ("company", "account", "organization", "vendor")
+        ):
+            self.uses.update({"person", "company"})
+            return "company.website"
+        if "linkedin" in low:
+            self.uses.add("person")
+            return f'pool.url("linkedin", rng, {person})'
+        if any(w in low for w in ("meeting", "join", "meet", "conference", "video")):
+            return 'pool.url("meeting", rng)'
+        kind = low.removesuffix("_url").removesuffix("_uri").removesuffix("_link") or "page"
+        path = self.resource.replace("_", "-")
+        service = json.dumps(self.w.plan.service)
+        return _call("pool.url", json.dumps(kind), "rng", service, json.dumps(path))
+
+    def _model(self, name: str, model: ModelPlan, depth: int, who: str) -> Expr:
+        low = _snake(name)
+        if not who:
+            holder = role_of(low.removesuffix("_address").removesuffix("address") or low)
+            if low in _ORG_ADDRESSES:
+                who = "org"
+            elif low.endswith("address") or holder in ("ship_to", "shipping", "billing"):
+                self.uses.add("person")
+                who = "person"
+            elif holder and self._person_role(holder):
+                who = self._who(holder)
+        args: list[tuple[str | None, Expr | None]] = []
+        self.scope.append(low)
+        paired = self._paired(model, who)
+        for f in model.fields:
+            kind = vocab.meaning(f.name)
+            if f.name in paired:
+                args.append((f.attr, paired[f.name]))
+                continue
+            if who and kind in ("street", "line2", "city", "region", "postal_code"):
+                if kind == "line2":
+                    expr: Expr | None = '""' if f.required else None
+                else:
+                    expr = self._address(str(kind), who)
+            else:
+                expr = self.value(f.name, f.type, f.required, False, depth + 1, who)
+            args.append((f.attr, expr))
+        self.scope.pop()
+        return Call(model.name, [(a, e) for a, e in args if e is not None])
+
+    def _paired(self, model: ModelPlan, who: str) -> dict[str, Expr]:
+        """Nested fields that go together (a form question's key and label): one drawn,
+        the other read from the vocabulary's row for it."""
+        if who == "p":
+            return {}
+        kinds = {f.name: vocab.meaning(f.name, self._where()) for f in model.fields}
+        for name, kind in kinds.items():
+            columns = vocab.ROWS.get(kind or "", {})
+            partners = [n for n in kinds if n in columns and n != name]
+            if kind and partners:
+                var = self._local(singular(kind.split("_")[0]))
+                self.body.append((var, f'pool.text("{kind}", rng)'))
+                out: dict[str, Expr] = {name: var}
+                for n in partners:
+                    out[n] = _call("pool.column", json.dumps(kind), var, json.dumps(n))
+                return out
+        return {}
+
+    def _list(self, name: str, spec: TypeSpec, depth: int, who: str) -> Expr:
+        item = spec.item
+        if item is None or depth > 3 or item.kind in (Kind.DICT, Kind.ANY):
+            return "[]"
+        low = _snake(name)
+        if item.semantic == "id" and item.kind is Kind.STR:
+            ref = resolve_ref(item.ref, self.collections)
+            if ref in self.seeded and depth == 0:
+                var = self.refs.get(ref) or self._local(f"{ref}_ids")
+                self.refs[ref] = var
+                return f"rng.sample({var}, min(len({var}), rng.randint(1, 3)))"
+            return "[]"
+        model = self.models.get(item.model or "") if item.kind is Kind.MODEL else None
+        if model is not None and any(f.name == "id" for f in model.fields):
+            return "[]"  # nested records (children, replies) are records of their own
+        people = item.semantic in ("email", "person_name", "phone") or (
+            model is not None
+            and any(f.type.semantic in ("email", "person_name") for f in model.fields)
+        )
+        if people and depth == 0:
+            group = self._group(low)
+            if model is not None:
+                call = self._model(singular(low), model, depth + 1, "p")
+                if not isinstance(call, Call):
+                    return "[]"
+                var = self._local(f"{low}_items")
+                self.comprehensions.append((var, call, group.var))
+                return var
+            attr = {"email": "email", "phone": "phone"}.get(str(item.semantic), "full_name")
+            return f"[p.{attr} for p in {group.var}]"
+        if item.kind is Kind.STR and item.semantic is None:
+            kind = vocab.meaning(low, self._where()) or vocab.meaning(singular(low), self._where())
+            if kind and vocab.values_of(kind) and _fits_all(vocab.values_of(kind), item.schema):
+                return f'pool.sample("{kind}", rng, rng.randint(1, 3))'
+        self._required_now = False  # an item nobody knows the meaning of: an empty list
+        one = self._value(singular(name), item, False, False, depth + 1, who)
+        if one is None:
+            return "[]"
+        return Call("", [(None, one)], brackets="[]")
+
+    def _group(self, low: str) -> _Group:
+        if low in self.groups:
+            return self.groups[low]
+        role = singular(role_of(low) or low)
+        staff, with_subject, lo, hi = False, True, 0, 2
+        if role in ("cc", "bcc", "watcher", "follower"):
+            staff, with_subject, lo, hi = True, False, 0, 2
+        elif role in ("to", "recipient") and self.message_like and not self.sms:
+            inbound = self.noun not in ("draft",)
+            staff, with_subject, lo, hi = inbound, not inbound, (1 if inbound else 0), 1
+        elif _matches(role, STAFF_ROLES) or role in ("participant_staff",):
+            staff, with_subject = True, False
+            lo, hi = (2, 6) if role == "member" else (1, 3)
+        elif self.staff_roles and not self._has_subject():
+            staff, with_subject, lo, hi = True, False, 1, 3  # colleagues travelling together
+        var = self._local(low)
+        group = _Group(var, staff, with_subject, lo, hi, [g.var for g in self.groups.values()])
+        self.groups[low] = group
+        if not staff:
+            self.uses.add("person")
+        return group
+
+    # -- text -------------------------------------------------------------------------------
+    def _plan_derived(self, fields: list[FieldPlan]) -> None:
+        """Values decided ahead because another field derives from them: a key from a
+        name, a MIME type from a file name, an issue key from its project's key."""
+        by_name = {f.name: f for f in fields}
+        source = by_name.get("name") or by_name.get("title")
+        derived = [n for n in _DERIVED if n in by_name]
+        if source is not None:
+            kind_ = vocab.meaning(source.name, self.where) or ""
+            derived += [n for n in vocab.ROWS.get(kind_, {}) if n in by_name and n not in derived]
+        if source is not None and derived and source.type.kind is Kind.STR:
+            kind = vocab.meaning(source.name, self.where)
+            if kind is not None and vocab.known(kind) and _kind_fits(kind, source.type.schema):
+                var = self._local(f"{source.name}_list")
+                self.distinct[source.name] = var
+                self.pre.append(f'{var} = pool.distinct("{kind}", rng, size)')
+                self.forced[source.name] = f"{var}[i]"
+                for n in derived:
+                    expr = self._derived(n, by_name[n], var, kind)
+                    if expr is not None:
+                        self.forced[n] = expr
+        if "key" in by_name and "key" not in self.forced:
+            expr = self._parent_key(fields)
+            if expr is not None:
+                self.forced["key"] = expr
+
+    def _derived(self, name: str, f: FieldPlan, names: str, kind: str = "") -> Expr | None:
+        example = example_of(f.type.schema)
+        pattern = f.type.schema.get("pattern")
+        if name in vocab.ROWS.get(kind, {}):  # the code of the ``Travel`` account
+            options = f"get_args({f.type.annotation})" if f.type.kind is Kind.ENUM else ""
+            args = [json.dumps(kind), f"{names}[i]", json.dumps(name)]
+            return _call("pool.column", *args, *([options] if options else []))
+        if name in ("mime_type", "content_type"):
+            return f"pool.mime({names}[i])"
+        if name in ("host", "hostname"):
+            return f"pool.host({names}[i])"
+        if name == "path":
+            return f'f"/{{{names}[i]}}"'
+        if name == "key" or (isinstance(example, str) and re.fullmatch(r"[A-Z][A-Z0-9]+", example)):
+            width = max(2, len(example)) if isinstance(example, str) and name != "key" else 10
+            if isinstance(pattern, str):
+                m = re.search(r"\{\d*,(\d+)\}", pattern)
+                width = min(width, int(m.group(1)) + 1) if m else width
+            var = self._local(f"{name}s")
+            self.pre.append(f"{var} = pool.keys({names}, {width})")
+            return f"{var}[i]"
+        if isinstance(example, str) and re.fullmatch(r"[a-z0-9-]*[a-z][a-z0-9-]*", example):
+            return f"pool.slug({names}[i])"
+        if name == "code" and not isinstance(example, str) and f.type.kind is Kind.STR:
+            var = self._local("codes")
+            self.pre.append(f"{var} = pool.keys({names}, 4)")
+            return f"{var}[i]"
+        return None
+
+    def _parent_key(self, fields: list[FieldPlan]) -> Expr | None:
+        """``ENG-142``: a key made of the referenced parent's key and a number."""
+        for f in fields:
+            ref = resolve_ref(_ref_of(f.type), self.collections)
+            target = self.w.plan.records.get(ref or "")
+            if target is None or ref not in self.seeded or "key" not in target.fields:
+                continue
+            if f.type.kind is not Kind.STR:
+                continue
+            var = self.refs.get(ref) or self._local(f"{ref}_ids")
+            self.refs[str(ref)] = var
+            parent = self._local(singular(str(ref)))
+            self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+            self.forced[f.name] = f"{parent}.id"
+            first = self._local("first_number")
+            self.pre.append(f"{first} = rng.randint(20, 400)")
+            return f'f"{{{parent}.key}}-{{{first} + i}}"'
+        return None
+
+    def _text(self, name: str, spec: TypeSpec, unique: bool, depth: int, who: str) -> Expr | None:
         node = spec.schema
-        lo, hi = _bounds(node, spec.kind is Kind.INT)
-        if spec.semantic == "money" or low in ("price", "unit_price", "amount", "total"):
-            hi = min(hi, 5000) if hi is not None else 5000
-            lo = max(lo, 0) if lo is not None else 0
-            if spec.kind is Kind.FLOAT and lo == 0 and hi >= 2500:
-                return "round(product.price * rng.randint(1, 2), 2)"
-        if lo is None:
-            lo = 1 if any(w in low for w in ("count", "quantity", "qty", "seats", "size")) else 0
-        if hi is None:
-            hi = 2026 if "year" in low else lo + 100
-        if "year" in low and lo < 2000:
-            lo = max(lo, 2020)
-        if spec.kind is Kind.INT:
-            return f"rng.randint({int(lo)}, {int(hi)})"
-        return f"round(rng.uniform({lo!r}, {hi!r}), 2)"
-
-    def _text(self, low: str, spec: TypeSpec, unique: bool) -> str:
-        node = spec.schema
+        low = _snake(name)
         pattern = node.get("pattern") if isinstance(node.get("pattern"), str) else None
+        person = who if who and who != "org" else "person"
         if low == "sku" or low.endswith("_sku"):
+            self.uses.add("product")
             return "product.sku"
-        if low in ("product_name", "product"):
+        if low in ("product_name", "product_title") or (
+            low in ("title", "name", "product") and self.noun in _PRODUCT_NOUNS
+        ):
+            self.uses.add("product")
             return "product.name"
-        if low == "city":
-            return "person.city"
-        if low in ("job_title", "title") and self.record.resource in (
-            "contacts", "employees", "candidates", "people", "users", "members",
-        ):  # fmt: skip
-            return "person.title"
-        if low == "domain":
-            return "company.domain"
-        if low == "industry":
-            return "company.industry"
-        example = example_of(node)
+        if low in ("title", "job_title") and (vocab.is_person_resource(self.resource) or who):
+            self.uses.add("person")
+            return f"{person}.title"
+        if low in ("department", "department_name"):
+            if self.staff_subject or who:
+                self.uses.add("person")
+                return f"{person}.department"
+            if self.staff_roles:
+                return "staff[0].department"
+        if low in ("domain", "industry"):
+            self.uses.update({"company", "person"})
+            return f"company.{low}"
+        if low in ("timezone", "time_zone") and who != "p":
+            if self.staff_subject or not self._has_subject():
+                return "pool.org.timezone"
+            self.uses.update({"company", "person"})
+            return "company.timezone"
+        if low in ("handle", "screen_name"):
+            self.uses.update({"company", "person"})
+            return 'pool.text("handle", rng, company)'
+        if low in ("city", "town") and who != "org":
+            self.uses.add("person")
+            return f"{person}.city"
+        if low in ("region", "state", "province") and who and who != "org":
+            return f"{person}.region"
+        part = next((a for k, a in _ADDRESS_PARTS if low.endswith("_" + k)), None)
+        if part is not None and depth == 0:  # ``to_postal_code``: the addressee's
+            holder = self._who(role_of(low.rsplit("_" + part, 1)[0] + "_email"))
+            return f"{holder}.{part}"
+        field = self.record.fields.get(name)
+        if _REF_LIKE.search(low) and depth == 0 and field is not None and not field.required:
+            return None  # an id of something this service does not hold: not made up
         listed = _ONE_OF.search(str(node.get("description") or ""))
         if listed and not unique:  # "One of: outbound, inbound." in a description
-            values = [v.strip() for v in listed.group(1).split(",") if v.strip()]
+            values = [re.sub(r"^or\s+", "", v.strip()) for v in listed.group(1).split(",")]
+            values = [v for v in values if v]
             listed_values = ", ".join(json.dumps(v) for v in values)
             return f"rng.choice(({listed_values}{',' if len(values) == 1 else ''}))"
+        kind = vocab.meaning(name, self._where())
+        fiscal = next((v for v, k in self.window_kinds if k == "fiscal"), None)
+        if kind == "fiscal_period" and fiscal is not None and depth == 0:
+            return f'{fiscal}[0].strftime("%Y-%m")'
+        if kind == "job_posting" and not self.staff_roles:
+            kind = "staff_title"
+        if kind == "event_name" and not self.scope and not _EVENT_FIELDS & set(self.record.fields):
+            kind = "meeting_topic"  # a calendar's events are meetings, not conferences
+        if kind is not None and vocab.known(kind) and _kind_fits(kind, node):
+            return self._vocab(name, kind, unique, depth)
+        field = self.record.fields.get(name) if depth == 0 else None
+        required = field.required if field is not None else self._required_now
+        return self._unknown(name, spec, unique, pattern, required)
+
+    def _where(self) -> str:
+        """What ``vocab.meaning`` reads a field in: ``service.collection``, or the nested
+        value being written (``questions``)."""
+        return f"{self.w.plan.service}.{self.scope[-1]}" if self.scope else self.where
+
+    def _vocab(self, name: str, kind: str, unique: bool, depth: int) -> Expr | None:
+        if unique and depth == 0:
+            var = self.distinct.get(name) or self._local(f"{name}_list")
+            self.distinct[name] = var
+            field = self.record.fields.get(name)
+            example = example_of(field.type.schema) if field else None
+            args: list[tuple[str | None, Expr]] = [(None, json.dumps(kind)), (None, "rng")]
+            args.append((None, "size"))
+            if isinstance(example, str):
+                args.append(("avoid", json.dumps(example)))
+            self.pre.append((var, Call("pool.distinct", args)))
+            return f"{var}[i]"
+        return _call("pool.text", json.dumps(kind), "rng", *self._about(kind))
+
+    def _about(self, kind: str) -> list[str]:
+        """What a templated value may mention, as arguments of ``pool.text``."""
+        needs = _needs(kind)
+        args = []
+        if "person" in needs:
+            self.uses.add("person")
+            args.append("person")
+        if "product" in needs:
+            self.uses.add("product")
+            args.append("product")
+        if "staff" in needs and self.staff_roles:
+            args.append("staff[0]")
+        if "now" in needs:
+            args.append("now")
+        return args
+
+    def _unknown(
+        self, name: str, spec: TypeSpec, unique: bool, pattern: str | None, required: bool
+    ) -> Expr | None:
+        """A field whose meaning the vocabulary does not know: the spec's own examples
+        (codes varied digit by digit), its pattern; an optional field is left out rather
+        than filled with a label, a required one gets neutral prose."""
+        node = spec.schema
+        example = example_of(node)
         examples = [e for e in (node.get("examples") or ()) if isinstance(e, str)]
         if isinstance(example, str) and example not in examples:
             examples.append(example)
         examples = [e for e in examples if not pattern or _fits(pattern, e)]
+        coded = [e for e in examples if re.search(r"\d", e) and len(e) <= 40]
+        sample = pattern is not None and regex_sample(pattern, random.Random(name)) is not None
         if unique:
-            base = examples[0] if examples else words(low).capitalize()
-            for form in ('f"{base}-{{i + 1}}"', 'f"{base}{{i + 1}}"', 'f"{base}_{{i + 1}}"'):
-                expr = form.format(base=_fstring_text(base))
-                if not pattern or all(_fits(pattern, _render(expr, i)) for i in (0, 98)):
-                    return expr
-            return f'f"{{i + 1}}{_fstring_text(base)}"'
+            var = self._local(f"{name}_list")
+            if coded:
+                call = _call("pool.varied", json.dumps(coded[0]), "rng", "size")
+            elif sample:
+                call = _call("pool.patterned", json.dumps(pattern), "rng", "size")
+            elif examples or _snake(name) in _NAME_WORDS:  # named after the record's kind
+                base = examples[0] if examples else words(singular(self.resource)).capitalize()
+                call = _call("pool.variants", json.dumps(base), "rng", "size")
+            else:
+                call = _call("pool.distinct", '"reference"', "rng", "size")
+            self.pre.append((var, call))
+            return f"{var}[i]"
+        if coded:  # codes and references: the example's format with other digits
+            return _call("pool.vary", json.dumps(coded[0]), "rng")
         if len(examples) > 1:
-            return f"rng.choice(({', '.join(json.dumps(e) for e in examples)}))"
+            return _call("rng.choice", Call("", [(None, json.dumps(e)) for e in examples]))
         if examples:
             return json.dumps(examples[0])
-        label = _fstring_text(words(low).capitalize() or "Value")
-        if pattern:
-            slug = re.sub(r"[^a-z0-9]+", "-", low).strip("-") or "value"
-            for form in (f'f"{slug}-{{i + 1}}"', f'f"{slug}{{i + 1}}"'):
-                if all(_fits(pattern, _render(form, i)) for i in (0, 98)):
-                    return form
-            sample = regex_sample(pattern, random.Random(low))
-            if sample is not None:
-                return json.dumps(sample)
-        return f'f"{label} {{i + 1}}"'
+        if sample:
+            return _call("pool.pattern", json.dumps(pattern), "rng")
+        if not required:
+            return None
+        limit = node.get("maxLength")
+        if isinstance(limit, int) and limit < 40:
+            return json.dumps("standard"[:limit] or "n/a")
+        return f'pool.text("body:{vocab.body_context(self.where)}", rng)'
 
-    def _fallback(self, spec: TypeSpec) -> str:
-        return {
-            Kind.STR: '""',
-            Kind.INT: "0",
-            Kind.FLOAT: "0.0",
-            Kind.BOOL: "False",
-            Kind.LIST: "[]",
-            Kind.DICT: "{}",
-        }.get(spec.kind, "None")
+
+_PARAMS = (
+    "self", "pool: SeedPool", "rng: random.Random", "size: int", "now: dt.datetime",
+    "owners: dict[str, Any]",
+)  # fmt: skip
+_KEYWORDS = frozenset(
+    {"from", "to", "in", "is", "and", "or", "not", "for", "if", "else", "class", "def",
+     "return", "import", "as", "with", "global", "lambda", "pass", "type", "id", "list", "dict",
+     "set", "str", "int", "float", "min", "max", "round", "len", "any", "all", "get_args"}
+)  # fmt: skip
+_SCHEDULED = frozenset(
+    {"scheduled", "starts", "start", "event", "meeting", "pickup", "departure", "effective",
+     "planned", "appointment", "publish", "arrival", "flight"}
+)  # fmt: skip
+_COMPANY_FIELDS = frozenset(
+    {"company", "company_name", "current_company", "employer", "organization",
+     "organisation", "account_name", "client_name", "customer_company"}
+)  # fmt: skip
+# Nested addresses that are our own (where a parcel ships from, where an event is held).
+_ORG_ADDRESSES = frozenset(
+    {"ship_from", "from_address", "origin", "return_address", "venue_address",
+     "warehouse_address", "sender_address", "origin_address"}
+)  # fmt: skip
+# Records of our own internal processes: who requests them is a colleague.
+_INTERNAL = frozenset(
+    {"purchase_order", "requisition", "expense", "expense_report", "leave_request",
+     "time_entry", "access_request", "asset", "license", "booking", "po"}
+)  # fmt: skip
+# Optional fields that exist only once a record reached a state: field word -> states.
+_STATE_BOUND = {
+    "lost_reason": ("lost", "closed_lost"), "failure_reason": ("failed", "declined"),
+    "decline_reason": ("declined", "rejected"), "cancel_reason": ("cancelled", "canceled"),
+    "cancellation_reason": ("cancelled", "canceled"), "rejection_reason": ("rejected",),
+    "converted": ("converted",), "resolution": ("resolved", "solved", "closed", "completed"),
+    "amount_refunded": ("refunded", "partially_refunded"),
+}  # fmt: skip
+# Words of references that name different records by design (a transfer's two ends).
+_DIRECTIONS = frozenset(
+    {"from", "to", "source", "destination", "origin", "target", "sender", "receiver", "old",
+     "new", "primary", "secondary"}
+)  # fmt: skip
+_NAME_WORDS = frozenset({"name", "title", "label", "display_name", "subject"})
+_COMPANY_NOUNS = frozenset({"company", "organization", "organisation", "account", "business"})
+_EVENT_FIELDS = frozenset({"venue", "venue_name", "venue_address", "capacity", "ticket_price"})
+_DERIVED = ("key", "code", "mime_type", "content_type", "host", "hostname", "path")
+_ADDRESS_PARTS = (("postal_code", "postal_code"), ("zip_code", "postal_code"),
+                  ("zip", "postal_code"), ("city", "city"), ("region", "region"))  # fmt: skip
+_REF_LIKE = re.compile(r"^(in_reply_to|reply_to_id|thread_id|message_id|parent_id)$|_id$")
+_PRODUCT_NOUNS = frozenset({"product", "item", "price_book_entry", "variant", "listing", "sku"})
+_WINDOW_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("pickup", "dropoff", "rental"), "rental"),
+    (("check_in", "checkin", "stay", "reservation"), "stay"),
+    (("departure", "arrival", "depart", "flight"), "flight"),
+    (("issue", "due", "invoice"), "terms"),
+    (("purchase", "warranty"), "warranty"),
+    (("pay_run", "payroll", "payslip"), "pay_period"),
+    (("fiscal",), "fiscal"),
+    (("sprint", "iteration"), "sprint"),
+    (("leave", "absence", "time_off", "vacation"), "leave"),
+    (("employee", "employment", "contract"), "employment"),
+    (("valid", "effective", "expir"), "validity"),
+    (("current_period", "billing", "subscription", "period"), "billing"),
+    (("scheduled", "work_order", "visit"), "work"),
+    (("interview",), "interview"),
+)
+# Numbers a kind of record makes plausible: (noun, field) -> (low, high, whole, step).
+_BY_RESOURCE: dict[tuple[str, str], tuple[float, float, bool, float]] = {
+    ("event", "capacity"): (50, 800, True, 10),
+    ("expense", "amount"): (8, 1500, False, 0.01),
+    ("payment_link", "amount"): (20, 2500, False, 0.01),
+    ("refund", "amount"): (10, 1500, False, 0.01),
+    ("property", "nightly_rate"): (90, 480, False, 1),
+    ("reservation", "total_price"): (120, 4500, False, 0.01),
+    ("pay_run", "employee_count"): (5, 200, True, 1),
+    ("segment", "profile_count"): (20, 5000, True, 1),
+}
+
+
+def _resource_number(noun: str, low: str) -> tuple[float, float, bool, float] | None:
+    return _BY_RESOURCE.get((noun, low))
+
+
+def _rule(low: str) -> tuple[float, float, bool, float] | None:
+    for pattern, lo, hi, whole, step in _NUMBERS:  # the specific meanings first
+        if re.search(pattern, low):
+            return lo, hi, whole, step
+    money = _money(low)
+    if money is not None:
+        return money[0], money[1], False, 0.01
+    return None
+
+
+def _pair_end(name: str, fields: Any) -> str | None:
+    """The field closing a range opened by ``name`` (``starts_at`` -> ``ends_at``,
+    ``salary_min`` -> ``salary_max``), when the record has it."""
+    tokens = _snake(name).split("_")
+    lowered = {_snake(str(n)): n for n in fields}
+    for start, ends in _PAIR_TOKENS:
+        st = start.split("_")
+        for k in range(len(tokens) - len(st) + 1):
+            if tokens[k : k + len(st)] != st:
+                continue
+            for end in ends:
+                candidate = "_".join([*tokens[:k], *end.split("_"), *tokens[k + len(st) :]])
+                if candidate in lowered and candidate != _snake(name):
+                    return lowered[candidate]
+                if start == "purchase" and end in lowered:
+                    return lowered[end]
+    return None
+
+
+def _numeric_pairs(fields: dict[str, Any]) -> list[tuple[str, str]]:
+    numbers = {n: f for n, f in fields.items() if f.type.kind in (Kind.INT, Kind.FLOAT)}
+    out = []
+    for name in numbers:
+        end = _pair_end(name, numbers)
+        if end is not None:
+            out.append((_snake(name), _snake(end)))
+    return out
+
+
+def _phone_like(low: str, spec: TypeSpec) -> bool:
+    desc = str(spec.schema.get("description") or "").lower()
+    return low in ("to", "from") and ("number" in desc or "e.164" in desc)
+
+
+def _bool(spec: TypeSpec) -> str:
+    default = spec.schema.get("default")
+    if isinstance(default, bool):  # the default holds for most records
+        return f"rng.random() < {0.8 if default else 0.2}"
+    return "rng.random() < 0.5"
+
+
+def _snake(name: str) -> str:
+    """``createdAt`` -> ``created_at``: field names compared in one spelling."""
+    return "_".join(vocab.tokens(name)) or name.lower()
+
+
+def _prune(steps: list[tuple[str, Expr]], tail: list[Expr]) -> list[tuple[str, Expr]]:
+    """Loop statements whose variable nothing reads are dropped (no unused locals)."""
+    steps = list(steps)
+    changed = True
+    while changed:
+        changed = False
+        for k in range(len(steps) - 1, -1, -1):
+            target = steps[k][0]
+            if target == "record_id":
+                continue
+            rest = [e for j, (_, e) in enumerate(steps) if j != k] + tail
+            if not any(_uses(e, target) for e in rest):
+                del steps[k]
+                changed = True
+    return steps
+
+
+def _call(head: str, *args: Expr) -> Call:
+    """A call the renderer may wrap (generated lines stay within 100 columns)."""
+    return Call(head, [(None, a) for a in args])
+
+
+def _star(call: Call) -> Call:
+    return Call(f"*{call.head}", call.args, call.brackets)
+
+
+def _comprehension(var: str, item: Call, group: str, indent: int) -> list[str]:
+    """``var = [Item(...) for p in group]``, laid out as ruff format would."""
+    pad = INDENT * indent
+    flat = f"{pad}{var} = [{item.flat()} for p in {group}]"
+    if len(flat) <= WIDTH:
+        return [flat]
+    inner = f"{pad}{INDENT}{item.flat()} for p in {group}"
+    if len(inner) <= WIDTH:
+        return [f"{pad}{var} = [", inner, f"{pad}]"]
+    loop = f"{pad}{INDENT}for p in {group}"
+    return [f"{pad}{var} = [", *render(item, indent + 1), loop, f"{pad}]"]
+
+
+def _needs(kind: str) -> set[str]:
+    """What ``pool.text`` needs to be given for a kind: templates mentioning a product,
+    a person or their company, the clock."""
+    out: set[str] = set()
+    texts = " ".join(vocab.TEMPLATES.get(kind, ()))
+    if "{product}" in texts:
+        out.add("product")
+    mentions = any(k in texts for k in ("{company}", "{first}", "{city}"))
+    if (kind != "venue" and mentions) or kind in (
+        "username", "display_name", "person_name", "job_title", "file_name", "handle",
+        "company_name",
+    ):  # fmt: skip
+        out.add("person")
+    if kind == "job_posting":
+        out.add("staff")
+    if any(k in texts for k in ("{year}", "{month}", "{mm}", "{ref}")) or kind in (
+        "invoice_number", "quote_number", "reference", "file_name",
+    ):  # fmt: skip
+        out.add("now")
+    return out
+
+
+def _kind_fits(kind: str, node: dict[str, Any]) -> bool:
+    """Whether every value of a kind passes the field's pattern and lengths (checked on
+    samples drawn here, at compile time)."""
+    pattern = node.get("pattern") if isinstance(node.get("pattern"), str) else None
+    lo = node.get("minLength") if isinstance(node.get("minLength"), int) else None
+    hi = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
+    if pattern is None and lo is None and hi is None:
+        return True
+    values = _samples(kind)
+    return bool(values) and all(
+        (not pattern or _fits(pattern, v))
+        and (lo is None or len(v) >= lo)
+        and (hi is None or len(v) <= hi)
+        for v in values
+    )
+
+
+_SAMPLES: dict[str, list[str]] = {}
+
+
+def _samples(kind: str) -> list[str]:
+    if kind not in _SAMPLES:
+        pool = seed_pool(0)
+        rng = random.Random(f"samples:{kind}")
+        out = list(vocab.values_of(kind))
+        for k in range(40):
+            about = (pool.people[k % len(pool.people)], pool.products[k % len(pool.products)])
+            out.append(pool.text(kind, rng, *about, pool.staff[k % len(pool.staff)]))
+        out += pool.distinct(kind, rng, 60)
+        _SAMPLES[kind] = out
+    return _SAMPLES[kind]
+
+
+def _fits_all(values: tuple[str, ...], node: dict[str, Any]) -> bool:
+    pattern = node.get("pattern") if isinstance(node.get("pattern"), str) else None
+    hi = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
+    return all((not pattern or _fits(pattern, v)) and (hi is None or len(v) <= hi) for v in values)
+
+
+def _money(low: str) -> tuple[float, float] | None:
+    for pattern, lo, hi in _MONEY:
+        if re.search(pattern, low):
+            return lo, hi
+    return None
+
+
+def _counts(low: str) -> bool:
+    return any(w in low for w in ("count", "quantity", "qty", "seats", "size"))
+
+
+def _clamp(lo: float, hi: float, lo_b: Any, hi_b: Any) -> tuple[float, float]:
+    if lo_b is not None:
+        lo, hi = max(lo, lo_b), max(hi, lo_b)
+    if hi_b is not None:
+        lo, hi = min(lo, hi_b), min(hi, hi_b)
+    return lo, max(lo, hi)
+
+
+def _fallback(spec: TypeSpec) -> str:
+    return {
+        Kind.STR: '""',
+        Kind.INT: "0",
+        Kind.FLOAT: "0.0",
+        Kind.BOOL: "False",
+        Kind.LIST: "[]",
+        Kind.DICT: "{}",
+    }.get(spec.kind, "None")
+
+
+def _uses(expr: Expr, name: str) -> bool:
+    text = expr.flat() if isinstance(expr, Call) else expr
+    return re.search(rf"(?<![\w.]){name}\b(?!\s*=[^=])", text) is not None  # not a keyword
 
 
 def _lit(value: Any) -> str:
@@ -374,8 +1671,6 @@ def _bounds(node: dict[str, Any], integer: bool) -> tuple[Any, Any]:
     hi = hi if isinstance(hi, int | float) and not isinstance(hi, bool) else None
     if lo is not None and hi is not None and hi < lo:
         hi = lo
-    if lo is not None and hi is None:
-        hi = lo + 100
     return lo, hi
 
 
@@ -384,13 +1679,3 @@ def _fits(pattern: str, value: str) -> bool:
         return re.search(pattern, value) is not None
     except re.error:
         return True
-
-
-def _fstring_text(text: str) -> str:
-    return json.dumps(text)[1:-1].replace("{", "{{").replace("}", "}}")
-
-
-def _render(expr: str, i: int) -> str:
-    """The value an ``f"...{i + 1}"`` seed expression takes for index ``i``."""
-    body = expr[2:-1].replace("{i + 1}", str(i + 1))
-    return json.loads(f'"{body}"').replace("{{", "{").replace("}}", "}")

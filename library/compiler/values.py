@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from library.compiler.model import FieldPlan, Kind, RecordPlan
+from library.compiler.naming import singular, words
 
 INITIAL_STATES = (
     "draft", "new", "pending", "open", "active", "created", "requested", "scheduled",
@@ -19,6 +20,7 @@ INITIAL_STATES = (
 )  # fmt: skip
 _COUNTED = re.compile(r"(^|_)(number|no|code|key|ref|reference|confirmation|locator|slug)$")
 _EXAMPLE_NUMBER = re.compile(r"^(?P<head>.*?)(?P<digits>\d{2,})$")
+_TITLES = frozenset({"name", "title", "subject", "summary", "topic", "label", "headline"})
 
 
 def json_literal(value: Any) -> str | None:
@@ -114,4 +116,6 @@ def _server_text(field: FieldPlan, record: RecordPlan, service: str) -> str | No
         return json.dumps(example)
     if semantic in ("person_name", "company", "address", "country", "phone"):
         return None
+    if field.name.lower() in _TITLES and not field.unique:  # what an app shows, unnamed
+        return json.dumps(f"Untitled {words(singular(record.resource))}")
     return "record_id"

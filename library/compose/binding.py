@@ -9,10 +9,13 @@ from library.compose.catalog import (
     Param,
     ToolInfo,
     ref_collection,
+    title,
+    words,
 )
 from library.compose.context import Entity, Fact, field_words
+from library.compose.inject import clone, new_id
 from library.compose.literals import literal
-from library.compose.plan import Bound, show
+from library.compose.plan import Bound, Step, show
 from library.compose.realism import (
     number_text,
     threshold,
@@ -24,7 +27,14 @@ from library.compose.roles import (
     person_key,
     role_of,
 )
-from library.compose.walk_state import WalkState, compatible, name_tokens, ordered_times
+from library.compose.walk_state import (
+    Reject,
+    WalkState,
+    compatible,
+    found_records,
+    name_tokens,
+    ordered_times,
+)
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -90,6 +100,18 @@ class Binding(WalkState):
         held = self.call_people.get(person_key(value))
         return held is None or held == role
 
+    def _hold_record(self, entity: Entity) -> None:
+        """The people a record already names hold their roles in a call that edits it (a
+        draft's recipient cannot become its bcc)."""
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        info = self._coll(entity.service, entity.collection)
+        if current is None or info is None:
+            return
+        record = current.model_dump(mode="json")
+        for name, meta in info.fields.items():
+            if meta.key == "email" and record.get(name):
+                self._hold(name, record[name])
+
     def _hold(self, name: str, value: Any) -> None:
         """Remember who fills which role in the call being bound."""
         for v in value if isinstance(value, list) else [value]:
@@ -108,12 +130,20 @@ class Binding(WalkState):
         role = role_of(p.name)
         person = self.staff_roles.get(role)
         if person is None or not self._fits_role(p.name, "email", person.email):
-            free = [s for s in staff if self._fits_role(p.name, "email", s.email)]
+            # A colleague who fits and holds no other role yet, in a random order.
             taken = {id(x) for x in self.staff_roles.values()}
-            free = [s for s in free if id(s) not in taken] or free
-            if not free:
+            start = self.rng.randrange(len(staff))
+            order = staff[start:] + staff[:start]
+            person = next(
+                (
+                    s
+                    for s in order
+                    if id(s) not in taken and self._fits_role(p.name, "email", s.email)
+                ),
+                None,
+            ) or next((s for s in order if self._fits_role(p.name, "email", s.email)), None)
+            if person is None:
                 return None
-            person = self.rng.choice(free)
             self.staff_roles[role] = person
         if key == "email":
             value: Any = person.email
@@ -148,12 +178,55 @@ class Binding(WalkState):
                 s += 1.0  # information crossing services is the point
             if not f.entity.created:
                 s += 0.5  # "the customer's email", not "the email of the record I just made"
+            if f.entity.shared:
+                # A record a selection rule chose: use what the rule decides.
+                s += -3.0 if f.field in f.entity.shared else 2.0
             return s + f.step * 0.1 + self.rng.random() * 0.5
 
         return max(facts, key=score)
 
+    def _held_person(self, name: str) -> Any:
+        """The pool person whose e-mail this call already gave to ``name``'s role: a name
+        in the same role must be theirs."""
+        role = role_of(name)
+        for who, held in self.call_people.items():
+            if held == role and "@" in who:
+                return self.env.person_by_email(who)
+        return None
+
+    def _name_of(self, p: Param, person: Any, exclude: tuple[str, str | None]) -> Bound:
+        """``person``'s name (or its first/last part) for ``p``: from a value the agent saw
+        when one matches, else stated in the instruction."""
+        low = p.name.lower()
+        if "first" in low or "given" in low:
+            wanted, index = person.first_name, 0
+        elif "last" in low or "surname" in low or "family" in low:
+            wanted, index = person.last_name, -1
+        else:
+            wanted, index = person.full_name, None
+        live = [
+            f
+            for f in self.facts
+            if not f.entity.deleted
+            and (f.entity.service, f.entity.collection) != exclude
+            and isinstance(f.value, str)
+        ]
+        exact = [f for f in live if f.value == wanted]
+        if exact:
+            return Bound.of(exact[0])
+        if index is not None:
+            for f in live:
+                if f.key == "person_name" and f.value == person.full_name:
+                    bind = {"from": "step", "step": f.step, "path": f.path, "part": p.name}
+                    which = "first" if index == 0 else "last"
+                    return Bound(wanted, bind, f"the {which} name from {f.phrase()}", (), f)
+        return Bound.literal(wanted)
+
     def _name_part(self, p: Param, exclude: tuple[str, str | None]) -> Bound | None:
         """First or last name from a name the agent saw (the field itself, or a full name)."""
+        person = self._held_person(p.name)
+        if person is not None:
+            return self._name_of(p, person, exclude)
         index = NAME_PARTS[p.name]
         live = [
             f
@@ -177,8 +250,11 @@ class Binding(WalkState):
         return Bound(part, bind, phrase, (), fact)
 
     def _bind(self, p: Param, tool: ToolInfo, exclude: tuple[str, str | None]) -> Bound | None:
+        held = self._held_person(p.name) if p.key == "person_name" else None
         if p.key is None and p.name in NAME_PARTS:
             bound = self._name_part(p, exclude)
+        elif held is not None:
+            bound = self._name_of(p, held, exclude)  # the name of the e-mail's owner
         else:
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None:
@@ -196,14 +272,17 @@ class Binding(WalkState):
         self, tool: ToolInfo, skip: set[str], exclude: tuple[str, str | None]
     ) -> dict[str, Bound] | None:
         out: dict[str, Bound] = {}
-        for p in tool.params:
+        # E-mails first: a name in the same role then follows the e-mail's owner.
+        params = sorted(tool.params, key=lambda p: (p.key or p.item_key) != "email")
+        for p in params:
             if not p.required or p.name in skip:
                 continue
             bound = self._bind(p, tool, exclude)
             if bound is None:
                 return None
             out[p.name] = bound
-        return ordered_times(tool, out)
+        order = [p.name for p in tool.params]
+        return ordered_times(tool, {n: out[n] for n in order if n in out})
 
     def _numeric_facts(self) -> list[Fact]:
         return [
@@ -257,6 +336,80 @@ class Binding(WalkState):
         literals = (number_text(limit), high, low)
         return Bound(value, bind, "", literals, fact), text
 
+    def _house_rule(
+        self, tool: ToolInfo, bound: Bound, text: dict[str, Any]
+    ) -> tuple[Bound, dict[str, Any]] | None:
+        """Move a threshold rule into the environment: a policy note in a documents
+        service states it, the plan looks the note up (a step of its own) and the
+        instruction only names the note."""
+        sources = [s for s in self.env.policy_sources if s[0].qualified not in self.used]
+        if not sources or bound.fact is None:
+            return None
+        search, info, title_field, body_field = self.rng.choice(sources)
+        state = getattr(self.world.services[search.service].state, info.name)
+        if not state:
+            return None
+        source = self._coll(bound.fact.entity.service, bound.fact.entity.collection)
+        target = self._coll(tool.service, tool.collection)
+        noun = target.noun if target else words(str(tool.collection))
+        nouns = target.nouns if target else words(str(tool.collection))
+        src_noun = source.noun if source else words(bound.fact.entity.collection)
+        heading = f"{text['param'].capitalize()} policy for {nouns}"
+        body = (
+            f"When the {text['field']} of the {src_noun} is above {text['limit']}, the "
+            f"{noun}'s {text['param']} is {text['above']}; otherwise it is {text['otherwise']}."
+        )
+        base = state[sorted(state)[0]]
+        rid = new_id(self.world, search.service, info.name, base.id, self.rng)
+        try:
+            note = clone(base, rid, {title_field: heading, body_field: body})
+        except ValueError:
+            return None
+        self._inject(search.service, info.name, note)
+        args = {"query": heading}
+        envelope = self._call(search, args)
+        found = found_records(envelope["data"], search.many)
+        if [r["id"] for _, r in found] != [rid]:
+            raise Reject("policy_note_ambiguous")
+        path, record = found[0]
+        entity = Entity(
+            search.service,
+            info.name,
+            rid,
+            record,
+            len(self.steps),
+            path,
+            self._label(search.service, info.name, created=False),
+        )
+        self._add_entity(entity)
+        step_text = {
+            "kind": "lookup",
+            "service": title(search.service),
+            "noun": info.noun,
+            "nouns": info.nouns,
+            "search": show(heading),
+            "label": entity.label,
+        }
+        step = Step(
+            search, args, {"query": {"from": "user"}}, step_text, [heading], envelope, entity
+        )
+        self.used.add(search.qualified)
+        if search.service not in self.services:
+            self.services.append(search.service)
+        self.steps.append(step)
+        self.pending_sources.append(len(self.steps) - 1)
+        self.house_rules.append(
+            {"service": search.service, "collection": info.name, "id": rid, "title": heading,
+             "text": body, "step": step}
+        )  # fmt: skip
+        bind = {**bound.bind, "policy": len(self.steps) - 1}
+        rule = {
+            "policy": show(heading),
+            "service": title(search.service),
+            "param": text["param"],
+        }
+        return Bound(bound.value, bind, "", (), bound.fact), rule
+
     def _settable(self, tool: ToolInfo, entity: Entity | None) -> list[Param]:
         """Optional parameters that set a stored field of the record (so the effect shows)."""
         info = self._coll(tool.service, tool.collection)
@@ -302,7 +455,18 @@ class Binding(WalkState):
                 if picked is not None:
                     out[p.name], rule_text_ = picked
                     rule_text_["param"] = field_words(p.name)
+                    if self.rng.random() < self.cfg.p_house_rule:
+                        # The rule lives in a policy note the instruction only points to.
+                        moved = self._house_rule(tool, out[p.name], rule_text_)
+                        if moved is not None:
+                            out[p.name], rule_text_ = moved
                     continue
+            held = self._held_person(p.name) if p.key == "person_name" else None
+            if held is not None:
+                named = self._name_of(p, held, exclude)
+                if named.value != current:
+                    out[p.name] = named
+                continue
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None and not (p.key or "").startswith("id:") and fact.value != current:
                 out[p.name] = Bound.of(fact, as_list=p.type == "array")

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from library.compose.catalog import title, words
+from library.compose.catalog import singular, title, words
 from library.compose.config import ComposeConfig
 from library.compose.context import Entity, Fact, field_words
 from library.compose.derive import answer_criteria, guard_criteria, state_criteria
@@ -25,6 +25,7 @@ from library.compose.mutants import mutation_report
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
 from library.compose.render import render_instruction
+from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.task import (
     Task,
     band,
@@ -32,7 +33,7 @@ from library.compose.task import (
     state_digest,
     task_id,
 )
-from library.compose.verify import canonical, run_plan, verify
+from library.compose.verify import REDUNDANT_WRITE, canonical, run_plan, verify
 from library.compose.views import DumpCache, StateView
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
@@ -49,6 +50,7 @@ UNSTABLE = "unstable_gold"
 LITERAL_MISSING = "literal_missing"
 ID_LEAKED = "id_in_instruction"
 FUTURE_ID = "future_id_seeded"
+SINGLE_IDENTITY = "single_identity"
 RULE_UNCHECKABLE = "rule_not_checkable"
 MUTANTS_ESCAPE = "mutants_escape"
 _ANSWER_SKIP = frozenset({"id", "created_at", "updated_at", "description", "body"})
@@ -172,6 +174,12 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
 
     # Purposeful plans: drop every read that feeds nothing, then renumber.
     keep = purposeful(walker.steps, [f.step for f, _ in answers])
+    if answers and not _confusable(
+        answers[0][0], _seen_values(walker, keep), _stated_values(walker)
+    ):
+        # What could be confused with the answer was only shown by pruned steps.
+        answers = []
+        keep = purposeful(walker.steps, [])
     new_index = renumber(walker.steps, keep)
     steps = [walker.steps[i] for i in keep]
     gold = [gold[i] for i in keep]
@@ -180,6 +188,10 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         return "too_few_services"
     if len(steps) < env.config.min_steps:
         return "too_short"
+    if _single_identity(env, steps):
+        return SINGLE_IDENTITY
+    if not _rules_matter(steps, [f for f, _ in answers]):
+        return RULE_UNCHECKABLE
     plan = [s.to_dict() for s in steps]
     literals = list(dict.fromkeys(t for s in steps for t in s.literals))
 
@@ -231,7 +243,10 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         fresh.load_states(initial_states)
         return fresh
 
-    reason = verify(criteria, plan, answer_text, world, initial, view, replay, gold, final_hashes)
+    reason = verify(
+        criteria, plan, answer_text, world, initial, view, replay, gold, final_hashes,
+        drop_writes=False,
+    )  # fmt: skip
     if reason is not None:
         return reason
 
@@ -249,7 +264,10 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     report = mutation_report(
         criteria, plan, answer_rows, decoy_rows, answer_text, world, initial, view
     )
-    if "pick_decoy" in report.escaped:
+    if "drop_write" in report.escaped or report.equivalent.get("drop_write"):
+        return REDUNDANT_WRITE  # every write must matter (verification's fourth check)
+    if "pick_decoy" in report.escaped or report.equivalent.get("pick_decoy"):
+        # Choosing a decoy instead would change nothing checked: the rule is decoration.
         return RULE_UNCHECKABLE
     if report.catch_rate < cfg.min_catch_rate:
         return MUTANTS_ESCAPE
@@ -269,6 +287,11 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     if any(e.id in instruction for e in [*walker.entities, *(d for d, _ in walker.decoys)]):
         return ID_LEAKED
     rubric = dump_criteria(criteria)
+    house_rules = [
+        {k: v for k, v in r.items() if k != "step"} | {"step": steps.index(r["step"])}
+        for r in walker.house_rules
+        if any(r["step"] is s for s in steps)
+    ]
     tid = task_id(world_seed, services, plan, rubric, state_digest(initial_states))
     writes = [s.tool.service for s in steps if s.write]
     task = Task(
@@ -289,6 +312,7 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         gold_reply=answer_text,
         split=pick_split(tid, cfg.split_weights),
         decoys=decoy_rows,
+        house_rules=house_rules,
         mutation=report.to_dict(),
         motif=motif,
     )
@@ -354,19 +378,61 @@ _IRREGULAR = {
 }  # fmt: skip
 
 
-def past_tense(phrase: str) -> str:
-    """The first verb of an imperative phrase in the past tense."""
-    head, _, rest = phrase.partition(" ")
-    low = head.lower()
+def _past(word: str) -> str:
+    low = word.lower()
     if low in _IRREGULAR:
-        verb = _IRREGULAR[low]
-    elif low.endswith("e"):
-        verb = low + "d"
-    elif low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
-        verb = low[:-1] + "ied"
-    else:
-        verb = low + "ed"
-    return f"{verb} {rest}".strip()
+        return _IRREGULAR[low]
+    if low.endswith("e"):
+        return low + "d"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return low[:-1] + "ied"
+    return low + "ed"
+
+
+def past_tense(phrase: str) -> str:
+    """The verbs of an imperative phrase in the past tense (``solve and close the ticket``
+    -> ``solved and closed the ticket``)."""
+    words = phrase.split(" ")
+    if not words or not words[0]:
+        return phrase
+    words[0] = _past(words[0])
+    if len(words) > 2 and words[1] == "and":
+        words[2] = _past(words[2])
+    return " ".join(words).strip()
+
+
+def _rules_matter(steps: Sequence[Step], answers: Sequence[Fact]) -> bool:
+    """A quick check before the mutation gate: what later steps (or the answer) read of a
+    record a selection rule chose includes a field where the chosen record and the records
+    set aside differ (the gate's decoy swaps then have something to catch)."""
+    for i, step in enumerate(steps):
+        chosen = step.entity
+        if step.rule is None or chosen is None:
+            continue
+        read = {f.field for s in steps[i + 1 :] for f in s.sources if f.entity is chosen}
+        read |= {f.field for f in answers if f.entity is chosen}
+        if not read - chosen.shared:
+            return False
+    return True
+
+
+def _single_identity(env: ComposeEnv, steps: Sequence[Step]) -> bool:
+    """Whether one person fills every person argument of the plan across two or more
+    roles (the customer is also the assignee and the host): different roles are
+    different people, so such a plan is not a coherent piece of work."""
+    roles: set[str] = set()
+    people: set[str] = set()
+    for step in steps:
+        for name, value in step.args.items():
+            p = step.tool.param(name)
+            key = (p.key or p.item_key) if p else None
+            if key not in PERSON_KEYS:
+                continue
+            role = role_of(name) or singular(str(step.tool.collection or step.tool.name))
+            for v in value if isinstance(value, list) else [value]:
+                roles.add(role)
+                people.add(env.identity(str(key), v))
+    return len(roles) >= 2 and len(people) == 1
 
 
 def _future_ids(
@@ -462,12 +528,16 @@ def _answer_facts(
     if not facts:
         return []
     stated = _stated_values(walker)
-    seen = _seen_values(walker)
     # Identifiers and amounts are what people ask for; prefer them.
     rich = [f for f in facts if user_knowable(f.key) or isinstance(f.value, int | float)]
     pool = rich or facts
     rng.shuffle(pool)
+    needed = purposeful(walker.steps, [])
     for fact in pool:
+        # Values the kept plan shows (the answer's own lookup is kept for it).
+        seen = _seen_values(
+            walker, purposeful(walker.steps, [fact.step]) if fact.step not in needed else needed
+        )
         excludes = _confusable(fact, seen, stated)
         if excludes:
             return [(fact, excludes)]
@@ -489,11 +559,16 @@ def _stated_values(walker: Walker) -> list[Any]:
     return out
 
 
-def _seen_values(walker: Walker) -> list[tuple[str, str | None, Any, str]]:
+def _seen_values(
+    walker: Walker, keep: Sequence[int] | None = None
+) -> list[tuple[str, str | None, Any, str]]:
     """(field, semantic key, value, record id) of every scalar field of every record the
-    plan's outputs showed."""
+    outputs of the plan's steps (those in ``keep``) showed."""
     out: list[tuple[str, str | None, Any, str]] = []
-    for step in walker.steps:
+    kept = set(range(len(walker.steps)) if keep is None else keep)
+    for i, step in enumerate(walker.steps):
+        if i not in kept:
+            continue
         data = (step.envelope or {}).get("data")
         coll = walker._coll(step.tool.service, step.tool.collection)
         for record in _records_in(data):

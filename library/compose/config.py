@@ -18,10 +18,11 @@ class ComposeConfig:
     pool_seed: int = 0
     # How often each house rule is attempted where it applies.
     p_selection: float = 0.4  # add near-duplicates a selection rule must tell apart
-    p_threshold: float = 0.5  # let a value read decide a value written
+    p_threshold: float = 0.8  # let a value read decide a value written
     p_distractor: float = 0.3  # add a near-duplicate the lookup must not return
     p_collection_guard: float = 0.3  # forbid writes to a collection the task only reads
-    p_answer: float = 0.5  # ask for a value in the final reply
+    p_answer: float = 0.7  # ask for a value in the final reply
+    p_house_rule: float = 0.3  # state a threshold in a policy note instead of the request
     max_matches: int = 5  # a lookup returning more than this is too vague for a task
     tries_per_step: int = 24
     gateway_size: int = 15  # services mounted in gateway mode, distractors included
@@ -50,6 +51,7 @@ class ComposeConfig:
             p_collection_guard=max(self.p_collection_guard, self.hard_rules),
             p_threshold=max(self.p_threshold, self.hard_rules),
             p_answer=max(self.p_answer, 0.8),
+            p_house_rule=max(self.p_house_rule, 0.6),
             max_guarded_collections=3,
             hard_share=0.0,
         )

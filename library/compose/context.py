@@ -41,6 +41,8 @@ class Entity:
     # Records this one is tied to by an id reference or a shared business key (the order
     # of a shipment, the invoice with this number): what a threshold may read.
     links: list[Entity] = field(default_factory=list)
+    # Fields the records a selection rule set aside share with this one.
+    shared: frozenset[str] = frozenset()
 
     def link(self, other: Entity) -> None:
         if other is not self and all(o is not other for o in self.links):

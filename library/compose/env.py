@@ -16,9 +16,13 @@ from library.compose.catalog import LOOKUP, Catalog, ToolInfo
 from library.compose.config import ComposeConfig
 from library.compose.motifs import Motif, fits
 from library.compose.plan import QUERY_PARAMS, user_knowable
+from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.graph import ToolNode, build_graph, nodes_from_service
 from library.runtime import Service, Snapshot, World
 from library.seed import SeedPool, seed_pool
+
+# Collections a policy note can be: written documents people look things up in.
+_DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
 
 class ComposeEnv:
@@ -40,7 +44,20 @@ class ComposeEnv:
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
         self.starts = self._start_tools()
         self._motif_tools: dict[str, frozenset[str]] = {}
+        self.policy_sources = self._policy_sources()
+        # Write tools with a parameter for one of our colleagues (assignee, owner, host).
+        self.colleague_tools = frozenset(
+            q
+            for q, t in self.catalog.tools.items()
+            if t.write
+            and t.kind is not None
+            and any(
+                (p.key or p.item_key) in PERSON_KEYS and is_staff_role(role_of(p.name))
+                for p in t.params
+            )
+        )
         self._by_email: dict[str, Any] | None = None
+        self._by_any: dict[str, str] | None = None
         # Our organisation's people (the pool's staff), and their contact values.
         self.staff = tuple(getattr(self.pool, "staff", ()))
         self._staff_values = {
@@ -50,6 +67,37 @@ class ComposeEnv:
                 v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
             },
         }
+
+    def _policy_sources(self) -> list[tuple[ToolInfo, Any, str, str]]:
+        """Where a house rule can live: searchable documents with a title and a body
+        (knowledge-base articles, docs, notes): (search tool, collection, title, body)."""
+        out = []
+        for tool in self.catalog.tools.values():
+            required = [p for p in tool.params if p.required]
+            if tool.kind != LOOKUP or [p.name for p in required] != ["query"]:
+                continue
+            info = self.catalog.collection(tool.service, str(tool.collection))
+            if info is None or not set(info.name.split("_")) & _DOCUMENTS:
+                continue
+            title = next((f for f in ("title", "subject", "name") if f in info.fields), None)
+            body = next(
+                (f for f in ("body", "content", "text", "description") if f in info.fields), None
+            )
+            if title and body:
+                out.append((tool, info, title, body))
+        return sorted(out, key=lambda s: s[0].qualified)
+
+    def identity(self, key: str, value: object) -> str:
+        """Who a person value (e-mail, name or phone) stands for: their e-mail when the
+        pool knows them, else the value itself."""
+        if self._by_any is None:
+            everyone = [*self.pool.people, *self.staff]
+            self._by_any = {}
+            for p in everyone:
+                for v in (p.email, p.full_name, p.phone):
+                    self._by_any.setdefault(str(v).casefold(), p.email.casefold())
+        text = " ".join(str(value).split()).casefold()
+        return self._by_any.get(text, text)
 
     def person_by_email(self, email: str) -> Any:
         """The pool person (customer or colleague) with this e-mail, or None."""

@@ -1,6 +1,12 @@
-"""Values a user states in the instruction: short readable texts, enum choices, amounts,
-dates. Each generator returns ``None`` when it cannot produce a value the schema accepts,
-which makes the parameter unbindable rather than the call invalid."""
+"""Values a user states in the instruction: texts that fit the field's meaning, enum choices,
+amounts, dates. Each generator returns ``None`` when it cannot produce a value the schema
+accepts, which makes the parameter unbindable rather than the call invalid.
+
+Texts come from the shared vocabulary (``library.seed.vocab``), by what the field means: a
+job's ``title`` is a job title, a ticket's ``subject`` reads like one, a channel's ``name`` is
+a slug. ``where`` (``service.collection``) tells the meaning apart where the field name alone
+does not; without it, a value that fits the field in every collection is used, or none.
+"""
 
 from __future__ import annotations
 
@@ -9,68 +15,31 @@ import random
 import re
 from typing import Any
 
-from library.compose.catalog import Param, words
+from library.compose.catalog import Param
+from library.seed import vocab
 
-_TOPICS = (
-    "Renewal follow-up",
-    "Quarterly review",
-    "Onboarding check-in",
-    "Billing question",
-    "Delivery delay",
-    "Contract update",
-    "Escalation review",
-    "Kickoff planning",
-    "Pricing clarification",
-    "Account handover",
-    "Service outage recap",
-    "Budget approval",
-    "Travel arrangements",
-    "Warranty claim",
-    "Training session",
-    "Security review",
-)
-_SENTENCES = (
-    "Please review the details and confirm by Friday.",
-    "Following up on our last conversation.",
-    "Customer asked for an update on this.",
-    "Flagged during the weekly review.",
-    "Needs a decision before the end of the month.",
-    "Summary of the call: all open points are resolved.",
-    "Please prioritise this request.",
-    "Checked with finance; the figures are correct.",
-    "The customer prefers to be contacted by email.",
-    "Handing this over to the account owner.",
-)
-_TAGS = ("vip", "follow-up", "priority", "q3-review", "escalated", "renewal", "verified")
-_PLACES = ("Berlin", "Chicago", "Toronto", "Lisbon", "Austin", "Denver", "Dublin", "Seattle")
-_PLACE_HINTS = frozenset(
-    {"location", "city", "place", "destination", "origin", "venue", "site", "room"}
-)
-_CLASSES = ("standard", "premium", "compact", "basic", "economy")
-_CLASS_HINTS = frozenset({"class", "tier", "level", "plan", "grade"})
+# Parts of a person's name: never made up here, always bound from a record.
 _PERSON_PARTS = frozenset(
-    {"first", "last", "given", "family", "middle", "full", "contact", "display"}
+    {"first", "last", "given", "family", "middle", "full", "contact", "display", "surname"}
 )
-_TITLE_HINTS = frozenset({"name", "title", "subject", "summary", "headline", "topic"})
-_BODY_HINTS = frozenset(
-    {
-        "body",
-        "description",
-        "note",
-        "notes",
-        "message",
-        "comment",
-        "content",
-        "text",
-        "reason",
-        "details",
-        "memo",
-        "resolution",
-        "feedback",
-        "instructions",
-        "answer",
-        "bio",
-    }
+# Derived from a person (``jcooper``): bound from the person, never invented here.
+_FROM_PERSON = frozenset({"username", "user_name", "login", "screen_name"})
+# Fields whose meaning depends on the collection (a job's ``title`` is not a meeting's), and
+# what each reads as when the caller does not say where it writes: the most common case.
+_AMBIGUOUS = {
+    "title": "task_title", "name": "project_name", "label": "tag", "summary": "issue_summary",
+    "headline": "article_title", "topic": "meeting_topic", "subject": "email_subject",
+}  # fmt: skip
+# Numbers by meaning: (name pattern, low, high).
+_NUMBERS = (
+    (r"(^|_)(rating|stars)$", 1, 5),
+    (r"(^|_)(quantity|qty|units|seats|count|passengers|rooms|guests)(_|$)", 1, 20),
+    (r"probability|percent|percentage|discount|health_score", 5, 95),
+    (r"duration_minutes|minutes", 15, 120),
+    (r"(^|_)hours$", 1, 8),
+    (r"(^|_)days$", 1, 30),
+    (r"points", 50, 2000),
+    (r"amount|price|total|cost|budget|fee|salary|revenue|value|arr|mrr|rate", 20, 5000),
 )
 
 
@@ -87,39 +56,77 @@ def _fits(text: str, p: Param) -> bool:
     return True
 
 
-def text(p: Param, rng: random.Random, strict: bool = False) -> str | None:
+def _kind(p: Param, where: str | None, avoid: Any, strict: bool) -> str | None:
+    """The vocabulary kind of a text parameter: from its name and collection, else from
+    the value it replaces (an update keeps the kind of the current value)."""
+    low = p.name.lower()
+    kind = vocab.meaning(p.name, where or "")
+    ambiguous = low in _AMBIGUOUS and not where
+    if isinstance(avoid, str):
+        same = vocab.kind_of_value(avoid)
+        if same is not None and (kind is None or ambiguous):
+            return same
+    if ambiguous:  # an edit must not guess; a new record reads as the common case
+        return None if strict else _AMBIGUOUS[low]
+    return kind
+
+
+def text(
+    p: Param, rng: random.Random, strict: bool = False, where: str | None = None, avoid: Any = None
+) -> str | None:
     tokens = set(p.name.lower().split("_"))
-    if "name" in tokens and tokens & _PERSON_PARTS:
-        return None  # a person's name is never made up: it comes from a record
-    if tokens & _BODY_HINTS:
-        candidates = [rng.choice(_SENTENCES)]
-    elif tokens & _TITLE_HINTS:
-        topic = rng.choice(_TOPICS)
-        candidates = [f"{topic} {rng.randint(2, 99)}", topic]
-    elif tokens & {"tag", "tags", "category", "group", "label", "labels"}:
-        candidates = [rng.choice(_TAGS)]
-    elif tokens & _PLACE_HINTS:
-        candidates = [rng.choice(_PLACES)]
-    elif tokens & _CLASS_HINTS:
-        candidates = [rng.choice(_CLASSES)]
-    elif tokens & {"username", "handle", "login"}:
-        candidates = [f"user{rng.randint(100, 999)}"]
-    elif strict:
-        return None  # an optional field with no obvious content is better left alone
-    else:
-        base = words(p.name).capitalize() or "Value"
-        candidates = [f"{base} {rng.randint(10, 99)}", rng.choice(_TAGS)]
-    return next((c for c in candidates if _fits(c, p)), None)
+    if ("name" in tokens and tokens & _PERSON_PARTS) or p.name.lower() in _FROM_PERSON:
+        return None  # a person's name (or username) is never made up: it comes from a record
+    kind = _kind(p, where, avoid, strict)
+    if kind == "job_title":
+        kind = "client_title"
+    if kind is None or kind in ("username", "display_name", "person_name"):
+        return None  # unknown meaning: better unbound than a made-up placeholder
+    if strict and kind in _FORMATS:
+        return None  # made-up codes do not read naturally in an instruction
+    return next((v for v in _candidates(kind, rng) if v != avoid and _fits(v, p)), None)
+
+
+# Kinds whose values are codes (tracking numbers, references): fine in data, not as a
+# literal a user would state unprompted.
+_FORMATS = frozenset(
+    {"tracking_number", "pnr", "confirmation", "invoice_number", "po_number", "quote_number",
+     "order_number", "asset_tag", "serial", "case_number", "reference", "sha", "password",
+     "passcode", "iban", "last4", "tax_id"}
+)  # fmt: skip
+
+
+def _candidates(kind: str, rng: random.Random) -> list[str]:
+    """Values of a kind in random order: listed values first, then drawn ones."""
+    listed = list(vocab.values_of(kind))
+    rng.shuffle(listed)
+    pool = _pool()
+    drawn = [pool.text(kind, rng) for _ in range(6)] if vocab.known(kind) else []
+    return [v for v in dict.fromkeys([*listed[:12], *drawn, *listed[12:]]) if v]
+
+
+def _pool() -> Any:
+    from library.seed import seed_pool  # cached; the pool behind every seeded world
+
+    return seed_pool(0)
 
 
 def number(p: Param, rng: random.Random, integer: bool) -> int | float | None:
-    lo = p.minimum if p.minimum is not None else (1 if integer else 5)
-    hi = p.maximum if p.maximum is not None else (lo + (20 if integer else 1000))
+    rule = next((r for r in _NUMBERS if re.search(r[0], p.name.lower())), None)
+    default_lo, default_hi = (rule[1], rule[2]) if rule else (1 if integer else 5, None)
+    lo = p.minimum if p.minimum is not None else default_lo
+    hi = p.maximum if p.maximum is not None else default_hi
+    hi = hi if hi is not None else lo + (20 if integer else 1000)
+    if rule is not None:  # the field's plausible range, within the schema's bounds
+        lo = max(lo, rule[1]) if rule[1] <= hi else lo
+        hi = min(hi, rule[2]) if rule[2] >= lo else hi
     if hi < lo:
         return None
     if integer:
         low, high = int(lo) + (1 if lo != int(lo) else 0), int(hi)
-        return rng.randint(low, max(low, min(high, low + 19)))
+        if high < low:
+            return None
+        return rng.randint(low, high if rule is not None else min(high, low + 19))
     return round(rng.uniform(max(lo, 1.0) if hi > 1 else lo, hi), 2)
 
 
@@ -133,10 +140,17 @@ def when(p: Param, rng: random.Random, now: dt.datetime) -> str:
 
 
 def literal(
-    p: Param, rng: random.Random, now: dt.datetime, avoid: Any = None, strict: bool = False
+    p: Param,
+    rng: random.Random,
+    now: dt.datetime,
+    avoid: Any = None,
+    strict: bool = False,
+    *,
+    where: str | None = None,
 ) -> Any | None:
     """A value for ``p`` a user would state, different from ``avoid`` (the current value);
-    ``strict``: only values that read naturally (no made-up codes)."""
+    ``strict``: only values that read naturally (no made-up codes); ``where``: the
+    ``service.collection`` the parameter writes to, which decides what a ``title`` is."""
     if p.enum:
         options = [v for v in p.enum if v != avoid and v is not None]
         return rng.choice(options) if options else None
@@ -156,11 +170,14 @@ def literal(
     if p.type == "number":
         return number(p, rng, integer=False)
     if p.type == "string":
-        value = text(p, rng, strict)
-        return value if value != avoid else None
+        return text(p, rng, strict, where, avoid)
     if p.type == "array" and p.item_type == "string" and not p.item_key:
         if p.item_enum:
             return [rng.choice(p.item_enum)]
-        item = text(Param(p.name, True, "string"), rng)
+        item = text(Param(p.name, True, "string"), rng, where=where)
+        if item is None:
+            kind = vocab.meaning(vocab.singular(p.name), where or "")
+            item = text(Param(vocab.singular(p.name), True, "string"), rng, where=where)
+            item = item if kind else None
         return [item] if item else None
     return None

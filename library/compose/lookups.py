@@ -29,7 +29,7 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import PERSON_KEYS
+from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.walk_state import Reject, found_records
 from library.runtime.service import Record
 
@@ -233,6 +233,10 @@ class Lookups(Binding):
         envelope = self._call(tool, args)
         found = found_records(envelope["data"], tool.many)
         if not found:
+            if any(f.entity.created for f in sources):
+                # Seeding a record that points at something the plan itself creates would
+                # put a future id into the initial state.
+                raise Reject("lookup_empty")
             self._supply(tool, args, info)
             envelope = self._call(tool, args)
             found = found_records(envelope["data"], tool.many)
@@ -247,7 +251,8 @@ class Lookups(Binding):
             raise Reject("search_ambiguous")
         if not search and len(found) == 1 and self.rng.random() < self.cfg.p_selection:
             base = self._state_record(tool.service, coll, found[0][1]["id"])
-            if base is not None and self._add_decoys(tool.service, coll, base, info):
+            keep = self._filter_fields(tool, args, info)
+            if base is not None and self._add_decoys(tool.service, coll, base, info, keep):
                 envelope = self._call(tool, args)
                 found = found_records(envelope["data"], tool.many)
         data = envelope["data"]
@@ -275,6 +280,13 @@ class Lookups(Binding):
                     self._remember_decoy(tool.service, coll, rec, path, info)
         path, record = found[index]
         step_no = len(self.steps)
+        # Fields every matching record shares: reading them needs no rule (what the rule
+        # decides must show in what later steps read).
+        shared = (
+            frozenset(k for k in record if all(r.get(k) == record[k] for _, r in found))
+            if rule is not None
+            else frozenset()
+        )
         entity = Entity(
             tool.service,
             coll,
@@ -285,6 +297,7 @@ class Lookups(Binding):
             self._label(tool.service, coll, created=False),
         )
         text["label"] = entity.label
+        entity.shared = shared
         self._add_entity(entity)
         for fact in sources:
             if ties(fact.key):
@@ -299,12 +312,50 @@ class Lookups(Binding):
         decoy = Entity(service, coll, rec["id"], rec, len(self.steps), path, info.noun)
         self.decoys.append((decoy, "matched"))
 
-    def _add_decoys(self, service: str, coll: str, base: Record, info: CollectionInfo) -> bool:
-        """Near-duplicates of ``base`` that differ in one field a rule can order by."""
+    def _filter_fields(
+        self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo
+    ) -> list[str] | None:
+        """The record fields a lookup's arguments filter on, with the fields naming the
+        same person as a filtered e-mail (a decoy for "the customer's tickets" is another
+        ticket of that customer); None when an argument maps to no field."""
+        out: list[str] = []
+        for name in args:
+            p = tool.param(name)
+            field = self._field_for(p, info) if p is not None else None
+            if field is None:
+                return None
+            out.append(field)
+            meta = info.fields[field]
+            if meta.key == "email":
+                role = role_of(field)
+                out += [
+                    f
+                    for f, m in info.fields.items()
+                    if m.key in PERSON_KEYS and f != field and role_of(f) == role
+                ]
+        return out
+
+    def _add_decoys(
+        self,
+        service: str,
+        coll: str,
+        base: Record,
+        info: CollectionInfo,
+        keep: list[str] | None = None,
+    ) -> bool:
+        """Records a selection rule must tell apart from ``base``: other records that match
+        the same filter (``keep``: the filtered fields, copied from ``base``) and differ
+        from it in one field a rule can order by. Built from other seeded records where the
+        filter is known, so choosing a decoy changes what later steps read; copies of
+        ``base`` otherwise."""
+        state = getattr(self.world.services[service].state, coll)
+        siblings = [state[r] for r in sorted(state) if r != base.id] if keep is not None else []
         candidates = []
         for name, meta in sorted(info.fields.items()):
             value = getattr(base, name, None)
             if name in ("id", "updated_at") or value is None or (meta.key or "").startswith("id"):
+                continue
+            if keep and name in keep:
                 continue
             if meta.enum and len(meta.enum) >= 2:
                 candidates.append((name, MATCHING))
@@ -329,8 +380,12 @@ class Lookups(Binding):
                     break
             taken.add(new)
             rid = new_id(self.world, service, coll, base.id, self.rng)
+            source = self.rng.choice(siblings) if siblings else base
+            changes = moved_with(source, name, getattr(source, name, value), new)
+            kept = base.model_dump() if keep else {}
+            changes |= {f: kept[f] for f in keep or () if f != name and f in kept}
             try:
-                copy = clone(base, rid, moved_with(base, name, value, new))
+                copy = clone(source, rid, changes)
             except ValueError:
                 return False
             self._inject(service, coll, copy)

@@ -27,57 +27,57 @@ MOTIFS: tuple[Motif, ...] = (
         "create add invite provision enroll register activate assign",
         "employee employees user users member members account accounts seat seats onboarding",
         "{subject} is joining us and needs to be set up.",
-        "We're onboarding {subject}.",
-        "Please get {subject} set up with us.",
+        "{subject} starts soon; let's get the onboarding done.",
+        "Onboarding for {subject}.",
     ),
     _m(
         "offboarding",
         "suspend deactivate disable terminate revoke archive delete remove offboard",
         "employee employees user users member members account accounts access seat seats",
         "{subject} is leaving, so their access and records need wrapping up.",
-        "We're offboarding {subject}.",
-        "Please handle the offboarding for {subject}.",
+        "{subject} has handed in their notice; please handle the offboarding.",
+        "Offboarding for {subject}.",
     ),
     _m(
         "escalation",
         "escalate assign reassign update prioritize set",
         "ticket tickets issue issues incident incidents case cases cta ctas alert alerts",
-        "An issue for {subject} needs escalating.",
+        "{subject} has a problem that needs escalating.",
         "{subject}'s case has been sitting too long; let's escalate it.",
-        "Please escalate the open problem for {subject}.",
+        "Escalation needed for {subject}.",
     ),
     _m(
         "refund",
         "refund return credit void cancel reverse reimburse",
         "order orders payment payments invoice invoices charge charges return returns refund",
         "{subject} is owed a refund.",
-        "We need to sort out a refund for {subject}.",
-        "Please process the refund for {subject}.",
+        "{subject} asked for their money back; let's process it.",
+        "Refund time for {subject}.",
     ),
     _m(
         "renewal",
         "renew update extend create upgrade send",
         "subscription subscriptions contract contracts quote quotes renewal renewals plan plans",
         "{subject}'s renewal is coming up.",
-        "Let's prepare the renewal for {subject}.",
-        "Please take care of {subject}'s renewal.",
+        "{subject} is due to renew; let's prepare it.",
+        "Renewal prep for {subject}.",
     ),
     _m(
         "scheduling",
         "create schedule book reschedule invite",
         "event events meeting meetings booking bookings reservation reservations appointment "
         "appointments interview interviews calendar",
-        "I need to set up time with {subject}.",
-        "Please get a meeting on the books with {subject}.",
-        "We have to schedule things with {subject}.",
+        "{subject} needs some time on the calendar.",
+        "{subject} asked to meet; let's get it scheduled.",
+        "Scheduling for {subject}.",
     ),
     _m(
         "billing",
         "create send issue pay charge capture mark record",
         "invoice invoices payment payments bill bills charge charges ledger entries",
         "{subject}'s billing needs to be sorted out.",
-        "Please get the invoicing for {subject} in order.",
-        "Let's settle the billing for {subject}.",
+        "{subject} has open billing items to settle.",
+        "Billing clean-up for {subject}.",
     ),
     _m(
         "fulfilment",
@@ -85,49 +85,49 @@ MOTIFS: tuple[Motif, ...] = (
         "order orders shipment shipments stock item items inventory warehouse warehouses "
         "parcel parcels product products",
         "{subject}'s order needs to go out.",
-        "Please push the fulfilment along for {subject}.",
-        "We need to get {subject}'s shipment moving.",
+        "{subject} is waiting on a delivery; let's move it along.",
+        "Fulfilment for {subject}.",
     ),
     _m(
         "hiring",
         "create advance schedule reject hire move update",
         "candidate candidates application applications interview interviews offer offers job jobs",
-        "We're moving {subject} through hiring.",
-        "Please advance {subject}'s application.",
-        "Let's take the next hiring step with {subject}.",
+        "{subject} is in our hiring pipeline.",
+        "{subject}'s application needs the next step.",
+        "Hiring update for {subject}.",
     ),
     _m(
         "procurement",
         "create approve submit send order receive",
         "purchase order orders vendor vendors requisition requisitions po pos supplier suppliers",
-        "We need to buy from {subject}.",
-        "Please handle the purchasing for {subject}.",
-        "Let's place the order with {subject}.",
+        "{subject} is part of a purchase we need to make.",
+        "{subject} came up in procurement today.",
+        "Purchasing for {subject}.",
     ),
     _m(
         "travel",
         "book create cancel reserve update",
         "flight flights hotel hotels booking bookings rental rentals reservation reservations trip",
         "{subject} is travelling and needs arrangements.",
-        "Please sort out the travel for {subject}.",
-        "Let's get {subject}'s trip booked.",
+        "{subject} has a trip coming up.",
+        "Travel arrangements for {subject}.",
     ),
     _m(
         "expenses",
         "submit approve reimburse reject create mark",
         "expense expenses report reports reimbursement reimbursements receipt receipts",
         "{subject}'s expenses need processing.",
-        "Please deal with the expense claim from {subject}.",
-        "Let's close out {subject}'s expense report.",
+        "{subject} sent in an expense claim.",
+        "Expense processing for {subject}.",
     ),
     _m(
         "follow-up",
         "send create reply forward post notify log add",
         "message messages email emails sms chat note notes task tasks comment comments draft "
         "drafts call calls",
-        "Please follow up with {subject}.",
-        "I need you to follow up on {subject}.",
-        "Time to get back to {subject}.",
+        "{subject} is waiting to hear back from us.",
+        "{subject} needs a follow-up.",
+        "Follow-up on {subject}.",
     ),
 )
 BY_NAME = {m.name: m for m in MOTIFS}
@@ -141,9 +141,14 @@ def motif_of(tool_name: str, collection: str | None) -> Motif | None:
 
 
 GENERIC_GOALS = (
-    "Here's what I need done for {subject}.",
-    "Could you take care of the following for {subject}?",
-    "A request about {subject}.",
+    "{subject} needs a few things sorted out.",
+    "{subject} came up in today's review; here is what needs doing.",
+    "Regarding {subject}:",
+    "About {subject}:",
+    "{subject} is on my list for today.",
+    "{subject} needs attention.",
+    "I'm working on {subject} and need a hand.",
+    "Can you help with {subject}?",
 )
 
 
@@ -169,6 +174,21 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     return score
 
 
+# Verbs that contradict a workflow: onboarding someone does not suspend them.
+CONTRADICTS: dict[str, frozenset[str]] = {
+    "onboarding": frozenset(
+        {"suspend", "deactivate", "disable", "terminate", "revoke", "delete", "remove",
+         "cancel", "reject", "offboard", "archive"}
+    ),
+    "offboarding": frozenset(
+        {"activate", "reactivate", "invite", "enroll", "provision", "hire", "onboard"}
+    ),
+    "refund": frozenset({"charge", "capture", "bill"}),
+    "hiring": frozenset({"terminate", "offboard"}),
+    "renewal": frozenset({"cancel", "terminate"}),
+}  # fmt: skip
+
+
 def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
     """The motif the plan's writes ``(tool name, collection)`` fit best, or "" when none
     fits at least half of them (a chain of unrelated chores is no workflow)."""
@@ -176,7 +196,10 @@ def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
     if not steps:
         return ""
     best, best_score = "", 0.0
+    verbs = {tool.split("_", 1)[0].lower() for tool, _ in steps}
     for motif in MOTIFS:
+        if verbs & CONTRADICTS.get(motif.name, frozenset()):
+            continue
         per = [fits(motif, tool, coll) for tool, coll in steps]
         strong = sum(1 for p in per if p >= 2.5)
         fitting = sum(1 for p in per if p >= 1.5)

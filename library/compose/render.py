@@ -17,6 +17,8 @@ def _values(pairs: Sequence[Sequence[str]]) -> str:
 def _threshold(t: Note | None) -> str:
     if not t:
         return ""
+    if t.get("policy"):
+        return f" Set its {t['param']} as our policy note {t['policy']} in {t['service']} says."
     return (
         f" If the {t['field']} of {t['of']} is above {t['limit']}, its {t['param']} must be "
         f"{t['above']}; otherwise {t['otherwise']}."

@@ -90,7 +90,7 @@ class Task(BaseModel):
             1
             for s in self.gold_plan
             for b in (s.get("binds") or {}).values()
-            if b.get("rule") == "threshold"
+            if b.get("rule") == "threshold" and "policy" not in b
         )
         guards = sum(
             1 for c in self.rubric if c.get("kind") in ("record_unchanged", "collection_untouched")

@@ -51,9 +51,13 @@ def verify(
     replay: Callable[[], World],
     gold: Sequence[dict[str, Any]],
     final_hashes: Mapping[str, str],
+    *,
+    drop_writes: bool = True,
 ) -> str | None:
     """The reason the task fails verification, or None. ``world`` is left in any state;
-    ``view`` turns a snapshot into exported-state form; ``replay`` builds the fresh World."""
+    ``view`` turns a snapshot into exported-state form; ``replay`` builds the fresh World.
+    ``drop_writes=False`` leaves check 4 to the caller (the mutation gate runs it as its
+    ``drop_write`` mutants)."""
     start = view(initial)
     world.restore(initial)
     if not passes(criteria, start, view(_after(world, plan)), answer):
@@ -61,7 +65,7 @@ def verify(
     if passes(criteria, start, start, ""):
         return NOTHING_PASSES
     for i, step in enumerate(plan):
-        if not step.get("write"):
+        if not drop_writes or not step.get("write"):
             continue
         world.restore(initial)
         run_plan(world, plan, skip=i)

@@ -50,6 +50,11 @@ class _Collection(Mapping[str, Any]):
     def __contains__(self, rid: object) -> bool:
         return rid in self._records
 
+    @property
+    def source(self) -> dict[str, Record]:
+        """The records themselves: checks compare unchanged ones by identity."""
+        return self._records
+
 
 class _Service(Mapping[str, Any]):
     __slots__ = ("_cache", "_state")

@@ -29,6 +29,7 @@ from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
 from library.compose.motifs import Motif, motif_of
 from library.compose.plan import Step
+from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.walk_state import Reject
 from library.compose.writes import Writes
 from library.runtime import World
@@ -64,6 +65,7 @@ class Walker(Lookups, Writes):
     def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
         super().__init__(env, world, base, rng)
         self.motif: Motif | None = None
+        self.want_colleague = False
         self._scores: dict[str, float] = {}
         self._scored = 0
         self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
@@ -96,6 +98,8 @@ class Walker(Lookups, Writes):
             while len(self.steps) < cfg.max_steps and not any(s.write for s in self.steps):
                 if self._next(target_services, len(self.steps) + 1, writes_only=True) is None:
                     break
+        if self._one_person():
+            self._bring_colleague()
         if not any(s.write for s in self.steps):
             raise Reject("no_write")
         base = self.env.config  # a hard walk that falls short is still a task
@@ -163,6 +167,38 @@ class Walker(Lookups, Writes):
                     return step
         return None
 
+    def _one_person(self) -> bool:
+        """Whether one person fills every person argument so far, in two or more roles."""
+        roles: set[str] = set()
+        people: set[str] = set()
+        for step in self.steps:
+            for name, value in step.args.items():
+                p = step.tool.param(name)
+                key = (p.key or p.item_key) if p else None
+                if key not in PERSON_KEYS:
+                    continue
+                roles.add(role_of(name) or str(step.tool.collection))
+                for v in value if isinstance(value, list) else [value]:
+                    people.add(self.env.identity(str(key), v))
+        return len(roles) >= 2 and len(people) == 1
+
+    def _bring_colleague(self) -> None:
+        """One more write that involves a colleague (an assignee, an owner, a host): work
+        done for one customer still has people on our side."""
+        scores = self._edge_scores()
+        options = [
+            q
+            for q in sorted(scores, key=lambda q: -scores[q])
+            if q not in self.used and q in self.env.colleague_tools
+        ]
+        self.want_colleague = True
+        try:
+            for name in options[: self.cfg.tries_per_step]:
+                if self._attempt(self.catalog.tools[name]) is not None and not self._one_person():
+                    return
+        finally:
+            self.want_colleague = False
+
     def _edge_scores(self) -> dict[str, float]:
         """Tools one graph edge away from the plan, by the strongest edge reaching them;
         edges from the last step count half again (kept incrementally: walks are long)."""
@@ -200,7 +236,10 @@ class Walker(Lookups, Writes):
         n_inj, n_dec, n_ent = len(self.injections), len(self.decoys), len(self.entities)
         facts, written = self.facts, set(self.written)
         staff_roles = dict(self.staff_roles)
+        n_steps, n_services, used = len(self.steps), len(self.services), set(self.used)
+        n_rules = len(self.house_rules)
         self.call_people = {}
+        self.pending_sources = []
         try:
             step = self.moves[str(tool.kind)](tool)
         except Reject as exc:
@@ -214,6 +253,11 @@ class Walker(Lookups, Writes):
             del self.entities[n_ent:]
             self.facts, self.written = facts, written
             self.staff_roles = staff_roles
+            # A policy-note lookup made for this step goes with it.
+            del self.steps[n_steps:]
+            del self.services[n_services:]
+            del self.house_rules[n_rules:]
+            self.used = used
             return None
         self.used.add(tool.qualified)
         if tool.service not in self.services:

@@ -95,6 +95,8 @@ class WalkState:
         self.failures: dict[str, int] = {}
         self.call_people: dict[str, str] = {}  # person -> role, within the call being bound
         self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
+        self.pending_sources: list[int] = []  # policy-note steps the step being built uses
+        self.house_rules: list[dict[str, Any]] = []  # rules moved into the environment
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
         envelope = self.world.call(tool.qualified, args)

@@ -21,6 +21,25 @@ from library.compose.derive import changed_fields
 from library.compose.plan import Bound, Step
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.walk_state import Reject
+from library.rubric import same
+
+
+def _stored(value: Any, diff: Any) -> bool:
+    """Whether a stated argument shows in what the write changed (a created record's
+    fields, an updated field's new value), so that a criterion can check it."""
+    wanted = value if isinstance(value, list) else [value]
+    seen: list[Any] = []
+    for colls in diff.services.values():
+        for d in colls.values():
+            for record in d.added.values():
+                seen += list(record.values()) if isinstance(record, dict) else []
+            for changes in d.updated.values():
+                seen += [new for _, new in changes.values()]
+
+    def found(v: Any) -> bool:
+        return any(same(s, v) or (isinstance(s, list) and any(same(x, v) for x in s)) for s in seen)
+
+    return all(found(v) for v in wanted)
 
 
 class Writes(Binding):
@@ -66,6 +85,14 @@ class Writes(Binding):
         )
         if not changed and not adds_or_deletes:
             raise Reject("write_without_effect")
+        unstored = [
+            name
+            for name, b in bound.items()
+            if b.bind.get("from") == "user" and not _stored(b.value, diff)
+        ]
+        if unstored:
+            # A value the instruction states must be checkable; this tool keeps it nowhere.
+            raise Reject("unstored_literal")
         for svc, colls in diff.services.items():
             for coll, d in colls.items():
                 for rid in [*d.added, *d.updated]:
@@ -110,6 +137,7 @@ class Writes(Binding):
         elif entity is not None and isinstance(data, dict) and data.get("id") == entity.id:
             self._refresh(entity, data, step_no, "")
         threshold_used = any(b.bind.get("rule") == "threshold" for b in bound.values())
+        extra, self.pending_sources = list(self.pending_sources), []
         return Step(
             tool,
             args,
@@ -120,6 +148,7 @@ class Writes(Binding):
             created or entity,
             threshold=threshold_used,
             sources=sources,
+            extra_sources=extra,
         )
 
     def _create(self, tool: ToolInfo) -> Step | None:
@@ -158,9 +187,16 @@ class Writes(Binding):
         settable = self._settable(tool, entity)
         if not settable:
             return None
+        self._hold_record(entity)
         self.rng.shuffle(settable)
         # An enum first: it is what thresholds and readable instructions are made of.
         settable.sort(key=lambda p: not p.enum)
+        if self.want_colleague:
+            settable.sort(
+                key=lambda p: (
+                    not ((p.key or p.item_key) in PERSON_KEYS and is_staff_role(role_of(p.name)))
+                )
+            )
         chosen = settable[: self.rng.choice((1, 1, 2))]
         values, threshold_text = self._values(tool, chosen, entity, (tool.service, tool.collection))
         if not values:
@@ -184,6 +220,7 @@ class Writes(Binding):
         entity = self._target(tool)
         if entity is None:
             return None
+        self._hold_record(entity)
         own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
         required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
         if required is None:

@@ -4,8 +4,8 @@
 OpenAI server; model, api_base and temperature are its ``LLMSettings``; calls are recorded
 and replayed by prompt hash, and transient errors retried with backoff, by the client).
 ``OraclePolicy`` replays a task's gold plan: it checks that a task is solvable through the
-agent interface and makes demonstrations offline; its rollouts carry the policy name
-``oracle``.
+agent interface and makes demonstrations offline (a plan said first, tools discovered in
+gateway mode, a closing summary); its rollouts carry the policy name ``oracle``.
 
 Policies are stateless across turns (the transcript is the state), so one policy object
 serves every sample of a group concurrently.
@@ -22,6 +22,7 @@ import orjson
 
 from library.compose.task import Task
 from library.llm import LLMClient, LLMSettings
+from library.rollout.narrate import final_message, plan_message
 
 ORACLE = "oracle"
 
@@ -76,29 +77,37 @@ class LiteLLMPolicy:
 
 
 Action = tuple[str, dict[str, Any]]
+Turn = list[Action]  # the calls of one assistant message
 
 
 def direct_actions(task: Task) -> list[Action]:
     return [(step["tool"], dict(step["arguments"])) for step in task.gold_plan]
 
 
-def gateway_actions(task: Task, discover: bool) -> list[Action]:
-    """The gold plan through ``call_tool``; with ``discover``, first looked up the way an
-    agent must in gateway mode (list_services, then list_tools and describe_tool before a
-    service's or tool's first use), which makes better demonstrations."""
-    out: list[Action] = [("list_services", {})] if discover else []
-    listed: set[str] = set()
-    described: set[str] = set()
-    for tool, arguments in direct_actions(task):
-        service = tool.split("__", 1)[0]
-        if discover and service not in listed:
-            listed.add(service)
-            out.append(("list_tools", {"service": service}))
-        if discover and tool not in described:
-            described.add(tool)
-            out.append(("describe_tool", {"tool_name": tool}))
-        out.append(("call_tool", {"tool_name": tool, "arguments": arguments}))
-    return out
+def direct_turns(task: Task) -> list[Turn]:
+    return [[action] for action in direct_actions(task)]
+
+
+def gateway_turns(task: Task, discover: bool) -> list[Turn]:
+    """The gold plan through ``call_tool``, one call a turn; with ``discover``, first looked
+    up the way an agent must in gateway mode: list_services; then list_tools of every
+    service the request needs, in one turn; then describe_tool of every tool it will call,
+    in one turn (parallel calls: three turns of discovery whatever the plan, so a plan that
+    fits the step budget directly fits it through the gateway)."""
+    calls = [
+        [("call_tool", {"tool_name": tool, "arguments": arguments})]
+        for tool, arguments in direct_actions(task)
+    ]
+    if not discover:
+        return calls
+    tools = list(dict.fromkeys(step["tool"] for step in task.gold_plan))
+    services = list(dict.fromkeys(tool.split("__", 1)[0] for tool in tools))
+    return [
+        [("list_services", {})],
+        [("list_tools", {"service": service}) for service in services],
+        [("describe_tool", {"tool_name": tool}) for tool in tools],
+        *calls,
+    ]
 
 
 def offered(tools: Sequence[dict[str, Any]]) -> set[str]:
@@ -106,33 +115,52 @@ def offered(tools: Sequence[dict[str, Any]]) -> set[str]:
 
 
 class OraclePolicy:
-    """One tool call per turn, the gold plan in order, then ``task.gold_answer()``. The mode
-    is read from the tools offered (the meta-tools mean gateway mode). Tool-call ids are
-    ``call_<turn>``."""
+    """The gold plan in order, one call a turn, as a careful agent would do it: the
+    first turn says the plan (``narrate.plan_message``) beside its call; in gateway mode the
+    tools are discovered first (``discover``, on by default; ``gateway_turns``); the last
+    turn says what changed and, through ``task.gold_answer()``, the asked values
+    (``narrate.final_message``). The mode is read from the tools offered (the meta-tools
+    mean gateway mode). Tool-call ids are ``call_<turn>`` (``call_<turn>_<i>`` for the
+    calls of a discovery turn)."""
 
     name = ORACLE
 
-    def __init__(self, task: Task, *, discover: bool = False) -> None:
+    def __init__(self, task: Task, *, discover: bool = True) -> None:
         self.task = task
         self.discover = discover
-        self._direct = direct_actions(task)
-        self._gateway = gateway_actions(task, discover)
+        self._direct = direct_turns(task)
+        self._gateway = gateway_turns(task, discover)
+        self._final: str | None = None
+        self._plans: dict[bool, str] = {}
+
+    def plan(self, gateway: bool) -> str:
+        if gateway not in self._plans:
+            self._plans[gateway] = plan_message(self.task, gateway=gateway and self.discover)
+        return self._plans[gateway]
+
+    def final(self) -> str:
+        if self._final is None:  # one policy serves a whole group: say it once
+            self._final = final_message(self.task)
+        return self._final
 
     async def act(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *, sample: int
     ) -> AssistantTurn:
         start = time.perf_counter()
         gateway = any(t.get("function", {}).get("name") == "call_tool" for t in tools)
-        actions = self._gateway if gateway else self._direct
+        turns = self._gateway if gateway else self._direct
         turn = sum(1 for m in messages if m.get("role") == "assistant")
-        if turn >= len(actions):
-            message: dict[str, Any] = {"role": "assistant", "content": self.task.gold_answer()}
+        if turn >= len(turns):
+            message: dict[str, Any] = {"role": "assistant", "content": self.final()}
         else:
-            name, arguments = actions[turn]
-            call = {
-                "id": f"call_{turn}",
-                "type": "function",
-                "function": {"name": name, "arguments": orjson.dumps(arguments).decode()},
-            }
-            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            calls = [
+                {
+                    "id": f"call_{turn}" if len(turns[turn]) == 1 else f"call_{turn}_{i}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": orjson.dumps(arguments).decode()},
+                }
+                for i, (name, arguments) in enumerate(turns[turn])
+            ]
+            content = self.plan(gateway) if turn == 0 else None
+            message = {"role": "assistant", "content": content, "tool_calls": calls}
         return AssistantTurn(message, latency_s=time.perf_counter() - start)

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
-from library.rubric.values import matches, mentions, normalize, same
+from library.rubric.values import matches, mentions, normalize, same, says
 
 States = Mapping[str, Mapping[str, Any]]
 C = TypeVar("C", bound="Criterion")
+
+# Bookkeeping fields a tool sets on every write: they say when, not what, was changed.
+VOLATILE = frozenset(
+    {"created_at", "updated_at", "modified_at", "last_modified_at", "version", "etag"}
+)
 
 REGISTRY: dict[str, type[Criterion]] = {}
 
@@ -36,6 +41,25 @@ def records(states: States, service: str, collection: str) -> Mapping[str, Any]:
         return {}
     coll = svc.get(collection)
     return coll if isinstance(coll, Mapping) else {}
+
+
+def source(collection: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The immutable record objects behind a read-only view of a collection, when the view
+    exposes them as ``source`` (``library.compose.views`` does): the same object on both
+    sides means the same record, which saves exporting either to compare them."""
+    src = getattr(collection, "source", None)
+    return src if isinstance(src, Mapping) else None
+
+
+def _identical(
+    src_before: Mapping[str, Any] | None, src_after: Mapping[str, Any] | None, rid: str
+) -> bool:
+    """Whether record ``rid`` is provably unchanged by identity (False: compare values)."""
+    return (
+        src_before is not None
+        and src_after is not None
+        and src_before.get(rid) is src_after.get(rid)
+    )
 
 
 def _show(value: Any) -> str:
@@ -103,10 +127,9 @@ class RecordCreated(Criterion):
 
     def check(self, initial: States, final: States, answer: str) -> bool:
         before = records(initial, self.service, self.collection)
-        return any(
-            rid not in before and matches(rec, self.fields)
-            for rid, rec in records(final, self.service, self.collection).items()
-        )
+        after = records(final, self.service, self.collection)
+        # Old records first by id, so only new ones are exported and compared.
+        return any(rid not in before and matches(after[rid], self.fields) for rid in after)
 
 
 @register
@@ -166,9 +189,14 @@ class RecordUnchanged(Criterion):
         return f"In {self.service}, {who} ({self.id}) is left unchanged."
 
     def check(self, initial: States, final: States, answer: str) -> bool:
-        before = records(initial, self.service, self.collection).get(self.id)
-        after = records(final, self.service, self.collection).get(self.id)
-        return before is not None and after is not None and same(before, after)
+        coll_before = records(initial, self.service, self.collection)
+        coll_after = records(final, self.service, self.collection)
+        if self.id not in coll_before or self.id not in coll_after:
+            return False
+        if _identical(source(coll_before), source(coll_after), self.id):
+            return True
+        before, after = coll_before[self.id], coll_after[self.id]
+        return before is after or same(before, after)
 
 
 @register
@@ -188,9 +216,14 @@ class CollectionUntouched(Criterion):
         after = records(final, self.service, self.collection)
         if len(before) != len(after):
             return False
-        for rid, rec in before.items():
-            other = after.get(rid)
-            if other is None or (other is not rec and normalize(other) != normalize(rec)):
+        src_before, src_after = source(before), source(after)
+        for rid in before:
+            if rid not in after:
+                return False
+            if _identical(src_before, src_after, rid):
+                continue
+            rec, other = before[rid], after[rid]
+            if other is not rec and normalize(other) != normalize(rec):
                 return False
         return True
 
@@ -214,3 +247,198 @@ class AnswerContains(Criterion):
 
     def check(self, initial: States, final: States, answer: str) -> bool:
         return mentions(answer or "", self.value)
+
+
+def _collections(states: States, service: str) -> dict[str, Mapping[str, Any]]:
+    """The collections of one service: its mapping-valued entries (``seq`` and other
+    scalars are bookkeeping, not records)."""
+    svc = states.get(service)
+    if not isinstance(svc, Mapping):
+        return {}
+    return {name: coll for name, coll in svc.items() if isinstance(coll, Mapping)}
+
+
+def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Fields whose values differ between two versions of a record."""
+    return sorted(
+        k
+        for k in before.keys() | after.keys()
+        if normalize(before.get(k)) != normalize(after.get(k))
+    )
+
+
+@register
+@dataclasses.dataclass(frozen=True, slots=True)
+class OnlyRequestedChanges(Criterion):
+    """A guard over a whole service: nothing differs from the initial state except what the
+    gold plan changed. ``added``: how many records the plan creates per collection (their
+    content is ``record_created``'s business, so new records are only counted: a duplicate
+    or an extra create changes the count); ``updated``: per collection, the records the plan
+    updates and the fields it may change on each; ``deleted``: per collection, the records
+    it deletes. Bookkeeping fields (``VOLATILE``) of updated records are not compared."""
+
+    kind: ClassVar[str] = "only_requested_changes"
+    service: str
+    added: dict[str, int] = dataclasses.field(default_factory=dict)
+    updated: dict[str, dict[str, list[str]]] = dataclasses.field(default_factory=dict)
+    deleted: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # JSON shapes only (lists, sorted), so a round trip gives an equal criterion.
+        object.__setattr__(
+            self, "added", {str(c): int(n) for c, n in sorted(self.added.items()) if n}
+        )
+        object.__setattr__(
+            self,
+            "updated",
+            {
+                str(c): {str(r): sorted(f) for r, f in sorted(ids.items())}
+                for c, ids in sorted(self.updated.items())
+                if ids
+            },
+        )
+        object.__setattr__(
+            self, "deleted", {str(c): sorted(ids) for c, ids in sorted(self.deleted.items()) if ids}
+        )
+
+    def describe(self) -> str:
+        return (
+            f"Nothing else in {self.service} is created, changed or deleted beyond the "
+            "requested changes."
+        )
+
+    def check(self, initial: States, final: States, answer: str) -> bool:
+        svc_before, svc_after = initial.get(self.service), final.get(self.service)
+        before_colls = _collections(initial, self.service)
+        after_colls = _collections(final, self.service)
+        for name in before_colls.keys() | after_colls.keys():
+            before, after = before_colls.get(name), after_colls.get(name)
+            # A collection on one side only: a representation difference (a settings mapping
+            # in JSON, absent from a view) unless the whole service is missing there.
+            if before is None:
+                if svc_before is not None:
+                    continue
+                before = {}
+            if after is None:
+                if svc_after is not None:
+                    continue
+                after = {}
+            if not self._collection_ok(name, before, after):
+                return False
+        return True
+
+    def _collection_ok(
+        self, name: str, before: Mapping[str, Any], after: Mapping[str, Any]
+    ) -> bool:
+        may_delete = self.deleted.get(name, ())
+        may_update = self.updated.get(name, {})
+        src_before, src_after = source(before), source(after)
+        gone = 0
+        for rid in before:
+            if rid not in after:
+                if rid not in may_delete:
+                    return False
+                gone += 1
+                continue
+            if _identical(src_before, src_after, rid):
+                continue
+            rec, other = before[rid], after[rid]
+            if other is rec:  # the same object: a view over an unchanged record
+                continue
+            fields = may_update.get(rid)
+            if fields is None:
+                if normalize(other) != normalize(rec):
+                    return False
+            elif any(k not in VOLATILE and k not in fields for k in _changed(rec, other)):
+                return False
+        # New records: counted, never compared (generated ids and timestamps differ).
+        return len(after) - (len(before) - gone) == self.added.get(name, 0)
+
+
+def only_requested_changes(
+    initial: States, final: States, services: Iterable[str]
+) -> list[Criterion]:
+    """One ``OnlyRequestedChanges`` per service, allowing exactly what a gold run changed
+    from ``initial`` to ``final``. Give every service the plan may touch, read-only ones
+    included: a write to a service the plan only reads is then caught too."""
+    out: list[Criterion] = []
+    for service in services:
+        added: dict[str, int] = {}
+        updated: dict[str, dict[str, list[str]]] = {}
+        deleted: dict[str, list[str]] = {}
+        before_colls = _collections(initial, service)
+        after_colls = _collections(final, service)
+        for name in sorted(before_colls.keys() | after_colls.keys()):
+            before = before_colls.get(name) or {}
+            after = after_colls.get(name) or {}
+            new = sum(1 for rid in after if rid not in before)
+            if new:
+                added[name] = new
+            src_before, src_after = source(before), source(after)
+            for rid in before:
+                if rid not in after:
+                    deleted.setdefault(name, []).append(rid)
+                    continue
+                if _identical(src_before, src_after, rid):
+                    continue
+                rec, other = before[rid], after[rid]
+                if other is not rec and normalize(other) != normalize(rec):
+                    fields = [f for f in _changed(rec, other) if f not in VOLATILE]
+                    updated.setdefault(name, {})[rid] = fields
+        out.append(OnlyRequestedChanges(service, added, updated, deleted))
+    return out
+
+
+@register
+@dataclasses.dataclass(frozen=True, slots=True)
+class AnswerOmits(Criterion):
+    """The final reply states none of ``values``: the values other records (decoys, the
+    records a rule set aside) have in the field the task asks about. A reply that recites
+    every value it saw then fails, as it should."""
+
+    kind: ClassVar[str] = "answer_omits"
+    values: list[Any]
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", list(self.values))
+
+    @property
+    def touches_state(self) -> bool:
+        return False
+
+    def describe(self) -> str:
+        shown = [_show(v) for v in self.values[:5]]
+        if len(self.values) > 5:
+            shown.append(f"{len(self.values) - 5} more")
+        listed = (
+            " or ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " or " + shown[-1]
+        )
+        what = f" (other records' values, not the {self.label})" if self.label else ""
+        return f"The final answer does not state {listed or 'anything else'}{what}."
+
+    def check(self, initial: States, final: States, answer: str) -> bool:
+        return not any(says(answer or "", v) for v in self.values)
+
+
+def answer_omits(rows: Iterable[Mapping[str, Any]], gold_answer: str = "") -> list[Criterion]:
+    """One ``AnswerOmits`` per answer row with ``excludes`` (``{"label", "value",
+    "excludes": [...]}``), keeping only values that differ from the asked value and that
+    the gold reply (when given) does not state itself."""
+    out: list[Criterion] = []
+    for row in rows:
+        value = row.get("value")
+        keep = [
+            v
+            for v in row.get("excludes") or ()
+            if not same(v, value)
+            and not (isinstance(value, str) and says(value, v))  # "Ann" is in "Ann Lee"
+            and not (gold_answer and says(gold_answer, v))
+        ]
+        unique: list[Any] = []
+        for v in keep:
+            if not any(same(v, u) for u in unique):
+                unique.append(v)
+        if unique:
+            out.append(AnswerOmits(unique, label=str(row.get("label") or "")))
+    return out

@@ -14,6 +14,11 @@ from typing import Any
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+# A whole number token: thousands grouped by commas or not at all, an optional sign.
+_WHOLE_NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[+-]?\.\d+")
+# Punctuation that may wrap a number in prose: "($1,200.50)," or "30%".
+_WRAP = "\"'()[]{}<>$\u20ac\u00a3\u00a5%*:;,.!?"
+_LEAD = _WRAP.replace(".", "")  # ".5" keeps its point
 _TOLERANCE = 0.005  # money is stated to the cent
 
 
@@ -90,3 +95,36 @@ def mentions(answer: str, value: Any) -> bool:
     if not text:
         return False
     return _flat(text) in _flat(answer)
+
+
+def _whole_numbers(text: str) -> list[float]:
+    """Numbers written as tokens of their own: "2026" inside "2026-03-02" or "12" inside
+    "A12" is not a number the text states."""
+    out = []
+    for token in text.split():
+        token = token.lstrip(_LEAD).rstrip(_WRAP)
+        pieces = [token] if _WHOLE_NUMBER.fullmatch(token) else re.split(r"[,/;]", token)
+        for piece in pieces:
+            piece = piece.lstrip(_LEAD).rstrip(_WRAP)
+            if piece and _WHOLE_NUMBER.fullmatch(piece):
+                out.append(float(piece.replace(",", "")))
+    return out
+
+
+def says(answer: str, value: Any) -> bool:
+    """Whether a free-text answer states ``value`` as a whole: strings on word boundaries
+    (case-insensitive, ``_`` read as a space, so "low" is not in "follow-up"), numbers by
+    value among whole number tokens (same tolerance as ``mentions``); a list if any item is
+    stated. Stricter than ``mentions``, because it decides what an answer must *not* say:
+    a value that merely occurs inside another word was not said."""
+    if isinstance(value, list | tuple):
+        return any(says(answer, v) for v in value)
+    if value is None:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return any(abs(n - float(value)) <= _TOLERANCE for n in _whole_numbers(answer or ""))
+    text = _flat(str(value).lower() if isinstance(value, bool) else str(value))
+    if not text:
+        return False
+    pattern = r"(?<!\w)" + re.escape(text) + r"(?!\w)"
+    return re.search(pattern, _flat(answer or "")) is not None

@@ -1,3 +1,3 @@
-from library.seed.pool import Company, Person, Product, SeedPool, seed_pool
+from library.seed.pool import Cast, Company, Person, Product, SeedPool, seed_pool
 
-__all__ = ["Company", "Person", "Product", "SeedPool", "seed_pool"]
+__all__ = ["Cast", "Company", "Person", "Product", "SeedPool", "seed_pool"]

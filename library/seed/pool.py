@@ -1,13 +1,26 @@
 """One shared pool of people, companies and products that every service seeds from, so the
-customer in the CRM is the sender in the mailbox and the attendee in the calendar."""
+customer in the CRM is the sender in the mailbox and the attendee in the calendar.
+
+People come in two kinds: ``staff`` work at our own organisation (``org``), with titles and
+departments that fit staff roles (owner, assignee, recruiter, technician...); ``people`` are
+the outside world (customers, contacts, candidates, guests) at client ``companies``. Every
+person is one identity: a unique full name, e-mail, phone and username, each agreeing with
+the others.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import random
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 from faker import Faker
+
+from library.seed import vocab
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,8 +29,24 @@ class Company:
     domain: str
     industry: str
     country: str
-    address: str
+    address: str  # one line: street, city, region postal code, country
     phone: str
+    street: str = ""
+    city: str = ""
+    region: str = ""
+    postal_code: str = ""
+
+    @property
+    def currency(self) -> str:
+        return vocab.CURRENCY_OF.get(self.country, "USD")
+
+    @property
+    def timezone(self) -> str:
+        return vocab.TIMEZONE_OF.get(self.country, "UTC")
+
+    @property
+    def website(self) -> str:
+        return f"https://{self.domain}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,10 +59,27 @@ class Person:
     title: str
     city: str
     country: str
+    department: str = ""  # staff only: the department of our organisation they work in
+    username: str = ""
+    street: str = ""
+    region: str = ""
+    postal_code: str = ""
+    staff: bool = False
 
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+    @property
+    def display_name(self) -> str:
+        return self.full_name
+
+    @property
+    def personal_email(self) -> str:
+        """A private address (``employees.personal_email``): same name, a mail provider."""
+        local = self.email.split("@", 1)[0]
+        provider = vocab.EMAIL_PROVIDERS[sum(map(ord, local)) % len(vocab.EMAIL_PROVIDERS)]
+        return f"{local}@{provider}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +94,536 @@ class Product:
 @dataclass(frozen=True, slots=True)
 class SeedPool:
     seed: int
-    people: tuple[Person, ...]
-    companies: tuple[Company, ...]
+    people: tuple[Person, ...]  # outside people: customers, contacts, candidates, guests
+    companies: tuple[Company, ...]  # client companies (``people`` work there)
     products: tuple[Product, ...]
+    staff: tuple[Person, ...] = ()  # our organisation's colleagues
+    org: Company | None = None  # our organisation
+    _index: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Lookups by name and e-mail, built once (the pool is cached and shared).
+        everyone = (*self.staff, *self.people)
+        index = self._index
+        index["company"] = {c.name: c for c in (*self.companies, *([self.org] if self.org else []))}
+        index["email"] = {p.email.casefold(): p for p in everyone}
+        index["name"] = {p.full_name.casefold(): p for p in everyone}
+        index["phone"] = {p.phone: p for p in everyone}
+        index["username"] = {p.username: p for p in everyone if p.username}
+        at: dict[str, list[Person]] = {}
+        for p in everyone:
+            at.setdefault(p.company, []).append(p)
+        index["at"] = at
+        depts: dict[str, list[Person]] = {}
+        for p in self.staff:
+            depts.setdefault(p.department, []).append(p)
+        index["dept"] = depts
+
+    # -- lookups ----------------------------------------------------------------------------
+    @property
+    def everyone(self) -> tuple[Person, ...]:
+        return (*self.staff, *self.people)
 
     def company(self, name: str) -> Company:
-        return next(c for c in self.companies if c.name == name)
+        return self._index["company"][name]
 
     def people_at(self, company: str) -> list[Person]:
-        return [p for p in self.people if p.company == company]
+        return list(self._index["at"].get(company, ()))
+
+    def person_by_email(self, email: str) -> Person | None:
+        return self._index["email"].get(str(email).strip().casefold())
+
+    def person_by_name(self, name: str) -> Person | None:
+        return self._index["name"].get(" ".join(str(name).split()).casefold())
+
+    def person_by_phone(self, phone: str) -> Person | None:
+        return self._index["phone"].get(str(phone).strip())
+
+    def person_by_username(self, username: str) -> Person | None:
+        return self._index["username"].get(str(username).strip())
+
+    def person_fields(
+        self, person: Person, fields: dict[str, str | None], role: str = ""
+    ) -> dict[str, Any]:
+        """The values that make a record's ``role`` fields show ``person`` (``fields``: field
+        name -> semantic key): every name part, e-mail, phone, username and company of that
+        role, so a changed e-mail never keeps another person's name."""
+        out: dict[str, Any] = {}
+        for name, key in fields.items():
+            low = name.lower()
+            owner = "" if low in ("company", "company_name") else vocab.role_of(low)
+            if owner != role:
+                continue
+            part = next(
+                (a for p, a in vocab.NAME_PARTS.items() if low == p or low.endswith("_" + p)),
+                None,
+            )
+            if key == "email":
+                out[name] = person.email
+            elif key == "phone" or low in ("phone", "mobile") or low.endswith("_phone"):
+                out[name] = person.phone
+            elif key == "company" or low in ("company", "company_name"):
+                out[name] = person.company
+            elif low == "username" or low.endswith("_username"):
+                out[name] = person.username
+            elif part is not None and (key == "person_name" or low != "name"):
+                out[name] = getattr(person, part)
+        return out
+
+    def is_staff(self, who: Person | str) -> bool:
+        """Whether a person (or an e-mail, name or phone of one) is one of our colleagues."""
+        if isinstance(who, Person):
+            return who.staff
+        person = self.person_by_email(who) or self.person_by_name(who) or self.person_by_phone(who)
+        return person is not None and person.staff
+
+    def staff_in(self, *departments: str) -> list[Person]:
+        return [p for d in departments for p in self._index["dept"].get(d, ())]
+
+    def staff_for(self, role: str) -> list[Person]:
+        """Colleagues who would fill ``role`` (recruiters for ``recruiter``...), else all."""
+        depts = vocab.ROLE_DEPARTMENTS.get(role.lower(), ())
+        return self.staff_in(*depts) or list(self.staff)
+
+    # -- drawing for seeds ------------------------------------------------------------------
+    def cast(self, rng: random.Random, staff: bool = False) -> Cast:
+        """Who appears on the records of one collection (see ``Cast``)."""
+        return Cast(self, rng, staff)
+
+    def product_at(self, i: int) -> Product:
+        """The ``i``-th product; past the list, colour variants keep SKUs distinct."""
+        n = len(self.products)
+        base = self.products[i % n]
+        if i < n:
+            return base
+        colour = _VARIANTS[(i // n - 1) % len(_VARIANTS)]
+        tail = "" if i < n * (len(_VARIANTS) + 1) else f"-{i // (n * (len(_VARIANTS) + 1))}"
+        return Product(
+            sku=f"{base.sku}-{colour[:3].upper()}{tail}",
+            name=f"{base.name}, {colour}",
+            category=base.category,
+            price=base.price,
+            currency=base.currency,
+        )
+
+    def text(self, kind: str, rng: random.Random, *about: Any) -> str:
+        """A value of ``kind`` (see ``vocab.meaning``) that may mention what it is about:
+        a person, a company, a product."""
+        return vocab.render(kind, rng, self._ctx(rng, about, kind in _MENTIONS, kind))
+
+    def distinct(
+        self, kind: str, rng: random.Random, n: int, *about: Any, avoid: str | None = None
+    ) -> list[str]:
+        """``n`` different values of ``kind`` (for unique fields), qualified by client
+        companies or cities once the vocabulary runs out; never ``avoid`` (the spec's own
+        example, which a caller may create)."""
+        ctx = self._ctx(rng, about)
+        qualifiers = [c.name for c in self.companies[:12]] + list(vocab.LISTS["city"][:12])
+        skip = (avoid,) if avoid else ()
+        return vocab.distinct(kind, rng, n, ctx, qualifiers, avoid=skip)
+
+    def keys(self, names: list[str], max_len: int = 10) -> list[str]:
+        """Short distinct keys derived from names (``Platform Engineering`` -> ``PE``)."""
+        taken: set[str] = set()
+        return [vocab.key_for(name, taken, max_len) for name in names]
+
+    def currency(self, options: tuple[str, ...], company: Company | None = None) -> str:
+        """The currency a record is in: its client company's (or ours), when allowed."""
+        want = company.currency if company is not None else (
+            self.org.currency if self.org else "USD"
+        )  # fmt: skip
+        if want in options:
+            return want
+        return "USD" if "USD" in options else options[0]
+
+    @staticmethod
+    def column(kind: str, value: str, column: str, options: tuple[Any, ...] = ()) -> Any:
+        """A value that goes with a listed one (the code of the ``Travel`` account); among
+        ``options`` when given."""
+        found = vocab.ROWS.get(kind, {}).get(column, {}).get(value)
+        if found is None or (options and found not in options):
+            return options[0] if options else vocab.slug(value, "_")
+        return found
+
+    @staticmethod
+    def only(reached: bool, value: Any) -> Any:
+        """A value that exists once a record reached a state (a lost deal's reason)."""
+        return value if reached else None
+
+    @staticmethod
+    def ref_for(rng: random.Random, ids: list[str], owners: dict[str, Any], owner: Any) -> str:
+        """A record that belongs to ``owner`` (a person, or a company name) if one was
+        seeded, else any: a deal's company is its contact's company."""
+        mine = [rid for rid in ids if owners.get(rid) == owner]
+        return rng.choice(mine or ids)
+
+    @staticmethod
+    def external_id(prefix: str, rng: random.Random) -> str:
+        """The id of a record another service holds (``ord_3f9a1c2e``): 8 hex characters,
+        never the 10 of ids this service issues, and never all digits."""
+        while True:
+            token = f"{rng.getrandbits(32):08x}"
+            if not token.isdigit():
+                return f"{prefix}{token}"
+
+    @staticmethod
+    def picks(rng: random.Random, ids: list[str], k: int) -> list[str]:
+        """``k`` different records to refer to (a transfer's source and destination)."""
+        if len(ids) >= k:
+            return rng.sample(ids, k)
+        return [rng.choice(ids) for _ in range(k)] if ids else [""] * k
+
+    def sample(self, kind: str, rng: random.Random, k: int) -> list[str]:
+        """``k`` different listed values of a kind (tags, labels, skills)."""
+        values = vocab.values_of(kind)
+        return rng.sample(values, min(k, len(values)))
+
+    @staticmethod
+    def slug(text: str) -> str:
+        return vocab.slug(text)
+
+    def host(self, name: str) -> str:
+        """The host name of a named resource of ours (a database cluster)."""
+        org = self.org.domain if self.org else "example.com"
+        return f"{vocab.slug(name)}.db.{org}"
+
+    @staticmethod
+    def mime(name: str) -> str:
+        """The MIME type of a file name, from its extension."""
+        return vocab.mime_for(name)
+
+    def url(self, kind: str, rng: random.Random, *about: Any) -> str:
+        """A URL of a kind: a meeting link at our video host, a LinkedIn profile, or a page
+        or file of a service (``about``: the service and the record's path)."""
+        org = self.org.domain if self.org else "example.com"
+        if kind == "meeting":
+            return f"https://meet.{org}/j/{rng.randint(10**9, 10**10 - 1)}"
+        person = next((a for a in about if isinstance(a, Person)), None)
+        if kind == "linkedin" and person is not None:
+            return f"https://www.linkedin.com/in/{vocab.slug(person.full_name)}"
+        words = [a for a in about if isinstance(a, str)]
+        service = vocab.slug(words[0]) if words else "app"
+        path = words[1] if len(words) > 1 else "items"
+        token = f"{rng.getrandbits(40):010x}"
+        ext = next((e for k, e in _FILE_URLS if k in kind), "")
+        tail = f"{vocab.slug(kind)}-{token}.{ext}" if ext else token
+        return f"https://{service}.{org}/{path}/{tail}"
+
+    @staticmethod
+    def vary(example: str, rng: random.Random) -> str:
+        """The example's format with other digits (``INV-2025-0042`` -> ``INV-2025-0317``);
+        a four-digit year stays a year."""
+
+        def digit_run(m: re.Match[str]) -> str:
+            run = m.group(0)
+            if len(run) == 4 and run.startswith("20"):
+                return run
+            low = 10 ** (len(run) - 1) if run[0] != "0" else 0
+            return f"{rng.randint(low, 10 ** len(run) - 1):0{len(run)}d}"
+
+        return re.sub(r"\d+", digit_run, example)
+
+    def varied(self, example: str, rng: random.Random, n: int) -> list[str]:
+        """``n`` different variations of a coded example (unique codes), never the
+        example itself."""
+        out: list[str] = []
+        seen: set[str] = {example}
+        for _ in range(n * 20):
+            value = self.vary(example, rng)
+            if value not in seen:
+                seen.add(value)
+                out.append(value)
+            if len(out) == n:
+                return out
+        return out + [f"{example}-{rng.getrandbits(24):06x}" for _ in range(n - len(out))]
+
+    @staticmethod
+    def pattern(pattern: str, rng: random.Random) -> str:
+        """A value matching a field's declared pattern."""
+        from library.compiler.patterns import regex_sample  # no cycle: only at seed time
+
+        return regex_sample(pattern, rng) or ""
+
+    def patterned(self, pattern: str, rng: random.Random, n: int) -> list[str]:
+        out: list[str] = []
+        seen: set[str] = set()
+        for _ in range(n * 20):
+            value = self.pattern(pattern, rng)
+            if value not in seen:
+                seen.add(value)
+                out.append(value)
+            if len(out) == n:
+                break
+        return out + out[: n - len(out)] if out else [""] * n
+
+    def variants(self, base: str, rng: random.Random, n: int) -> list[str]:
+        """``n`` different values built on ``base`` for a unique field whose meaning is
+        unknown: qualified by client companies and cities, never numbered."""
+        qualifiers = [c.name for c in self.companies] + list(vocab.LISTS["city"])
+        rng.shuffle(qualifiers)
+        return vocab.distinct("", rng, n, {}, qualifiers, seed=[base])
+
+    def _ctx(
+        self, rng: random.Random, about: tuple[Any, ...], fill: bool = True, kind: str = ""
+    ) -> dict[str, Any]:
+        ctx: dict[str, Any] = {"org": self.org.name.split(",")[0] if self.org else "Acme"}
+        for thing in about:
+            if isinstance(thing, Person):
+                ctx.setdefault("person", thing)
+                ctx.setdefault("first", thing.first_name)
+                ctx.setdefault("company", thing.company)
+                ctx.setdefault("city", thing.city)
+            elif isinstance(thing, Company):
+                ctx["company"] = thing.name
+                ctx.setdefault("city", thing.city)
+            elif isinstance(thing, Product):
+                ctx["product"] = thing.name
+            elif isinstance(thing, dt.datetime):
+                ctx["now"] = thing
+            elif isinstance(thing, str):
+                ctx.setdefault("carrier", thing)
+        if not fill:
+            return ctx
+        if kind == "venue" and self.org is not None:  # events are held where we are
+            ctx.setdefault("city", self.org.city)
+        if "company" not in ctx and self.companies:
+            company = rng.choice(self.companies)
+            ctx["company"] = company.name
+            ctx.setdefault("city", company.city)
+        ctx.setdefault("product", rng.choice(self.products).name if self.products else "")
+        return ctx
+
+    # -- time -------------------------------------------------------------------------------
+    def window(self, kind: str, rng: random.Random, now: dt.datetime) -> tuple[Any, Any]:
+        """An ordered (start, end) pair with a plausible span for ``kind`` (see ``SPANS``)."""
+        return window(kind, rng, now)
+
+    def moment(self, kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
+        """A single time of ``kind``: ``past`` (between ``after`` and now), ``recent``,
+        ``upcoming``, ``future``, ``scheduled``, ``birth``."""
+        return moment(kind, rng, now, after)
+
+    @staticmethod
+    def parent(rng: random.Random, earlier: list[str]) -> str | None:
+        """A parent among the records seeded before (a tree, never a cycle), or none."""
+        return rng.choice(earlier) if earlier and rng.random() < 0.5 else None
+
+    def stamp(
+        self, rng: random.Random, now: dt.datetime, after: Any, reached: bool, date: bool = False
+    ) -> Any:
+        """When a record reached a state (``solved_at``), or None while it has not."""
+        if not reached:
+            return None
+        when = moment("past", rng, now, after)
+        return when.date() if date else when
+
+    def created(self, rng: random.Random, now: dt.datetime, before: Any = None) -> dt.datetime:
+        """When a record was created: within the last 90 days, and before ``before`` (the
+        start of what it schedules) when given."""
+        stamp = now - dt.timedelta(days=rng.randint(1, 90), minutes=rng.randint(0, 1439))
+        if before is not None:
+            limit = _as_datetime(before, now) - dt.timedelta(hours=rng.randint(1, 72))
+            stamp = min(stamp, limit)
+        return stamp
 
 
+class Cast:
+    """The people of one collection's records.
+
+    ``subject()`` gives each record its own person (distinct while the pool lasts: unique
+    e-mails stay unique), or the person/company a referenced record belongs to;
+    ``colleagues(k, ...)`` gives ``k`` different staff for the record's staff roles, none of
+    them anyone already on the record; ``others(k, ...)`` more people for lists (attendees,
+    cc), again all different.
+    """
+
+    def __init__(self, pool: SeedPool, rng: random.Random, staff: bool = False) -> None:
+        self.pool = pool
+        self.rng = rng
+        self.staff = staff
+        self.source = pool.staff if staff else pool.people
+        self.used: set[str] = set()
+
+    def subject(self, like: Any = None) -> Person:
+        """The next record's person; ``like``: the person (or company name) a referenced
+        record belongs to."""
+        if isinstance(like, Person):
+            self.used.add(like.email)
+            return like
+        if isinstance(like, str):
+            at = [p for p in self.pool.people_at(like) if p.staff == self.staff]
+            free = [p for p in at if p.email not in self.used]
+            if free:
+                person = self.rng.choice(free)
+                self.used.add(person.email)
+                return person
+        source = self.source
+        for _ in range(8):  # random draws: cheap while most of the pool is free
+            person = source[self.rng.randrange(len(source))]
+            if person.email not in self.used:
+                self.used.add(person.email)
+                return person
+        free = [p for p in source if p.email not in self.used]
+        if not free:  # more records than people: identities repeat, never mix
+            return source[self.rng.randrange(len(source))]
+        person = self.rng.choice(free)
+        self.used.add(person.email)
+        return person
+
+    def ref(self, ids: list[str], owners: dict[str, Any]) -> str:
+        """A referenced record to tie a new record to: one whose person (or company) can
+        still give this collection a person not used yet."""
+        free = []
+        for rid in ids:
+            owner = owners.get(rid)
+            if isinstance(owner, Person):
+                fresh = owner.email not in self.used
+            elif isinstance(owner, str):
+                fresh = any(p.email not in self.used for p in self.pool.people_at(owner))
+            else:
+                fresh = False
+            if fresh:
+                free.append(rid)
+        return self.rng.choice(free or ids)
+
+    def colleagues(self, k: int, *exclude: Any, roles: tuple[str, ...] = ()) -> list[Person]:
+        """``k`` different colleagues, none of them in ``exclude`` (people or lists of
+        them); ``roles`` prefers colleagues from the departments that fill each role."""
+        taken = _emails(exclude)
+        out: list[Person] = []
+        for j in range(k):
+            role = roles[j] if j < len(roles) else ""
+            for pool in (self.pool.staff_for(role) if role else [], self.pool.staff):
+                free = [p for p in pool if p.email not in taken]
+                if free:
+                    person = self.rng.choice(free)
+                    taken.add(person.email)
+                    out.append(person)
+                    break
+        return out
+
+    def others(
+        self, k: int, *exclude: Any, staff: bool = False, company: str | None = None
+    ) -> list[Person]:
+        """``k`` more different people (staff or outside, at ``company`` first when
+        given), none of them in ``exclude``."""
+        taken = _emails(exclude)
+        source = self.pool.staff if staff else self.pool.people
+        near = [p for p in self.pool.people_at(company) if p.staff == staff] if company else []
+        out: list[Person] = []
+        for pool in (near, source):
+            if len(out) >= k:
+                break
+            free = [p for p in pool if p.email not in taken]
+            for person in self.rng.sample(free, min(k - len(out), len(free))):
+                taken.add(person.email)
+                out.append(person)
+        return out
+
+
+def _emails(groups: tuple[Any, ...]) -> set[str]:
+    out: set[str] = set()
+    for g in groups:
+        for p in g if isinstance(g, list | tuple) else (g,):
+            if isinstance(p, Person):
+                out.add(p.email)
+    return out
+
+
+# -- time spans ---------------------------------------------------------------------------
+# kind -> (where the start falls, in days from now; the span: unit, low, high).
+SPANS: dict[str, tuple[tuple[int, int], tuple[str, int, int]]] = {
+    "meeting": ((-14, 30), ("minutes", 30, 120)),
+    "interview": ((-14, 21), ("minutes", 30, 90)),
+    "work": ((-7, 21), ("hours", 1, 4)),
+    "event": ((-30, 90), ("hours", 2, 54)),
+    "stay": ((-10, 60), ("nights", 1, 10)),
+    "rental": ((-10, 45), ("days", 1, 14)),
+    "flight": ((-10, 60), ("minutes", 60, 720)),
+    "leave": ((-30, 60), ("days", 0, 9)),
+    "sprint": ((-42, 14), ("days", 13, 13)),
+    "billing": ((-30, 0), ("months", 1, 1)),
+    "validity": ((-200, 0), ("months", 1, 12)),
+    "pay_period": ((-75, -1), ("days", 13, 13)),
+    "fiscal": ((-180, 0), ("months", 1, 1)),
+    "terms": ((-60, 0), ("terms", 14, 60)),
+    "warranty": ((-900, -10), ("years", 1, 3)),
+    "employment": ((-2900, -30), ("days", 60, 1500)),
+    "time": ((-14, 30), ("minutes", 30, 240)),
+    "dates": ((-30, 60), ("days", 1, 14)),
+}
+
+
+def window(kind: str, rng: random.Random, now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
+    (lo, hi), (unit, a, b) = SPANS.get(kind, SPANS["time"])
+    day = (now + dt.timedelta(days=rng.randint(lo, hi))).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    if unit in ("minutes", "hours"):
+        start = day.replace(hour=rng.randint(8, 16), minute=rng.choice((0, 15, 30, 45)))
+        if kind == "flight":
+            start = day.replace(hour=rng.randint(6, 21), minute=rng.choice((0, 10, 25, 40, 55)))
+        if unit == "minutes":
+            step = 15 if kind != "flight" else 5
+            length = dt.timedelta(minutes=rng.randrange(a, b + 1, step))
+        else:
+            length = dt.timedelta(hours=rng.randint(a, b))
+        return start, start + length
+    if kind == "billing" or kind == "fiscal":
+        start = day.replace(day=1) if kind == "fiscal" else day
+        return start, _add_months(start, 1) - dt.timedelta(days=1 if kind == "fiscal" else 0)
+    if kind == "sprint":
+        start = day - dt.timedelta(days=day.weekday())  # sprints start on a Monday
+        return start, start + dt.timedelta(days=11)  # ... and end on the second Friday
+    if unit == "months":
+        return day, _add_months(day, rng.choice((1, 3, 6, 12)) if b > 1 else 1)
+    if unit == "years":
+        return day, _add_months(day, 12 * rng.randint(a, b))
+    if unit == "terms":
+        return day, day + dt.timedelta(days=rng.choice((14, 30, 30, 45, 60)))
+    if unit == "nights":
+        return day.replace(hour=15), day.replace(hour=11) + dt.timedelta(days=rng.randint(a, b))
+    start = day.replace(hour=rng.randint(8, 12)) if unit == "days" else day
+    return start, start + dt.timedelta(days=rng.randint(a, b))
+
+
+def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> dt.datetime:
+    if kind == "birth":
+        return dt.datetime(rng.randint(1962, 2003), rng.randint(1, 12), rng.randint(1, 28))
+    if kind == "past":
+        start = _as_datetime(after, now) if after is not None else now - dt.timedelta(days=60)
+        if start >= now:
+            return now
+        seconds = int((now - start).total_seconds())
+        return start + dt.timedelta(seconds=rng.randint(0, seconds))
+    if kind == "recent":
+        return now - dt.timedelta(days=rng.randint(0, 14), minutes=rng.randint(0, 1439))
+    if kind == "upcoming":  # due dates: mostly ahead, some overdue
+        base = now + dt.timedelta(days=rng.randint(-5, 30))
+        return base.replace(hour=17, minute=0, second=0, microsecond=0)
+    if kind == "future":
+        base = now + dt.timedelta(days=rng.randint(7, 180))
+        return base.replace(hour=9, minute=0, second=0, microsecond=0)
+    day = now + dt.timedelta(days=rng.randint(-14, 30))  # scheduled
+    return day.replace(hour=rng.randint(8, 17), minute=rng.choice((0, 30)), second=0, microsecond=0)
+
+
+def _as_datetime(value: Any, now: dt.datetime) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=now.tzinfo)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=now.tzinfo)
+    return now
+
+
+def _add_months(day: dt.datetime, months: int) -> dt.datetime:
+    month = day.month - 1 + months
+    year = day.year + month // 12
+    month = month % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, 28))
+
+
+# -- the pool -----------------------------------------------------------------------------
 _INDUSTRIES = (
     "software",
     "logistics",
@@ -92,68 +657,203 @@ _PRODUCTS = (
     ("Data Migration", "service"),
 )
 _TIERS = ("Lite", "Plus", "Pro", "Max", "Enterprise")
+_VARIANTS = ("Black", "White", "Silver", "Graphite", "Blue", "Green", "Red", "Sand")
+_COUNTRIES = ("US", "GB", "DE", "FR", "CA", "NL", "AU")
+# Price ranges by product category, so a support contract does not cost what a cable does.
+_PRICES = {
+    "accessory": (19, 249),
+    "hardware": (79, 1899),
+    "software license": (290, 2400),
+    "subscription": (9, 120),
+    "service": (450, 2500),
+    "training": (350, 1500),
+}
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", ascii_text.lower())
+
+
+# Kinds whose values may mention a company or a product (the rest need no context).
+_MENTIONS = frozenset([*vocab.TEMPLATES, "file_name", "handle", "company_name", "product_name"])
+# URL kinds that name a file, and its extension.
+_FILE_URLS = (
+    ("receipt", "pdf"), ("invoice", "pdf"), ("pdf", "pdf"), ("resume", "pdf"), ("label", "pdf"),
+    ("document", "pdf"), ("image", "png"), ("photo", "jpg"), ("logo", "png"), ("audio", "mp3"),
+    ("recording", "mp4"), ("transcript", "txt"), ("attachment", "pdf"), ("download", "pdf"),
+    ("media", "jpg"),
+)  # fmt: skip
+_GB = "ABDEFGHJLNPQRSTUWXYZ"  # letters of British postcodes' inward part
+_GB_AREAS = {"London": "EC1A", "Manchester": "M1", "Bristol": "BS1", "Leeds": "LS1",
+             "Edinburgh": "EH1", "Birmingham": "B1"}  # fmt: skip
+
+
+def _phone(rng: random.Random, country: str) -> str:
+    code = vocab.DIALING.get(country, "1")
+    digits = 10 if code == "1" else 9 if code in ("33", "31", "61") else 10
+    first = str(rng.randint(2, 9))
+    return f"+{code}{first}{rng.randint(0, 10 ** (digits - 1) - 1):0{digits - 1}d}"
+
+
+def _place(rng: random.Random, country: str) -> tuple[str, str, str, str]:
+    """(street, city, region, postal code) in ``country``."""
+    city, region = rng.choice(vocab.CITIES[country])
+    street = rng.choice(vocab.STREETS[country])
+    number = rng.randint(1, 480)
+    if country in ("DE", "NL"):
+        line = f"{street} {number}"
+    elif country == "FR":
+        line = f"{number} {street}"
+    else:
+        line = f"{number} {street}"
+    postal = {
+        "US": lambda: f"{rng.randint(10000, 99999)}",
+        "DE": lambda: f"{rng.randint(10000, 99999)}",
+        "FR": lambda: f"{rng.randint(10000, 95999)}",
+        "NL": lambda: (
+            f"{rng.randint(1000, 9999)} {rng.choice('ABCDEFGHJKLMNPRSTVWXZ')}"
+            f"{rng.choice('ABCDEFGHJKLMNPRSTVWXZ')}"
+        ),
+        "GB": lambda: (
+            f"{_GB_AREAS.get(city, 'EC1A')} {rng.randint(1, 9)}{rng.choice(_GB)}{rng.choice(_GB)}"
+        ),
+        "CA": lambda: (
+            f"M{rng.randint(1, 9)}{rng.choice('ABCEGHJKLMNPRSTVXY')} "
+            f"{rng.randint(1, 9)}{rng.choice('ABCEGHJKLMNPRSTVXY')}{rng.randint(1, 9)}"
+        ),
+        "AU": lambda: f"{rng.randint(2000, 6999)}",
+    }[country]()
+    return line, city, region, postal
+
+
+def _one_line(street: str, city: str, region: str, postal: str, country: str) -> str:
+    if country in ("DE", "FR", "NL"):
+        return f"{street}, {postal} {city}, {country}"
+    if country == "GB":
+        return f"{street}, {city} {postal}, {country}"
+    return f"{street}, {city}, {region} {postal}, {country}"
+
+
+def _company(fake: Faker, rng: random.Random, name: str, country: str) -> Company:
+    street, city, region, postal = _place(rng, country)
+    domain = f"{_slug(name.split(',')[0].split(' and ')[0].split(' ')[0])[:20]}"
+    return Company(
+        name=name,
+        domain=domain,  # completed by the caller (it must be unique)
+        industry=rng.choice(_INDUSTRIES),
+        country=country,
+        address=_one_line(street, city, region, postal, country),
+        phone=_phone(rng, country),
+        street=street,
+        city=city,
+        region=region,
+        postal_code=postal,
+    )
 
 
 @lru_cache(maxsize=8)
 def seed_pool(
-    seed: int = 0, people: int = 120, companies: int = 30, products: int = 40
+    seed: int = 0, people: int = 120, companies: int = 30, products: int = 40, staff: int = 60
 ) -> SeedPool:
     """The deterministic pool for a seed (cached: every service of a World shares it)."""
     fake = Faker("en_US")
     fake.seed_instance(seed)
+    rng = random.Random(f"pool:{seed}")
     comps: list[Company] = []
-    seen: set[str] = set()
-    while len(comps) < companies:
+    names: set[str] = set()
+    domains: set[str] = set()
+    while len(comps) < companies + 1:  # the first is our own organisation
         name = fake.company()
-        if name in seen:
+        if name in names:
             continue
-        seen.add(name)
-        domain = f"{_slug(name.split(',')[0].split(' and ')[0])[:20]}.com"
-        comps.append(
-            Company(
-                name=name,
-                domain=domain,
-                industry=fake.random_element(_INDUSTRIES),
-                country=fake.random_element(("US", "GB", "DE", "FR", "CA", "NL", "AU")),
-                address=fake.address().replace("\n", ", "),
-                phone=f"+1{fake.numerify('##########')}",
-            )
+        country = "US" if not comps else _COUNTRIES[len(comps) % len(_COUNTRIES)]
+        company = _company(fake, rng, name, country)
+        stem = company.domain or "company"
+        tld = {"GB": "co.uk", "DE": "de", "FR": "fr", "NL": "nl", "AU": "com.au"}.get(
+            country, "com"
         )
-    persons: list[Person] = []
-    emails: set[str] = set()
-    while len(persons) < people:
-        first, last = fake.first_name(), fake.last_name()
-        comp = comps[len(persons) % len(comps)]
-        email = f"{_slug(first)}.{_slug(last)}@{comp.domain}"
-        if email in emails:
-            continue
-        emails.add(email)
-        persons.append(
-            Person(
-                first_name=first,
-                last_name=last,
-                email=email,
-                phone=f"+1{fake.numerify('##########')}",
-                company=comp.name,
-                title=fake.job()[:60],
-                city=fake.city(),
-                country=comp.country,
+        domain = f"{stem}.{tld}"
+        k = 2
+        while domain in domains:  # two companies sharing a surname: a longer domain
+            domain = f"{stem}{_slug(name.split(' ')[-1])[:8] if k == 2 else k}.{tld}"
+            k += 1
+        names.add(name)
+        domains.add(domain)
+        comps.append(replace(company, domain=domain))
+    org, clients = comps[0], comps[1:]
+    taken_names: set[str] = set()
+    taken_users: set[str] = set()
+
+    def person(company: Company, department: str, title: str, is_staff: bool) -> Person:
+        while True:
+            first, last = fake.first_name(), fake.last_name()
+            if f"{first} {last}" not in taken_names:
+                break
+        taken_names.add(f"{first} {last}")
+        f, lst = _slug(first), _slug(last)
+        username = next(
+            u for u in (f"{f[0]}{lst}", f"{f}{lst[0]}", f"{f}.{lst}", f"{f}{lst}")
+            if u not in taken_users
+        )  # fmt: skip
+        taken_users.add(username)
+        home_country = company.country
+        street, city, region, postal = _place(rng, home_country)
+        if not is_staff:  # a contact is reached at the office of their company
+            street, city, region, postal = (
+                company.street,
+                company.city,
+                company.region,
+                company.postal_code,
             )
+        return Person(
+            first_name=first,
+            last_name=last,
+            email=f"{f}.{lst}@{company.domain}",
+            phone=_phone(rng, home_country),
+            company=company.name,
+            title=title,
+            city=city,
+            country=home_country,
+            department=department,
+            username=username,
+            street=street,
+            region=region,
+            postal_code=postal,
+            staff=is_staff,
         )
+
+    departments = list(vocab.DEPARTMENTS)
+    colleagues = []
+    for i in range(staff):
+        dept = departments[i % len(departments)]
+        titles = vocab.DEPARTMENTS[dept]
+        colleagues.append(person(org, dept, titles[(i // len(departments)) % len(titles)], True))
+    persons = []
+    for i in range(people):
+        company = clients[i % len(clients)]
+        persons.append(person(company, "", rng.choice(vocab.CLIENT_TITLES), False))
     prods = []
     for i in range(products):
         base, category = _PRODUCTS[i % len(_PRODUCTS)]
+        low, high = _PRICES[category]
+        tier = _TIERS[(i // len(_PRODUCTS)) % len(_TIERS)]
+        code = "".join(w[:3] for w in re.findall(r"[A-Za-z0-9]+", base))[:6].upper()
+        extra = f"-{i // (len(_PRODUCTS) * len(_TIERS)) + 1}" if i >= 90 else ""
         prods.append(
             Product(
-                sku=f"SKU-{1000 + i}",
-                name=f"{base} {_TIERS[(i // len(_PRODUCTS)) % len(_TIERS)]}",
+                sku=f"{code}-{tier[:3].upper()}{extra}",  # LAPSTA-LIT: model and tier
+                name=f"{base} {tier}",
                 category=category,
-                price=round(fake.pyfloat(min_value=5, max_value=2500, right_digits=2), 2),
+                price=round(rng.uniform(low, high), 0) - 0.01,
                 currency="USD",
             )
         )
-    return SeedPool(seed=seed, people=tuple(persons), companies=tuple(comps), products=tuple(prods))
+    return SeedPool(
+        seed=seed,
+        people=tuple(persons),
+        companies=tuple(clients),
+        products=tuple(prods),
+        staff=tuple(colleagues),
+        org=org,
+    )

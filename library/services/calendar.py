@@ -113,17 +113,22 @@ class Calendar(Service):
         self.state = CalendarState(owner=me.email, owner_name=me.full_name)
         now = self.now()
         today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-        others = [p for p in pool.people if p.email != me.email]
+        # Each meeting is with one client company: a lead contact and maybe colleagues of
+        # theirs, never people from unrelated companies in one room.
+        others = [p for p in pool.people if p.company != me.company]
         for i in range(max(1, size)):
-            guests = rng.sample(others, rng.randint(1, 3))
+            lead = rng.choice(others)
+            team = [p for p in pool.people_at(lead.company) if p.email != lead.email]
+            guests = [lead, *rng.sample(team, min(len(team), rng.randint(0, 2)))]
             host = me if rng.random() < 0.6 else guests.pop(0)
             if host is not me or not guests:
                 guests.append(me)
             product = rng.choice(pool.products)
-            company = guests[0].company if guests[0] is not me else host.company
+            company = lead.company
             title, description = rng.choice(_MEETINGS)
             day = today + dt.timedelta(days=rng.randint(-7, 14))
             start = day.replace(hour=rng.randint(8, 16), minute=rng.choice((0, 30)))
+            # Scheduled a few days ahead: created before the start (and before now).
             stamp = min(now, start) - dt.timedelta(days=rng.randint(1, 10))
             self.put(
                 "events",

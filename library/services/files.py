@@ -120,7 +120,8 @@ class Files(Service):
             )
             for name in ("Invoices", "Contracts", "Reports", "Shared with me")
         }
-        others = [p for p in pool.people if p.email != me.email]
+        # Counterparts at other companies: a contract is between two companies.
+        others = [p for p in pool.people if p.company != me.company]
         for i in range(max(1, size)):
             person = rng.choice(others)
             product = rng.choice(pool.products)
