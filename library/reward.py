@@ -48,8 +48,11 @@ def cfrr(
     total = sum(raw)
     weights = [w / total for w in raw]
     completed = [all(row) for row in passes]
+    # A rollout that passes every criterion earns the whole weighted part: exactly 1, not a
+    # float sum that falls short of it.
     rewards = [
-        alpha * float(done) + (1 - alpha) * sum(w for w, x in zip(weights, row, strict=True) if x)
+        alpha * float(done)
+        + (1 - alpha) * (1.0 if done else sum(w for w, x in zip(weights, row, strict=True) if x))
         for row, done in zip(passes, completed, strict=True)
     ]
     return GroupReward(rates, weights, completed, rewards)

@@ -3,13 +3,12 @@ held by different people, and a rubric that catches the mutants of its gold plan
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 
-from library.compose import compose_tasks, make_env
 from library.compose import compose as compose_module
+from library.compose import compose_tasks, make_env
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import inverted, may_write, range_pairs
 from library.compose.corpus import bundled_library
@@ -178,4 +177,3 @@ def test_instructions_vary_and_open_with_the_goal(composed):
     _, result = composed
     openings = {" ".join(t.instruction.split()[:3]) for t in result.tasks}
     assert len(openings) >= len(result.tasks) // 3
-    random.Random(0)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
-from library.compose import Task
 from library.llm import LLMSettings
 from library.rubric import evaluate
 from tasks.build import BuildSettings, build_services
 from tasks.compose import compose_stage, graph_stage
 from tasks.ingest import bundled_corpus, ingest_paths
-from tasks.rollout import rollout_stage
+from tasks.rollout import rollout_stage, task_from_row
 from warehouse import Warehouse
 
 SERVICES = ("openapi/crm.yaml", "openapi/helpdesk.yaml", "openapi/invoicing.yaml", "mcp/mail.json")
@@ -38,10 +35,7 @@ def test_graph_and_compose_stages_write_verified_tasks_once(tmp_path: Path) -> N
     for row in rows:
         assert len(row["services"]) >= 2 and row["split"] in ("sft", "rl", "eval")
         # Tasks round-trip from their rows, and doing nothing fails them (judged without code).
-        task = Task.model_validate(
-            row
-            | {k: orjson.loads(row[k]) for k in ("initial_state", "gold_plan", "rubric", "answer")}
-        )
+        task = task_from_row(row)
         assert not all(evaluate(task.rubric, task.initial_state, task.initial_state, ""))
     again = compose_stage(wh, 20, seed=1, min_services=2)
     assert again.composed == 20 and again.written == 0

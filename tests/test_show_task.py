@@ -166,7 +166,7 @@ def test_unknown_task_id_is_an_error_naming_it(shown) -> None:
 
 
 def test_ambiguous_prefix_lists_the_candidates(tmp_path: Path) -> None:
-    from flows.show_command import TaskNotFound, find_task
+    from tasks.review import TaskNotFound, find_task
 
     task = _hand_made_task()
     rows = [

@@ -746,9 +746,7 @@ class _RecordWriter:
     def _plan_flags(self, fields: list[FieldPlan]) -> None:
         """A stamp that goes with a flag (``archived`` and ``archived_at``): set exactly
         when the flag is."""
-        flags = {
-            _snake(f.name).removeprefix("is_"): f for f in fields if f.type.kind is Kind.BOOL
-        }
+        flags = {_snake(f.name).removeprefix("is_"): f for f in fields if f.type.kind is Kind.BOOL}
         for f in fields:
             if f.type.kind not in (Kind.DATE, Kind.DATETIME) or f.name in self.forced:
                 continue
@@ -791,7 +789,7 @@ class _RecordWriter:
             self.hoist_lines.append((var, expr))
             self.hoisted[name] = var
 
-    def _number(self, name: str, spec: TypeSpec) -> str:
+    def _number(self, name: str, spec: TypeSpec) -> Expr:
         low = _snake(name)
         if name in self.hoisted:
             return self.hoisted[name]
@@ -825,8 +823,10 @@ class _RecordWriter:
         if integer and (tokens[-1] in ("at", "timestamp", "epoch") or low.endswith("_time")):
             word = "future" if set(tokens) & _FUTURE else "past"
             self.uses.add("created")
-            unit = " * 1000" if "ms" in tokens or "millis" in low else ""
-            return f'int(pool.moment("{word}", rng, now, created).timestamp(){unit})'
+            args = [json.dumps(word), "rng", "now", "created"]
+            if "ms" in tokens or "millis" in low:
+                args.append("1000")
+            return _call("pool.epoch", *args)
         if low in ("story_points", "points_estimate", "estimate") and integer:
             return "rng.choice((1, 2, 3, 5, 8, 13))"
         if "year" in low.split("_") or low.endswith("year"):

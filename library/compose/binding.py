@@ -24,7 +24,6 @@ from library.compose.roles import (
     PERSON_KEYS,
     is_external_role,
     is_staff_role,
-    person_key,
     role_of,
 )
 from library.compose.walk_state import (
@@ -91,13 +90,13 @@ class Binding(WalkState):
         """Whether ``value`` (a person) can fill parameter ``name``: staff roles take our
         colleagues, customer-like roles outside people, and within one call a person holds
         one role."""
-        role = role_of(name)
+        role = self._role(name)
         staff = self.env.is_staff(key, value)
         if is_staff_role(role) and not staff:
             return False
         if is_external_role(role) and staff:
             return False
-        held = self.call_people.get(person_key(value))
+        held = self.call_people.get(self.env.identity(key, value))
         return held is None or held == role
 
     def _hold_record(self, entity: Entity) -> None:
@@ -108,15 +107,27 @@ class Binding(WalkState):
         if current is None or info is None:
             return
         record = current.model_dump(mode="json")
-        for name, meta in info.fields.items():
-            if meta.key == "email" and record.get(name):
-                self._hold(name, record[name])
+        for name, value in record.items():
+            values = value if isinstance(value, list) else [value]
+            if any(isinstance(v, str) and "@" in v for v in values):
+                self._hold(name, value)  # e-mails, lists of recipients included
+
+    @staticmethod
+    def _where(tool: ToolInfo) -> str:
+        """``service.collection``: what a stated text is about (a job's title is not a
+        meeting's)."""
+        return f"{tool.service}.{tool.collection or ''}"
+
+    def _role(self, name: str) -> str:
+        """The role of a person parameter; a bare e-mail or name is the record's own
+        subject (a candidate's, a customer's)."""
+        return role_of(name) or self.call_subject
 
     def _hold(self, name: str, value: Any) -> None:
         """Remember who fills which role in the call being bound."""
         for v in value if isinstance(value, list) else [value]:
             if isinstance(v, str):
-                self.call_people[person_key(v)] = role_of(name)
+                self.call_people[self.env.identity("", v)] = self._role(name)
 
     def _colleague(self, p: Param) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
@@ -188,7 +199,7 @@ class Binding(WalkState):
     def _held_person(self, name: str) -> Any:
         """The pool person whose e-mail this call already gave to ``name``'s role: a name
         in the same role must be theirs."""
-        role = role_of(name)
+        role = self._role(name)
         for who, held in self.call_people.items():
             if held == role and "@" in who:
                 return self.env.person_by_email(who)
@@ -234,6 +245,7 @@ class Binding(WalkState):
             if not f.entity.deleted
             and (f.entity.service, f.entity.collection) != exclude
             and isinstance(f.value, str)
+            and self._fits_role(p.name, "person_name", f.value)
         ]
         same = [f for f in live if f.field == p.name]
         if same:
@@ -262,10 +274,14 @@ class Binding(WalkState):
             else:
                 bound = self._colleague(p)
                 if bound is None:
-                    value = literal(p, self.rng, self.world.now())
+                    value = literal(p, self.rng, self.world.now(), where=self._where(tool))
                     bound = None if value is None else Bound.literal(value)
         if bound is not None and (p.key or p.item_key) in PERSON_KEYS:
             self._hold(p.name, bound.value)
+        elif bound is not None and p.name in NAME_PARTS:
+            # A first or last name holds the role for the person it was cut from.
+            full = bound.fact.value if bound.fact and bound.fact.key == "person_name" else None
+            self._hold(p.name, full or bound.value)
         return bound
 
     def _bind_required(
@@ -479,7 +495,9 @@ class Binding(WalkState):
                     out[p.name] = colleague
                     self._hold(p.name, colleague.value)
                 continue
-            value = literal(p, self.rng, self.world.now(), avoid=current, strict=True)
+            value = literal(
+                p, self.rng, self.world.now(), avoid=current, strict=True, where=self._where(tool)
+            )
             if value is not None and value != current:
                 out[p.name] = Bound.literal(value)
         return out, rule_text_

@@ -20,7 +20,7 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, GENERIC_GOALS, name_motif
+from library.compose.motifs import BY_NAME, GENERIC_GOALS, fits, name_motif
 from library.compose.mutants import mutation_report
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
@@ -262,7 +262,15 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         for d, why in decoys
     ]
     report = mutation_report(
-        criteria, plan, answer_rows, decoy_rows, answer_text, world, initial, view
+        criteria,
+        plan,
+        answer_rows,
+        decoy_rows,
+        answer_text,
+        world,
+        initial,
+        view,
+        most=dict(cfg.mutant_caps),
     )
     if "drop_write" in report.escaped or report.equivalent.get("drop_write"):
         return REDUNDANT_WRITE  # every write must matter (verification's fourth check)
@@ -279,7 +287,7 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         plan,
         guards,
         [{"field": field_words(f.field), "of": f.entity.the} for f, _ in answers],
-        goal=_goal(env, steps[0], motif, variant),
+        goal=_goal(env, steps, motif, variant),
         variant=variant,
     )
     if any(lit not in instruction for lit in literals):
@@ -319,9 +327,34 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     return task.model_copy(update={"difficulty": band(task)})
 
 
-def _goal(env: ComposeEnv, first: Step, motif: str, variant: int) -> str:
+def _about(env: ComposeEnv, steps: Sequence[Step], motif: str, email: str) -> bool:
+    """Whether the workflow's own writes are about this person: a write that fits the
+    motif names them as the record's subject (a bare ``email``, not an assignee's)."""
+    target = BY_NAME.get(motif)
+    if target is None:
+        return False
+    for step in steps:
+        if not step.write or fits(target, step.tool.name, step.tool.collection) < 2.5:
+            continue
+        for name, value in step.args.items():
+            p = step.tool.param(name)
+            if p is None or (p.key or p.item_key) not in PERSON_KEYS or role_of(name):
+                continue
+            if env.identity(str(p.key), value) == email:
+                return True
+        subject = step.entity.record if step.entity is not None else {}
+        if any(
+            isinstance(v, str) and v.casefold() == email and not role_of(k)
+            for k, v in subject.items()
+        ):
+            return True
+    return False
+
+
+def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> str:
     """The opening sentence: what the request is about (the person or record the task
-    starts from) and, when the plan forms a workflow, which one."""
+    starts from) and, when the plan's workflow is about that person, which workflow."""
+    first = steps[0]
     t = first.text
     said = t.get("search") or next((phrase for _, phrase in t.get("by") or ()), None)
     if said is None or first.entity is None:
@@ -333,7 +366,8 @@ def _goal(env: ComposeEnv, first: Step, motif: str, variant: int) -> str:
     name = person.full_name if person is not None else None
     if name:
         subject = f"{name} ({said})"
-        goals = BY_NAME[motif].goals if motif in BY_NAME else GENERIC_GOALS
+        about = _about(env, steps, motif, email)
+        goals = BY_NAME[motif].goals if about else GENERIC_GOALS
     else:
         subject = f"the {t.get('noun', 'record')} {said}"
         goals = GENERIC_GOALS

@@ -18,7 +18,7 @@ class ComposeConfig:
     pool_seed: int = 0
     # How often each house rule is attempted where it applies.
     p_selection: float = 0.4  # add near-duplicates a selection rule must tell apart
-    p_threshold: float = 0.8  # let a value read decide a value written
+    p_threshold: float = 1.0  # let a value read decide a value written (where one can)
     p_distractor: float = 0.3  # add a near-duplicate the lookup must not return
     p_collection_guard: float = 0.3  # forbid writes to a collection the task only reads
     p_answer: float = 0.7  # ask for a value in the final reply
@@ -31,6 +31,10 @@ class ComposeConfig:
     # The mutation gate: a task is kept only if its rubric catches this share of the
     # mutants of its gold plan (and every decoy swap of every selection rule).
     min_catch_rate: float = 0.97
+    # Mutants per kind the gate runs at most (the largest kinds grow with the plan; every
+    # drop, literal change, decoy swap and answer mutant always runs). The validity bench
+    # runs them all.
+    mutant_caps: tuple[tuple[str, int], ...] = (("change_binding", 8), ("collateral_write", 6))
     # The hard band (>= 5 services, >= 6 house rules, >= 15 steps): the share of walks that
     # aim for it, how long they run, and how readily they take on rules.
     hard_share: float = 0.35
@@ -38,6 +42,9 @@ class ComposeConfig:
     hard_services: tuple[int, int] = (5, 6)
     hard_rules: float = 0.85  # p_selection, p_collection_guard and p_threshold of hard walks
     max_guarded_collections: int = 1
+    # New services only from the stack the task's subject belongs to (customer-facing or
+    # internal tools; see ``ComposeEnv.stack_of``).
+    stacks: bool = True
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

@@ -21,6 +21,10 @@ from library.graph import ToolNode, build_graph, nodes_from_service
 from library.runtime import Service, Snapshot, World
 from library.seed import SeedPool, seed_pool
 
+# The domains one organisation's work moves through for an outside person (a customer, a
+# contact, a guest) and for one of its own people.
+CUSTOMER_STACK = frozenset({"sales", "support", "commerce", "finance", "collaboration", "travel"})
+INTERNAL_STACK = frozenset({"people", "engineering", "collaboration", "finance", "travel"})
 # Collections a policy note can be: written documents people look things up in.
 _DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
@@ -86,6 +90,15 @@ class ComposeEnv:
             if title and body:
                 out.append((tool, info, title, body))
         return sorted(out, key=lambda s: s[0].qualified)
+
+    def stack_of(self, first: Any) -> frozenset[str] | None:
+        """The domains a task that opens with step ``first`` moves through: those serving
+        customers when it opens on an outside person, the internal ones when it opens on a
+        colleague; None (anything goes) when it opens on a thing."""
+        values = [v for v in first.args.values() if isinstance(v, str) and "@" in v]
+        if not values:
+            return None
+        return INTERNAL_STACK if self.is_staff("email", values[0]) else CUSTOMER_STACK
 
     def identity(self, key: str, value: object) -> str:
         """Who a person value (e-mail, name or phone) stands for: their e-mail when the

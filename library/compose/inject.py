@@ -12,7 +12,6 @@ from typing import Any
 
 from library.runtime import World
 from library.runtime.service import Record
-from library.seed import SeedPool
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,27 +71,3 @@ def shifted(value: Any, rng: random.Random, taken: set[Any]) -> Any:
         if new not in taken:
             return new
     return None
-
-
-def person_fields(pool: SeedPool, fields: dict[str, str | None], email: str) -> dict[str, Any]:
-    """Field values that keep a record consistent with the pool person owning ``email``:
-    ``fields`` maps field name -> semantic key."""
-    everyone = [*pool.people, *getattr(pool, "staff", ())]
-    person = next((p for p in everyone if p.email.lower() == email.lower()), None)
-    if person is None:
-        return {}
-    out: dict[str, Any] = {}
-    for name, key in fields.items():
-        if key == "person_name":
-            lowered = name.lower()
-            if "first" in lowered:
-                out[name] = person.first_name
-            elif "last" in lowered:
-                out[name] = person.last_name
-            else:
-                out[name] = person.full_name
-        elif key == "phone":
-            out[name] = person.phone
-        elif key == "company":
-            out[name] = person.company
-    return out

@@ -19,7 +19,7 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import range_pairs
 from library.compose.context import Entity, Fact, field_words, ties
-from library.compose.inject import clone, new_id, person_fields, shifted
+from library.compose.inject import clone, new_id, shifted
 from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
 from library.compose.realism import (
     LARGEST,
@@ -32,6 +32,7 @@ from library.compose.realism import (
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.walk_state import Reject, found_records
 from library.runtime.service import Record
+from library.seed.vocab import role_of as field_role
 
 
 def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
@@ -413,8 +414,7 @@ class Lookups(Binding):
         changes: dict[str, Any] = {fname: self.rng.choice(others)}
         if key == "email":
             # Another person altogether: their name and phone go with their e-mail.
-            keyed = {n: m.key for n, m in info.fields.items() if n != fname}
-            changes.update(person_fields(self.env.pool, keyed, changes[fname]))
+            changes.update(self._identity_of(info, fname, changes[fname]))
         try:
             copy = clone(anchor, rid, changes)
         except ValueError:
@@ -422,6 +422,16 @@ class Lookups(Binding):
         self._inject(service, coll, copy)
         rec = copy.model_dump(mode="json")
         self.decoys.append((Entity(service, coll, rid, rec, 0, "", info.noun), "distractor"))
+
+    def _identity_of(self, info: CollectionInfo, fname: str, email: str) -> dict[str, Any]:
+        """The fields of ``fname``'s role that must name the owner of ``email`` (their
+        name parts, phone, company), so an injected record never pairs one person's
+        e-mail with another's name."""
+        person = self.env.person_by_email(email)
+        if person is None:
+            return {}
+        keyed = {n: m.key for n, m in info.fields.items() if n != fname}
+        return self.env.pool.person_fields(person, keyed, field_role(fname))
 
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
         """Inject the record a cross-service lookup must find: a copy of an existing record
@@ -446,8 +456,7 @@ class Lookups(Binding):
         changes: dict[str, Any] = {fname: value}
         meta = info.fields[fname]
         if meta.key == "email":
-            keyed = {n: m.key for n, m in info.fields.items() if n != fname}
-            changes.update(person_fields(self.env.pool, keyed, value))
+            changes.update(self._identity_of(info, fname, value))
         try:
             copy = clone(
                 base, new_id(self.world, tool.service, info.name, base.id, self.rng), changes

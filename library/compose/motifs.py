@@ -28,7 +28,7 @@ MOTIFS: tuple[Motif, ...] = (
         "employee employees user users member members account accounts seat seats onboarding",
         "{subject} is joining us and needs to be set up.",
         "{subject} starts soon; let's get the onboarding done.",
-        "Onboarding for {subject}.",
+        "{subject} needs onboarding.",
     ),
     _m(
         "offboarding",
@@ -36,7 +36,7 @@ MOTIFS: tuple[Motif, ...] = (
         "employee employees user users member members account accounts access seat seats",
         "{subject} is leaving, so their access and records need wrapping up.",
         "{subject} has handed in their notice; please handle the offboarding.",
-        "Offboarding for {subject}.",
+        "{subject} is on their way out.",
     ),
     _m(
         "escalation",
@@ -44,7 +44,7 @@ MOTIFS: tuple[Motif, ...] = (
         "ticket tickets issue issues incident incidents case cases cta ctas alert alerts",
         "{subject} has a problem that needs escalating.",
         "{subject}'s case has been sitting too long; let's escalate it.",
-        "Escalation needed for {subject}.",
+        "{subject} needs an escalation.",
     ),
     _m(
         "refund",
@@ -52,7 +52,7 @@ MOTIFS: tuple[Motif, ...] = (
         "order orders payment payments invoice invoices charge charges return returns refund",
         "{subject} is owed a refund.",
         "{subject} asked for their money back; let's process it.",
-        "Refund time for {subject}.",
+        "{subject} needs a refund processed.",
     ),
     _m(
         "renewal",
@@ -60,7 +60,7 @@ MOTIFS: tuple[Motif, ...] = (
         "subscription subscriptions contract contracts quote quotes renewal renewals plan plans",
         "{subject}'s renewal is coming up.",
         "{subject} is due to renew; let's prepare it.",
-        "Renewal prep for {subject}.",
+        "{subject} is up for renewal.",
     ),
     _m(
         "scheduling",
@@ -69,7 +69,7 @@ MOTIFS: tuple[Motif, ...] = (
         "appointments interview interviews calendar",
         "{subject} needs some time on the calendar.",
         "{subject} asked to meet; let's get it scheduled.",
-        "Scheduling for {subject}.",
+        "{subject} needs something scheduled.",
     ),
     _m(
         "billing",
@@ -77,7 +77,7 @@ MOTIFS: tuple[Motif, ...] = (
         "invoice invoices payment payments bill bills charge charges ledger entries",
         "{subject}'s billing needs to be sorted out.",
         "{subject} has open billing items to settle.",
-        "Billing clean-up for {subject}.",
+        "{subject} needs a billing clean-up.",
     ),
     _m(
         "fulfilment",
@@ -86,7 +86,7 @@ MOTIFS: tuple[Motif, ...] = (
         "parcel parcels product products",
         "{subject}'s order needs to go out.",
         "{subject} is waiting on a delivery; let's move it along.",
-        "Fulfilment for {subject}.",
+        "{subject} needs their order fulfilled.",
     ),
     _m(
         "hiring",
@@ -94,7 +94,7 @@ MOTIFS: tuple[Motif, ...] = (
         "candidate candidates application applications interview interviews offer offers job jobs",
         "{subject} is in our hiring pipeline.",
         "{subject}'s application needs the next step.",
-        "Hiring update for {subject}.",
+        "{subject} moves to the next hiring stage.",
     ),
     _m(
         "procurement",
@@ -102,7 +102,7 @@ MOTIFS: tuple[Motif, ...] = (
         "purchase order orders vendor vendors requisition requisitions po pos supplier suppliers",
         "{subject} is part of a purchase we need to make.",
         "{subject} came up in procurement today.",
-        "Purchasing for {subject}.",
+        "{subject} is involved in a purchase.",
     ),
     _m(
         "travel",
@@ -110,7 +110,7 @@ MOTIFS: tuple[Motif, ...] = (
         "flight flights hotel hotels booking bookings rental rentals reservation reservations trip",
         "{subject} is travelling and needs arrangements.",
         "{subject} has a trip coming up.",
-        "Travel arrangements for {subject}.",
+        "{subject} needs travel arrangements.",
     ),
     _m(
         "expenses",
@@ -118,7 +118,7 @@ MOTIFS: tuple[Motif, ...] = (
         "expense expenses report reports reimbursement reimbursements receipt receipts",
         "{subject}'s expenses need processing.",
         "{subject} sent in an expense claim.",
-        "Expense processing for {subject}.",
+        "{subject} needs their expenses processed.",
     ),
     _m(
         "follow-up",
@@ -127,7 +127,7 @@ MOTIFS: tuple[Motif, ...] = (
         "drafts call calls",
         "{subject} is waiting to hear back from us.",
         "{subject} needs a follow-up.",
-        "Follow-up on {subject}.",
+        "{subject} deserves a follow-up.",
     ),
 )
 BY_NAME = {m.name: m for m in MOTIFS}
@@ -147,8 +147,8 @@ GENERIC_GOALS = (
     "About {subject}:",
     "{subject} is on my list for today.",
     "{subject} needs attention.",
-    "I'm working on {subject} and need a hand.",
-    "Can you help with {subject}?",
+    "{subject}: I need a hand with this.",
+    "{subject} needs a hand from you.",
 )
 
 

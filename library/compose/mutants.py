@@ -796,8 +796,10 @@ def plan_mutants(
     *,
     tools: Mapping[str, Mapping[str, Any]] | None = None,
     render: Callable[[Sequence[dict[str, Any]]], str] = Task.gold_answer_for,
+    most: Mapping[str, int] | None = None,
 ) -> list[Mutant]:
-    """Every mutant of a gold plan, in ``KINDS`` order. ``initial_states``: the exported
+    """Every mutant of a gold plan, in ``KINDS`` order (at most ``most[kind]`` of a kind,
+    spread evenly over the plan, where given). ``initial_states``: the exported
     initial state (or a view of it), where other records are found; ``gold_envelopes``: the
     gold run's outputs; ``tools``: qualified tool name -> input JSON schema, for valid
     replacement literals (enum options, patterns, bounds); ``render``: answer rows -> reply,
@@ -812,7 +814,7 @@ def plan_mutants(
         return cached[tool]
 
     reply = _replier(answer_rows, gold_answer, render)
-    return [
+    out = [
         *_drop_writes(plan, list(gold_envelopes)),
         *_change_literals(plan, nodes_of),
         *_change_bindings(plan, gold_envelopes, initial_states, nodes_of),
@@ -821,6 +823,24 @@ def plan_mutants(
         *_duplicate_creates(plan),
         *_answer_mutants(answer_rows, gold_answer, gold_envelopes, reply),
     ]
+    return _capped(out, most) if most else out
+
+
+def _capped(mutants: list[Mutant], most: Mapping[str, int]) -> list[Mutant]:
+    """At most ``most[kind]`` mutants of each capped kind, every k-th one (deterministic,
+    spread over the plan rather than its first steps)."""
+    by_kind: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        by_kind.setdefault(m.kind, []).append(m)
+    keep: set[int] = set()
+    for kind, group in by_kind.items():
+        cap = most.get(kind)
+        if cap is None or len(group) <= cap:
+            keep |= {id(m) for m in group}
+            continue
+        step = len(group) / cap
+        keep |= {id(group[int(i * step)]) for i in range(cap)}
+    return [m for m in mutants if id(m) in keep]
 
 
 def infer_decoys(
@@ -963,6 +983,7 @@ def mutation_report(
     view: Callable[[Snapshot], States],
     *,
     render: Callable[[Sequence[dict[str, Any]]], str] = Task.gold_answer_for,
+    most: Mapping[str, int] | None = None,
 ) -> MutationReport:
     """Run every mutant of ``plan`` on ``world`` (restored to ``initial_snapshot`` first;
     left in an arbitrary state) and judge it with ``criteria``. ``view(snapshot)`` gives
@@ -985,7 +1006,7 @@ def mutation_report(
             tools[step["tool"]] = route[1].input_schema
     rows = decoys if decoys is not None else infer_decoys(plan, gold)
     mutants = plan_mutants(
-        plan, answer_rows, rows, start, gold_answer, gold, tools=tools, render=render
+        plan, answer_rows, rows, start, gold_answer, gold, tools=tools, render=render, most=most
     )
     tracked = _tracked(answer_rows)
     reply = _replier(answer_rows, gold_answer, render)

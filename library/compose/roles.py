@@ -7,7 +7,7 @@ role belongs to our own staff or to the outside world decides where its person c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from library.seed.vocab import role_of as field_role
 
 PERSON_KEYS = frozenset({"email", "person_name", "phone"})
 # Roles filled by a colleague (our organisation's staff), never by the customer.
@@ -24,27 +24,14 @@ EXTERNAL_ROLES = frozenset(
      "buyer", "lead_contact", "billing", "shipping", "traveler", "traveller", "passenger",
      "applicant", "member", "subscriber", "vendor", "supplier", "tenant", "signer"}
 )  # fmt: skip
-# Roles whose holders must differ from each other within one call.
-_SUFFIXES = ("_email", "_emails", "_name", "_names", "_phone", "_number", "_address")
 _ALIASES = {"to": "recipient", "from": "sender", "recipients": "recipient", "emails": "email"}
-_NAME_PARTS = ("first_name", "last_name", "full_name", "display_name", "given_name", "surname")
 
 
 def role_of(name: str) -> str:
     """``assignee_email`` -> ``assignee``; ``to`` -> ``recipient``; ``email`` -> ``""`` (the
-    record's own subject)."""
-    low = name.lower()
-    if low in _NAME_PARTS or low in ("email", "phone", "name", "mobile", "phone_number"):
-        return ""
-    for part in _NAME_PARTS:
-        if low.endswith("_" + part):
-            low = low.removesuffix("_" + part)
-            break
-    for suffix in _SUFFIXES:
-        if low.endswith(suffix):
-            low = low.removesuffix(suffix)
-            break
-    return _ALIASES.get(low, low)
+    record's own subject). The seed pool's reading of field names, with the mail words."""
+    role = field_role(name)
+    return _ALIASES.get(role, role)
 
 
 def is_staff_role(role: str) -> bool:
@@ -61,14 +48,3 @@ def is_external_role(role: str) -> bool:
     return role in EXTERNAL_ROLES or any(
         role.startswith(s + "_") or role.endswith("_" + s) for s in EXTERNAL_ROLES
     )
-
-
-def person_key(value: object) -> str:
-    """The identity a person value stands for (e-mails and names compared loosely)."""
-    return " ".join(str(value).split()).casefold()
-
-
-def clashes(role: str, other_roles: Iterable[str]) -> bool:
-    """Whether a person in ``role`` would be the same person as one already in another role
-    of the same call: different roles are different people."""
-    return any(r != role for r in other_roles)

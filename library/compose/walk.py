@@ -24,7 +24,9 @@ from library.compose.catalog import (
     LOOKUP,
     UPDATE,
     ToolInfo,
+    singular,
 )
+from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
 from library.compose.motifs import Motif, motif_of
@@ -133,6 +135,8 @@ class Walker(Lookups, Writes):
             move = _move_class(tool, tool.service not in self.services)
             if must_explore and not move.startswith("explore"):
                 continue
+            if move.startswith("explore") and not self._fits_stack(tool.service):
+                continue
             if not self._plausible(tool, move, live, held):
                 continue
             # Efraimidis-Spirakis keys: a weighted random order in one sort.
@@ -167,6 +171,14 @@ class Walker(Lookups, Writes):
                     return step
         return None
 
+    def _fits_stack(self, service: str) -> bool:
+        """Whether a new service belongs with the work so far: a customer's matter moves
+        through the tools that serve customers, a colleague's through the internal ones."""
+        if not self.steps or not self.env.config.stacks:
+            return True
+        group = self.env.stack_of(self.steps[0])
+        return group is None or service_domain(service) in group
+
     def _one_person(self) -> bool:
         """Whether one person fills every person argument so far, in two or more roles."""
         roles: set[str] = set()
@@ -188,7 +200,7 @@ class Walker(Lookups, Writes):
         scores = self._edge_scores()
         options = [
             q
-            for q in sorted(scores, key=lambda q: -scores[q])
+            for q in sorted(scores, key=lambda q: (-scores[q], q))  # ties by name: stable
             if q not in self.used and q in self.env.colleague_tools
         ]
         self.want_colleague = True
@@ -239,6 +251,7 @@ class Walker(Lookups, Writes):
         n_steps, n_services, used = len(self.steps), len(self.services), set(self.used)
         n_rules = len(self.house_rules)
         self.call_people = {}
+        self.call_subject = singular(str(tool.collection or ""))
         self.pending_sources = []
         try:
             step = self.moves[str(tool.kind)](tool)

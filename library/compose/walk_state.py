@@ -3,6 +3,7 @@ calling tools, injecting records, naming the records the agent has in hand."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
@@ -56,9 +57,18 @@ def compatible(p: Param, value: Any) -> bool:
     return isinstance(value, str) and (p.type in ("string", None) or p.item_type == "string")
 
 
+# Collections whose time ranges span days (a stay, a rental, a leave); others span hours.
+_LONG_SPANS = frozenset(
+    {"rental", "rentals", "reservation", "reservations", "booking", "bookings", "leave",
+     "trip", "trips", "stay", "stays", "requests", "subscriptions", "contracts", "campaigns",
+     "projects", "sprints", "milestones", "periods", "policies", "plans"}
+)  # fmt: skip
+
+
 def ordered_times(tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound]:
     """Stated times in parameter order (start before end), so a call is not refused for
-    ending before it starts."""
+    ending before it starts; a stated end follows its start by a plausible span (an hour
+    or two for a meeting, days for a stay or a rental), not by weeks."""
     names = [
         p.name
         for p in tool.params
@@ -67,7 +77,28 @@ def ordered_times(tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound]:
         and (p.key in ("date", "datetime") or p.fmt in ("date", "date-time"))
     ]
     values = sorted(bound[n].value for n in names)
+    if len(values) == 2 and all(isinstance(v, str) for v in values):
+        values[1] = _plausible_end(tool, values[0], values[1])
     return {**bound, **{n: Bound.literal(v) for n, v in zip(names, values, strict=True)}}
+
+
+def _plausible_end(tool: ToolInfo, start: str, end: str) -> str:
+    """An end a plausible span after ``start``, derived from both (deterministic)."""
+    try:
+        if len(start) == 10:
+            day = dt.date.fromisoformat(start)
+            nights = 1 + (dt.date.fromisoformat(end) - day).days % 7
+            return (day + dt.timedelta(days=nights)).isoformat()
+        at = dt.datetime.fromisoformat(start.replace("Z", "+00:00"))
+        later = dt.datetime.fromisoformat(end.replace("Z", "+00:00"))
+    except ValueError:
+        return end
+    words = set(str(tool.collection or "").split("_")) | set(tool.name.split("_"))
+    if words & _LONG_SPANS:
+        span = dt.timedelta(days=1 + (later - at).days % 9, hours=2)
+    else:
+        span = dt.timedelta(minutes=30 * (1 + (later - at).days % 4))
+    return (at + span).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def name_tokens(name: str) -> set[str]:
@@ -94,6 +125,7 @@ class WalkState:
         self.written: set[tuple[str, str, str, str]] = set()
         self.failures: dict[str, int] = {}
         self.call_people: dict[str, str] = {}  # person -> role, within the call being bound
+        self.call_subject = ""  # what the call's bare person fields are about ("candidate")
         self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
         self.pending_sources: list[int] = []  # policy-note steps the step being built uses
         self.house_rules: list[dict[str, Any]] = []  # rules moved into the environment

@@ -417,6 +417,12 @@ class SeedPool:
         when = moment("past", rng, now, after)
         return when.date() if date else when
 
+    def epoch(
+        self, kind: str, rng: random.Random, now: dt.datetime, after: Any = None, unit: int = 1
+    ) -> int:
+        """A time of ``kind`` (see ``moment``) as a Unix timestamp (``unit`` 1000: in ms)."""
+        return int(moment(kind, rng, now, after).timestamp() * unit)
+
     def created(self, rng: random.Random, now: dt.datetime, before: Any = None) -> dt.datetime:
         """When a record was created: within the last 90 days, and before ``before`` (the
         start of what it schedules) when given."""

@@ -1082,11 +1082,6 @@ def _reason(noun: str) -> str:
 
 
 # -- drawing values -----------------------------------------------------------------------
-class Ctx(dict):
-    """What a templated value may mention: ``company``, ``product``, ``city``, ``first``,
-    ``org``, ``person`` (a pool Person), ``now``."""
-
-
 def _month_ctx(ctx: Mapping[str, Any], rng: random.Random) -> tuple[str, int, str]:
     now = ctx.get("now") or dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
     month = now.month - rng.randint(0, 3)
