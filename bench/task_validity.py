@@ -199,11 +199,17 @@ _QUOTED = re.compile(r'"([^"]+)"')
 _CODE = re.compile(r"^[A-Z0-9]+(?:[-_/][A-Z0-9]+)+$")
 
 
-def placeholder(value: str, fieldname: str | None = None) -> str | None:
-    """Why ``value`` reads as a placeholder, or None."""
+def placeholder(
+    value: str, fieldname: str | None = None, declared: frozenset[str] = frozenset()
+) -> str | None:
+    """Why ``value`` reads as a placeholder, or None. ``declared``: values a schema
+    enumerates (an enum value such as status "new" is the API's own word, never a
+    placeholder)."""
     v = value.strip()
-    if not v or len(v) > 200:
+    if not v or len(v) > 200 or v in declared:
         return None
+    if fieldname and re.search(r"(^|_)(address|line\d|street)", fieldname.lower()):
+        return None  # "Kerkstraat 141": a street and a house number
     low = v.lower()
     if re.search(r"\blorem\b|\bipsum\b|dolor sit amet", low):
         return "lorem ipsum"
@@ -222,8 +228,12 @@ def placeholder(value: str, fieldname: str | None = None) -> str | None:
     if _TOKEN_NUMBER.match(v):
         return "placeholder token"
     m = _WORDS_NUMBER.match(v)
-    if m and m.group(1).lower() not in _NUMBERED_OK:
-        return "<Words> <number>"
+    if m:
+        last = (m.group(2).split() or [m.group(1)])[-1].lower()
+        year = 1900 <= int(m.group(3)) <= 2100 and len(m.group(3)) == 4
+        # "Terminal 5", "Roadmap 2026": the word before the number says what it counts.
+        if not year and m.group(1).lower() not in _NUMBERED_OK and last not in _NUMBERED_OK:
+            return "<Words> <number>"
     tokens = [t for t in re.split(r"[^a-z0-9]+", low) if t]
     words_only = [t for t in tokens if not t.isdigit()]
     if any(t in _STRONG_PLACEHOLDER for t in words_only):
@@ -1129,13 +1139,35 @@ def _chosen(data: Any, paths: Sequence[str]) -> tuple[str, int] | None:
 
 
 # 4 -------------------------------------------------------------------------------------
+def _enums(task: Task, rep: Replay) -> frozenset[str]:
+    """Every string value the task's tools and records declare in an enum."""
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            out.update(v for v in node.get("enum") or () if isinstance(v, str))
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    for step in task.gold_plan:
+        route = rep.world.tool(step["tool"])
+        if route is not None:
+            walk(route[1].input_schema)
+            walk(route[1].output_schema)
+    return frozenset(out)
+
+
 def placeholders(task: Task, rep: Replay) -> dict[str, Any]:
     found: dict[str, str] = {}
+    declared = _enums(task, rep)
     for lit in task.literals:
-        if isinstance(lit, str) and (why := placeholder(lit)):
+        if isinstance(lit, str) and (why := placeholder(lit, declared=declared)):
             found.setdefault(lit, why)
     for q in _QUOTED.findall(task.instruction):
-        if why := placeholder(q):
+        if why := placeholder(q, declared=declared):
             found.setdefault(q, why)
     for step in task.gold_plan:
         for name, bind in (step.get("binds") or {}).items():
@@ -1143,7 +1175,7 @@ def placeholders(task: Task, rep: Replay) -> dict[str, Any]:
                 continue
             value = (step.get("arguments") or {}).get(name)
             for v in value if isinstance(value, list) else [value]:
-                if isinstance(v, str) and (why := placeholder(v, name)):
+                if isinstance(v, str) and (why := placeholder(v, name, declared)):
                     found.setdefault(v, f"{why} ({name})")
     strings = bad = 0
     bad_examples: list[str] = []
@@ -1151,7 +1183,7 @@ def placeholders(task: Task, rep: Replay) -> dict[str, Any]:
         for key, v in leaves(data):
             if isinstance(v, str):
                 strings += 1
-                if why := placeholder(v, key):
+                if why := placeholder(v, key, declared):
                     bad += 1
                     text = f"{key}={v!r} ({why})"
                     if len(bad_examples) < 3 and text not in bad_examples:

@@ -325,14 +325,21 @@ class Binding(WalkState):
         # Amounts are what business rules are written about ("orders over $500").
         money = [f for f in facts if f.key == "money"]
         fact = self.rng.choice(money or facts)
-        picked = threshold(float(fact.value), self.rng, integer=isinstance(fact.value, int))
+        picked = None
+        for _ in range(3):  # a round limit can land on the value: draw again
+            picked = threshold(float(fact.value), self.rng, integer=isinstance(fact.value, int))
+            if picked is not None:
+                break
         if picked is None:
             return None
         limit, above = picked
-        high, low = self.rng.sample(options, 2)
-        value = high if above else low
-        if value == current:
+        # The branch the value falls in must change the field, or the write does nothing.
+        fresh = [v for v in options if v != current]
+        if not fresh:
             return None
+        value = self.rng.choice(fresh)
+        other = self.rng.choice([v for v in options if v != value])
+        high, low = (value, other) if above else (other, value)
         text = {
             "field": field_words(fact.field),
             "of": fact.entity.the,
@@ -426,6 +433,23 @@ class Binding(WalkState):
         }
         return Bound(bound.value, bind, "", (), bound.fact), rule
 
+    @staticmethod
+    def _pairs_identity(p: Param, info: Any) -> bool:
+        """Whether ``p`` is one of several fields naming one person on the record (an
+        e-mail beside a name of the same role): changing it alone would pair one person's
+        e-mail with another's name."""
+        key = p.key or p.item_key
+        if key not in PERSON_KEYS:
+            return False
+        role = role_of(p.name)
+        prefix = p.name.split("_", 1)[0] if "_" in p.name else ""
+        return any(
+            m.key in PERSON_KEYS
+            and n != p.name
+            and (role_of(n) == role or (prefix and n.startswith(prefix + "_")))
+            for n, m in info.fields.items()
+        )
+
     def _settable(self, tool: ToolInfo, entity: Entity | None) -> list[Param]:
         """Optional parameters that set a stored field of the record (so the effect shows)."""
         info = self._coll(tool.service, tool.collection)
@@ -459,7 +483,12 @@ class Binding(WalkState):
         rule_text_: dict[str, Any] | None = None
         if related is None:
             related = entity.related() if entity is not None else []
+        # E-mails first: a name in the same role then follows the e-mail's owner.
+        params = sorted(params, key=lambda p: (p.key or p.item_key) != "email")
+        info = self._coll(tool.service, tool.collection)
         for p in params:
+            if entity is not None and info is not None and self._pairs_identity(p, info):
+                continue  # an e-mail or a name alone would no longer match its partner
             current = entity.record.get(p.name) if entity is not None else None
             if (
                 rule_text_ is None

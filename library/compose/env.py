@@ -60,8 +60,6 @@ class ComposeEnv:
                 for p in t.params
             )
         )
-        self._by_email: dict[str, Any] | None = None
-        self._by_any: dict[str, str] | None = None
         # Our organisation's people (the pool's staff), and their contact values.
         self.staff = tuple(getattr(self.pool, "staff", ()))
         self._staff_values = {
@@ -103,21 +101,16 @@ class ComposeEnv:
     def identity(self, key: str, value: object) -> str:
         """Who a person value (e-mail, name or phone) stands for: their e-mail when the
         pool knows them, else the value itself."""
-        if self._by_any is None:
-            everyone = [*self.pool.people, *self.staff]
-            self._by_any = {}
-            for p in everyone:
-                for v in (p.email, p.full_name, p.phone):
-                    self._by_any.setdefault(str(v).casefold(), p.email.casefold())
-        text = " ".join(str(value).split()).casefold()
-        return self._by_any.get(text, text)
+        text = " ".join(str(value).split())
+        pool = self.pool
+        person = (
+            pool.person_by_email(text) or pool.person_by_name(text) or pool.person_by_phone(text)
+        )
+        return person.email.casefold() if person is not None else text.casefold()
 
     def person_by_email(self, email: str) -> Any:
         """The pool person (customer or colleague) with this e-mail, or None."""
-        if self._by_email is None:
-            everyone = [*self.pool.people, *self.staff]
-            self._by_email = {p.email.casefold(): p for p in everyone}
-        return self._by_email.get(email.casefold())
+        return self.pool.person_by_email(email)
 
     def motif_tools(self, motif: Motif) -> frozenset[str]:
         """The write tools that fit a workflow motif (cached per motif)."""

@@ -41,13 +41,15 @@ def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
     amount, and a record is never updated before it was created."""
     changes: dict[str, Any] = {name: new}
     fields = type(base).model_fields
-    delta = new - old if isinstance(new, dt.date) and isinstance(old, dt.date) else None
-    if delta is not None:
+    dated = isinstance(new, dt.date) and isinstance(old, dt.date)
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (new, old))
+    if dated or numeric:
+        delta = new - old
         for start, end in range_pairs(fields):
             other = end if name == start else start if name == end else None
             value = getattr(base, other, None) if other else None
-            if other and isinstance(value, dt.date) and type(value) is type(new):
-                changes[other] = value + delta
+            if other and type(value) is type(new) and (dated or numeric):
+                changes[other] = value + delta  # the other end moves as far
     if name == "created_at" and "updated_at" in fields:
         updated = getattr(base, "updated_at", None)
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
@@ -329,10 +331,13 @@ class Lookups(Binding):
             meta = info.fields[field]
             if meta.key == "email":
                 role = role_of(field)
+                prefix = field.removesuffix("_email").removesuffix("email")
                 out += [
                     f
                     for f, m in info.fields.items()
-                    if m.key in PERSON_KEYS and f != field and role_of(f) == role
+                    if m.key in PERSON_KEYS
+                    and f != field
+                    and (role_of(f) == role or (prefix and f.startswith(prefix)))
                 ]
         return out
 
@@ -428,10 +433,20 @@ class Lookups(Binding):
         name parts, phone, company), so an injected record never pairs one person's
         e-mail with another's name."""
         person = self.env.person_by_email(email)
-        if person is None:
-            return {}
         keyed = {n: m.key for n, m in info.fields.items() if n != fname}
-        return self.env.pool.person_fields(person, keyed, field_role(fname))
+        role = field_role(fname)
+        prefix = fname.removesuffix("_email").removesuffix("email")
+        # A field named like the e-mail (contact_name beside contact_email) is its person's.
+        same = {n: k for n, k in keyed.items() if prefix and n.startswith(prefix)}
+        if person is None:
+            named = {n for n, k in keyed.items() if k == "person_name" or n in same}
+            if any(n in same or field_role(n) == role for n in named):
+                raise Reject("unknown_person")  # a name nobody could pair with this e-mail
+            return {}
+        out = self.env.pool.person_fields(person, keyed, role)
+        for n in same:
+            out |= self.env.pool.person_fields(person, {n: keyed[n]}, field_role(n))
+        return out
 
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
         """Inject the record a cross-service lookup must find: a copy of an existing record

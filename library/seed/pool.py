@@ -106,7 +106,9 @@ class SeedPool:
         everyone = (*self.staff, *self.people)
         index = self._index
         index["company"] = {c.name: c for c in (*self.companies, *([self.org] if self.org else []))}
-        index["email"] = {p.email.casefold(): p for p in everyone}
+        # A person is found by their private address too (``employees.personal_email``).
+        index["email"] = {p.personal_email.casefold(): p for p in everyone}
+        index["email"] |= {p.email.casefold(): p for p in everyone}
         index["name"] = {p.full_name.casefold(): p for p in everyone}
         index["phone"] = {p.phone: p for p in everyone}
         index["username"] = {p.username: p for p in everyone if p.username}

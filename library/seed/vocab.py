@@ -296,7 +296,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "Inventory count", "Marketing calendar", "Expense tracker", "Capacity plan",
         "Event attendee list", "Price list", "Commission calculator",
     ),
-    "sheet_name": ("Summary", "Data", "Q1", "Q2", "Q3", "Q4", "Pivot", "Raw", "Vendors", "Notes"),
+    "sheet_name": ("Summary", "Figures", "Q1", "Q2", "Q3", "Q4", "Pivot", "Vendors", "Notes"),
     "success_plan": (
         "Q3 adoption plan", "Renewal readiness", "Expansion to regional teams",
         "Executive sponsor alignment", "Onboarding completion", "Reduce support tickets",
@@ -782,7 +782,7 @@ LISTS["mail_label"] = (
 )  # fmt: skip
 LISTS["unit"] = ("pcs", "kg", "box", "hour", "seat", "licence", "pack", "litre")
 LISTS["project_key"] = (
-    "ENG", "OPS", "WEB", "MOB", "DATA", "SEC", "BILL", "CRM", "INFRA", "MKT", "SUP", "HR",
+    "ENG", "OPS", "WEB", "MOB", "ANLT", "SEC", "BILL", "CRM", "INFRA", "MKT", "SUP", "HR",
     "FIN", "API", "DOCS", "PLAT",
 )  # fmt: skip
 LISTS["task_title"] = (
