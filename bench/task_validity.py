@@ -65,8 +65,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -1613,32 +1611,15 @@ def compose(
     }
 
 
-_JSON_COLUMNS = (
-    "initial_state",
-    "gold_plan",
-    "rubric",
-    "answer",
-    "decoys",
-    "house_rules",
-    "mutation",
-)
-
-
 def from_warehouse(path: str, n: int) -> list[Task]:
     from warehouse import Warehouse
 
     sql = "SELECT * FROM tasks ORDER BY task_id"
     if n > 0:
         sql += f" LIMIT {int(n)}"
-    rows = Warehouse(path).query(sql).to_pylist()
-    tasks = []
-    for row in rows:
-        for col in _JSON_COLUMNS:
-            if isinstance(row.get(col), str | bytes):
-                row[col] = orjson.loads(row[col])
-        clean = {k: v for k, v in row.items() if v is not None and k in Task.model_fields}
-        tasks.append(Task.model_validate(clean))
-    return tasks
+    from tasks.rollout import task_from_row  # the one reading of a tasks row
+
+    return [task_from_row(row) for row in Warehouse(path).query(sql).to_pylist()]
 
 
 def _audit_chunk(tasks: list[dict]) -> list[dict[str, Any]]:

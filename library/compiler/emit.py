@@ -15,9 +15,10 @@ import textwrap
 from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
 from library.compiler.model import FieldPlan, ServicePlan
-from library.compiler.naming import class_name, singular, words
+from library.compiler.naming import class_name, words
 from library.compiler.source import INDENT, WIDTH, docstring
 from library.compiler.types import literal
+from library.ingest.naming import singular
 
 RUNTIME = (
     "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",

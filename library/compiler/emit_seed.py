@@ -30,10 +30,11 @@ from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS, TERMINAL
 from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
-from library.compiler.naming import singular, words
+from library.compiler.naming import words
 from library.compiler.patterns import regex_sample
 from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
 from library.compiler.values import example_of
+from library.ingest.naming import singular
 from library.seed import seed_pool, vocab
 from library.seed.vocab import role_of
 

@@ -18,7 +18,7 @@ from library.compiler.model import (
     ToolPlan,
     WrapperPlan,
 )
-from library.compiler.naming import a_or_an, class_name, singular, words
+from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.source import (
     INDENT,
     WIDTH,
@@ -31,6 +31,7 @@ from library.compiler.source import (
 )
 from library.compiler.tools import default_literal
 from library.compiler.types import constraints
+from library.ingest.naming import singular
 
 PAD = INDENT * 2
 PAGINATE_MAX = 500  # the runtime's ``paginate`` accepts limits up to this

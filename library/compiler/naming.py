@@ -27,7 +27,6 @@ SERVICE_ATTRS = frozenset(
 )  # fmt: skip
 # Field names pydantic refuses, or that shadow a BaseModel attribute.
 MODEL_ATTRS = frozenset(name for name in dir(BaseModel) if not name.startswith("__"))
-_IRREGULAR_SINGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman"}
 
 
 def identifier(name: str, taken: frozenset[str] | set[str] = frozenset()) -> str:
@@ -53,20 +52,6 @@ def class_name(name: str) -> str:
     words = tokens(name) or ("model",)
     text = "".join(w[:1].upper() + w[1:] for w in words)
     return f"N{text}" if text[0].isdigit() else text
-
-
-def singular(word: str) -> str:
-    """The singular of a snake_case collection name (``leave_requests`` -> ``leave_request``)."""
-    head, _, last = word.rpartition("_")
-    if last in _IRREGULAR_SINGULAR:
-        last = _IRREGULAR_SINGULAR[last]
-    elif last.endswith("ies") and len(last) > 4:
-        last = last[:-3] + "y"
-    elif last.endswith(("sses", "shes", "ches", "xes", "zes")):
-        last = last[:-2]
-    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
-        last = last[:-1]
-    return f"{head}_{last}" if head else last
 
 
 def a_or_an(phrase: str) -> str:

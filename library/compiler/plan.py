@@ -15,7 +15,7 @@ from library.compiler.model import (
     ToolPlan,
     TypeSpec,
 )
-from library.compiler.naming import class_name, singular, words
+from library.compiler.naming import class_name, words
 from library.compiler.records import (
     RecordBuilder,
     RecordSource,
@@ -25,6 +25,7 @@ from library.compiler.records import (
 )
 from library.compiler.tools import Skip, ToolPlanner, effective_verb
 from library.compiler.types import TypeMapper
+from library.ingest.naming import singular
 from library.toolspec import ToolSpec
 
 

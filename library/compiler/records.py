@@ -15,15 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
-from library.compiler.naming import (
-    MODEL_ATTRS,
-    collection_for,
-    field_attr,
-    identifier,
-    singular,
-)
+from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
 from library.compiler.types import TypeMapper, infos_by_path, json_types, single_branch
-from library.ingest.naming import snake, tokens
+from library.ingest.naming import singular, snake, tokens
 from library.runtime import State
 from library.toolspec import ToolSpec
 

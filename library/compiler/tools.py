@@ -35,14 +35,7 @@ from library.compiler.model import (
     TypeSpec,
     WrapperPlan,
 )
-from library.compiler.naming import (
-    SERVICE_ATTRS,
-    a_or_an,
-    collection_for,
-    identifier,
-    singular,
-    words,
-)
+from library.compiler.naming import SERVICE_ATTRS, a_or_an, collection_for, identifier, words
 from library.compiler.records import (
     QUERY_NAMES,
     RecordSource,
@@ -54,7 +47,7 @@ from library.compiler.records import (
 )
 from library.compiler.types import TypeMapper, infos_by_path, json_types
 from library.compiler.values import json_literal, server_value
-from library.ingest.naming import snake
+from library.ingest.naming import singular, snake
 from library.toolspec import ToolSpec
 
 # Locals of generated tool bodies: parameters with these names are renamed (and aliased).

@@ -19,7 +19,8 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from library.compiler.model import FieldPlan, Kind, ModelPlan, TypeSpec
-from library.compiler.naming import class_name, field_attr, singular
+from library.compiler.naming import class_name, field_attr
+from library.ingest.naming import singular
 from library.runtime.semantic import REGISTRY
 from library.toolspec import FieldInfo
 

@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from library.compiler.model import FieldPlan, Kind, RecordPlan
-from library.compiler.naming import singular, words
+from library.compiler.naming import words
+from library.ingest.naming import singular
 
 INITIAL_STATES = (
     "draft", "new", "pending", "open", "active", "created", "requested", "scheduled",

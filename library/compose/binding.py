@@ -24,6 +24,7 @@ from library.compose.roles import (
     PERSON_KEYS,
     is_external_role,
     is_staff_role,
+    names_person,
     role_of,
 )
 from library.compose.walk_state import (
@@ -438,13 +439,12 @@ class Binding(WalkState):
         """Whether ``p`` is one of several fields naming one person on the record (an
         e-mail beside a name of the same role): changing it alone would pair one person's
         e-mail with another's name."""
-        key = p.key or p.item_key
-        if key not in PERSON_KEYS:
+        if not names_person(p.name, p.key or p.item_key):
             return False
         role = role_of(p.name)
         prefix = p.name.split("_", 1)[0] if "_" in p.name else ""
         return any(
-            m.key in PERSON_KEYS
+            names_person(n, m.key)
             and n != p.name
             and (role_of(n) == role or (prefix and n.startswith(prefix + "_")))
             for n, m in info.fields.items()

@@ -29,7 +29,7 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import PERSON_KEYS, role_of
+from library.compose.roles import PERSON_KEYS, names_person, role_of
 from library.compose.walk_state import Reject, found_records
 from library.runtime.service import Record
 from library.seed.vocab import role_of as field_role
@@ -335,7 +335,7 @@ class Lookups(Binding):
                 out += [
                     f
                     for f, m in info.fields.items()
-                    if m.key in PERSON_KEYS
+                    if names_person(f, m.key)
                     and f != field
                     and (role_of(f) == role or (prefix and f.startswith(prefix)))
                 ]

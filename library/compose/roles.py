@@ -7,6 +7,7 @@ role belongs to our own staff or to the outside world decides where its person c
 
 from __future__ import annotations
 
+from library.seed.vocab import NAME_PARTS
 from library.seed.vocab import role_of as field_role
 
 PERSON_KEYS = frozenset({"email", "person_name", "phone"})
@@ -47,4 +48,16 @@ def is_external_role(role: str) -> bool:
         return False
     return role in EXTERNAL_ROLES or any(
         role.startswith(s + "_") or role.endswith("_" + s) for s in EXTERNAL_ROLES
+    )
+
+
+def names_person(name: str, key: str | None) -> bool:
+    """Whether a field holds part of a person's identity (an e-mail, a phone, a name or a
+    username), whatever semantic tag the spec gave it."""
+    low = name.lower()
+    return (
+        key in PERSON_KEYS
+        or low in NAME_PARTS
+        or low in ("phone", "mobile", "username")
+        or low.endswith(("_name", "_phone", "_mobile", "_username", "_email"))
     )

@@ -59,6 +59,23 @@ def written_plural(word: str) -> bool:
     return len(word) >= 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
+_IRREGULAR_SINGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman"}
+
+
+def singular(word: str) -> str:
+    """The singular of a snake_case collection name (``leave_requests`` -> ``leave_request``)."""
+    head, _, last = word.rpartition("_")
+    if last in _IRREGULAR_SINGULAR:
+        last = _IRREGULAR_SINGULAR[last]
+    elif last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif last.endswith(("sses", "shes", "ches", "xes", "zes")):
+        last = last[:-2]
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        last = last[:-1]
+    return f"{head}_{last}" if head else last
+
+
 @lru_cache(maxsize=65536)
 def pluralize(word: str) -> str:
     """Plural of the last word of a snake_case name: ``restore_point`` -> ``restore_points``."""

@@ -17,6 +17,8 @@ import string
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from library.ingest.naming import singular
+
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
@@ -912,20 +914,6 @@ def role_of(name: str) -> str:
         if low.endswith(suffix):
             return low.removesuffix(suffix)
     return low
-
-
-def singular(word: str) -> str:
-    """The singular of a snake_case name (``leave_requests`` -> ``leave_request``)."""
-    head, _, last = word.rpartition("_")
-    if last == "people":
-        last = "person"
-    elif last.endswith("ies") and len(last) > 4:
-        last = last[:-3] + "y"
-    elif last.endswith(("sses", "shes", "ches", "xes", "zes")):
-        last = last[:-2]
-    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
-        last = last[:-1]
-    return f"{head}_{last}" if head else last
 
 
 def tokens(name: str) -> list[str]:

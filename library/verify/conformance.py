@@ -31,8 +31,8 @@ from typing import Any
 
 import orjson
 
-from library.compiler.naming import collection_for, singular
-from library.ingest.naming import tokens
+from library.compiler.naming import collection_for
+from library.ingest.naming import singular, tokens
 from library.runtime import Service, World
 from library.runtime.world import hash_state, qualified
 from library.seed import seed_pool
