@@ -1296,7 +1296,8 @@ class _RecordWriter:
         kind = vocab.meaning(name, self._where())
         fiscal = next((v for v, k in self.window_kinds if k == "fiscal"), None)
         if kind == "fiscal_period" and fiscal is not None and depth == 0:
-            return f'{fiscal}[0].strftime("%Y-%m")'
+            # YYYY-MM; strftime would import ``time``, which generated code may not.
+            return f"{fiscal}[0].isoformat()[:7]"
         if kind == "job_posting" and not self.staff_roles:
             kind = "staff_title"
         if kind == "event_name" and not self.scope and not _EVENT_FIELDS & set(self.record.fields):
