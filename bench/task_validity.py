@@ -69,6 +69,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from library.compose import (  # noqa: E402
+    CAPABILITIES,
     ComposeConfig,
     ComposeEnv,
     Task,
@@ -1994,15 +1995,7 @@ def figures(
         Row("12a", "tasks touching 3+ services", sum(1 for s in sh if s["services"] >= 3), n)
     )
     caps = Counter(c for s in sh for c in s["caps"])
-    for cap in (
-        "sequential-dependency",
-        "cross-service",
-        "selection-rule",
-        "threshold",
-        "guard",
-        "answer",
-        "house-rule",
-    ):
+    for cap in (*CAPABILITIES, "house-rule"):
         rows.append(Row("12b", f"capability: {cap}", caps.get(cap, 0), n))
     mism = [
         (r["task_id"], r["shape"]["cap_mismatch"]) for r in results if r["shape"]["cap_mismatch"]

@@ -27,6 +27,7 @@ from library.compose.prune import purposeful, renumber
 from library.compose.render import render_instruction
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.task import (
+    CAPABILITIES,
     Task,
     band,
     pick_split,
@@ -677,15 +678,7 @@ def _capabilities(
         caps.add("guard")
     if answered:
         caps.add("answer")
-    order = (
-        "sequential-dependency",
-        "cross-service",
-        "selection-rule",
-        "threshold",
-        "guard",
-        "answer",
-    )
-    return [c for c in order if c in caps]
+    return [c for c in CAPABILITIES if c in caps]
 
 
 def _distractor_services(env: ComposeEnv, services: Sequence[str], rng: random.Random) -> list[str]:
