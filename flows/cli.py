@@ -7,7 +7,7 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import orjson
 import typer
@@ -21,6 +21,9 @@ from flows.ingest_command import ingest
 from flows.serve_command import serve, server
 from flows.settings import warehouse_root
 from flows.show_command import show_app
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -79,13 +82,29 @@ def sql(
     elif fmt is OutputFormat.csv:
         import pyarrow.csv as pacsv
 
-        pacsv.write_csv(result, sys.stdout.buffer)
+        pacsv.write_csv(_flat_columns(result), sys.stdout.buffer)
     else:
         table = Table(*result.column_names, show_lines=False)
         for row in rows:
             table.add_row(*("" if v is None else str(v) for v in row.values()))
         console.print(table)
         console.print(f"[dim]{len(rows)} row(s)[/dim]")
+
+
+def _flat_columns(result: pa.Table) -> pa.Table:
+    """``result`` with its nested columns (lists, structs, maps) as JSON text, for CSV."""
+    import pyarrow as pa
+
+    for i, field in enumerate(result.schema):
+        if pa.types.is_nested(field.type):
+            text = [
+                None if v is None else orjson.dumps(v, default=str).decode()
+                for v in result.column(i).to_pylist()
+            ]
+            result = result.set_column(
+                i, pa.field(field.name, pa.string()), pa.array(text, pa.string())
+            )
+    return result
 
 
 RunnerOption = Annotated[

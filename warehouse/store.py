@@ -138,6 +138,59 @@ def _open_url(url: str) -> tuple[AbstractFileSystem, str]:
     return fs, path
 
 
+def _read_only_statement(con: duckdb.DuckDBPyConnection, sql: str) -> str:
+    """The text of the one read-only statement in ``sql``, or a WarehouseError saying why not."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise WarehouseError(f"SQL does not parse: {exc}") from exc
+    if not statements:
+        raise WarehouseError("no SQL statement given")
+    if len(statements) > 1:
+        raise WarehouseError(
+            f"read-only: one statement at a time ({len(statements)} given, separated by ';')"
+        )
+    statement = statements[0]
+    kind = statement.type.name
+    if kind not in _READ_ONLY_STATEMENTS:
+        verb = statement.query.split(None, 1)[0].upper() if statement.query.strip() else kind
+        named = kind if verb == kind else f"{verb} ({kind})"
+        raise WarehouseError(f"read-only: {named} statements are not allowed (only SELECT)")
+    if kind == "EXPLAIN":
+        _check_explained(con, statement.query)
+    return statement.query
+
+
+def _check_explained(con: duckdb.DuckDBPyConnection, text: str) -> None:
+    """Refuse EXPLAIN ANALYZE (it runs its statement) and EXPLAIN of anything but a SELECT."""
+    words: list[tuple[int, str]] = []  # (offset, upper-case token) of the prefix, no comments
+    depth = 0
+    inner_at = len(text)
+    tokens = duckdb.tokenize(text)
+    for i, (offset, kind) in enumerate(tokens):
+        if kind == duckdb.token_type.comment:
+            continue
+        end = tokens[i + 1][0] if i + 1 < len(tokens) else len(text)
+        word = text[offset:end].strip().upper()
+        if word.startswith("("):
+            depth += 1
+        elif word.startswith(")"):
+            depth -= 1
+        elif depth == 0 and words and word not in ("ANALYZE", "ANALYSE"):
+            inner_at = offset
+            break
+        words.append((offset, word))
+    if any(w in ("ANALYZE", "ANALYSE") for _, w in words):
+        raise WarehouseError(
+            "read-only: EXPLAIN ANALYZE runs the statement it explains and is not allowed "
+            "(plain EXPLAIN is)"
+        )
+    inner = con.extract_statements(text[inner_at:]) if inner_at < len(text) else []
+    if len(inner) != 1 or inner[0].type.name != "SELECT":
+        kind = inner[0].type.name if inner else "an empty"
+        raise WarehouseError(f"read-only: EXPLAIN of {kind} statement is not allowed (only SELECT)")
+
+
 class Warehouse:
     """All artifacts of one CompoWorld home, as Parquet under ``location`` and SQL over them.
 
@@ -290,6 +343,25 @@ class Warehouse:
                 globs[name] = str(base / "v*" / "*.parquet")
         return globs
 
+    def _refresh_views(self, con: duckdb.DuckDBPyConnection) -> None:
+        """(Re)create one view per table on ``con``: its files, or an empty relation."""
+        globs = self._files_globs()
+        for schema in TABLES.values():
+            glob = globs.get(schema.name)
+            if glob is not None:
+                con.execute(
+                    f'CREATE OR REPLACE VIEW "{schema.name}" AS '
+                    f"SELECT * FROM read_parquet({_sql_string(glob)}, union_by_name=true)"
+                )
+            else:
+                # No data yet: an empty relation with the table's columns, so queries bind.
+                empty = pa.Table.from_batches([], schema=schema.schema)
+                holder = f'"_empty_{schema.name}"'
+                con.register("_empty_batch", empty)
+                con.execute(f"CREATE OR REPLACE TABLE {holder} AS SELECT * FROM _empty_batch")
+                con.unregister("_empty_batch")
+                con.execute(f'CREATE OR REPLACE VIEW "{schema.name}" AS SELECT * FROM {holder}')
+
     def connection(self) -> duckdb.DuckDBPyConnection:
         """A DuckDB connection with one view per table, refreshed on every call."""
         with self._lock:
@@ -299,23 +371,32 @@ class Warehouse:
                     # DuckDB reads through the fsspec filesystem: same views as for local data.
                     self._con.register_filesystem(self._fs)
             con = self._con
-            globs = self._files_globs()
-            for schema in TABLES.values():
-                glob = globs.get(schema.name)
-                if glob is not None:
-                    con.execute(
-                        f'CREATE OR REPLACE VIEW "{schema.name}" AS '
-                        f"SELECT * FROM read_parquet({_sql_string(glob)}, union_by_name=true)"
-                    )
-                else:
-                    # No data yet: an empty relation with the table's columns, so queries bind.
-                    empty = pa.Table.from_batches([], schema=schema.schema)
-                    holder = f'"_empty_{schema.name}"'
-                    con.register("_empty_batch", empty)
-                    con.execute(f"CREATE OR REPLACE TABLE {holder} AS SELECT * FROM _empty_batch")
-                    con.unregister("_empty_batch")
-                    con.execute(f'CREATE OR REPLACE VIEW "{schema.name}" AS SELECT * FROM {holder}')
+            self._refresh_views(con)
             return con.cursor()
+
+    def locked_connection(self) -> duckdb.DuckDBPyConnection:
+        """A fresh DuckDB database for untrusted SQL: the tables' views, and nothing else.
+
+        External access is off except for the warehouse's own folder (no other files, no
+        network), extensions are never installed or loaded, and the configuration is locked
+        so a query cannot turn any of that back on. It still lets a COPY write inside the
+        warehouse folder: ``query_readonly`` refuses every statement but a query.
+        """
+        con = duckdb.connect()
+        try:
+            if self._fs is not None:
+                con.register_filesystem(self._fs)
+            con.execute("SET autoinstall_known_extensions = false")
+            con.execute("SET autoload_known_extensions = false")
+            con.execute("SET allow_community_extensions = false")
+            con.execute("SET allowed_directories = $dirs", {"dirs": [self.location]})
+            con.execute("SET enable_external_access = false")  # after: it freezes the list
+            self._refresh_views(con)
+            con.execute("SET lock_configuration = true")
+        except BaseException:
+            con.close()
+            raise
+        return con
 
     def query(self, sql: str, params: list[Any] | dict[str, Any] | None = None) -> pa.Table:
         con = self.connection()
@@ -325,24 +406,23 @@ class Warehouse:
             con.close()
 
     def query_readonly(self, sql: str) -> pa.Table:
-        """Run user SQL that may only read: anything but SELECT/EXPLAIN is refused."""
-        con = self.connection()
+        """Run one untrusted query that may only read, on a ``locked_connection``.
+
+        Refused with a WarehouseError naming the reason: anything but one SELECT (or a plain
+        EXPLAIN of one), so no COPY, ATTACH, INSTALL, LOAD, SET, PRAGMA, EXPLAIN ANALYZE (it
+        runs its statement) or second statement; and, from DuckDB itself, any file outside
+        the warehouse or any network address.
+        """
+        con = self.locked_connection()
         try:
+            query = _read_only_statement(con, sql)
             try:
-                statements = con.extract_statements(sql)
-            except duckdb.Error as exc:
-                raise WarehouseError(f"SQL does not parse: {exc}") from exc
-            if not statements:
-                raise WarehouseError("no SQL statement given")
-            for st in statements:
-                kind = st.type.name
-                if kind not in _READ_ONLY_STATEMENTS:
-                    raise WarehouseError(f"read-only: {kind} statements are not allowed")
-            result = None
-            for st in statements:
-                result = con.sql(st.query).to_arrow_table()
-            assert result is not None
-            return result
+                return con.sql(query).to_arrow_table()
+            except duckdb.PermissionException as exc:
+                raise WarehouseError(
+                    f"read-only: the query reaches outside the warehouse ({self.location}), "
+                    f"which is not allowed: {exc}"
+                ) from exc
         finally:
             con.close()
 
