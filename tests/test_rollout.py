@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Annotated, Any, ClassVar, Literal
@@ -529,16 +530,22 @@ def test_slow_model_times_out_the_step_and_the_batch_goes_on(
     tasks: list[Task], model: ScriptedModel
 ) -> None:
     solver = Script(tasks[1:2])
+    released = threading.Event()
 
     def reply(body: dict[str, Any]) -> Any:
         if body["messages"][1]["content"] == tasks[0].instruction:
-            time.sleep(1.5)  # longer than the step may take
+            released.wait(60)  # held until the batch is over: far past the step's limit
             return "too late"
         return solver(body)
 
     model.add(*[reply] * 40)
-    settings = RolloutSettings(group_size=2, step_timeout_s=0.3)
-    slow, fine = run(tasks[:2], llm_policy(model), settings)
+    # A limit a loaded 2-core machine meets easily for the fine replies (litellm's first
+    # call imports lazily); the slow ones never come back within it.
+    settings = RolloutSettings(group_size=2, step_timeout_s=3.0)
+    try:
+        slow, fine = run(tasks[:2], llm_policy(model), settings)
+    finally:
+        released.set()
     # The slow replies were not waited for: each slow rollout ended on its first step's
     # timeout (no wall-clock assertion: the fine rollout's length varies with the task).
     for r in slow:
