@@ -38,8 +38,12 @@ KEYS = {
 
 
 def start(home: Path) -> subprocess.Popen:
+    from prefect.settings import PREFECT_API_URL
+
     (home / "prefect").mkdir(parents=True, exist_ok=True)  # Prefect won't make missing parents
     env = os.environ | {"COMPOWORLD_HOME": str(home), "PREFECT_HOME": str(home / "prefect")}
+    # The session's temporary API: three runs need not each start a server of their own.
+    env["PREFECT_API_URL"] = str(PREFECT_API_URL.value())
     return subprocess.Popen(
         [sys.executable, "-c", RUN],
         cwd=ROOT,
@@ -58,7 +62,9 @@ def rows(home: Path) -> dict[str, list[str]]:
     }
 
 
-def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
+    prefect_harness: None, tmp_path: Path
+) -> None:
     clean, crashed = tmp_path / "clean", tmp_path / "crashed"
     assert start(clean).wait(timeout=300) == 0
 
