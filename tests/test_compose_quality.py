@@ -3,6 +3,7 @@ held by different people, and a rubric that catches the mutants of its gold plan
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -12,12 +13,17 @@ from library.compose import compose_tasks, make_env
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import inverted, may_write, range_pairs
 from library.compose.corpus import bundled_library
-from library.compose.motifs import name_motif
+from library.compose.motifs import BY_NAME, MOTIFS, name_motif, part_of
 from library.compose.mutants import MutationReport
-from library.compose.plan import Step
+from library.compose.plan import QUERY_PARAMS, Bound, Step
 from library.compose.prune import purposeful, renumber
 from library.compose.roles import is_staff_role, role_of
 from library.compose.run import task_world
+from library.compose.topics import topic_texts
+from library.compose.walk import Walker
+from library.ingest.naming import singular
+from library.seed import vocab
+from library.seed.vocab import is_person_resource
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar", "storefront", "invoicing", "hr", "identity"]
 
@@ -177,3 +183,126 @@ def test_instructions_vary_and_open_with_the_goal(composed):
     _, result = composed
     openings = {" ".join(t.instruction.split()[:3]) for t in result.tasks}
     assert len(openings) >= len(result.tasks) // 3
+
+
+# -- one workflow per task ------------------------------------------------------------------
+
+
+def test_every_task_carries_out_one_workflow(composed):
+    """Each task has a motif and does that motif's own work; every other write belongs to
+    it, or (a long request being two pieces of work) all to one second workflow."""
+    env, result = composed
+    for task in result.tasks:
+        motif = BY_NAME[task.motif]
+        writes = [env.catalog.tools[s["tool"]] for s in task.gold_plan if s["write"]]
+        assert any(t.qualified in env.core_tools(motif) for t in writes), task.task_id
+        off = [t for t in writes if not part_of(motif, t.name, t.collection)]
+        assert not off or any(
+            all(part_of(second, t.name, t.collection) for t in off) for second in MOTIFS
+        ), (task.task_id, [t.qualified for t in off])
+
+
+def test_lookups_search_for_the_subject_not_for_other_people(composed):
+    """After the opening lookup names a person, a search by a person is a search for them:
+    no hop to whoever else a record mentions."""
+    env, result = composed
+    hops = 0
+    for task in result.tasks:
+        opening = task.gold_plan[0]["arguments"].values()
+        subjects = {env.identity("email", v) for v in opening if isinstance(v, str) and "@" in v}
+        if not subjects:
+            continue
+        for step in task.gold_plan[1:]:
+            if step["write"] or step["kind"] != "lookup":
+                continue
+            for name, value in step["arguments"].items():
+                if isinstance(value, str) and "@" in value and name not in QUERY_PARAMS:
+                    hops += env.identity("email", value) not in subjects
+    assert hops == 0
+
+
+def test_a_person_is_never_added_where_they_already_are(lib, composed):
+    _, result = composed
+    checked = 0
+    for task in result.tasks:
+        for step in task.gold_plan:
+            service, _, tool = step["tool"].partition("__")
+            if step["kind"] != "create" or not isinstance(step["arguments"].get("email"), str):
+                continue
+            collection = next(
+                (c for c in task.initial_state.get(service, {}) if tool.endswith(singular(c))),
+                None,
+            )
+            if collection is None or not is_person_resource(collection):
+                continue
+            checked += 1
+            held = {
+                str(r.get("email", "")).casefold()
+                for r in task.initial_state[service][collection].values()
+            }
+            assert step["arguments"]["email"].casefold() not in held, (task.task_id, tool)
+    assert checked, "no person record was created: the check saw nothing"
+
+
+def test_stated_free_text_speaks_of_the_workflow(composed):
+    """A message, comment or meeting the plan writes uses its workflow's words."""
+    env, result = composed
+    seen = 0
+    for task in result.tasks:
+        for step in task.gold_plan:
+            if not step["write"]:
+                continue
+            tool = env.catalog.tools[step["tool"]]
+            for name, bind in step["binds"].items():
+                p = tool.param(name)
+                kind = vocab.meaning(name, str(tool.collection or ""))
+                own = topic_texts(task.motif, kind or "") + topic_texts(
+                    task.motif, kind or "", internal=True
+                )
+                if bind.get("from") != "user" or p is None or p.type != "string" or not own:
+                    continue
+                seen += 1
+                assert step["arguments"][name] in own, (task.task_id, tool.qualified, name)
+    assert seen, "no stated free text: the check saw nothing"
+
+
+def test_a_person_record_is_not_created_for_someone_who_has_one(lib):
+    """Adding a contact (an employee, a user) whose e-mail the collection already holds is
+    no work; a colleague's e-mail in the owner field does not count as a holder."""
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    tool = env.catalog.tools["crm__create_contact"]
+    contact = next(iter(world.services["crm"].state.contacts.values()))
+    assert walker._already_there(tool, {"email": Bound.literal(contact.email)})
+    assert walker._already_there(tool, {"email": Bound.literal(contact.email.upper())})
+    assert not walker._already_there(tool, {"email": Bound.literal("new.person@example.org")})
+    assert not walker._already_there(tool, {"email": Bound.literal(contact.owner_email)})
+    company = env.catalog.tools["crm__create_company"]  # not a person: never refused
+    assert not walker._already_there(company, {"email": Bound.literal(contact.email)})
+
+
+def test_a_message_to_a_colleague_is_worded_for_a_colleague(composed):
+    """ "Your refund is on its way" goes to the customer; the deal's owner hears "Refund
+    processed"."""
+    env, result = composed
+    checked = 0
+    for task in result.tasks:
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            values = [
+                v for a in step["arguments"].values() for v in (a if isinstance(a, list) else [a])
+            ]
+            people = [v for v in values if isinstance(v, str) and "@" in v]
+            if not step["write"] or not people:
+                continue
+            # A colleague written to at a personal address is still a colleague.
+            internal = all(env.is_staff("email", env.identity("email", v)) for v in people)
+            for name, bind in step["binds"].items():
+                kind = vocab.meaning(name, str(tool.collection or "")) or ""
+                said = topic_texts(task.motif, kind, internal=True)
+                if bind.get("from") != "user" or said == topic_texts(task.motif, kind):
+                    continue  # no colleague's wording for this text
+                checked += 1
+                assert (step["arguments"][name] in said) == internal, (task.task_id, name)
+    assert checked, "no message to check"

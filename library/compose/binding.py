@@ -113,6 +113,16 @@ class Binding(WalkState):
             if any(isinstance(v, str) and "@" in v for v in values):
                 self._hold(name, value)  # e-mails, lists of recipients included
 
+    def _topic(self) -> str | None:
+        """The workflow the walk carries out, whose words its free text uses."""
+        return self.motif.name if self.motif is not None else None
+
+    def _to_colleague(self) -> bool:
+        """Whether the call being bound addresses only our own people (a message to the
+        deal's owner, not to the customer)."""
+        people = [who for who in self.call_people if "@" in who]
+        return bool(people) and all(self.env.is_staff("email", who) for who in people)
+
     @staticmethod
     def _where(tool: ToolInfo) -> str:
         """``service.collection``: what a stated text is about (a job's title is not a
@@ -275,7 +285,14 @@ class Binding(WalkState):
             else:
                 bound = self._colleague(p)
                 if bound is None:
-                    value = literal(p, self.rng, self.world.now(), where=self._where(tool))
+                    value = literal(
+                        p,
+                        self.rng,
+                        self.world.now(),
+                        where=self._where(tool),
+                        topic=self._topic(),
+                        internal=self._to_colleague(),
+                    )
                     bound = None if value is None else Bound.literal(value)
         if bound is not None and (p.key or p.item_key) in PERSON_KEYS:
             self._hold(p.name, bound.value)
@@ -525,7 +542,14 @@ class Binding(WalkState):
                     self._hold(p.name, colleague.value)
                 continue
             value = literal(
-                p, self.rng, self.world.now(), avoid=current, strict=True, where=self._where(tool)
+                p,
+                self.rng,
+                self.world.now(),
+                avoid=current,
+                strict=True,
+                where=self._where(tool),
+                topic=self._topic(),
+                internal=self._to_colleague(),
             )
             if value is not None and value != current:
                 out[p.name] = Bound.literal(value)

@@ -282,7 +282,11 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         return MUTANTS_ESCAPE
 
     capabilities = _capabilities(plan, steps, bool(guarded or untouched), bool(answers))
-    motif = name_motif((s.tool.name, s.tool.collection) for s in steps if s.write)
+    motif = (
+        walker.motif.name
+        if cfg.workflows and walker.motif is not None
+        else name_motif((s.tool.name, s.tool.collection) for s in steps if s.write)
+    )
     variant = rng.randrange(60)
     instruction = render_instruction(
         plan,
@@ -565,14 +569,13 @@ def _answer_facts(
     stated = _stated_values(walker)
     # Identifiers and amounts are what people ask for; prefer them.
     rich = [f for f in facts if user_knowable(f.key) or isinstance(f.value, int | float)]
-    pool = rich or facts
-    rng.shuffle(pool)
     needed = purposeful(walker.steps, [])
+    # Asked about the records the work goes through, not about one read just for the
+    # question ("and tell me the sender of some call" is not what the request is for).
+    pool = [f for f in rich or facts if f.step in needed]
+    rng.shuffle(pool)
+    seen = _seen_values(walker, needed)
     for fact in pool:
-        # Values the kept plan shows (the answer's own lookup is kept for it).
-        seen = _seen_values(
-            walker, purposeful(walker.steps, [fact.step]) if fact.step not in needed else needed
-        )
         excludes = _confusable(fact, seen, stated)
         if excludes:
             return [(fact, excludes)]

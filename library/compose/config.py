@@ -45,6 +45,10 @@ class ComposeConfig:
     # New services only from the stack the task's subject belongs to (customer-facing or
     # internal tools; see ``ComposeEnv.stack_of``).
     stacks: bool = True
+    # Each walk carries out one workflow (a refund, an onboarding ...) drawn up front: its
+    # writes are that workflow's steps, and a walk that never does its core work is
+    # dropped. Off, writes follow the graph freely (chains of unrelated chores).
+    workflows: bool = True
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

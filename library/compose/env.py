@@ -14,7 +14,7 @@ import networkx as nx
 
 from library.compose.catalog import LOOKUP, Catalog, ToolInfo
 from library.compose.config import ComposeConfig
-from library.compose.motifs import Motif, fits
+from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.graph import ToolNode, build_graph, nodes_from_service
@@ -48,6 +48,8 @@ class ComposeEnv:
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
         self.starts = self._start_tools()
         self._motif_tools: dict[str, frozenset[str]] = {}
+        self._core_tools: dict[str, frozenset[str]] = {}
+        self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
@@ -113,16 +115,40 @@ class ComposeEnv:
         return self.pool.person_by_email(email)
 
     def motif_tools(self, motif: Motif) -> frozenset[str]:
-        """The write tools that fit a workflow motif (cached per motif)."""
+        """The write tools that belong to a workflow motif (cached per motif)."""
         cached = self._motif_tools.get(motif.name)
         if cached is None:
             cached = frozenset(
                 q
                 for q, t in self.catalog.tools.items()
-                if t.write and fits(motif, t.name, t.collection) >= 1.5
+                if t.write and part_of(motif, t.name, t.collection)
             )
             self._motif_tools[motif.name] = cached
         return cached
+
+    def core_tools(self, motif: Motif) -> frozenset[str]:
+        """The write tools that are the motif's own work (its verb on its records)."""
+        cached = self._core_tools.get(motif.name)
+        if cached is None:
+            cached = frozenset(
+                q for q in self.motif_tools(motif) if fits(motif, *self._name_coll(q)) >= CORE
+            )
+            self._core_tools[motif.name] = cached
+        return cached
+
+    def _name_coll(self, qualified: str) -> tuple[str, str | None]:
+        tool = self.catalog.tools[qualified]
+        return tool.name, tool.collection
+
+    def _workflows(self) -> list[tuple[Motif, float]]:
+        """The motifs this library can carry out, weighted by how many services do their
+        core work (a workflow one service alone performs is drawn less often)."""
+        out = []
+        for motif in MOTIFS:
+            services = {self.catalog.tools[q].service for q in self.core_tools(motif)}
+            if services:
+                out.append((motif, len(services) ** 0.5))
+        return out
 
     def is_staff(self, key: str, value: object) -> bool:
         """Whether a person value (e-mail, phone or name) is one of our colleagues."""

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from library.compose.catalog import Param
+from library.compose.topics import topic_texts
 from library.seed import vocab
 
 # Parts of a person's name: never made up here, always bound from a record.
@@ -72,7 +73,13 @@ def _kind(p: Param, where: str | None, avoid: Any, strict: bool) -> str | None:
 
 
 def text(
-    p: Param, rng: random.Random, strict: bool = False, where: str | None = None, avoid: Any = None
+    p: Param,
+    rng: random.Random,
+    strict: bool = False,
+    where: str | None = None,
+    avoid: Any = None,
+    topic: str | None = None,
+    internal: bool = False,
 ) -> str | None:
     tokens = set(p.name.lower().split("_"))
     if ("name" in tokens and tokens & _PERSON_PARTS) or p.name.lower() in _FROM_PERSON:
@@ -84,7 +91,9 @@ def text(
         return None  # unknown meaning: better unbound than a made-up placeholder
     if strict and kind in _FORMATS:
         return None  # made-up codes do not read naturally in an instruction
-    return next((v for v in _candidates(kind, rng) if v != avoid and _fits(v, p)), None)
+    own = list(topic_texts(topic, kind, internal))  # the workflow's words first
+    rng.shuffle(own)
+    return next((v for v in [*own, *_candidates(kind, rng)] if v != avoid and _fits(v, p)), None)
 
 
 # Kinds whose values are codes (tracking numbers, references): fine in data, not as a
@@ -147,10 +156,14 @@ def literal(
     strict: bool = False,
     *,
     where: str | None = None,
+    topic: str | None = None,
+    internal: bool = False,
 ) -> Any | None:
     """A value for ``p`` a user would state, different from ``avoid`` (the current value);
     ``strict``: only values that read naturally (no made-up codes); ``where``: the
-    ``service.collection`` the parameter writes to, which decides what a ``title`` is."""
+    ``service.collection`` the parameter writes to, which decides what a ``title`` is;
+    ``topic``: the workflow the text belongs to (``library.compose.topics``), said to a
+    colleague when ``internal``."""
     if p.enum:
         options = [v for v in p.enum if v != avoid and v is not None]
         return rng.choice(options) if options else None
@@ -170,7 +183,7 @@ def literal(
     if p.type == "number":
         return number(p, rng, integer=False)
     if p.type == "string":
-        return text(p, rng, strict, where, avoid)
+        return text(p, rng, strict, where, avoid, topic, internal)
     if p.type == "array" and p.item_type == "string" and not p.item_key:
         if p.item_enum:
             return [rng.choice(p.item_enum)]

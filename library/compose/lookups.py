@@ -29,7 +29,7 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import PERSON_KEYS, names_person, role_of
+from library.compose.roles import PERSON_KEYS, is_staff_role, names_person, role_of
 from library.compose.walk_state import Reject, found_records
 from library.runtime.service import Record
 from library.seed.vocab import role_of as field_role
@@ -72,12 +72,24 @@ class Lookups(Binding):
         for t in starts:
             by_service.setdefault(t.service, []).append(t)
         services = sorted(by_service)
-        for _ in range(self.cfg.tries_per_step):
-            tool = self.rng.choice(by_service[self.rng.choice(services)])
+        home = sorted(set(services) & (self.start_services() or set()))
+        for i in range(self.cfg.tries_per_step):
+            # Most workflows open where their work is done; some from a record elsewhere.
+            pick = home if home and i % 4 != 3 else services
+            tool = self.rng.choice(by_service[self.rng.choice(pick)])
             step = self._attempt_start(tool)
             if step is not None:
                 return True
         return False
+
+    def start_services(self) -> frozenset[str] | None:
+        """Services a walk should open in (None: any)."""
+        return None
+
+    def may_act_on(self, service: str, collection: str) -> bool:
+        """Whether the walk's work can write to a record of this collection (which is
+        what makes choosing the right one checkable)."""
+        return True
 
     def _attempt_start(self, tool: ToolInfo) -> Step | None:
         before = self.world.snapshot()
@@ -171,7 +183,8 @@ class Lookups(Binding):
         for p in tool.params:
             if not p.required:
                 continue
-            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            facts = self._about_subject(self._facts_for(p, tool.service, exclude))
+            fact = self._best(p, facts, tool.service)
             if fact is None:
                 return None
             args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
@@ -193,9 +206,10 @@ class Lookups(Binding):
                         and (f.entity.service, f.entity.collection) != exclude
                         and not f.entity.deleted
                     ]
-                    filters += [(p, f) for f in cands]
+                    filters += [(p, f) for f in self._about_subject(cands)]
                 elif p.key and (user_knowable(p.key) or p.key.startswith("id:")):
-                    filters += [(p, f) for f in self._facts_for(p, tool.service, exclude)]
+                    facts = self._facts_for(p, tool.service, exclude)
+                    filters += [(p, f) for f in self._about_subject(facts)]
             if not filters:
                 return None
             p, fact = self.rng.choice(filters)
@@ -220,6 +234,45 @@ class Lookups(Binding):
         if of:
             text["of"] = of
         return self._finish_lookup(tool, args, binds, text, [], info, None, sources)
+
+    def subjects(self) -> set[str]:
+        """Who the request is about: the people the opening lookup named, else the
+        outside people (customer, guest ...) on the record it opened with."""
+        if not self.steps or not self.entities:
+            return set()
+        opening = self.steps[0]
+        if self.subject_cache is None or self.subject_cache[0] is not opening:
+            self.subject_cache = (opening, self._subjects_of(opening))
+        return self.subject_cache[1]
+
+    def _subjects_of(self, opening: Step) -> set[str]:
+        named = set()
+        for name, value in opening.args.items():
+            p = opening.tool.param(name)
+            key = (p.key if p else None) or ""
+            if key in PERSON_KEYS or (isinstance(value, str) and "@" in value):
+                named.add(self.env.identity(key, value))
+        if named:
+            return named
+        info = self._coll(self.entities[0].service, self.entities[0].collection)
+        for fname, value in self.entities[0].record.items():
+            meta = info.fields.get(fname) if info else None
+            external = meta and meta.key in PERSON_KEYS and not is_staff_role(role_of(fname))
+            if external and isinstance(value, str):
+                named.add(self.env.identity(meta.key, value))
+        return named
+
+    def _about_subject(self, facts: list[Fact]) -> list[Fact]:
+        """Facts a lookup may search by: a person searched for is the request's subject
+        (a hop to some other person's records is not part of the work)."""
+        subjects = self.subjects()
+        if not subjects:
+            return facts
+        return [
+            f
+            for f in facts
+            if f.key not in PERSON_KEYS or self.env.identity(str(f.key), f.value) in subjects
+        ]
 
     def _finish_lookup(
         self,
@@ -252,7 +305,12 @@ class Lookups(Binding):
             # "Matching" is fuzzy: another way of searching could see another set of
             # records, so a search must single out its record by itself.
             raise Reject("search_ambiguous")
-        if not search and len(found) == 1 and self.rng.random() < self.cfg.p_selection:
+        if (
+            not search
+            and len(found) == 1
+            and self.rng.random() < self.cfg.p_selection
+            and self.may_act_on(tool.service, str(coll))
+        ):
             base = self._state_record(tool.service, coll, found[0][1]["id"])
             keep = self._filter_fields(tool, args, info)
             if base is not None and self._add_decoys(tool.service, coll, base, info, keep):

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from library.seed.vocab import is_person_resource
+
 
 @dataclass(frozen=True, slots=True)
 class Motif:
@@ -15,6 +17,9 @@ class Motif:
     verbs: frozenset[str]  # tool-name verbs that do this kind of work
     nouns: frozenset[str]  # collection words it works on
     goals: tuple[str, ...]  # how a person opens such a request ({subject} is filled in)
+    # Workflows whose core steps belong to this one too (onboarding books a welcome
+    # meeting; a refund tells the customer): their strong tools are part of the work.
+    allies: frozenset[str] = frozenset({"follow-up"})
 
 
 def _m(name: str, verbs: str, nouns: str, *goals: str) -> Motif:
@@ -66,7 +71,7 @@ MOTIFS: tuple[Motif, ...] = (
         "scheduling",
         "create schedule book reschedule invite",
         "event events meeting meetings booking bookings reservation reservations appointment "
-        "appointments interview interviews calendar",
+        "appointments interview interviews",
         "{subject} needs some time on the calendar.",
         "{subject} asked to meet; let's get it scheduled.",
         "{subject} needs something scheduled.",
@@ -130,14 +135,37 @@ MOTIFS: tuple[Motif, ...] = (
         "{subject} deserves a follow-up.",
     ),
 )
+# Which workflows' core steps each one takes part in (follow-up belongs to every one).
+_ALLIES: dict[str, str] = {
+    "onboarding": "scheduling",
+    "offboarding": "",
+    "escalation": "scheduling",
+    "refund": "billing fulfilment",
+    "renewal": "billing scheduling",
+    "scheduling": "",
+    "billing": "refund",
+    "fulfilment": "billing",
+    "hiring": "scheduling onboarding",
+    "procurement": "billing fulfilment",
+    "travel": "expenses scheduling",
+    "expenses": "billing",
+    "follow-up": "",
+}
+MOTIFS = tuple(
+    Motif(m.name, m.verbs, m.nouns, m.goals, frozenset({"follow-up", *_ALLIES[m.name].split()}))
+    for m in MOTIFS
+)
 BY_NAME = {m.name: m for m in MOTIFS}
+
+CORE = 2.5  # a step that is the workflow's own work (its verb on its records)
+PART = 1.5  # a step that belongs to it (its records, or telling someone)
 
 
 def motif_of(tool_name: str, collection: str | None) -> Motif | None:
     """The motif one write step starts, if it clearly belongs to one."""
     scored = [(fits(m, tool_name, collection), i) for i, m in enumerate(MOTIFS)]
     score, i = max(scored)
-    return MOTIFS[i] if score >= 2.5 else None
+    return MOTIFS[i] if score >= CORE else None
 
 
 GENERIC_GOALS = (
@@ -174,6 +202,25 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     return score
 
 
+def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
+    """Whether a write step belongs to a workflow: one of its own steps, or a core step
+    of an allied workflow, and never one that contradicts it."""
+    verb = tool_name.split("_", 1)[0].lower()
+    if verb in CONTRADICTS.get(motif.name, frozenset()):
+        return False
+    if (
+        motif.name in _NO_NEW_PEOPLE
+        and verb in ("create", "add")
+        and is_person_resource(str(collection or ""))
+    ):
+        return False  # someone leaving is not added anywhere
+    if fits(motif, tool_name, collection) >= PART:
+        return True
+    return any(fits(BY_NAME[a], tool_name, collection) >= CORE for a in motif.allies)
+
+
+_NO_NEW_PEOPLE = frozenset({"offboarding"})
+
 # Verbs that contradict a workflow: onboarding someone does not suspend them.
 CONTRADICTS: dict[str, frozenset[str]] = {
     "onboarding": frozenset(
@@ -201,8 +248,8 @@ def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
         if verbs & CONTRADICTS.get(motif.name, frozenset()):
             continue
         per = [fits(motif, tool, coll) for tool, coll in steps]
-        strong = sum(1 for p in per if p >= 2.5)
-        fitting = sum(1 for p in per if p >= 1.5)
+        strong = sum(1 for p in per if p >= CORE)
+        fitting = sum(1 for tool, coll in steps if part_of(motif, tool, coll))
         if strong == 0 or fitting * 2 < len(steps):
             continue
         score = sum(per) + strong

@@ -17,7 +17,8 @@ STAFF_ROLES = frozenset(
      "technician", "agent", "created_by", "updated_by", "uploaded_by", "admin", "sales_rep",
      "rep", "interviewer", "hiring_manager", "account_manager", "csm", "reviewer", "author",
      "assigned_to", "approved_by", "requested_by", "submitted_by", "coordinator", "handler",
-     "responsible", "lead", "sales_owner", "support_agent", "engineer", "mentor", "buddy"}
+     "responsible", "lead", "sales_owner", "support_agent", "engineer", "mentor", "buddy",
+     "employee"}
 )  # fmt: skip
 # Roles that name the outside party a record is about.
 EXTERNAL_ROLES = frozenset(

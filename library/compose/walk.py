@@ -66,7 +66,7 @@ class Walker(Lookups, Writes):
 
     def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
         super().__init__(env, world, base, rng)
-        self.motif: Motif | None = None
+        self.allowed: frozenset[str] | None = None  # the write tools the workflow takes
         self.want_colleague = False
         self._scores: dict[str, float] = {}
         self._scored = 0
@@ -81,7 +81,8 @@ class Walker(Lookups, Writes):
 
     # -- the walk -------------------------------------------------------------------------
     def walk(self) -> None:
-        if self.rng.random() < self.cfg.hard_share:
+        hard = self.rng.random() < self.cfg.hard_share
+        if hard:
             self.cfg = self.cfg.hard()
         cfg, rng = self.cfg, self.rng
         # Favour 3+ services: that is where composition is hard and where data is scarce.
@@ -90,25 +91,63 @@ class Walker(Lookups, Writes):
         target_services = rng.choices(spread, weights)[0]
         low = max(cfg.min_steps, target_services + 1)
         target_steps = rng.randint(min(low, cfg.max_steps), cfg.max_steps)
+        if cfg.workflows:
+            self.motif = self._choose_workflow()
+            if self.motif is not None:
+                self.allowed = self.env.motif_tools(self.motif)
+                if hard:
+                    # A long request is often two pieces of work for one person (a refund,
+                    # then an escalation): a second workflow's steps are allowed too.
+                    second = self._choose_workflow()
+                    if second is not None:
+                        self.allowed = self.allowed | self.env.motif_tools(second)
         if not self._start():
             raise Reject("no_start")
         while len(self.steps) < target_steps:
             if self._next(target_services, target_steps) is None:
+                break
+        while self.motif is not None and not self._did_core_work():
+            # The workflow's own work is what the request is for: a few more steps to
+            # reach it before the walk is dropped.
+            if len(self.steps) >= cfg.max_steps + 2 or self._next(0, len(self.steps) + 1) is None:
                 break
         if not any(s.write for s in self.steps):
             # A walk that only read gets a last chance to write before it is dropped.
             while len(self.steps) < cfg.max_steps and not any(s.write for s in self.steps):
                 if self._next(target_services, len(self.steps) + 1, writes_only=True) is None:
                     break
+        if self.motif is not None:
+            self._act_on_selections()
         if self._one_person():
             self._bring_colleague()
         if not any(s.write for s in self.steps):
             raise Reject("no_write")
+        if cfg.workflows and not self._did_core_work():
+            raise Reject("no_workflow")
         base = self.env.config  # a hard walk that falls short is still a task
         if len(self.steps) < base.min_steps:
             raise Reject("too_short")
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
+
+    def _choose_workflow(self) -> Motif | None:
+        options = self.env.workflows
+        if not options:
+            return None
+        return self.rng.choices([m for m, _ in options], [w for _, w in options])[0]
+
+    def _did_core_work(self) -> bool:
+        if self.motif is None:
+            return True
+        core = self.env.core_tools(self.motif)
+        return any(s.write and s.tool.qualified in core for s in self.steps)
+
+    def start_services(self) -> frozenset[str] | None:
+        """Where a workflow's request begins: the services that do its core work (a
+        refund starts from the order, an onboarding from the new hire's record)."""
+        if self.motif is None:
+            return None
+        return frozenset(self.catalog.tools[q].service for q in self.env.core_tools(self.motif))
 
     def _next(
         self, target_services: int, target_steps: int, writes_only: bool = False
@@ -126,11 +165,15 @@ class Walker(Lookups, Writes):
         classes: dict[str, list[tuple[float, str]]] = {}
         live = {(e.service, e.collection) for e in self.entities if not e.deleted}
         held = {(e.service, e.collection) for e in self.entities}
+        # A workflow's plan writes only what the workflow does.
+        allowed = self.allowed
         for name in sorted(scores):
             tool = self.catalog.tools.get(name)
             if tool is None or tool.kind is None or name in self.used:
                 continue
             if must_write and not tool.write:
+                continue
+            if tool.write and allowed is not None and name not in allowed:
                 continue
             move = _move_class(tool, tool.service not in self.services)
             if must_explore and not move.startswith("explore"):
@@ -143,8 +186,13 @@ class Walker(Lookups, Writes):
             key = self.rng.random() ** (1.0 / scores[name])
             classes.setdefault(move, []).append((key, name))
         if self.motif is not None:
-            # Lean toward the workflow the first write started: its tools, thrice as likely.
-            fitting = self.env.motif_tools(self.motif)
+            # Lean toward the workflow's own work: its core tools (or, when the workflow
+            # came from the first write, all its tools), thrice as likely.
+            fitting = (
+                self.env.core_tools(self.motif)
+                if self.cfg.workflows
+                else self.env.motif_tools(self.motif)
+            )
             for move, items in classes.items():
                 if move in WRITE_MOVES:
                     classes[move] = [
@@ -161,6 +209,16 @@ class Walker(Lookups, Writes):
             reverse=True,
         )
         tries = self.cfg.tries_per_step
+        if self.motif is not None and self.cfg.workflows and not self._did_core_work():
+            # The workflow's own work first, while it is not done (a walk that never
+            # gets to it is dropped).
+            core = self.env.core_tools(self.motif)
+            ready = sorted((k, n) for items in classes.values() for k, n in items if n in core)
+            for _, name in ready[::-1][: max(2, tries // 4)]:
+                tries -= 1
+                step = self._attempt(self.catalog.tools[name])
+                if step is not None:
+                    return step
         for move in order:
             for _, name in sorted(classes[move], reverse=True)[: max(4, tries // 2)]:
                 if tries <= 0:
@@ -194,14 +252,48 @@ class Walker(Lookups, Writes):
                     people.add(self.env.identity(str(key), v))
         return len(roles) >= 2 and len(people) == 1
 
+    def may_act_on(self, service: str, collection: str) -> bool:
+        if self.allowed is None:
+            return True
+        ref = f"id:{collection}"
+        for name in self.allowed:
+            tool = self.catalog.tools[name]
+            if tool.service != service:
+                continue
+            if tool.collection == collection and tool.kind in (UPDATE, ACTION, DELETE):
+                return True
+            if tool.kind == CREATE and any(p.key == ref for p in tool.params):
+                return True
+        return False
+
+    def _act_on_selections(self) -> None:
+        """A record a selection rule chose that no write touches is a rule nothing can
+        check; the workflow acts on it when one of its tools can."""
+        for entity in [e for e in self.entities if e.shared and not e.deleted]:
+            if any(entity.id in map(str, s.args.values()) for s in self.steps if s.write):
+                continue
+            if len(self.steps) >= self.cfg.max_steps + 2:
+                return
+            for name in sorted(self.allowed or ()):
+                tool = self.catalog.tools[name]
+                if name in self.used or tool.kind not in (UPDATE, ACTION):
+                    continue
+                if (tool.service, tool.collection) != (entity.service, entity.collection):
+                    continue
+                if self._attempt(tool) is not None:
+                    break
+
     def _bring_colleague(self) -> None:
         """One more write that involves a colleague (an assignee, an owner, a host): work
         done for one customer still has people on our side."""
         scores = self._edge_scores()
+        allowed = self.allowed
         options = [
             q
             for q in sorted(scores, key=lambda q: (-scores[q], q))  # ties by name: stable
-            if q not in self.used and q in self.env.colleague_tools
+            if q not in self.used
+            and q in self.env.colleague_tools
+            and (allowed is None or q in allowed)
         ]
         self.want_colleague = True
         try:
@@ -276,6 +368,6 @@ class Walker(Lookups, Writes):
         if tool.service not in self.services:
             self.services.append(tool.service)
         self.steps.append(step)
-        if self.motif is None and step.write:
+        if self.motif is None and step.write and not self.cfg.workflows:
             self.motif = motif_of(tool.name, tool.collection)
         return step

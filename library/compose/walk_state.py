@@ -17,6 +17,7 @@ from library.compose.catalog import (
 from library.compose.context import Entity, Fact, facts_of
 from library.compose.env import ComposeEnv
 from library.compose.inject import Injection, put
+from library.compose.motifs import Motif
 from library.compose.plan import Bound, Step
 from library.runtime import World
 from library.runtime.service import Record
@@ -129,6 +130,8 @@ class WalkState:
         self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
         self.pending_sources: list[int] = []  # policy-note steps the step being built uses
         self.house_rules: list[dict[str, Any]] = []  # rules moved into the environment
+        self.motif: Motif | None = None  # the workflow the walk carries out
+        self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
         envelope = self.world.call(tool.qualified, args)

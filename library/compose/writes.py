@@ -22,6 +22,7 @@ from library.compose.plan import Bound, Step
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.walk_state import Reject
 from library.rubric import same
+from library.seed.vocab import is_person_resource
 
 
 def _stored(value: Any, diff: Any) -> bool:
@@ -156,6 +157,8 @@ class Writes(Binding):
         required = self._bind_required(tool, set(), exclude)
         if required is None or not any(b.fact is not None for b in required.values()):
             return None  # a create that uses nothing the agent found is not a flow
+        if self._already_there(tool, required):
+            return None  # a person is added once: an HR record for someone who has one is no work
         settable = self._settable(tool, None)
         optional = [p for p in settable if p.enum][:1]
         # A colleague who takes the new record on (assignee, owner, host): work has people.
@@ -179,6 +182,28 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, None)
+
+    def _already_there(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a create of a person record (an employee, a user, a contact) names an
+        e-mail that a record of that collection already holds."""
+        coll = str(tool.collection or "")
+        if not is_person_resource(coll):
+            return False
+        emails = {
+            str(b.value).casefold()
+            for n, b in bound.items()
+            if (p := tool.param(n)) is not None and p.key == "email" and isinstance(b.value, str)
+        }
+        if not emails:
+            return False
+        info = self._coll(tool.service, coll)
+        own = [  # the record's own addresses, not its owner's or assignee's
+            n
+            for n, meta in (info.fields.items() if info else ())
+            if meta.key == "email" and not is_staff_role(role_of(n))
+        ]
+        records = getattr(self.world.services[tool.service].state, coll).values()
+        return any(str(getattr(r, n, "") or "").casefold() in emails for r in records for n in own)
 
     def _update(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)

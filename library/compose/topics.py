@@ -1,0 +1,226 @@
+"""What a workflow's own messages say: the subject line of a refund e-mail is about the
+refund, an onboarding's welcome meeting is a welcome. Free text a plan writes (a message,
+a comment, a note, a task, a meeting) is drawn from the task's workflow first, so the words
+a person reads in the request belong to the work it describes.
+
+Keyed by the seed vocabulary's kinds (``library.seed.vocab.meaning``); a kind a workflow
+has no words for falls back to the shared vocabulary.
+"""
+
+from __future__ import annotations
+
+# Kinds of free text that carry a workflow's topic, and the ones that share their words.
+_SAME = {
+    "body:generic": "body:message",
+    "body:support": "body:comment",
+    "body:sales": "body:comment",
+    "body:project": "body:comment",
+    "body:document": "body:comment",
+    "note_title": "task_title",
+    "activity_subject": "task_title",
+    "event_name": "meeting_topic",
+}
+
+_T = dict[str, tuple[str, ...]]
+
+TOPIC_TEXTS: dict[str, _T] = {
+    "onboarding": {
+        "email_subject": ("Welcome aboard", "Your first week", "Your accounts are ready"),
+        "body:message": (
+            "Welcome to the team! Your accounts are set up; see you on your first day.",
+            "Everything is ready for your start: laptop, accounts and an intro meeting.",
+        ),
+        "body:comment": ("Access set up for the new starter.", "Onboarding checklist done."),
+        "task_title": ("Prepare the new starter's laptop", "Onboarding checklist"),
+        "meeting_topic": ("Welcome and introductions", "First-week check-in"),
+    },
+    "offboarding": {
+        "email_subject": ("Your last day", "Handover before you leave", "Access removal"),
+        "body:message": (
+            "Your access will be removed at the end of your last day; thanks for everything.",
+            "Please hand over open work before you leave; your accounts close on your last day.",
+        ),
+        "body:comment": ("Access revoked as part of offboarding.", "Handed over on leaving."),
+        "task_title": ("Collect the leaver's equipment", "Offboarding checklist"),
+        "meeting_topic": ("Handover", "Exit interview"),
+    },
+    "escalation": {
+        "email_subject": ("Your case has been escalated", "Update on your support case"),
+        "body:message": (
+            "We have escalated your case to a senior engineer and will update you shortly.",
+            "Sorry for the wait: your case now has priority and an owner.",
+        ),
+        "body:comment": (
+            "Escalated: the customer has waited too long.",
+            "Raised priority and assigned an owner.",
+        ),
+        "task_title": ("Follow up on the escalated case", "Check the escalation"),
+        "meeting_topic": ("Escalation review", "Incident review"),
+    },
+    "refund": {
+        "email_subject": ("Your refund is on its way", "About your refund"),
+        "body:message": (
+            "We have processed your refund; it should reach you within 5 business days.",
+            "Sorry for the trouble: your money is on its way back to you.",
+        ),
+        "body:comment": ("Refund issued to the customer.", "Refunded at the customer's request."),
+        "task_title": ("Confirm the refund reached the customer", "Check the refund"),
+        "meeting_topic": ("Refund follow-up",),
+    },
+    "renewal": {
+        "email_subject": ("Your renewal", "Your plan renews soon"),
+        "body:message": (
+            "Your subscription is due to renew; the updated terms are ready for you.",
+            "Thanks for staying with us: your renewal is set up.",
+        ),
+        "body:comment": ("Renewal terms agreed.", "Renewal prepared."),
+        "task_title": ("Prepare the renewal", "Check the renewal terms"),
+        "meeting_topic": ("Renewal review", "Contract renewal call"),
+    },
+    "scheduling": {
+        "email_subject": ("Meeting scheduled", "Invitation: let's meet"),
+        "body:message": (
+            "I've put time in the calendar for us; let me know if it does not suit.",
+            "Our meeting is booked; the invite has the details.",
+        ),
+        "body:comment": ("Meeting booked.", "Time found in both calendars."),
+        "task_title": ("Prepare for the meeting", "Send the agenda"),
+    },
+    "billing": {
+        "email_subject": ("Your invoice", "Payment received", "About your account balance"),
+        "body:message": (
+            "Your invoice is attached; payment is due within 30 days.",
+            "Thanks, we have received your payment.",
+        ),
+        "body:comment": ("Billing settled.", "Invoice sent to the customer."),
+        "task_title": ("Check the payment arrived", "Chase the open invoice"),
+        "meeting_topic": ("Billing review",),
+    },
+    "fulfilment": {
+        "email_subject": ("Your order has shipped", "Your order is on its way"),
+        "body:message": (
+            "Your order is on its way; tracking details below.",
+            "Good news: your order has left our warehouse.",
+        ),
+        "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
+        "task_title": ("Confirm the delivery", "Check the shipment"),
+    },
+    "hiring": {
+        "email_subject": ("Your application", "Next steps in your application", "Interview"),
+        "body:message": (
+            "Thanks for your time so far; we would like to move you to the next stage.",
+            "We'd like to invite you to an interview; the details are in the invite.",
+        ),
+        "body:comment": ("Moved to the next stage.", "Strong candidate; recommend an interview."),
+        "task_title": ("Collect interview feedback", "Prepare the offer"),
+        "meeting_topic": ("Interview", "Hiring debrief"),
+    },
+    "procurement": {
+        "email_subject": ("Purchase order", "Your order with us"),
+        "body:message": (
+            "Please find our purchase order; confirm the delivery date when you can.",
+            "The purchase is approved; the order goes out today.",
+        ),
+        "body:comment": ("Purchase approved.", "Order sent to the vendor."),
+        "task_title": ("Confirm delivery with the vendor", "Check the purchase order"),
+        "meeting_topic": ("Vendor review",),
+    },
+    "travel": {
+        "email_subject": ("Your trip", "Travel arrangements", "Your booking is confirmed"),
+        "body:message": (
+            "Your travel is booked; the confirmations are below.",
+            "Your itinerary has changed; the new details are below.",
+        ),
+        "body:comment": ("Travel booked.", "Itinerary updated."),
+        "task_title": ("Check the itinerary", "File the travel expenses"),
+        "meeting_topic": ("Trip briefing",),
+    },
+    "expenses": {
+        "email_subject": ("Your expense claim", "Expenses approved"),
+        "body:message": (
+            "Your expense report has been processed.",
+            "Your expenses are approved and will be paid with the next run.",
+        ),
+        "body:comment": ("Expenses checked against policy.", "Approved."),
+        "task_title": ("Check the receipts", "Reimburse the expenses"),
+    },
+    "follow-up": {
+        "email_subject": ("Following up", "Checking in", "Quick follow-up"),
+        "body:message": (
+            "Just following up on our conversation; let me know how you'd like to proceed.",
+            "Checking in to see whether everything is sorted on your side.",
+        ),
+        "body:comment": ("Followed up with them.", "Waiting on their reply."),
+        "task_title": ("Follow up", "Check back next week"),
+        "meeting_topic": ("Follow-up call", "Check-in"),
+    },
+}
+
+
+# What a workflow says to a colleague rather than to the customer or the person concerned.
+INTERNAL_TEXTS: dict[str, _T] = {
+    "onboarding": {
+        "email_subject": ("New starter", "Onboarding: accounts set up"),
+        "body:message": ("The new starter's accounts and first meetings are set up.",),
+    },
+    "offboarding": {
+        "email_subject": ("Leaver: access removed", "Offboarding handover"),
+        "body:message": ("Their access is removed; please pick up their open work.",),
+    },
+    "escalation": {
+        "email_subject": ("Escalation: please take this case", "Escalated case"),
+        "body:message": ("This case has waited too long; it is yours now, with priority.",),
+    },
+    "refund": {
+        "email_subject": ("Refund processed", "Refund issued"),
+        "body:message": ("I've processed the customer's refund; nothing more needed from you.",),
+    },
+    "renewal": {
+        "email_subject": ("Renewal coming up", "Renewal prepared"),
+        "body:message": ("The renewal is prepared; please review the terms before we send.",),
+    },
+    "scheduling": {
+        "email_subject": ("Meeting booked", "Time in your calendar"),
+        "body:message": ("I've booked the meeting; the invite has the details.",),
+    },
+    "billing": {
+        "email_subject": ("Billing update", "Invoice sent"),
+        "body:message": ("The invoice has gone out; I'll watch for the payment.",),
+    },
+    "fulfilment": {
+        "email_subject": ("Order dispatched", "Shipment update"),
+        "body:message": ("The order has left the warehouse; tracking is on the order.",),
+    },
+    "hiring": {
+        "email_subject": ("Candidate update", "Interview feedback needed"),
+        "body:message": ("The candidate moves to the next stage; please add your feedback.",),
+    },
+    "procurement": {
+        "email_subject": ("Purchase approved", "Purchase order sent"),
+        "body:message": ("The purchase order is approved and sent to the vendor.",),
+    },
+    "travel": {
+        "email_subject": ("Travel booked", "Itinerary change"),
+        "body:message": ("The trip is booked; the confirmations are on the bookings.",),
+    },
+    "expenses": {
+        "email_subject": ("Expense report to review", "Expenses processed"),
+        "body:message": ("The expense report is processed; please check it against policy.",),
+    },
+    "follow-up": {
+        "email_subject": ("Can you follow up?", "Follow-up needed"),
+        "body:message": ("Could you follow up with them this week?",),
+    },
+}
+
+
+def topic_texts(topic: str | None, kind: str, internal: bool = False) -> tuple[str, ...]:
+    """A workflow's words for one kind of free text (empty when it has none);
+    ``internal``: said to a colleague, not to the customer or the person concerned."""
+    if not topic:
+        return ()
+    for bank in (INTERNAL_TEXTS.get(topic, {}) if internal else {}, TOPIC_TEXTS.get(topic, {})):
+        found = bank.get(kind) or bank.get(_SAME.get(kind, ""), ())
+        if found:
+            return found
+    return ()
