@@ -255,12 +255,12 @@ def paraphrase_tasks(tasks: Sequence[Task], client: LLMClient) -> tuple[list[Tas
 
 
 def write_tasks(wh: Warehouse, tasks: Sequence[Task], run: str, batch: int = 500) -> int:
-    """Append tasks not yet in the table, in batches keyed by their ids (reruns add nothing)."""
-    have = set(wh.query("select task_id from tasks").column("task_id").to_pylist())
-    new = [t for t in tasks if t.task_id not in have]
+    """Append tasks not yet in the table, in batches keyed by their ids: reruns add nothing,
+    and concurrent writers never both write one task (the check and the write share the
+    table's writer lock)."""
     now = dt.datetime.now(dt.UTC)
-    for i in range(0, len(new), batch):
-        chunk = new[i : i + batch]
-        rows = [t.to_row() | {"compose_run": run, "created_at": now} for t in chunk]
-        wh.append("tasks", rows, batch_id="tasks-" + _hash([t.task_id for t in chunk]))
-    return len(new)
+    written = 0
+    for i in range(0, len(tasks), batch):
+        rows = [t.to_row() | {"compose_run": run, "created_at": now} for t in tasks[i : i + batch]]
+        written += wh.append_absent("tasks", rows, key="task_id", prefix="tasks")
+    return written

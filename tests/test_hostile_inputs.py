@@ -8,12 +8,22 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
+import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
+from library.compose import Task
+from library.judge import judge_rollouts
+from library.rollout import Rollout
+from tasks.compose import write_tasks
+from tasks.rollout import write_judged
 from warehouse import Warehouse, WarehouseError
 
 from .warehouse_rows import run_row
@@ -113,3 +123,137 @@ def test_sql_csv_writes_list_columns_as_json(cli_home: Warehouse) -> None:
     assert rows[0] == ["services", "s", "e"]
     assert json.loads(rows[1][0]) == ["crm", "mail"] and json.loads(rows[1][1]) == {"a": 1}
     assert rows[1][2] == ""
+
+
+# -- writers racing on one warehouse (item 6) -----------------------------------------------
+
+CONTACTS = {"c1": {"id": "c1", "name": "Alice", "title": "Engineer"}}
+
+
+def small_task(task_id: str) -> Task:
+    return Task(
+        task_id=task_id,
+        seed=0,
+        services=["crm"],
+        domain="sales",
+        capabilities=["answer"],
+        difficulty="easy",
+        instruction=f"Tell me the total ({task_id}).",
+        template_instruction="",
+        initial_state={"crm": {"contacts": CONTACTS}},
+        gold_plan=[],
+        rubric=[{"kind": "answer_contains", "value": 42}],
+    )
+
+
+def small_group(task: Task) -> list[Rollout]:
+    return [
+        Rollout(
+            rollout_id=f"{task.task_id}-r{sample}",
+            task_id=task.task_id,
+            group_id=f"{task.task_id}-g",
+            sample=sample,
+            policy="test",
+            mode="direct",
+            messages=[],
+            tools=[],
+            final_answer=answer,
+            final_states={"crm": {"contacts": CONTACTS}},
+            status="finished",
+        )
+        for sample, answer in enumerate(["42", "no idea"])
+    ]
+
+
+Writer = Callable[[Warehouse], object]
+
+
+class PausingWarehouse(Warehouse):
+    """A writer that stops right after it first reads ``table`` (its check), until released."""
+
+    def __init__(self, root: str | Path, table: str) -> None:
+        super().__init__(root)
+        self.table, self.checked, self.release = table, threading.Event(), threading.Event()
+
+    def query(self, sql: str, params: Any = None) -> pa.Table:
+        result = super().query(sql, params)
+        reads_table = f'"{self.table}"' in sql or f" {self.table}" in sql
+        if reads_table and not self.checked.is_set():
+            self.checked.set()
+            assert self.release.wait(10), "the test never released the first writer"
+        return result
+
+
+def interleave(root: str | Path, table: str, first: Writer, second: Writer) -> bool:
+    """Run ``first`` up to its check, then ``second`` (on another Warehouse of the same
+    folder), then the rest of ``first``. True when ``second`` had to wait for ``first``: it
+    could not even read the table while ``first`` stood between its check and its write."""
+    wh_a, wh_b = PausingWarehouse(root, table), PausingWarehouse(root, table)
+    wh_b.release.set()
+    a = threading.Thread(target=first, args=(wh_a,))
+    b = threading.Thread(target=second, args=(wh_b,))
+    a.start()
+    assert wh_a.checked.wait(10)
+    b.start()
+    waited = not wh_b.checked.wait(0.4)
+    if not waited:
+        b.join(10)  # the second writer ran through: let it finish before the first goes on
+    wh_a.release.set()
+    a.join(10)
+    b.join(10)
+    assert not a.is_alive() and not b.is_alive()
+    return waited
+
+
+def test_overlapping_write_tasks_write_each_task_once(tmp_path: Path) -> None:
+    tasks = [small_task(f"t{i}") for i in range(6)]
+    waited = interleave(
+        tmp_path,
+        "tasks",
+        lambda wh: write_tasks(wh, tasks[:4], run="a"),
+        lambda wh: write_tasks(wh, tasks[2:], run="b"),
+    )
+    ids = Warehouse(tmp_path).query("select task_id from tasks").column(0).to_pylist()
+    assert sorted(ids) == [f"t{i}" for i in range(6)]  # the attack stored 10 rows for 6 ids
+    assert waited
+
+
+def test_overlapping_writers_of_a_warehouse_at_a_url_write_each_task_once() -> None:
+    location = f"memory://race-{uuid.uuid4().hex}"
+    tasks = [small_task(f"t{i}") for i in range(6)]
+    waited = interleave(
+        location,
+        "tasks",
+        lambda wh: write_tasks(wh, tasks[:4], run="a"),
+        lambda wh: write_tasks(wh, tasks[2:], run="b"),
+    )
+    ids = Warehouse(location).query("select task_id from tasks").column(0).to_pylist()
+    assert sorted(ids) == [f"t{i}" for i in range(6)]
+    assert waited
+
+
+def test_overlapping_write_judged_write_each_rollout_once(tmp_path: Path) -> None:
+    tasks = [small_task(f"t{i}") for i in range(3)]
+    rollouts = [r for t in tasks for r in small_group(t)]
+    judged = judge_rollouts(tasks, rollouts)
+    waited = interleave(
+        tmp_path,
+        "rollouts",
+        lambda wh: write_judged(wh, rollouts[:4], judged[:2]),
+        lambda wh: write_judged(wh, rollouts[2:], judged[1:]),
+    )
+    wh = Warehouse(tmp_path)
+    for table in ("rollouts", "criterion_results", "rollout_scores"):  # one criterion a task
+        ids = wh.query(f"select rollout_id from {table}").column(0).to_pylist()
+        assert sorted(ids) == sorted(r.rollout_id for r in rollouts), table
+    assert waited
+
+
+def test_append_absent_keeps_units_whole_and_reruns_add_nothing(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    rows = [run_row("r1", flow="a"), run_row("r1", flow="b"), run_row("r2")]
+    assert wh.append_absent("runs", rows, key="run_id", prefix="runs") == 3
+    assert wh.append_absent("runs", [*rows, run_row("r3")], key="run_id", prefix="runs") == 1
+    assert wh.count("runs") == 4
+    with pytest.raises(KeyError, match="unknown warehouse table"):
+        wh.append_absent("nope", rows, key="run_id", prefix="x")
