@@ -14,16 +14,17 @@ import textwrap
 
 from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
-from library.compiler.model import FieldPlan, ServicePlan
-from library.compiler.naming import class_name, words
+from library.compiler.model import FieldPlan, Kind, ServicePlan, TypeSpec
+from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.source import INDENT, WIDTH, docstring
 from library.compiler.types import literal
 from library.ingest.naming import singular
 
 RUNTIME = (
     "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",
-    "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State", "ToolError", "Url",
-    "paginate", "tool",
+    "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State",
+    "ToolError", "Url", "fit_text", "int_id", "paginate", "pattern_id", "pattern_text", "tool",
+    "uuid_id",
 )  # fmt: skip
 TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
 PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")
@@ -121,7 +122,7 @@ def emit_source(plan: ServicePlan) -> str:
 def _id_aliases(body: str) -> tuple[str, str]:
     """``Ref["contacts"]`` in annotations becomes a module-level ``ContactId`` alias, as in the
     hand-written services (a string inside an annotation would read as a forward reference)."""
-    refs = list(dict.fromkeys(re.findall(r'Ref\["([^"]+)"\]', body)))
+    refs = list(dict.fromkeys(re.findall(r'(?<!\w)Ref\["([^"]+)"\]', body)))
     taken = set(re.findall(r"^\s*(\w+)\s*[=(:]", body, re.M))  # module names and fields
     taken |= set(re.findall(r"^class (\w+)", body, re.M))
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC)
@@ -132,7 +133,7 @@ def _id_aliases(body: str) -> tuple[str, str]:
             name += "_"
         taken.add(name)
         lines.append(f'{name} = Ref["{ref}"]')
-        body = body.replace(f'Ref["{ref}"]', name)
+        body = re.sub(rf'(?<!\w)Ref\["{re.escape(ref)}"\]', name, body)
     return "\n".join(lines), body
 
 
@@ -238,17 +239,24 @@ def _models(plan: ServicePlan) -> list[str]:
 
 
 def _records(plan: ServicePlan) -> list[str]:
-    return [
-        _class(r.cls, "Entity", r.description, list(r.fields.values()))
-        for r in plan.records.values()
-    ]
+    out = []
+    for r in plan.records.values():
+        fields = list(r.fields.values())
+        if r.id_key != "id" or r.id_style.kind == "int":  # the id, as the spec shows it
+            annotation = "IntId" if r.id_style.kind == "int" else "str"
+            ident = FieldPlan(r.id_key, "id", TypeSpec(Kind.STR, annotation), required=True)
+            fields = [ident, *fields]
+        out.append(_class(r.cls, "Entity", r.description, fields))
+    return out
 
 
 def _wrappers(plan: ServicePlan) -> list[str]:
     out = []
     for w in plan.wrappers:
         doc = "Confirmation that a record was deleted."
-        if w.record:
+        if w.record and not w.meta and w.fields[0].type.kind is Kind.MODEL:
+            doc = f"{a_or_an(words(w.record).lower()).capitalize()} record, under one key."
+        elif w.record:
             doc = f"A page of {words(w.record).lower()} records."
         out.append(_class(w.cls, "Value", doc, w.fields))
     return out

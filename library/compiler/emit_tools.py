@@ -3,10 +3,13 @@ body by verb (create, read, list, update, delete, search, action)."""
 
 from __future__ import annotations
 
+import ast
 import json
+import textwrap
 
 from library.compiler.actions import status_field
 from library.compiler.emit_seed import put_call
+from library.compiler.ids import new_id_source
 from library.compiler.model import (
     ActionPlan,
     Kind,
@@ -81,7 +84,10 @@ class ToolWriter:
             "search": self._list,
             "action": self._action,
         }[tool.verb]
-        return lines + body(tool, record)
+        lines = lines + body(tool, record)
+        if tool.output.shape is Shape.ENVELOPE:
+            lines = _enveloped(lines, f"{tool.output.cls}", self._wrapper(tool.output.cls))
+        return lines
 
     def _ordered(self, tool: ToolPlan) -> list[ParamPlan]:
         required = [p for p in tool.params if p.required]
@@ -136,7 +142,7 @@ class ToolWriter:
     def _returns(self, tool: ToolPlan, record: RecordPlan) -> str:
         if tool.output.shape is Shape.LIST:
             return f"list[{record.cls}]"
-        if tool.output.shape in (Shape.PAGE, Shape.DELETION):
+        if tool.output.shape in (Shape.PAGE, Shape.DELETION, Shape.ENVELOPE):
             return tool.output.cls or record.cls
         return record.cls
 
@@ -149,9 +155,12 @@ class ToolWriter:
         for p in tool.params:
             if p.role not in (Role.FIELD, Role.REF, Role.FILTER) or not p.ref_collection:
                 continue
-            if p.type.kind is not Kind.STR:
+            target = self.plan.records.get(p.ref_collection)
+            int_ids = target is not None and target.id_style.kind == "int"
+            if p.type.kind is not Kind.STR and not (int_ids and p.type.kind is Kind.INT):
                 continue
-            get = f"self.get({json.dumps(p.ref_collection)}, {p.attr})"
+            value = f"str({p.attr})" if p.type.kind is Kind.INT else p.attr
+            get = f"self.get({json.dumps(p.ref_collection)}, {value})"
             if p.required and not p.type.nullable:
                 lines.append(f"{PAD}{get}")
             else:
@@ -239,7 +248,7 @@ class ToolWriter:
         exprs = " ".join(v for _, v in args if isinstance(v, str))
         if "now" in exprs.replace("now.", "now ").split():
             lines.append(f"{PAD}now = self.now()")
-        new_id = f"self.new_id({json.dumps(record.id_prefix)})"
+        new_id = new_id_source(record.id_style, record.id_prefix, record.resource)
         if "record_id" in exprs:
             lines.append(f"{PAD}record_id = {new_id}")
             new_id = "record_id"
@@ -489,6 +498,27 @@ class ToolWriter:
 
     def _wrapper(self, cls: str | None) -> WrapperPlan:
         return next(w for w in self.plan.wrappers if w.cls == cls)
+
+
+def _enveloped(lines: list[str], cls: str, wrapper: WrapperPlan) -> list[str]:
+    """Every ``return X`` of a method becomes ``return Cls(key=X)``."""
+    attr = wrapper.fields[0].attr
+    text = "\n".join(lines)
+    tree = ast.parse(textwrap.dedent(text))
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    indent = len(INDENT)
+    edits: list[tuple[int, int]] = []  # (start of the value, end of the value) in ``text``
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Return) and node.value is not None:
+            v = node.value
+            start = offsets[v.lineno - 1] + v.col_offset + indent
+            end = offsets[v.end_lineno - 1] + v.end_col_offset + indent  # type: ignore[operator]
+            edits.append((start, end))
+    for start, end in sorted(edits, reverse=True):
+        text = f"{text[:start]}{cls}({attr}={text[start:end]}){text[end:]}"
+    return text.split("\n")
 
 
 def _flat(expr: Expr) -> str:

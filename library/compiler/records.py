@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
+from library.compiler.ids import ID_WORDS, id_key, id_style
+from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
 from library.compiler.types import TypeMapper, infos_by_path, json_types, single_branch
 from library.ingest.naming import singular, snake, tokens
@@ -41,8 +42,9 @@ class RecordSource:
 
     schema: dict[str, Any]
     prefix: str  # "" (the output is a record), "[]." (an array), "data[]." (a page wrapper)
-    container: str  # record | list | page
-    items_key: str | None = None
+    container: str  # record | list | page | envelope
+    items_key: str | None = None  # page: the key of the records; envelope: of the record
+    id_key: str = "id"  # the record property holding its id
 
 
 def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
@@ -56,31 +58,53 @@ def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
     return dict(single_branch(node))
 
 
-def _is_record(node: dict[str, Any]) -> bool:
-    props = node.get("properties")
-    return isinstance(props, dict) and "id" in props
+ENVELOPE_KEYS = ("data", "result", "item", "record", "resource", "value")
 
 
 def record_source(spec: ToolSpec) -> RecordSource | None:
-    """The record(s) a tool returns, if its output is record-shaped."""
+    """The record(s) a tool returns, if its output is record-shaped: the record itself, an
+    array of records, a page (``{items: [...], next_cursor}``) or an envelope holding one record
+    (``{data: {...}}``, ``{result: {...}}``, ``{<resource>: {...}}``)."""
     root = spec.output_schema
     out = deref(root, root)
     if not out:
         return None
-    if _is_record(out):
-        return RecordSource(out, "", "record")
+    own = own_id_param(spec, spec.resource) if spec.resource else None
+
+    def key_of(node: dict[str, Any]) -> str | None:
+        props = node.get("properties")
+        return id_key(props, spec.resource, own) if isinstance(props, dict) else None
+
+    if (key := key_of(out)) is not None:
+        return RecordSource(out, "", "record", id_key=key)
     if out.get("type") == "array":
         items = deref(out.get("items"), root)
-        return RecordSource(items, "[].", "list") if _is_record(items) else None
+        key = key_of(items)
+        return RecordSource(items, "[].", "list", id_key=key) if key else None
+    props = out.get("properties") or {}
     arrays = [
         (key, deref(node.get("items"), root))
-        for key, node in (out.get("properties") or {}).items()
+        for key, node in props.items()
         if isinstance(node, dict) and deref(node, root).get("type") == "array"
     ]
-    arrays = [(key, items) for key, items in arrays if _is_record(items)]
+    arrays = [(key, items, k) for key, items in arrays if (k := key_of(items))]
     if len(arrays) == 1:
-        key, items = arrays[0]
-        return RecordSource(items, f"{key}[].", "page", key)
+        key, items, ident = arrays[0]
+        return RecordSource(items, f"{key}[].", "page", key, ident)
+    objects = [
+        (key, deref(node, root))
+        for key, node in props.items()
+        if isinstance(node, dict) and not arrays
+    ]
+    named = {*ENVELOPE_KEYS, *(snake(singular(spec.resource or "")),)}
+    objects = [
+        (key, node, k)
+        for key, node in objects
+        if (len(props) == 1 or snake(key) in named) and (k := key_of(node))
+    ]
+    if len(objects) == 1:
+        key, node, ident = objects[0]
+        return RecordSource(node, f"{key}.", "envelope", key, ident)
     return None
 
 
@@ -100,7 +124,7 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
     for name in required:
         toks = tokens(name)
-        if (toks == want or toks == ("id",)) and refs.get(name) in (None, resource):
+        if (toks == want or toks in ID_WORDS) and refs.get(name) in (None, resource):
             return name
     for name in required:
         if name in path_params and refs.get(name) == resource:
@@ -209,25 +233,36 @@ class RecordBuilder:
         required: set[str] = set()
         prefix = "rec"
         unfit = None
+        style: IdStyle | None = None
         shaped = _consistent([(s, sources[s.name]) for s, _ in tools if s.name in sources])
+        # one id key per record: the one most outputs show (others are plain fields there)
+        keys = Counter(src.id_key for _, src in shaped)
+        key_of_id = keys.most_common(1)[0][0] if keys else "id"
         for spec, src in shaped:
             required |= set(src.schema.get("required") or ())
             infos = infos_by_path(spec.fields, "output", src.prefix)
             for key, node in (src.schema.get("properties") or {}).items():
-                if key == "id":
+                if key == key_of_id:
                     prefix = _id_prefix(node, prefix)
-                    unfit = unfit or _id_unfit(deref(node, spec.output_schema))
+                    if style is None and not unfit:
+                        found = id_style(deref(node, spec.output_schema))
+                        if isinstance(found, IdStyle):
+                            style = found
+                        else:
+                            unfit = found
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.output_schema))
         description = next((str(src.schema.get("description") or "") for _, src in shaped), "")
         inputs = [(s, v) for s, v in tools if v in ("create", "update")]
         inputs.sort(key=lambda sv: sv[1] != "create")
+        if style is None and not unfit:
+            style = _style_from_params(resource, tools)
         for spec, verb in inputs:
             schema = spec.input_schema
             own = own_id_param(spec, resource)
             infos = infos_by_path(spec.fields, "input")
             for key, node in (schema.get("properties") or {}).items():
-                if key in (own, "id"):
+                if key in (own, "id", key_of_id):
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(schema))
                 if verb == "create" and not shaped and key in (schema.get("required") or ()):
@@ -248,6 +283,8 @@ class RecordBuilder:
             order=_order(tools),
             shaped=bool(shaped),
             unfit=unfit,
+            id_key=key_of_id,
+            id_style=style or RUNTIME,
         )
 
     def _add(
@@ -298,11 +335,21 @@ class RecordBuilder:
         creates = any(verb == "create" for _, verb in tools)
         fields.setdefault(
             "created_at",
-            FieldPlan("created_at", "created_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+            FieldPlan(
+                "created_at",
+                "created_at",
+                TypeSpec(Kind.DATETIME, "DateTime", semantic="datetime"),
+                True,
+            ),
         )
         fields.setdefault(
             "updated_at",
-            FieldPlan("updated_at", "updated_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+            FieldPlan(
+                "updated_at",
+                "updated_at",
+                TypeSpec(Kind.DATETIME, "DateTime", semantic="datetime"),
+                True,
+            ),
         )
         taken |= {"created_at", "updated_at"}
         for spec, verb in tools:
@@ -351,6 +398,19 @@ def _id_prefix(node: Any, current: str) -> str:
             if match:
                 return match.group(1).lower()
     return current
+
+
+def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
+    """Without a record output, the id parameter of a read, update or delete says the type."""
+    for spec, verb in tools:
+        own = own_id_param(spec, resource)
+        if own is None or verb == "create":
+            continue
+        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+        found = id_style(node)
+        if isinstance(found, IdStyle):
+            return found
+    return None
 
 
 def _id_unfit(node: dict[str, Any]) -> str | None:

@@ -39,6 +39,7 @@ from library.compiler.naming import SERVICE_ATTRS, a_or_an, collection_for, iden
 from library.compiler.records import (
     QUERY_NAMES,
     RecordSource,
+    deref,
     jaccard,
     own_id_param,
     props_of,
@@ -196,10 +197,13 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            if param.type.kind not in (Kind.STR, Kind.ANY):
-                raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are strings")
+            wire_int = record.id_style.kind == "int"
+            if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
+                kind = "integers" if wire_int else "strings"
+                raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
-            param.type = TypeSpec(Kind.STR, f'Ref["{record.resource}"]', semantic="id")
+            ref = "IntRef" if wire_int else "Ref"
+            param.type = TypeSpec(Kind.STR, f'{ref}["{record.resource}"]', semantic="id")
             param.default = MISSING
             return
         if verb in ("list", "search"):
@@ -272,21 +276,35 @@ class ToolPlanner:
         schema = spec.output_schema
         if not schema:
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
-        known = frozenset(record.fields) | {"id"}
+        known = frozenset(record.fields) | {record.id_key}
         matches = source is not None and jaccard(props_of(source), known) >= 0.5
-        if verb in RECORD_VERBS:
+        if matches and source is not None and source.id_key != record.id_key:
+            matches = False
+        if verb in RECORD_VERBS or verb == "delete":
             if matches and source is not None and source.container == "record":
                 return OutputPlan(Shape.RECORD)
+            if matches and source is not None and source.container == "envelope":
+                return self._envelope(schema, source, record)
+            if verb == "delete":
+                return self._deletion(schema, record)
             raise Skip(f"output is not {a_or_an(words(singular(record.resource)))} record")
-        if verb == "delete":
-            if matches and source is not None and source.container == "record":
-                return OutputPlan(Shape.RECORD)
-            return self._deletion(schema, record)
         if not matches or source is None or source.container == "record":
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
             return OutputPlan(Shape.LIST)
         return self._page(schema, source, record)
+
+    def _envelope(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
+        """``{"data": <record>}``: the record under one key; other optional keys are left out,
+        a required one the compiler cannot fill refuses the tool."""
+        key = source.items_key or "data"
+        root = deref(schema, schema)
+        others = [k for k in root.get("required") or () if k != key]
+        if others:
+            raise Skip(f"envelope field {others[0]!r} has no meaning the compiler knows")
+        field = FieldPlan(key, identifier(key), TypeSpec(Kind.MODEL, record.cls), required=True)
+        cls = self._wrapper(record, [field], {}, "Envelope")
+        return OutputPlan(Shape.ENVELOPE, cls, key)
 
     def _page(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
         required = set(schema.get("required") or ())
@@ -478,6 +496,8 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
             return param if set(param.enum) <= set(field.enum) else _with_schema(field, param)
         if param.kind is Kind.ENUM or (field.kind is Kind.STR and field.semantic in (None, "id")):
             return param
+        if field.kind in (Kind.DATE, Kind.DATETIME):  # text compared with a moment: parse it
+            return _with_schema(field, param)
         return param if param.semantic == field.semantic else _with_schema(field, param)
     if param.kind in (Kind.DATE, Kind.DATETIME) and field.kind in (Kind.DATE, Kind.DATETIME):
         return param

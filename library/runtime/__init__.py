@@ -2,6 +2,15 @@
 
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.gateway import Gateway
+from library.runtime.ids import (
+    IntId,
+    IntRef,
+    fit_text,
+    int_id,
+    pattern_id,
+    pattern_text,
+    uuid_id,
+)
 from library.runtime.semantic import (
     Address,
     CompanyName,
@@ -30,6 +39,8 @@ __all__ = [
     "Email",
     "ErrorCode",
     "Gateway",
+    "IntId",
+    "IntRef",
     "Money",
     "PersonName",
     "Phone",
@@ -43,6 +54,11 @@ __all__ = [
     "Url",
     "World",
     "WorldDiff",
+    "fit_text",
+    "int_id",
     "paginate",
+    "pattern_id",
+    "pattern_text",
     "tool",
+    "uuid_id",
 ]
