@@ -82,6 +82,14 @@ _conf = _mods.get('library.verify.conformance')
 if _conf is not None:
     _conf.run_conformance = lambda *a, **k: []
 """,
+    # The in-process guard switched off, then the real os and ctypes: still only data.
+    "switch-off-the-guard": """
+_sys = __import__('typing').sys
+_sys.modules['library.sandbox.guard'].AuditGuard.__call__ = lambda *a: None
+__builtins__['__import__'] = _sys.modules['builtins'].__import__
+import ctypes, os
+_sys.modules['library.sandbox.guard'].record = lambda v: None
+""",
     # Every call "succeeds" and every state hashes alike.
     "patch-the-runtime": """
 _sys = __import__('typing').sys

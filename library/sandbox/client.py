@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -115,6 +116,39 @@ def nonce() -> int:
     return int.from_bytes(os.urandom(8), "big") >> 1
 
 
+_TMP_PREFIX = "compoworld-sandbox-"
+_ORPHAN = re.compile(rf"{_TMP_PREFIX}(\d+)-")
+
+
+def sweep_orphans(tmp_root: str | None) -> list[str]:
+    """Remove the temporary folders of workers whose parent is gone (SIGKILLed before it
+    could clean up). Their files already vanished with the worker's tmpfs where the kernel
+    allows one; this removes the empty mount point, or the files where it does not."""
+    root = tmp_root or tempfile.gettempdir()
+    removed = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return removed
+    for name in names:
+        match = _ORPHAN.match(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _reap(proc: subprocess.Popen, tmp_dir: str, log: IO[bytes]) -> None:
     """Kill the worker's process group, reap it, remove its files. Safe to call twice.
     The group is killed before the leader is reaped, so its id cannot have been reused."""
@@ -133,7 +167,9 @@ class _Worker:
     """One live worker process with its pipes, private tmp folder and stderr log."""
 
     def __init__(self, policy: SandboxPolicy) -> None:
-        self.tmp_dir = tempfile.mkdtemp(prefix="compoworld-sandbox-", dir=policy.tmp_root)
+        sweep_orphans(policy.tmp_root)
+        # The parent's pid in the name: a later parent can tell an orphan (see sweep_orphans).
+        self.tmp_dir = tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{os.getpid()}-", dir=policy.tmp_root)
         # Unnamed, outside tmp: the worker can append to its log but not reopen or replace it.
         self.log = tempfile.TemporaryFile(prefix="compoworld-sandbox-log-")  # noqa: SIM115
         env = {
