@@ -5,12 +5,14 @@ One test per attack of issue 13 (items 4 to 8); each fails when its defence is r
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 import threading
+import traceback
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +21,18 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from library.compose import Task
-from library.judge import judge_rollouts
-from library.rollout import Rollout
+from library.compose import Task, compose_tasks
+from library.judge import judge_group, judge_rollouts
+from library.llm import LLMCallError, LLMClient, MemoryCallStore
+from library.llm.testing import DROP, ScriptedModel
+from library.redact import redact
+from library.rollout import InProcessEnv, LiteLLMPolicy, Rollout, RolloutSettings, run_groups
+from library.services import reference_service_classes
 from tasks.compose import write_tasks
+from tasks.curate import curate
+from tasks.llm_store import WarehouseCallStore
 from tasks.rollout import write_judged
+from tasks.runs import recorded_run
 from warehouse import Warehouse, WarehouseError
 
 from .warehouse_rows import run_row
@@ -246,3 +255,186 @@ def test_append_absent_keeps_units_whole_and_reruns_add_nothing(tmp_path: Path) 
     assert wh.count("runs") == 4
     with pytest.raises(KeyError, match="unknown warehouse table"):
         wh.append_absent("nope", rows, key="run_id", prefix="x")
+
+
+# -- secrets never stored (item 7) and model faults (item 8) --------------------------------
+
+KEY_VAR = "CW_TEST_MODEL_AUTH"  # a name that does not say "key": only the setting names it
+CONFIGURED_KEY = "plain-configured-value-5150-zz"  # no credential shape: only its value tells
+ECHO_401 = (
+    401,
+    {
+        "error": {
+            "message": f"bad header Authorization: Bearer sk-proj-AbCdEf0123456789xyz; "
+            f"configured {CONFIGURED_KEY}"
+        }
+    },
+)
+SECRETS = ("sk-proj-AbCdEf0123456789xyz", CONFIGURED_KEY)
+
+
+@pytest.fixture(scope="module")
+def real_task() -> Task:
+    return compose_tasks(reference_service_classes(), 1, seed=0).tasks[0]
+
+
+@pytest.fixture(scope="module")
+def litellm_loaded() -> None:
+    """Import litellm once (seconds on a busy machine), outside any test's own time."""
+    with ScriptedModel([400]) as server, pytest.raises(LLMCallError):
+        LLMClient(server.settings()).complete([{"role": "user", "content": "warm up"}])
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch, litellm_loaded: None) -> Iterator[ScriptedModel]:
+    monkeypatch.setenv(KEY_VAR, CONFIGURED_KEY)
+    with ScriptedModel() as server:
+        yield server
+
+
+def one_by_one(task: Task, policy: Any, group_size: int = 2) -> list[Rollout]:
+    """A group of ``group_size`` episodes run one after another (the script's order)."""
+    settings = RolloutSettings(group_size=group_size, concurrency=1)
+    env = lambda: InProcessEnv(reference_service_classes())  # noqa: E731
+    [group] = asyncio.run(run_groups([task], policy, env, settings))
+    return group
+
+
+def model_policy(model: ScriptedModel, store: Any, **settings: Any) -> LiteLLMPolicy:
+    llm = model.settings(api_key_env=KEY_VAR, **settings)
+    return LiteLLMPolicy(LLMClient(llm, store))
+
+
+def test_a_401_echoing_the_key_never_reaches_the_warehouse(
+    tmp_path: Path, model: ScriptedModel, real_task: Task
+) -> None:
+    wh = Warehouse(tmp_path)
+    model.add(ECHO_401, "All done.")
+    rollouts = one_by_one(real_task, model_policy(model, WarehouseCallStore(wh)))
+    write_judged(wh, rollouts, judge_rollouts([real_task], rollouts))
+    stored = json.dumps(
+        [wh.query(f"select * from {t}").to_pylist() for t in ("llm_calls", "rollouts")],
+        default=str,
+    )
+    assert "[REDACTED]" in stored and "Authorization" in stored
+    for secret in SECRETS:
+        assert secret not in stored  # the attack stored the 401 body verbatim, twice
+        assert secret not in (rollouts[0].error or "")
+
+
+def test_a_failed_call_raises_without_the_providers_text(model: ScriptedModel) -> None:
+    model.add(ECHO_401)
+    with pytest.raises(LLMCallError) as info:
+        LLMClient(model.settings(api_key_env=KEY_VAR)).complete([{"role": "user", "content": "hi"}])
+    shown = "".join(traceback.format_exception(info.value))  # what a log of the failure shows
+    assert "[REDACTED]" in shown
+    assert not any(secret in shown for secret in SECRETS)
+    assert (info.value.kind, info.value.status_code) == ("AuthenticationError", 401)
+
+
+class LeakyPolicy:
+    """A policy whose failure message carries a token (a provider SDK used directly)."""
+
+    name = "leaky"
+
+    async def act(self, messages: Any, tools: Any, *, sample: int) -> Any:
+        raise RuntimeError("upstream said: Bearer ghp_0123456789abcdefghijABCDEFGHIJ")
+
+
+def test_any_episode_error_is_redacted(real_task: Task) -> None:
+    [rollout] = one_by_one(real_task, LeakyPolicy(), group_size=1)
+    assert rollout.status == "error"
+    assert rollout.error is not None and "Bearer [REDACTED]" in rollout.error
+    assert "ghp_" not in rollout.error
+
+
+def test_a_failed_run_is_recorded_redacted(tmp_path: Path) -> None:
+    wh = Warehouse(tmp_path)
+    with pytest.raises(RuntimeError), recorded_run(wh, "demo", {}, run_id="r1"):
+        raise RuntimeError(f"the gateway refused api_key={CONFIGURED_KEY}")
+    [error] = wh.query("select error from runs").column(0).to_pylist()
+    assert "api_key=[REDACTED]" in error and CONFIGURED_KEY not in error
+
+
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [
+        (500, "InternalServerError"),
+        (502, "BadGatewayError"),
+        (DROP, "InternalServerError"),  # litellm's name for a connection closed mid-request
+        ((200, {"object": "chat.completion", "model": "scripted", "choices": []}), "EmptyResponse"),
+        (520, "APIError"),  # a 5xx litellm has no class for
+    ],
+)
+def test_server_faults_are_retried_and_recorded(
+    tmp_path: Path, model: ScriptedModel, fault: Any, kind: str
+) -> None:
+    wh = Warehouse(tmp_path)
+    model.add(fault, "hello")
+    client = LLMClient(model.settings(max_retries=2), WarehouseCallStore(wh))
+    reply = client.complete([{"role": "user", "content": "hi"}])
+    assert reply.content == "hello" and model.hits == 2
+    rows = wh.query("select attempt, error from llm_calls order by attempt").to_pylist()
+    assert [r["attempt"] for r in rows] == [1, 2]
+    assert rows[0]["error"].startswith(kind) and rows[1]["error"] is None
+
+
+def test_rate_limited_rollouts_are_kept_out_of_rewards_and_exports(
+    tmp_path: Path, model: ScriptedModel, real_task: Task
+) -> None:
+    wh = Warehouse(tmp_path)
+    model.add(429, 429, "All done.")  # sample 0: rate-limited past its one retry
+    infra, answered = one_by_one(real_task, model_policy(model, MemoryCallStore(), max_retries=1))
+    assert infra.status == "infra_error" and "RateLimitError" in (infra.error or "")
+    assert answered.status == "finished"
+    [judged] = judge_rollouts([real_task], [infra, answered])
+    alone = judge_group(real_task, [answered])
+    assert judged.rollout_ids == [answered.rollout_id] and judged.excluded == (infra.rollout_id,)
+    assert (judged.rewards, judged.advantages) == (alone.rewards, alone.advantages)
+    write_judged(wh, [infra, answered], [judged])
+    statuses = wh.query("select rollout_id, status from rollouts").to_pylist()
+    assert {r["rollout_id"]: r["status"] for r in statuses}[infra.rollout_id] == "infra_error"
+    scored = wh.query("select rollout_id from rollout_scores").column(0).to_pylist()
+    assert scored == [answered.rollout_id]
+    assert curate(wh).reasons[infra.rollout_id] == "infrastructure"
+
+
+def test_a_request_fault_is_the_agents_and_stays_judged(
+    model: ScriptedModel, real_task: Task
+) -> None:
+    model.add(400, "All done.")
+    bad, answered = one_by_one(real_task, model_policy(model, MemoryCallStore()))
+    assert bad.status == "error"  # a bad request: the agent's own, so it is judged
+    [judged] = judge_rollouts([real_task], [bad, answered])
+    assert judged.rollout_ids == [bad.rollout_id, answered.rollout_id] and not judged.excluded
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abc.DEF_123-456~xyz", "Authorization: Bearer [REDACTED]"),
+        ("basic dXNlcjpwYXNzd29yZA==", "basic [REDACTED]"),
+        ("key sk-ant-api03-AAAAAAAAAAAAAAAA ok", "key [REDACTED] ok"),
+        ("hf_abcdefghijklmnopqrstu", "[REDACTED]"),
+        (
+            "ghp_0123456789abcdefghijABCD and github_pat_0123456789abcdefghijAB",
+            "[REDACTED] and [REDACTED]",
+        ),
+        ("slack xoxb-1234567890-abcdef", "slack [REDACTED]"),
+        ("AIzaSyA1234567890abcdefghijklmnopqrstu", "[REDACTED]"),
+        ("aws AKIAIOSFODNN7EXAMPLE.", "aws [REDACTED]."),
+        ("jwt eyJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeKKF2Q", "jwt [REDACTED]"),
+        ('{"api_key": "opaque-value-1"}', '{"api_key": "[REDACTED]"}'),
+        ("password=hunter22, user=bob", "password=[REDACTED], user=bob"),
+        ("GET /v1/models?key=opaque1&x=1", "GET /v1/models?key=[REDACTED]&x=1"),
+        (
+            "the env's NOT_SO_SECRET value: opaque-env-value-1",
+            "the env's NOT_SO_SECRET value: [REDACTED]",
+        ),
+        ("given: opaque-given-value-1", "given: [REDACTED]"),
+        ("task-sk-1 bearer of news; token validation; 12 rows", None),  # unchanged
+    ],
+)
+def test_redact_removes_each_credential_shape(text: str, expected: str | None) -> None:
+    env = {"NOT_SO_SECRET": "opaque-env-value-1", "HOME": "/root"}
+    assert redact(text, ["opaque-given-value-1"], env=env) == (expected or text)
