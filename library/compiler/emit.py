@@ -96,6 +96,7 @@ def emit_source(plan: ServicePlan) -> str:
     """The Python source of the plan's Service (deterministic: same plan, same text)."""
     taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
     taken |= {r.cls for r in plan.records.values()} | {plan.cls, f"{plan.cls}State"}
+    taken.add(f"{plan.cls}Transition")
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
     tools = ToolWriter(plan, taken)
     methods = _methods(plan, tools)
@@ -107,6 +108,7 @@ def emit_source(plan: ServicePlan) -> str:
         *_models(plan),
         *_records(plan),
         *_wrappers(plan),
+        _transition(plan),
         _state(plan),
         service,
     ]
@@ -262,8 +264,30 @@ def _wrappers(plan: ServicePlan) -> list[str]:
     return out
 
 
+def _history(plan: ServicePlan) -> bool:
+    return any(t.action is not None and t.action.history for t in plan.tools)
+
+
+def _transition(plan: ServicePlan) -> str:
+    if not _history(plan):
+        return ""
+    return "\n".join(
+        [
+            f"class {plan.cls}Transition(Value):",
+            f'{INDENT}"""An action taken on a record that changes none of its fields."""',
+            "",
+            f"{INDENT}collection: str",
+            f"{INDENT}record_id: str",
+            f"{INDENT}action: str",
+            f"{INDENT}at: DateTime",
+        ]
+    )
+
+
 def _state(plan: ServicePlan) -> str:
     lines = [f"class {plan.cls}State(State):"]
+    if _history(plan):
+        lines.append(f"{INDENT}transitions: list[{plan.cls}Transition] = []")
     if not plan.records:
         lines.append(
             f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'

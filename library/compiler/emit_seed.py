@@ -947,7 +947,8 @@ class _RecordWriter:
             return self._text(name, spec, unique, depth, who)
         if kind is Kind.LIST:
             return self._list(name, spec, depth, who)
-        if kind is Kind.MODEL and spec.model in self.models and depth <= 3:
+        deep_ok = depth <= 3 or (required and depth <= 8)  # a required part must be there
+        if kind is Kind.MODEL and spec.model in self.models and deep_ok:
             return self._model(name, self.models[spec.model], depth, who)
         if kind is Kind.DICT:
             return "{}" if required else None  # free-form, or a cut recursion: shape unknown

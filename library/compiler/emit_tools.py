@@ -357,6 +357,17 @@ class ToolWriter:
             if record.fields[_by_attr(record, stamp[0][0])].type.kind is Kind.DATE:
                 stamp[0] = (stamp[0][0], "now.date()")
             lines.append(f"{PAD}now = self.now()")
+        if action.history:
+            if not stamp:
+                lines.append(f"{PAD}now = self.now()")
+            kw = [
+                f"collection={coll}",
+                f"record_id={ident.attr}",
+                f"action={json.dumps(tool.name)}",
+                "at=now",
+            ]
+            lines += call(f"transition = {self.plan.cls}Transition", kw, 2)
+            lines.append(f"{PAD}self.state.transitions.append(transition)")
         lines += self._save(record, ident.attr, changes + stamp)
         if not any("record." in line for line in lines[1:]):
             lines[0] = f"{PAD}self.get({coll}, {ident.attr})"

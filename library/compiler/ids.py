@@ -29,13 +29,19 @@ def id_key(props: dict[str, Any], resource: str | None, own: str | None = None) 
         return "id"
     keys = list(props)
     if own is not None:
+        mine = tokens(own)
         for key in keys:
-            if key.lower() == own.lower():
+            if key.lower() == own.lower() or tokens(key) == mine:
                 return key
     want = (*tokens(singular(resource)), "id") if resource else None
     for key in keys:
         toks = tokens(key)
         if toks in ID_WORDS or (want is not None and toks == want):
+            return key
+    from library.compiler.records import names_record  # records imports this module
+
+    for key in keys:
+        if names_record(tokens(key), resource):
             return key
     return None
 

@@ -185,6 +185,7 @@ class ActionPlan:
     stamp_field: str | None = None  # ``sent_at`` and the like, set to now
     blocked: tuple[Any, ...] = ()  # statuses the action is refused from
     reopens: bool = False  # reopen-like actions may leave a terminal state
+    history: bool = False  # no field change: the action is recorded in the state's transitions
 
 
 @dataclass(slots=True)

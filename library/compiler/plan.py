@@ -38,7 +38,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     skipped: dict[str, str] = {}
     usable = _usable(specs, service, skipped)
     cls = class_name(service)
-    mapper = TypeMapper({cls, f"{cls}State"})
+    mapper = TypeMapper({cls, f"{cls}State", f"{cls}Transition"})
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
     resources = assign_resources(usable)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)

@@ -129,6 +129,40 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     for name in required:
         if name in path_params and refs.get(name) == resource:
             return name
+    # the last path segment names the record: ``{policy_id}`` of insurance policies,
+    # ``{stage_name}`` of stages
+    last = _last_path_param(spec)
+    mine = last in required and refs.get(last) in (None, resource)
+    if mine and names_record(tokens(last or ""), resource, path=True):
+        return last
+    return None
+
+
+KEY_WORDS = frozenset({"id", "name", "key", "slug", "code", "arn", "identifier", "sid", "uuid"})
+
+
+def names_record(toks: tuple[str, ...], resource: str | None, path: bool = False) -> bool:
+    """``insurance_policy_id`` names a critical illness insurance policy (a suffix of the
+    resource's words and ``id``); in a path, ``stage_name`` names a stage."""
+    if not toks or not resource:
+        return False
+    words = tokens(singular(resource))
+    head, last = toks[:-1], toks[-1]
+    if last != "id" and not (path and last in KEY_WORDS):
+        return False
+    return bool(head) and len(head) <= len(words) and words[-len(head) :] == head
+
+
+def _last_path_param(spec: ToolSpec) -> str | None:
+    if spec.http is None:
+        return None
+    segments = re.findall(r"\{([^}]+)\}", spec.http.path)
+    if not segments or not spec.http.path.rstrip("/").endswith("}"):
+        return None
+    wanted = segments[-1]
+    for name, where in spec.http.params.items():
+        if where == "path" and (name == wanted or snake(name) == snake(wanted)):
+            return name
     return None
 
 

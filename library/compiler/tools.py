@@ -53,7 +53,19 @@ from library.toolspec import ToolSpec
 
 # Locals of generated tool bodies: parameters with these names are renamed (and aliased).
 BODY_LOCALS = frozenset(
-    {"self", "record", "record_id", "found", "now", "start", "end", "selected", "q", "changes"}
+    {
+        "self",
+        "record",
+        "record_id",
+        "found",
+        "now",
+        "start",
+        "end",
+        "selected",
+        "q",
+        "changes",
+        "transition",
+    }
 )
 PAGE_META = {
     "total": "total", "total_count": "total", "totalCount": "total", "count": "total",
@@ -437,6 +449,9 @@ class ToolPlanner:
         )
         if plan is None and word in SETTERS and any(p.role is Role.FIELD for p in tool.params):
             plan = ActionPlan(word=word)  # ``resize(size)``: sets the fields it names
+        if plan is None and word:
+            # no field it changes: the call is kept as a transition in the record's history
+            plan = ActionPlan(word=word, history=True)
         if plan is None:
             raise Skip(f"no recognisable state change for action {word!r}")
         if status is None or plan.reopens or sets_status:
