@@ -106,6 +106,7 @@ _RESULT_SHAPES: dict[str, Any] = {
     ),
     "ping": lambda v: v == "pong",
     "load": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
+    "describe": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
     "mount": lambda v: isinstance(v, dict) and isinstance(v.get("tools"), list),
     "tool_schemas": lambda v: isinstance(v, list),
 }
@@ -438,13 +439,20 @@ class Sandbox:
 
     def load(self, name: str, source: str, *, timeout: float | None = None) -> list[LoadedService]:
         """Execute untrusted module source as module ``name``; returns its services."""
-        found = self._request({"op": "load", "name": name, "source": source}, timeout)
+        msg = {"op": "load", "name": name, "source": source}
+        return self._services(self._request(msg, timeout))
+
+    def describe(self) -> list[LoadedService]:
+        """The services of the mounted World, as ``load`` describes them."""
+        return self._services(self._request({"op": "describe"}))
+
+    def _services(self, found: list[dict]) -> list[LoadedService]:
         try:
             return [LoadedService.from_json(item) for item in found]
         except (KeyError, TypeError, AttributeError, ValueError):
             with self._lock:
                 raise self._fail(
-                    SandboxError("protocol", "protocol: a load reply of the wrong shape")
+                    SandboxError("protocol", "protocol: a service description of the wrong shape")
                 ) from None
 
     def mount(

@@ -13,6 +13,7 @@ stdin closes. Requests are dicts with an ``op``:
     world_new     service, seed, size   -> world id    one more World of one service (seeded)
     view          world                 -> {now, states}   the world's clock and records
     ping                                -> "pong"
+    describe                            -> [service description]   of the mounted services
     invoke        target, payload       -> any JSON    run a trusted function (see ``invoke``)
 
 Every request carries an ``id`` (the parent's nonce for that request), which every answer
@@ -158,6 +159,10 @@ class Worker:
             "world_new": self.world_new,
             "view": self.view,
             "ping": lambda msg: "pong",
+            "describe": lambda msg: [
+                describe_service(f"{type(svc).__module__}:{type(svc).__name__}", type(svc))
+                for svc in self._world(msg).services.values()
+            ],
         }
 
     # -- the loop ---------------------------------------------------------------------------
