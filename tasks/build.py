@@ -341,6 +341,12 @@ class BuildSummary:
     services_by_tier: Counter[str] = field(default_factory=Counter)
     agent_ran: bool = False
     wall_s: float = 0.0
+    # Sandbox layer -> whether it held in every worker of the build (the kernel decides).
+    protections: dict[str, bool] = field(default_factory=dict)
+
+    def note_protections(self, held: dict[str, bool]) -> None:
+        for layer, ok in held.items():
+            self.protections[layer] = self.protections.get(layer, True) and bool(ok)
 
     def tiers(self) -> list[dict[str, Any]]:
         """Per tier: tools it verified (or took on), and tools it passed down or rejected."""
@@ -380,6 +386,7 @@ class BuildSummary:
         self.tools.update(other.tools)
         self.services_by_tier.update(other.services_by_tier)
         self.agent_ran = self.agent_ran or other.agent_ran
+        self.note_protections(other.protections)
 
     def to_dict(self) -> dict[str, Any]:
         total = sum(self.tools.values())
@@ -395,6 +402,7 @@ class BuildSummary:
             "services_by_tier": dict(sorted(self.services_by_tier.items())),
             "tiers": self.tiers(),
             "rejected": sum(n for (s, _), n in self.tools.items() if s == REJECTED),
+            "sandbox_protections": dict(sorted(self.protections.items())),
             "wall_s": round(self.wall_s, 2),
         }
 
@@ -431,6 +439,7 @@ def build_services(
 
     def job(sandbox: Sandbox, item: tuple[str, list[ToolSpec]]) -> ServiceResult:
         result = build_service(sandbox, item[0], item[1], settings, agent, done)
+        summary.note_protections(sandbox.info.get("protections") or {})
         if not result.skipped:
             # One service = one batch per table, keyed by its id: reruns never duplicate.
             for table, rows in result.rows(now).items():
