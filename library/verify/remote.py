@@ -164,7 +164,7 @@ class RemoteSuite(_Suite):
         world.invalidate()
         return world.state_hash()
 
-    def round_trip(self, world: RemoteWorld) -> str | None:  # type: ignore[override]
+    def _round_trip(self, world: RemoteWorld) -> str | None:  # type: ignore[override]
         # The exported state loaded back into the service and reported again must match.
         before = self.fresh_hash(world)
         token = world.snapshot()
