@@ -25,6 +25,7 @@ from library.llm import LLMClient
 from library.llm.settings import LLMSettings
 from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
 from library.sandbox.policy import DEFAULT_INVOKE_PREFIXES
+from library.verify.tasks import recheck_tasks
 from tasks.library_view import BuiltService, built_services
 from warehouse import Warehouse
 
@@ -209,6 +210,16 @@ def compose_stage(
         parts.append(found)
         summary.rejections.update(r.value["rejections"])
     tasks, dropped = merge_tasks(parts, n)
+    # The verdict again, here, with each service in a worker of its own: composition ran
+    # beside every service it combines, where one module could tamper with another.
+    used = {name for t in tasks for name in t.services}
+    mine = [s for s in services if s.name in used]
+    sources, homes = {s.module: s.code for s in mine}, {s.name: s.module for s in mine}
+    verdicts = recheck_tasks(tasks, sources, homes)
+    for t in tasks:
+        if verdicts[t.task_id] is not None:
+            summary.rejections[f"isolated recheck: {verdicts[t.task_id]}"] += 1
+    tasks = [t for t in tasks if verdicts[t.task_id] is None]
     summary.near_duplicates = dropped
     summary.composed = len(tasks)
     client = paraphrase_with or (paraphrase_client(wh) if wants_paraphrase(paraphrase) else None)

@@ -154,12 +154,13 @@ def rollout_stage(
             raise ModelNotConfigured("the litellm policy needs COMPOWORLD_LLM_MODEL")
         policy = LiteLLMPolicy(LLMClient(llm, WarehouseCallStore(wh)), run=run)
 
-    # Each worker loads only the services these tasks mount (their own and, for gateway
-    # mode, their distractors) and learns their class refs as it loads them: a batch's
-    # fixed cost grows with what it uses, not with the library.
+    # Each service runs in a worker of its own, started when an episode first mounts it
+    # (its own services and, for gateway mode, their distractors): a batch's fixed cost
+    # grows with what it uses, not with the library.
     used = {name for t in todo for name in (*t.services, *t.distractor_services)}
     services = [s for s in built_services(wh).values() if s.name in used]
-    envs = SandboxEnvPool(None, {s.module: s.code for s in services})
+    homes = {s.name: s.module for s in services}
+    envs = SandboxEnvPool(None, {s.module: s.code for s in services}, homes=homes)
     try:
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:

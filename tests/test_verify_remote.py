@@ -158,3 +158,27 @@ def test_a_forging_service_is_rejected_with_the_reason(sandbox: Sandbox) -> None
     verified, checks, reason = verify_in_sandbox(sandbox, "notes", forging_source(True), specs, 0)
     assert verified == {} and checks == []
     assert reason.startswith("sandbox: protocol:") and "does not answer" in reason
+
+
+def test_composed_tasks_are_judged_again_with_services_isolated() -> None:
+    """The compose stage's second verdict: each service (loaded as untrusted text) in its own
+    worker, the gold plan replayed and the rubric judged here."""
+    import sys
+
+    from library.compose import compose_tasks
+    from library.services import reference_service_classes
+    from library.verify.tasks import recheck_tasks
+
+    classes = {c.name: c for c in reference_service_classes()}
+    task = compose_tasks(list(classes.values()), 1, seed=0).tasks[0]
+    sources, homes = {}, {}
+    for name in task.services:
+        module = f"gen_{name}"
+        sources[module] = inspect.getsource(sys.modules[classes[name].__module__])
+        homes[name] = module
+    planless = task.model_copy(update={"task_id": "planless", "gold_plan": []})
+    trivial = task.model_copy(update={"task_id": "trivial", "rubric": []})
+    verdicts = recheck_tasks([task, planless, trivial], sources, homes)
+    assert verdicts[task.task_id] is None
+    assert (verdicts["planless"] or "").startswith("the gold plan fails")
+    assert verdicts["trivial"] == "doing nothing passes every criterion"

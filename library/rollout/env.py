@@ -214,9 +214,11 @@ class SandboxEnv:
     (``library.services.crm:Crm``); ``sources``: module name -> untrusted source to load
     (generated services from the warehouse); the services it defines are added to ``refs``.
     A module is (re)loaded whenever its worker is new (first use, or restarted after a
-    failure). ``on_close`` receives the env when the engine is done with it (a pool takes it
-    back); without it ``close()`` leaves the workers to their owner (``shutdown()`` ends
-    them).
+    failure). ``homes`` (service -> module) lets an episode start only the workers of the
+    services it mounts; without it every module is loaded at the first reset. At most
+    ``max_workers`` module workers stay alive (least recently used ones are ended).
+    ``on_close`` receives the env when the engine is done with it (a pool takes it back);
+    without it ``close()`` leaves the workers to their owner (``shutdown()`` ends them).
     """
 
     blocking = True
@@ -230,6 +232,8 @@ class SandboxEnv:
         pool_seed: int = 0,
         seed_size: int = DEFAULT_SEED_SIZE,
         on_close: Callable[[SandboxEnv], None] | None = None,
+        homes: Mapping[str, str] | None = None,
+        max_workers: int = 32,
     ) -> None:
         self.sandbox = sandbox
         self.refs = dict(refs or {})
@@ -237,7 +241,10 @@ class SandboxEnv:
         self.pool_seed = pool_seed
         self.seed_size = seed_size
         self.on_close = on_close
-        self.boxes: dict[str, Sandbox] = {}  # untrusted module -> its own worker
+        self.max_workers = max_workers
+        # untrusted module -> its own worker, least recently used first
+        self.boxes: OrderedDict[str, Sandbox] = OrderedDict()
+        self._hints = {s: m for s, m in (homes or {}).items() if m in self.sources}
         self._home: dict[str, str] = {}  # service -> the module that defines it
         self._loaded: dict[str, int | None] = {}  # module -> pid of the worker it is in
         self._mode: Mode | None = None
@@ -245,17 +252,33 @@ class SandboxEnv:
         self._world: _SplitWorld | None = None
         self._gateway: Gateway | None = None
 
-    def _load_sources(self) -> None:
-        for module, source in self.sources.items():
-            box = self.boxes.get(module)
-            if box is None:
-                box = self.boxes[module] = Sandbox(self.sandbox.policy)
-            if box.pid is not None and box.pid == self._loaded.get(module):
+    def _load(self, module: str) -> None:
+        """``module`` loaded in its own live worker (started or restarted if need be)."""
+        box = self.boxes.get(module)
+        if box is None:
+            box = self.boxes[module] = Sandbox(self.sandbox.policy)
+        self.boxes.move_to_end(module)
+        if box.pid is not None and box.pid == self._loaded.get(module):
+            return
+        for found in box.load(module, self.sources[module]):
+            self.refs[found.service] = found.ref
+            self._home[found.service] = module
+        self._loaded[module] = box.pid
+
+    def _load_sources(self, names: list[str]) -> None:
+        wanted = [self._home.get(n) or self._hints.get(n) for n in names]
+        if not self._hints or any(
+            m is None and n not in self.refs for n, m in zip(names, wanted, strict=True)
+        ):
+            wanted = list(self.sources)  # a service of unknown module: load them all
+        for module in dict.fromkeys(m for m in wanted if m is not None):
+            self._load(module)
+        # Past the cap, end the least recently used workers this episode does not need.
+        for module in list(self.boxes):
+            if len(self.boxes) <= self.max_workers or module in wanted:
                 continue
-            for found in box.load(module, source):
-                self.refs[found.service] = found.ref
-                self._home[found.service] = module
-            self._loaded[module] = box.pid
+            self.boxes.pop(module).close()
+            self._loaded.pop(module, None)
 
     def _box(self, service: str) -> Sandbox:
         module = self._home.get(service)
@@ -263,13 +286,14 @@ class SandboxEnv:
 
     def reset(self, task: Task, mode: Mode) -> None:
         gateway = check_mode(mode) == "gateway"
-        self._load_sources()
+        names = list(task.services)
+        if gateway:
+            names += task.distractor_services
+        self._load_sources(names)
         missing = [s for s in task.services if s not in self.refs]
         if missing:
             raise KeyError(f"no service code for {missing}; known: {sorted(self.refs)}")
-        names = list(task.services)
-        if gateway:
-            names += [s for s in task.distractor_services if s in self.refs]
+        names = [n for n in names if n in self.refs]
         if gateway and GATEWAY_PREFIX not in self.sandbox.policy.invoke_prefixes:
             raise ValueError(
                 "gateway mode: build the Sandbox with rollout_sandbox_policy() (its "
