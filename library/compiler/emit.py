@@ -23,8 +23,8 @@ from library.ingest.naming import singular
 RUNTIME = (
     "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",
     "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State",
-    "ToolError", "Url", "fit_text", "int_id", "paginate", "pattern_id", "pattern_text", "tool",
-    "uuid_id",
+    "ToolError", "Url", "fit_text", "int_id", "int_ref", "paginate", "pattern_id", "pattern_text",
+    "tool", "uuid_id",
 )  # fmt: skip
 TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
 PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")

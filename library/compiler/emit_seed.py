@@ -283,7 +283,7 @@ def resolve_ref(ref: str | None, collections: Any) -> str | None:
 
 
 def _ref_of(spec: TypeSpec) -> str | None:
-    if spec.semantic == "id" and spec.kind is Kind.STR:
+    if spec.semantic == "id" and spec.kind in (Kind.STR, Kind.INT):
         return spec.ref
     if spec.kind is Kind.LIST and spec.item is not None:
         return _ref_of(spec.item)
@@ -897,6 +897,13 @@ class _RecordWriter:
             return self._enum(low, spec)
         if sem == "id" and kind is Kind.STR:
             return self._ref(spec, name, required, depth)
+        if sem == "id" and kind is Kind.INT:
+            target = self.w.plan.records.get(resolve_ref(spec.ref, self.collections) or "")
+            if target is not None and target.id_style.kind == "int":
+                found = self._ref(spec, name, required, depth)
+                if found is not None:
+                    flat = found.flat() if isinstance(found, Call) else found
+                    return f"int_ref({flat})"
         if kind in (Kind.DATE, Kind.DATETIME):
             if depth == 0:
                 return self._time(name, spec, required)

@@ -61,7 +61,7 @@ def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
 ENVELOPE_KEYS = ("data", "result", "item", "record", "resource", "value")
 
 
-def record_source(spec: ToolSpec) -> RecordSource | None:
+def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | None:
     """The record(s) a tool returns, if its output is record-shaped: the record itself, an
     array of records, a page (``{items: [...], next_cursor}``) or an envelope holding one record
     (``{data: {...}}``, ``{result: {...}}``, ``{<resource>: {...}}``)."""
@@ -73,7 +73,11 @@ def record_source(spec: ToolSpec) -> RecordSource | None:
 
     def key_of(node: dict[str, Any]) -> str | None:
         props = node.get("properties")
-        return id_key(props, spec.resource, own) if isinstance(props, dict) else None
+        if not isinstance(props, dict):
+            return None
+        if prefer is not None and prefer in props:
+            return prefer
+        return id_key(props, spec.resource, own)
 
     if (key := key_of(out)) is not None:
         return RecordSource(out, "", "record", id_key=key)
@@ -106,6 +110,32 @@ def record_source(spec: ToolSpec) -> RecordSource | None:
         key, node, ident = objects[0]
         return RecordSource(node, f"{key}.", "envelope", key, ident)
     return None
+
+
+def preferred_sources(
+    specs: list[ToolSpec],
+    resources: dict[str, str | None],
+    sources: dict[str, RecordSource],
+) -> dict[str, RecordSource]:
+    """Sources read again with the id key most of their resource's tools show: a list whose
+    items carry ``name`` is keyed like the get that looks records up by ``name``."""
+    keys: dict[str, Counter[str]] = {}
+    for spec in specs:
+        src, resource = sources.get(spec.name), resources.get(spec.name)
+        if src is not None and resource is not None:
+            keys.setdefault(resource, Counter())[src.id_key] += 1
+    out = dict(sources)
+    for spec in specs:
+        resource = resources.get(spec.name)
+        if resource not in keys:
+            continue
+        key = keys[resource].most_common(1)[0][0]
+        src = out.get(spec.name)
+        if src is None or src.id_key != key:
+            found = record_source(spec, prefer=key)
+            if found is not None and found.id_key == key:
+                out[spec.name] = found
+    return out
 
 
 def props_of(source: RecordSource) -> frozenset[str]:
@@ -150,7 +180,8 @@ def names_record(toks: tuple[str, ...], resource: str | None, path: bool = False
     head, last = toks[:-1], toks[-1]
     if last != "id" and not (path and last in KEY_WORDS):
         return False
-    return bool(head) and len(head) <= len(words) and words[-len(head) :] == head
+    # the key's noun is the resource's: ``education_expense_id`` of expenses
+    return bool(head) and bool(words) and head[-1] == words[-1]
 
 
 def _last_path_param(spec: ToolSpec) -> str | None:

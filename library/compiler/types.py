@@ -264,6 +264,8 @@ class TypeMapper:
             annotation = SEMANTIC_ANNOTATIONS[semantic][0]
             kind = {"date": Kind.DATE, "datetime": Kind.DATETIME, "money": Kind.FLOAT}
             return TypeSpec(kind.get(semantic, Kind.STR), annotation, semantic=semantic)
+        if semantic == "id" and jtype == "integer":
+            return TypeSpec(Kind.INT, "int", semantic="id", ref=ref)
         if jtype in _BASE:
             kind = _BASE[jtype]
             if semantic in SEMANTIC_ANNOTATIONS and _constrained(node):

@@ -107,7 +107,8 @@ def pattern_text(
     xeger = rstr.Rstr(rng)
     for _ in range(MAX_TRIES):
         drawn = xeger.xeger(pattern)
-        for text in (drawn, drawn[:max_length] if max_length is not None else drawn):
+        longer = (drawn or "x") * (min_length // max(len(drawn), 1) + 1)  # rstr stops at 100
+        for text in (drawn, drawn[:max_length] if max_length is not None else drawn, longer):
             fits = len(text) >= min_length and (max_length is None or len(text) <= max_length)
             if fits and compiled.search(text) is not None:
                 return text
@@ -121,3 +122,8 @@ def fit_text(text: str, min_length: int = 0, max_length: int | None = None) -> s
     if len(text) < min_length:
         text = text + "0" * (min_length - len(text))
     return text
+
+
+def int_ref(value: str | None) -> int | None:
+    """A seeded reference to a record with integer ids, as the integer the spec shows."""
+    return int(value) if value is not None and value.lstrip("-").isdigit() else None

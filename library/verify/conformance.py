@@ -284,8 +284,12 @@ class _Suite:
                 args[p] = record[p]
                 continue
             ids = sorted(getattr(state, coll)) if coll else []
-            if ids and main_type(simplify(node, c.input_schema)) in ("string", None):
+            jtype = main_type(simplify(node, c.input_schema))
+            if ids and jtype in ("string", None):
                 args[p] = rng.choice(ids)
+                continue
+            if ids and jtype == "integer" and all(i.isdigit() for i in ids):
+                args[p] = int(rng.choice(ids))  # integer ids are strings inside the service
                 continue
             args[p] = sampler.value(
                 node, name=p, path=p, semantics=c.semantics, root=c.input_schema
@@ -362,6 +366,8 @@ class _Suite:
         ids = sorted(getattr(self.state(world), coll)) if coll else []
         if ids and main_type(node) in ("string", None):
             values.append(ids[0])
+        elif ids and main_type(node) == "integer" and ids[0].isdigit():
+            values.append(int(ids[0]))
         enum = [v for v in node.get("enum") or () if v is not None]
         values += enum[:MAX_VALUES]
         jtype = main_type(node)
