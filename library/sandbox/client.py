@@ -105,6 +105,7 @@ _RESULT_SHAPES: dict[str, Any] = {
         isinstance(v, dict) and isinstance(v.get("now"), str) and _states(v.get("states"))
     ),
     "ping": lambda v: v == "pong",
+    "digest": lambda v: isinstance(v, str),
     "load": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
     "describe": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
     "mount": lambda v: isinstance(v, dict) and isinstance(v.get("tools"), list),
@@ -509,6 +510,10 @@ class Sandbox:
     def view(self, *, world: int | None = None) -> dict[str, Any]:
         """``{"now": iso clock, "states": {service: records by collection (by alias)}}``."""
         return self._request(_on({"op": "view"}, world))
+
+    def digest(self, *, world: int | None = None) -> str:
+        """A hash of the world's records as ``view`` would report them, dumped afresh."""
+        return self._request(_on({"op": "digest"}, world))
 
     def ping(self) -> None:
         """A request with no effect: a stale or forged frame still in the pipe shows here."""

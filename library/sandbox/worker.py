@@ -12,6 +12,7 @@ stdin closes. Requests are dicts with an ``op``:
     tool_schemas  fmt                   -> [schema]
     world_new     service, seed, size   -> world id    one more World of one service (seeded)
     view          world                 -> {now, states}   the world's clock and records
+    digest        world                 -> str   a hash of those records, dumped afresh
     ping                                -> "pong"
     describe                            -> [service description]   of the mounted services
     invoke        target, payload       -> any JSON    run a trusted function (see ``invoke``)
@@ -30,6 +31,7 @@ this request, and it then kills the worker.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
 import linecache
 import os
@@ -40,6 +42,8 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from library.runtime import Service, World
 from library.runtime.tool import ToolDef
@@ -158,6 +162,7 @@ class Worker:
             "invoke": self.invoke,
             "world_new": self.world_new,
             "view": self.view,
+            "digest": self.digest,
             "ping": lambda msg: "pong",
             "describe": lambda msg: [
                 describe_service(f"{type(svc).__module__}:{type(svc).__name__}", type(svc))
@@ -286,6 +291,13 @@ class Worker:
         wid = len(self.worlds) + 1
         self.worlds[wid], self.world_snapshots[wid] = world, {}
         return wid
+
+    def digest(self, msg: dict) -> str:
+        """What the parent's ``hash_states`` gives for ``view``'s states, without sending
+        them (the records are dumped afresh: a state changed in place still shows)."""
+        states = self.view(msg)["states"]
+        payload = orjson.dumps(states, option=orjson.OPT_SORT_KEYS)
+        return hashlib.blake2b(payload, digest_size=16).hexdigest()
 
     def view(self, msg: dict) -> dict[str, Any]:
         world = self._world(msg)
