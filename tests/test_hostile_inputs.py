@@ -9,8 +9,10 @@ import asyncio
 import csv
 import io
 import json
+import os
 import threading
 import traceback
+import tracemalloc
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +24,7 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from library.compose import Task, compose_tasks
+from library.ingest import Unreadable, read_document
 from library.judge import judge_group, judge_rollouts
 from library.llm import LLMCallError, LLMClient, MemoryCallStore
 from library.llm.testing import DROP, ScriptedModel
@@ -30,6 +33,7 @@ from library.rollout import InProcessEnv, LiteLLMPolicy, Rollout, RolloutSetting
 from library.services import reference_service_classes
 from tasks.compose import write_tasks
 from tasks.curate import curate
+from tasks.ingest import discover, ingest_files
 from tasks.llm_store import WarehouseCallStore
 from tasks.rollout import write_judged
 from tasks.runs import recorded_run
@@ -438,3 +442,132 @@ def test_a_request_fault_is_the_agents_and_stays_judged(
 def test_redact_removes_each_credential_shape(text: str, expected: str | None) -> None:
     env = {"NOT_SO_SECRET": "opaque-env-value-1", "HOME": "/root"}
     assert redact(text, ["opaque-given-value-1"], env=env) == (expected or text)
+
+
+# -- hostile spec files (item 5) ------------------------------------------------------------
+
+GOOD_SPEC = {"tools": [{"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}]}
+
+
+def spec_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "a_good.json").write_text(json.dumps(GOOD_SPEC))
+    (folder / "z_good.json").write_text(
+        json.dumps({**GOOD_SPEC, "tools": [{**GOOD_SPEC["tools"][0], "name": "pong"}]})
+    )
+    return folder
+
+
+def ingest_folder(folder: Path, wh_root: Path, **kw: Any) -> dict[str, str]:
+    """Ingest a folder; the error kind and message reported per file name."""
+    found = discover([str(folder)])
+    ingest_files(found.files, wh_root, workers=1, refused=found.refused, **kw)
+    rows = Warehouse(wh_root).query("select source_file, kind, message from spec_errors")
+    return {Path(r["source_file"]).name: f"{r['kind']}: {r['message']}" for r in rows.to_pylist()}
+
+
+def ingested_tools(wh_root: Path) -> list[str]:
+    return sorted(Warehouse(wh_root).query("select name from specs").column(0).to_pylist())
+
+
+def test_a_symlink_to_dev_zero_is_refused_and_the_rest_ingests(tmp_path: Path) -> None:
+    folder = spec_folder(tmp_path)
+    (folder / "m_zero.json").symlink_to("/dev/zero")  # the attack: MemoryError, later files lost
+    errors = ingest_folder(folder, tmp_path / "wh")
+    assert "outside" in errors["m_zero.json"] and "not followed" in errors["m_zero.json"]
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    folder = spec_folder(tmp_path)
+    fifo = folder / "m_x.json"
+    os.mkfifo(fifo)  # the attack: the ingest hung forever on open
+    out: dict[str, dict[str, str]] = {}
+    worker = threading.Thread(
+        target=lambda: out.update(errors=ingest_folder(folder, tmp_path / "wh")), daemon=True
+    )
+    worker.start()
+    worker.join(10)
+    hung = worker.is_alive()
+    if hung:  # release the blocked reader, so the failure is reported and nothing is left
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(10)
+    assert not hung, "the ingest blocked on the FIFO"
+    assert out["errors"]["m_x.json"] == "unreadable: a FIFO, not a regular file: not read"
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
+
+
+def test_a_device_named_directly_is_refused(tmp_path: Path) -> None:
+    wh_root = tmp_path / "wh"
+    stats = ingest_files(["/dev/zero"], wh_root, workers=1)
+    assert stats.errors == {("unreadable", "error"): 1}
+    [message] = Warehouse(wh_root).query("select message from spec_errors").column(0).to_pylist()
+    assert message == "a character device, not a regular file: not read"
+
+
+def test_a_symlink_inside_the_folder_is_followed(tmp_path: Path) -> None:
+    folder = spec_folder(tmp_path)
+    (folder / "b_link.json").symlink_to(folder / "a_good.json")
+    assert ingest_folder(folder, tmp_path / "wh") == {}
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
+
+
+def test_a_document_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
+    folder = spec_folder(tmp_path)
+    (folder / "m_big.json").write_bytes(b"[" + b"0," * 600 + b"0]")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("library.ingest.document.MAX_BYTES", 1000)  # a smaller limit, same reader
+        errors = ingest_folder(folder, tmp_path / "wh")
+    assert (
+        errors["m_big.json"]
+        == "too_large: larger than the limit of 1,000 bytes a document: not read"
+    )
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
+
+
+def test_the_reader_never_holds_more_than_the_limit(tmp_path: Path) -> None:
+    sparse = tmp_path / "huge.json"
+    with sparse.open("wb") as f:
+        f.truncate(64 * 2**20)  # 64 MiB of holes: no disk used
+    tracemalloc.start()
+    try:
+        with pytest.raises(Unreadable, match="larger than the limit of 1,000 bytes"):
+            read_document(sparse, max_bytes=1000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20, f"{peak} bytes held to refuse a 1,000-byte limit"
+
+
+def slow_document(tools: int = 1) -> bytes:
+    """A real document that takes a while to parse: nested schema aliases (~0.2 s a tool)."""
+    lines = ["x0: &x0 {type: object, properties: {a: {type: string}, b: {type: string}}}"]
+    for i in range(1, 6):
+        refs = ", ".join(f"p{j}: *x{i - 1}" for j in range(10))
+        lines.append(f"x{i}: &x{i} {{type: object, properties: {{{refs}}}}}")
+    lines.append("tools:")
+    lines += [f"  - {{name: t{i}, description: d, inputSchema: *x5}}" for i in range(tools)]
+    return "\n".join(lines).encode()
+
+
+@pytest.mark.parametrize("thread", ["main", "other"])
+def test_a_document_that_parses_too_long_is_stopped(tmp_path: Path, thread: str) -> None:
+    folder = spec_folder(tmp_path)
+    # On the main thread, long enough (~4 s) that a parse left running would still be seen.
+    (folder / "m_slow.yaml").write_bytes(slow_document(20 if thread == "main" else 1))
+    out: dict[str, dict[str, str]] = {}
+
+    def run() -> None:
+        out["errors"] = ingest_folder(folder, tmp_path / "wh", time_limit_s=0.02)
+
+    if thread == "main":  # the CLI and the pool's workers: a timer interrupts the parse
+        run()
+        parsing = [t for t in threading.enumerate() if t.name.startswith("ingest-parse")]
+        assert not parsing, "the parse was left running instead of interrupted"
+    else:  # a Prefect task's thread: the parse is abandoned, the stage goes on
+        worker = threading.Thread(target=run)
+        worker.start()
+        worker.join(30)
+    assert out["errors"]["m_slow.yaml"].startswith("timeout: parsing took longer than the 0.02 s")
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
