@@ -80,6 +80,11 @@ def _pick_state(rng: random.Random, open_states: tuple[Any, ...], states: tuple[
     """A seeded status: mostly an open one, as in a live system, so actions find records."""
     return rng.choice(open_states) if rng.random() < 0.7 else rng.choice(states)
 ''',
+    "_view": '''
+def _view(record: BaseModel, keys: frozenset[str]) -> dict[str, Any]:
+    """The part of a record this answer shows (the spec lists its keys)."""
+    return {k: v for k, v in record.model_dump(mode="json").items() if k in keys}
+''',
     "_offset_of": '''
 def _offset_of(cursor: str | None) -> int:
     """Cursors are opaque to callers; this service issues the offset of the next page."""
@@ -110,12 +115,13 @@ def emit_source(plan: ServicePlan) -> str:
         *_wrappers(plan),
         _transition(plan),
         _state(plan),
+        # parameter types named for short signatures: after the classes they may name
+        "\n".join(_assign(name, text) for text, name in tools.aliases.items()),
         service,
     ]
     body = "\n\n\n".join(p for p in parts if p)
     aliases, body = _id_aliases(body)
-    params = "\n".join(_assign(name, text) for text, name in tools.aliases.items())
-    names = "\n".join(p for p in (aliases, _enums(plan), params) if p)
+    names = "\n".join(p for p in (aliases, _enums(plan)) if p)
     body = f"{names}\n\n\n{body}" if names else body
     gap = "\n\n" if names else "\n\n\n"  # two blank lines before a def or class
     return f"{_header(plan)}\n\n{_imports(body)}{gap}{body}\n"
@@ -141,7 +147,16 @@ def _id_aliases(body: str) -> tuple[str, str]:
 
 def _assign(name: str, value: str) -> str:
     line = f"{name} = {value}"
-    return line if len(line) <= WIDTH else f"{name} = (\n{INDENT}{value}\n)"
+    if len(line) <= WIDTH:
+        return line
+    if value.startswith("frozenset({"):  # as ruff lays out a long set of names
+        inner = value.removeprefix("frozenset(").removesuffix(")")
+        if len(INDENT + inner) <= WIDTH:
+            return f"{name} = frozenset(\n{INDENT}{inner}\n)"
+        items = inner.strip("{}").split(", ")
+        rows = "".join(f"{INDENT * 2}{item},\n" for item in items)
+        return f"{name} = frozenset(\n{INDENT}{{\n{rows}{INDENT}}}\n)"
+    return f"{name} = (\n{INDENT}{value}\n)"
 
 
 def _header(plan: ServicePlan) -> str:

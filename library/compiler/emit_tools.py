@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import textwrap
+from collections.abc import Callable
 
 from library.compiler.actions import status_field
 from library.compiler.emit_seed import put_call
@@ -86,8 +87,25 @@ class ToolWriter:
         }[tool.verb]
         lines = lines + body(tool, record)
         if tool.output.shape is Shape.ENVELOPE:
-            lines = _enveloped(lines, f"{tool.output.cls}", self._wrapper(tool.output.cls))
+            attr = self._wrapper(tool.output.cls).fields[0].attr
+            lines = _returned(lines, lambda value: f"{tool.output.cls}({attr}={value})")
+        elif tool.output.shape is Shape.VIEW:
+            self.helpers.add("_view")
+            keys = self._keys(tool)
+            lines = _returned(lines, lambda value: f"_view({value}, {keys})")
         return lines
+
+    def _keys(self, tool: ToolPlan) -> str:
+        """A module-level frozenset of the keys a view shows (named once per key set)."""
+        items = [json.dumps(k) for k in sorted(tool.output.meta)]
+        text = "frozenset({" + ", ".join(items) + "})"
+        if text not in self.aliases:
+            name = f"{class_name(tool.method).upper()}_KEYS"
+            while name in self.taken:
+                name += "_"
+            self.taken.add(name)
+            self.aliases[text] = name
+        return self.aliases[text]
 
     def _ordered(self, tool: ToolPlan) -> list[ParamPlan]:
         required = [p for p in tool.params if p.required]
@@ -144,6 +162,8 @@ class ToolWriter:
             return f"list[{record.cls}]"
         if tool.output.shape in (Shape.PAGE, Shape.DELETION, Shape.ENVELOPE):
             return tool.output.cls or record.cls
+        if tool.output.shape is Shape.VIEW:
+            return "dict[str, Any]"
         return record.cls
 
     # -- shared checks --------------------------------------------------------------------
@@ -306,7 +326,7 @@ class ToolWriter:
         if scope:
             lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
         lines += self._ref_checks(tool)
-        if tool.output.shape is Shape.RECORD:
+        if tool.output.shape in (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE):
             return [*lines, f"{PAD}return self.delete({coll}, {ident.attr})"]
         values = {"id": "record.id", "true": "True"}
         wrapper = self._wrapper(tool.output.cls)
@@ -511,25 +531,23 @@ class ToolWriter:
         return next(w for w in self.plan.wrappers if w.cls == cls)
 
 
-def _enveloped(lines: list[str], cls: str, wrapper: WrapperPlan) -> list[str]:
-    """Every ``return X`` of a method becomes ``return Cls(key=X)``."""
-    attr = wrapper.fields[0].attr
-    text = "\n".join(lines)
-    tree = ast.parse(textwrap.dedent(text))
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    indent = len(INDENT)
-    edits: list[tuple[int, int]] = []  # (start of the value, end of the value) in ``text``
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Return) and node.value is not None:
-            v = node.value
-            start = offsets[v.lineno - 1] + v.col_offset + indent
-            end = offsets[v.end_lineno - 1] + v.end_col_offset + indent  # type: ignore[operator]
-            edits.append((start, end))
-    for start, end in sorted(edits, reverse=True):
-        text = f"{text[:start]}{cls}({attr}={text[start:end]}){text[end:]}"
-    return text.split("\n")
+def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
+    """Every ``return X`` of a method becomes ``data = X`` then ``return wrap(data)``
+    (``data = `` is as long as ``return ``: the statement keeps its layout)."""
+    tree = ast.parse(textwrap.dedent("\n".join(lines)))
+    returns = sorted(
+        (n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None),
+        key=lambda n: n.lineno,
+        reverse=True,
+    )
+    out = list(lines)
+    for node in returns:
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        line = out[first]
+        pad = line[: len(line) - len(line.lstrip())]
+        out[first] = pad + "data = " + line.lstrip().removeprefix("return ")
+        out.insert(last + 1, f"{pad}return {wrap('data')}")
+    return out
 
 
 def _flat(expr: Expr) -> str:

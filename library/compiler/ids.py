@@ -43,6 +43,8 @@ def id_key(props: dict[str, Any], resource: str | None, own: str | None = None) 
     for key in keys:
         if names_record(tokens(key), resource):
             return key
+    if "name" in props and resource:  # last resort: resources named by a unique ``name``
+        return "name"
     return None
 
 

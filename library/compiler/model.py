@@ -152,6 +152,7 @@ class Shape(StrEnum):
     LIST = "list"  # a bare array of records
     DELETION = "deletion"  # a confirmation object ({id, deleted})
     ENVELOPE = "envelope"  # the record under one key (``{"data": {...}}``)
+    VIEW = "view"  # the part of the record the answer shows (``meta``: the keys)
 
 
 @dataclass(slots=True)

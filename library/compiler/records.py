@@ -75,7 +75,7 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
         props = node.get("properties")
         if not isinstance(props, dict):
             return None
-        if prefer is not None and prefer in props:
+        if prefer is not None and prefer in props and "id" not in props:
             return prefer
         return id_key(props, spec.resource, own)
 
@@ -165,6 +165,8 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     mine = last in required and refs.get(last) in (None, resource)
     if mine and names_record(tokens(last or ""), resource, path=True):
         return last
+    if mine and tokens(last or "") == ("name",) and spec.http is not None:
+        return last  # ``GET /v1/{name}``: the full resource name is the id
     return None
 
 
@@ -303,6 +305,8 @@ class RecordBuilder:
         # one id key per record: the one most outputs show (others are plain fields there)
         keys = Counter(src.id_key for _, src in shaped)
         key_of_id = keys.most_common(1)[0][0] if keys else "id"
+        if any("id" in props_of(src) for _, src in shaped):
+            key_of_id = "id"  # an ``id`` field is the id, whatever else names the record
         for spec, src in shaped:
             required |= set(src.schema.get("required") or ())
             infos = infos_by_path(spec.fields, "output", src.prefix)

@@ -65,6 +65,7 @@ BODY_LOCALS = frozenset(
         "q",
         "changes",
         "transition",
+        "data",
     }
 )
 PAGE_META = {
@@ -286,9 +287,14 @@ class ToolPlanner:
         self, spec: ToolSpec, record: RecordPlan, verb: str, source: RecordSource | None
     ) -> OutputPlan:
         schema = spec.output_schema
-        if not schema:
+        root = deref(schema, schema) if schema else {}
+        if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
         known = frozenset(record.fields) | {record.id_key}
+        if verb in RECORD_VERBS or verb == "delete":
+            view = self._view(root, record, known)
+            if view is not None:
+                return view
         matches = source is not None and jaccard(props_of(source), known) >= 0.5
         if matches and source is not None and source.id_key != record.id_key:
             matches = False
@@ -305,6 +311,30 @@ class ToolPlanner:
         if source.container == "list":
             return OutputPlan(Shape.LIST)
         return self._page(schema, source, record)
+
+    def _view(
+        self, root: dict[str, Any], record: RecordPlan, known: frozenset[str]
+    ) -> OutputPlan | None:
+        """A partial view of the record (``{Status, MFADelete}`` of a bucket), or the record
+        where the answer allows no other keys: the keys it shows, each one the record has,
+        every required one a required field."""
+        props = root.get("properties")
+        if not isinstance(props, dict) or not props or not set(props) <= known:
+            return None
+        required = set(root.get("required") or ())
+        stored = {n for n, f in record.fields.items() if f.required} | {record.id_key}
+        if not required <= stored:
+            return None
+        if set(props) == known - {record.id_key} | {record.id_key} and not _closed(root):
+            return None  # the whole record: Shape.RECORD says it
+        for key in props:  # a view holds what the record stores, typed alike
+            field = record.fields.get(key)
+            node = deref(props[key], root)
+            want, have = _json_kind(node), _json_of(field.type.kind) if field else None
+            widened = (want, have) == ("number", "integer")  # an integer is a number
+            if field is not None and want not in (None, have) and not widened:
+                return None
+        return OutputPlan(Shape.VIEW, None, None, {k: k for k in props})
 
     def _envelope(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
         """``{"data": <record>}``: the record under one key; other optional keys are left out,
@@ -367,6 +397,8 @@ class ToolPlanner:
             fields.append(
                 FieldPlan(key, identifier(key), TypeSpec(kind, annotation), key in required)
             )
+        if not fields and not required and json_types(schema)[0] <= {"object"}:
+            return OutputPlan(Shape.VIEW, None, None, {})  # nothing required: an empty answer
         if not fields:
             raise Skip("delete output is neither the record nor a deletion confirmation")
         return OutputPlan(Shape.DELETION, self._wrapper(None, fields, meta, "Deletion"), None, meta)
@@ -553,6 +585,35 @@ def _with_schema(field: TypeSpec, param: TypeSpec) -> TypeSpec:
         model=field.model,
         schema=param.schema,
     )
+
+
+def _any_object(node: dict[str, Any]) -> bool:
+    """``{"type": "object"}`` with nothing said about its keys: any object is an answer."""
+    types, _ = json_types(node)
+    open_ = node.get("additionalProperties") in (None, True)
+    return types == {"object"} and not node.get("properties") and open_ and not node.get("required")
+
+
+def _closed(node: dict[str, Any]) -> bool:
+    return node.get("additionalProperties") is False
+
+
+_JSON_OF = {
+    Kind.STR: "string", Kind.ENUM: None, Kind.INT: "integer", Kind.FLOAT: "number",
+    Kind.BOOL: "boolean", Kind.DATE: "string", Kind.DATETIME: "string", Kind.LIST: "array",
+    Kind.MODEL: "object", Kind.DICT: "object", Kind.ANY: None,
+}  # fmt: skip
+
+
+def _json_of(kind: Kind) -> str | None:
+    return _JSON_OF.get(kind)
+
+
+def _json_kind(node: dict[str, Any]) -> str | None:
+    types, _ = json_types(node)
+    if types == {"integer", "number"}:
+        return "number"
+    return next(iter(types)) if len(types) == 1 else None
 
 
 def default_literal(param: ParamPlan) -> str | None:

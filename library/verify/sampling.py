@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from library.compiler.patterns import regex_sample
+from library.compiler.types import merge_all_of
 
 MAX_DEPTH = 6
 SEMANTIC_SAMPLES = {
@@ -46,6 +47,7 @@ def simplify(node: Any, root: dict[str, Any] | None = None) -> dict[str, Any]:
         target = (root.get("$defs") or {}).get(ref.removeprefix("#/$defs/"))
         if isinstance(target, dict):
             node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    node = dict(merge_all_of(node))
     for key in ("anyOf", "oneOf"):
         branches = [b for b in node.get(key) or () if isinstance(b, dict)]
         real = [b for b in branches if b.get("type") != "null"]
