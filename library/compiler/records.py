@@ -190,7 +190,8 @@ def _last_path_param(spec: ToolSpec) -> str | None:
     if spec.http is None:
         return None
     segments = re.findall(r"\{([^}]+)\}", spec.http.path)
-    if not segments or not spec.http.path.rstrip("/").endswith("}"):
+    path = re.sub(r"\}:[A-Za-z]\w*$", "}", spec.http.path.rstrip("/"))  # ``{name}:cancel``
+    if not segments or not path.endswith("}"):
         return None
     wanted = segments[-1]
     for name, where in spec.http.params.items():

@@ -553,12 +553,22 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
     if {param.kind, field.kind} <= {Kind.INT, Kind.FLOAT}:
         return _with_schema(field, param) if field.kind is Kind.INT else param
     if param.kind is Kind.MODEL and field.kind is Kind.MODEL:
-        return param if param.annotation == field.annotation else _with_schema(field, param)
+        if param.annotation == field.annotation:
+            return param
+        # the field's class must take every key the parameter may hold, or valid input fails
+        return _with_schema(field, param) if _keys(param) <= _keys(field) else None
     if {param.kind, field.kind} <= {Kind.MODEL, Kind.DICT}:
-        return _with_schema(field, param) if field.kind is Kind.MODEL else param
+        # a dict parameter into a model field is validated as the model; a model into a
+        # dict field would be stored as an object the record refuses
+        return _with_schema(field, param) if field.kind is Kind.MODEL else None
     if param.kind is field.kind:
         return param
     return None
+
+
+def _keys(spec: TypeSpec) -> set[str]:
+    props = spec.schema.get("properties")
+    return set(props) if isinstance(props, dict) else set()
 
 
 def _bounded(param: TypeSpec, field: TypeSpec) -> TypeSpec:

@@ -36,7 +36,8 @@ _NUMBER = re.compile(r"\b\d+(\.\d+)?\b")
 def reason_category(reason: str) -> str:
     """The reason with its specifics removed: ``valid_call: not_found: no tag with id ...``
     -> ``valid_call: not_found``; skips keep their sentence with names replaced."""
-    text = reason.strip()
+    # the build stage prefixes the tier (``compiler: ``) and appends later tiers' reasons
+    text = reason.split("; ")[0].strip().removeprefix("compiler: ")
     check, sep, detail = text.partition(": ")
     if sep and re.fullmatch(r"[a-z_]+", check) and check not in ("compiler error",):
         # a failed conformance check: the check and, for calls, the error code
