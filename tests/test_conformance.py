@@ -322,6 +322,15 @@ RANGE_LIST = spec(
 )
 
 
+def _since(svc: Notes, limit: int, offset: int, created_after: object) -> list[Note]:
+    found = [
+        n
+        for n in svc.state.notes.values()
+        if created_after is None or n.created_at >= created_after  # type: ignore[operator]
+    ]
+    return found[offset : offset + limit]
+
+
 class RangeNotes(Notes):
     """Correct: the bound is parsed as a moment, so any text is refused or compared."""
 
@@ -336,12 +345,7 @@ class RangeNotes(Notes):
             offset: Notes to skip.
             created_after: Only notes created at or after this moment.
         """
-        found = [
-            n
-            for n in self.state.notes.values()
-            if created_after is None or n.created_at >= created_after
-        ]
-        return found[offset : offset + limit]
+        return _since(self, limit, offset, created_after)
 
 
 class RangeCrash(Notes):
@@ -351,19 +355,8 @@ class RangeCrash(Notes):
     def list_notes(
         self, limit: int = 20, offset: int = 0, created_after: str | None = None
     ) -> list[Note]:
-        """List notes.
-
-        Args:
-            limit: Page size.
-            offset: Notes to skip.
-            created_after: Only notes created at or after this moment.
-        """
-        found = [
-            n
-            for n in self.state.notes.values()
-            if created_after is None or n.created_at >= created_after  # type: ignore[operator]
-        ]
-        return found[offset : offset + limit]
+        """List notes created after a moment (given as text, compared as it is)."""
+        return _since(self, limit, offset, created_after)  # compares a datetime with text
 
 
 class LastPageCrash(Notes):
