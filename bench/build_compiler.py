@@ -7,8 +7,8 @@ nothing.
     .venv/bin/python bench/build_compiler.py --more          # ../shared/corpora/openapi-more
     .venv/bin/python bench/build_compiler.py PATH... [--every N] [--dump FILE.jsonl]
 
-``--every N`` takes every N-th file (a quick subset); ``--dump`` writes one JSON line per tool
-(service, tool, format, outcome, reason, category) for a closer look.
+``--every N [--offset K]`` takes every N-th file from the K-th (a quick subset); ``--dump``
+writes one JSON line per tool (service, tool, format, outcome, reason, category).
 """
 
 from __future__ import annotations
@@ -51,13 +51,14 @@ def main() -> None:
     parser.add_argument("--shared", action="store_true")
     parser.add_argument("--more", action="store_true")
     parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--offset", type=int, default=0, help="with --every: which file first")
     parser.add_argument("--dump", type=Path)
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     roots = list(args.paths)
     roots += [SHARED] if args.shared else []
     roots += [MORE] if args.more else []
-    files = spec_files(roots or [CORPUS])[:: max(1, args.every)]
+    files = spec_files(roots or [CORPUS])[args.offset :: max(1, args.every)]
 
     start = time.perf_counter()
     documents: list[tuple[Path, list[ToolSpec]]] = []

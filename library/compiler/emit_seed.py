@@ -521,6 +521,7 @@ class _RecordWriter:
             steps.append(("created", f"pool.created(rng, now{before})"))
         if "updated" in self.uses:
             steps.append(("updated", 'pool.moment("past", rng, now, created)'))
+        steps = _created_first(steps, self.before)
         keep = self.carrier is not None and person
         new_id = new_id_source(self.record.id_style, self.record.id_prefix, self.record.resource)
         record_id = new_id
@@ -1655,6 +1656,21 @@ def _clamp(lo: float, hi: float, lo_b: Any, hi_b: Any) -> tuple[float, float]:
     if hi_b is not None:
         lo, hi = min(lo, hi_b), min(hi, hi_b)
     return lo, max(lo, hi)
+
+
+def _created_first(steps: list[tuple[str, Expr]], before: str | None) -> list[tuple[str, Expr]]:
+    """``created`` moved up to the first step that reads it (a hoisted timestamp drawn after
+    the creation moment), when what ``created`` itself reads is already there."""
+    names = [target for target, _ in steps]
+    if "created" not in names:
+        return steps
+    at = names.index("created")
+    users = [i for i, (_, e) in enumerate(steps[:at]) if _uses(e, "created")]
+    if not users or (before is not None and before not in names[: users[0]]):
+        return steps
+    moved = steps.pop(at)
+    steps.insert(users[0], moved)
+    return steps
 
 
 def _fitted(expr: Expr | None, spec: TypeSpec) -> Expr | None:

@@ -368,6 +368,8 @@ class RecordBuilder:
         defs: dict[str, Any],
     ) -> None:
         description = str(node.get("description") or "") if isinstance(node, dict) else ""
+        if key == "id":  # the record's own id, never a field of it
+            return
         if key in fields:
             existing = fields[key]
             existing.type.nullable = existing.type.nullable or _nullable(node)

@@ -210,7 +210,7 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            wire_int = record.id_style.kind == "int"
+            wire_int = record.id_style.kind == "int" and param.type.kind is not Kind.STR
             if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
                 kind = "integers" if wire_int else "strings"
                 raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")

@@ -274,7 +274,9 @@ class _Suite:
             if not required and not optional:
                 continue
             if record is not None and p == own:
-                args[p] = record[self.id_key(own_coll)]
+                ident = record[self.id_key(own_coll)]
+                text = main_type(simplify(node, c.input_schema)) == "string"
+                args[p] = str(ident) if text and isinstance(ident, int) else ident
                 continue
             coll = collection_for(p, c.refs.get(p), self.collections)
             # writes keep what locates the record (a parent id, a path segment), sample the rest
