@@ -45,7 +45,7 @@ def ingest(
             f"[yellow]warning:[/yellow] no spec files (.json, .yaml, .yml, .jsonl) in {folder!r}",
             soft_wrap=True,
         )
-    if not found.files:
+    if not found.files and not found.refused:
         console.print("nothing to ingest")
         return
 
@@ -60,12 +60,15 @@ def ingest(
         console=console,
         transient=False,
     ) as progress:
-        task = progress.add_task("ingest", total=len(found.files), current="")
+        total = len(found.files) + len(found.refused)
+        task = progress.add_task("ingest", total=total, current="")
 
         def advance(result) -> None:
             progress.update(task, advance=1, current=result.path[-60:])
 
-        stats = ingest_files(found.files, wh.location, workers=workers, on_result=advance)
+        stats = ingest_files(
+            found.files, wh.location, workers=workers, on_result=advance, refused=found.refused
+        )
         progress.update(task, current="")
     elapsed = time.perf_counter() - t0
 

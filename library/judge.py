@@ -4,7 +4,10 @@ Reward of each group of rollouts.
 Judging reads only the task's initial states and each rollout's final states and final
 answer (no service code runs), so it is fast, deterministic and safe on untrusted services.
 A rollout without final states (its environment failed) fails every criterion: nothing it
-did can be checked.
+did can be checked. A rollout that ended on an infrastructure fault (status ``infra_error``:
+the model server failed, not the agent) is left out: it gets no criterion results, no
+reward and no advantage, and does not move its group's pass rates. A group with nothing
+left to judge gets no judgement, so a later run redoes it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any, Protocol
 
 from library.compose.task import Task
 from library.reward import ALPHA, EPS, GroupReward, cfrr, group_advantages, rubric_score
+from library.rollout.record import INFRA_ERROR
 from library.rubric import Criterion, load_criteria
 
 
@@ -37,6 +41,14 @@ class Judged(Protocol):
     @property
     def final_answer(self) -> str | None: ...
 
+    @property
+    def status(self) -> str: ...
+
+
+def judgeable(rollout: Judged) -> bool:
+    """False for a rollout the infrastructure failed: it says nothing about the agent."""
+    return rollout.status != INFRA_ERROR
+
 
 @dataclass(frozen=True, slots=True)
 class GroupJudgement:
@@ -48,6 +60,7 @@ class GroupJudgement:
     reward: GroupReward  # pass rates, weights w_c, completion and r_i
     rubric_scores: list[float]
     advantages: list[float]  # GRPO: r normalized within the group
+    excluded: tuple[str, ...] = ()  # rollouts left out: infrastructure faults
 
     @property
     def rewards(self) -> list[float]:
@@ -121,18 +134,25 @@ def judge_group(
             f"judge_group: rollouts must be one group of task {task.task_id}; got tasks "
             f"{sorted(strays)} besides it and groups {sorted(groups)}"
         )
+    kept = [r for r in rollouts if judgeable(r)]
+    if not kept:
+        raise ValueError(
+            f"judge_group: every rollout of group {groups.pop()} ended on an infrastructure "
+            "fault; there is nothing to judge"
+        )
     criteria = load_criteria(task.rubric)
-    passes = [check_rollout(criteria, task.initial_state, r) for r in rollouts]
+    passes = [check_rollout(criteria, task.initial_state, r) for r in kept]
     reward = cfrr(passes, eps=eps, alpha=alpha)
     return GroupJudgement(
         task_id=task.task_id,
         group_id=groups.pop(),
-        rollout_ids=[r.rollout_id for r in rollouts],
+        rollout_ids=[r.rollout_id for r in kept],
         criteria=criteria,
         passes=passes,
         reward=reward,
         rubric_scores=[rubric_score(row) for row in passes],
         advantages=group_advantages(reward.rewards),
+        excluded=tuple(r.rollout_id for r in rollouts if not judgeable(r)),
     )
 
 
@@ -143,13 +163,16 @@ def judge_rollouts(
     eps: float = EPS,
     alpha: float = ALPHA,
 ) -> list[GroupJudgement]:
-    """Group rollouts by ``group_id`` (order kept) and judge each group against its task."""
+    """Group rollouts by ``group_id`` (order kept) and judge each group against its task;
+    groups whose every rollout ended on an infrastructure fault are left unjudged."""
     by_id = dict(tasks) if isinstance(tasks, Mapping) else {t.task_id: t for t in tasks}
     groups: dict[str, list[Judged]] = defaultdict(list)
     for rollout in rollouts:
         groups[rollout.group_id].append(rollout)
     out = []
     for members in groups.values():
+        if not any(judgeable(r) for r in members):
+            continue
         task = by_id.get(members[0].task_id)
         if task is None:
             raise KeyError(f"judge_rollouts: no task {members[0].task_id!r} for its rollouts")

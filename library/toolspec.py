@@ -54,6 +54,7 @@ class ErrorKind(StrEnum):
     UNSUPPORTED = "unsupported"  # valid, but not a tool (OPTIONS/TRACE operations)
     TRUNCATED = "truncated"  # nesting or size cut to a limit
     INTERNAL = "internal"  # an ingester bug, caught so the rest of the input still ingests
+    TIMEOUT = "timeout"  # parsing took longer than the per-document limit; not ingested
 
 
 Severity = Literal["error", "warning"]

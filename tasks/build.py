@@ -27,6 +27,8 @@ from library.compiler import compile_service
 from library.llm import LLMClient, LLMSettings
 from library.sandbox import Sandbox, SandboxError, SandboxPolicy, SandboxPool
 from library.toolspec import ToolSpec, spec_from_row
+from library.verify.conformance import verified_tools
+from library.verify.remote import run_remote_conformance
 from tasks.batches import batches
 from warehouse import Warehouse
 
@@ -35,7 +37,6 @@ COMPILER, CODING_AGENT = "compiler", "coding_agent"
 NO_MODEL = (
     "no model configured for the coding-agent and world-model tiers (set COMPOWORLD_LLM_MODEL)"
 )
-CONFORMANCE = "library.verify.sandboxed:conformance"
 # CPython 3.11's ast module is not thread-safe ("AST constructor recursion depth mismatch"
 # under concurrent parses), and the compiler parses what it emits: one compile at a time.
 _COMPILE_LOCK = threading.Lock()
@@ -191,28 +192,25 @@ class ServiceResult:
 def verify_in_sandbox(
     sandbox: Sandbox, service: str, code: str, specs: list[ToolSpec], seed: int
 ) -> tuple[dict[str, bool], list[dict[str, Any]], str]:
-    """Load ``code`` in the (fresh) worker and run the conformance suite on ``specs`` there.
+    """Load ``code`` in the (fresh) worker and judge it with the conformance suite, run here
+    over what the worker answers (``library.verify.remote``).
 
     Returns (verified per tool, check rows, failure reason if the sandbox refused the code).
     """
     module = f"svc_{service}_{hashlib.blake2b(code.encode(), digest_size=6).hexdigest()}"
     try:
         loaded = sandbox.load(module, code)
-        ref = next(
-            (s.ref for s in loaded if s.service == service), loaded[0].ref if loaded else None
-        )
-        if ref is None:
+        found = next((s for s in loaded if s.service == service), loaded[0] if loaded else None)
+        if found is None:
             return {}, [], "the code defines no Service subclass"
-        payload = {
-            "service": ref,
-            "specs": [s.model_dump(mode="json") for s in specs],
-            "seed": seed,
-        }
-        out = sandbox.invoke(CONFORMANCE, payload)
+        # The checks run here, in the parent; the worker only executes the calls.
+        results = run_remote_conformance(
+            sandbox, found, [s.model_dump(mode="json") for s in specs], seed
+        )
     except SandboxError as exc:
         sandbox.restart()
         return {}, [], f"sandbox: {exc.reason}"
-    return out["verified"], out["results"], ""
+    return verified_tools(results), [r.to_row() for r in results], ""
 
 
 def _first_failures(checks: list[dict[str, Any]]) -> dict[str, str]:
@@ -343,6 +341,12 @@ class BuildSummary:
     services_by_tier: Counter[str] = field(default_factory=Counter)
     agent_ran: bool = False
     wall_s: float = 0.0
+    # Sandbox layer -> whether it held in every worker of the build (the kernel decides).
+    protections: dict[str, bool] = field(default_factory=dict)
+
+    def note_protections(self, held: dict[str, bool]) -> None:
+        for layer, ok in held.items():
+            self.protections[layer] = self.protections.get(layer, True) and bool(ok)
 
     def tiers(self) -> list[dict[str, Any]]:
         """Per tier: tools it verified (or took on), and tools it passed down or rejected."""
@@ -382,6 +386,7 @@ class BuildSummary:
         self.tools.update(other.tools)
         self.services_by_tier.update(other.services_by_tier)
         self.agent_ran = self.agent_ran or other.agent_ran
+        self.note_protections(other.protections)
 
     def to_dict(self) -> dict[str, Any]:
         total = sum(self.tools.values())
@@ -397,6 +402,7 @@ class BuildSummary:
             "services_by_tier": dict(sorted(self.services_by_tier.items())),
             "tiers": self.tiers(),
             "rejected": sum(n for (s, _), n in self.tools.items() if s == REJECTED),
+            "sandbox_protections": dict(sorted(self.protections.items())),
             "wall_s": round(self.wall_s, 2),
         }
 
@@ -433,6 +439,7 @@ def build_services(
 
     def job(sandbox: Sandbox, item: tuple[str, list[ToolSpec]]) -> ServiceResult:
         result = build_service(sandbox, item[0], item[1], settings, agent, done)
+        summary.note_protections(sandbox.info.get("protections") or {})
         if not result.skipped:
             # One service = one batch per table, keyed by its id: reruns never duplicate.
             for table, rows in result.rows(now).items():

@@ -25,6 +25,7 @@ from library.llm import LLMClient
 from library.llm.settings import LLMSettings
 from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
 from library.sandbox.policy import DEFAULT_INVOKE_PREFIXES
+from library.verify.tasks import recheck_tasks
 from tasks.library_view import BuiltService, built_services
 from warehouse import Warehouse
 
@@ -209,6 +210,16 @@ def compose_stage(
         parts.append(found)
         summary.rejections.update(r.value["rejections"])
     tasks, dropped = merge_tasks(parts, n)
+    # The verdict again, here, with each service in a worker of its own: composition ran
+    # beside every service it combines, where one module could tamper with another.
+    used = {name for t in tasks for name in t.services}
+    mine = [s for s in services if s.name in used]
+    sources, homes = {s.module: s.code for s in mine}, {s.name: s.module for s in mine}
+    verdicts = recheck_tasks(tasks, sources, homes)
+    for t in tasks:
+        if verdicts[t.task_id] is not None:
+            summary.rejections[f"isolated recheck: {verdicts[t.task_id]}"] += 1
+    tasks = [t for t in tasks if verdicts[t.task_id] is None]
     summary.near_duplicates = dropped
     summary.composed = len(tasks)
     client = paraphrase_with or (paraphrase_client(wh) if wants_paraphrase(paraphrase) else None)
@@ -255,12 +266,12 @@ def paraphrase_tasks(tasks: Sequence[Task], client: LLMClient) -> tuple[list[Tas
 
 
 def write_tasks(wh: Warehouse, tasks: Sequence[Task], run: str, batch: int = 500) -> int:
-    """Append tasks not yet in the table, in batches keyed by their ids (reruns add nothing)."""
-    have = set(wh.query("select task_id from tasks").column("task_id").to_pylist())
-    new = [t for t in tasks if t.task_id not in have]
+    """Append tasks not yet in the table, in batches keyed by their ids: reruns add nothing,
+    and concurrent writers never both write one task (the check and the write share the
+    table's writer lock)."""
     now = dt.datetime.now(dt.UTC)
-    for i in range(0, len(new), batch):
-        chunk = new[i : i + batch]
-        rows = [t.to_row() | {"compose_run": run, "created_at": now} for t in chunk]
-        wh.append("tasks", rows, batch_id="tasks-" + _hash([t.task_id for t in chunk]))
-    return len(new)
+    written = 0
+    for i in range(0, len(tasks), batch):
+        rows = [t.to_row() | {"compose_run": run, "created_at": now} for t in tasks[i : i + batch]]
+        written += wh.append_absent("tasks", rows, key="task_id", prefix="tasks")
+    return written

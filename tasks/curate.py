@@ -2,7 +2,8 @@
 
 Rules, in order; a rollout is dropped for the first rule it breaks, and reasons are counted:
 
-1. judged, completed (``rollout_scores.completed``), finished, and ending in an answer;
+1. not ended by an infrastructure fault (``infra_error``), judged, completed
+   (``rollout_scores.completed``), finished, and ending in an answer;
 2. its task exists and is in an allowed split (eval tasks must never leak into training);
 3. oracle rollouts only when ``keep_oracle``;
 4. tool calls whose arguments are not a JSON object cannot be exported, so any one drops the
@@ -31,6 +32,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from library.rollout.record import INFRA_ERROR
 from warehouse import Warehouse
 
 _LOAD = """
@@ -177,6 +179,8 @@ def _ends_with_answer(messages: Sequence[dict[str, Any]]) -> bool:
 
 def _row_reason(row: dict[str, Any], messages: list[dict[str, Any]], s: CurationSettings) -> str:
     """The first per-row rule a rollout breaks, or '' when it passes them all."""
+    if row["status"] == INFRA_ERROR:
+        return "infrastructure"  # the model server failed: never judged, never exported
     if row["completed"] is None:
         return "not_judged"
     if not row["completed"]:

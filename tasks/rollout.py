@@ -7,7 +7,6 @@ rerun of the same run name). Groups already in ``rollouts`` are skipped, so a re
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections import Counter
@@ -155,12 +154,13 @@ def rollout_stage(
             raise ModelNotConfigured("the litellm policy needs COMPOWORLD_LLM_MODEL")
         policy = LiteLLMPolicy(LLMClient(llm, WarehouseCallStore(wh)), run=run)
 
-    # Each worker loads only the services these tasks mount (their own and, for gateway
-    # mode, their distractors) and learns their class refs as it loads them: a batch's
-    # fixed cost grows with what it uses, not with the library.
+    # Each service runs in a worker of its own, started when an episode first mounts it
+    # (its own services and, for gateway mode, their distractors): a batch's fixed cost
+    # grows with what it uses, not with the library.
     used = {name for t in todo for name in (*t.services, *t.distractor_services)}
     services = [s for s in built_services(wh).values() if s.name in used]
-    envs = SandboxEnvPool(None, {s.module: s.code for s in services})
+    homes = {s.name: s.module for s in services}
+    envs = SandboxEnvPool(None, {s.module: s.code for s in services}, homes=homes)
     try:
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:
@@ -257,26 +257,21 @@ def rollout_all(
 def write_judged(
     wh: Warehouse, rollouts: Sequence[Any], judged: Sequence[Any], batch: int = 200
 ) -> None:
-    """Rollouts, criterion results and scores, in batches keyed by their group ids; scores
-    last, since a group with scores counts as done. Rows a crashed run already wrote (same
-    deterministic rollout ids) are not written again."""
+    """Rollouts, criterion results and scores, in batches of groups; scores last, since a
+    group with scores counts as done. Rows whose rollout id a table already holds (a crashed
+    run, a concurrent writer) are not written again: each table's check and write share its
+    writer lock."""
     by_group: dict[str, list[Any]] = {}
     for r in rollouts:
         by_group.setdefault(r.group_id, []).append(r)
-    present = {
-        table: set(wh.query(f"select distinct rollout_id from {table}").column(0).to_pylist())
-        for table in ("rollouts", "criterion_results", "rollout_scores")
-    }
     groups = [j for j in judged if j.group_id in by_group]
     for i in range(0, len(groups), batch):
         chunk = groups[i : i + batch]
-        bid = hashlib.blake2b("|".join(j.group_id for j in chunk).encode(), digest_size=12)
         tables = {
             "rollouts": [r.to_row() for j in chunk for r in by_group[j.group_id]],
             "criterion_results": [row for j in chunk for row in j.criterion_rows()],
             "rollout_scores": [row for j in chunk for row in j.score_rows()],
         }
         for table, rows in tables.items():
-            rows = [row for row in rows if row["rollout_id"] not in present[table]]
             if rows:
-                wh.append(table, rows, batch_id=bid.hexdigest())
+                wh.append_absent(table, rows, key="rollout_id", prefix=table)

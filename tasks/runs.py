@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from library.redact import redact
 from warehouse import Warehouse
 
 
@@ -28,7 +29,7 @@ def recorded_run(
     try:
         yield summary
     except BaseException as exc:
-        status, error = "failed", f"{type(exc).__name__}: {exc}"
+        status, error = "failed", redact(f"{type(exc).__name__}: {exc}")
         raise
     finally:
         wh.append(

@@ -168,6 +168,10 @@ def test_bundled_services_build_verify_and_rerun_adds_nothing(tmp_path: Path) ->
     )
     specs = current_specs(wh)
     assert summary.services_built == 2 and set(specs) == {"crm", "helpdesk"}
+    # The build records which sandbox layers held (the allowlist and dropped capabilities
+    # need only seccomp and prctl, which every supported kernel has).
+    held = summary.to_dict()["sandbox_protections"]
+    assert held["seccomp_allowlist"] and held["no_capabilities"] and held["no_new_privs"]
     rows = wh.query("select service, tool, status, tier, reason from service_tools").to_pylist()
     assert Counter((r["service"], r["tool"]) for r in rows) == Counter(
         (s.service, s.name) for group in specs.values() for s in group

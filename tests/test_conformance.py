@@ -11,6 +11,7 @@ import pytest
 from library.runtime import DateTime, ErrorCode, Record, Ref, Service, State, ToolError, tool
 from library.seed import SeedPool
 from library.verify import CheckResult, run_conformance, verified_tools
+from library.verify.reasons import reason_category
 
 NoteId = Ref["notes"]
 
@@ -306,3 +307,93 @@ def test_results_are_json_rows_and_fast() -> None:
     row = results[0].to_row()
     assert set(row) == {"service", "tool", "check", "passed", "detail", "duration_s"}
     assert sum(r.duration_s for r in results) < 1.0
+
+
+RANGE_LIST = spec(
+    "list_notes",
+    "list",
+    {
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "offset": {"type": "integer"},
+        "created_after": {"type": "string", "description": "Only notes created at or after."},
+    },
+    [],
+    {"type": "array", "items": NOTE_SCHEMA},
+)
+
+
+def _since(svc: Notes, limit: int, offset: int, created_after: object) -> list[Note]:
+    found = [
+        n
+        for n in svc.state.notes.values()
+        if created_after is None or n.created_at >= created_after  # type: ignore[operator]
+    ]
+    return found[offset : offset + limit]
+
+
+class RangeNotes(Notes):
+    """Correct: the bound is parsed as a moment, so any text is refused or compared."""
+
+    @tool
+    def list_notes(
+        self, limit: int = 20, offset: int = 0, created_after: DateTime | None = None
+    ) -> list[Note]:
+        """List notes.
+
+        Args:
+            limit: Page size.
+            offset: Notes to skip.
+            created_after: Only notes created at or after this moment.
+        """
+        return _since(self, limit, offset, created_after)
+
+
+class RangeCrash(Notes):
+    """The bug of issue 12: the record's datetime compared with the text it was given."""
+
+    @tool
+    def list_notes(
+        self, limit: int = 20, offset: int = 0, created_after: str | None = None
+    ) -> list[Note]:
+        """List notes created after a moment (given as text, compared as it is)."""
+        return _since(self, limit, offset, created_after)  # compares a datetime with text
+
+
+class LastPageCrash(Notes):
+    """Crashes on the largest page the spec allows (an off-by-one in a buffer)."""
+
+    @tool
+    def list_notes(self, limit: int = 20, offset: int = 0) -> list[Note]:
+        """List notes.
+
+        Args:
+            limit: Page size.
+            offset: Notes to skip.
+        """
+        if limit >= 100:
+            raise IndexError("page buffer holds 99 notes")
+        return list(self.state.notes.values())[offset : offset + limit]
+
+
+def test_every_optional_parameter_is_exercised() -> None:
+    assert failed(run_conformance(RangeNotes, [RANGE_LIST])) == {}
+    problems = failed(run_conformance(RangeCrash, [RANGE_LIST]))
+    detail = problems[("list_notes", "every_parameter")]
+    assert "created_after=" in detail and "internal" in detail and "TypeError" in detail
+    problems = failed(run_conformance(LastPageCrash, SPECS))
+    assert "limit=100" in problems[("list_notes", "every_parameter")]
+
+
+def test_rejection_reasons_group_into_categories() -> None:
+    assert reason_category("output is not a template record") == (
+        "output is not a <resource> record"
+    )
+    assert reason_category("compiler: valid_call: not_found: no tag with id 'x'") == (
+        "valid_call: not_found"
+    )
+    assert reason_category(
+        "compiler: every_parameter: with created_after='x': internal: t raised TypeError: no"
+    ) == ("every_parameter: internal (TypeError)")
+    assert reason_category("no resource recognised; no model configured for the tiers") == (
+        "no resource recognised"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -98,31 +99,64 @@ def test_query_readonly_refuses_writes(tmp_path: Path, sql: str) -> None:
 
 
 WRITER = """
-import sys, datetime as dt
+import sys, time, datetime as dt, json, pathlib
+import pyarrow.parquet as pq
 from warehouse import Warehouse
-wh = Warehouse(sys.argv[1]); who = sys.argv[2]
+wh = Warehouse(sys.argv[1]); who = sys.argv[2]; meet = pathlib.Path(sys.argv[3])
+other = "b" if who == "a" else "a"
 now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-for i in range(100):
+shared = {"i": None}
+write_table = pq.write_table
+
+def write_then_meet(table, where, **kw):
+    # Both writers of a shared batch meet after writing their temporary file (so both have
+    # passed the store's exists() check) and before publishing it: a true race every time.
+    write_table(table, where, **kw)
+    if shared["i"] is not None:
+        (meet / f"{who}-{shared['i']}").touch()
+        deadline = time.monotonic() + 20
+        while not (meet / f"{other}-{shared['i']}").exists() and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+pq.write_table = write_then_meet
+won = {}
+for i in range(40):
     row = {"run_id": f"{who}-{i}", "flow": "f", "status": "ok", "started_at": now,
            "ended_at": now, "duration_s": 0.0}
+    shared["i"] = None
     wh.append("runs", [row], batch_id=f"{who}-{i}")
-    # both processes race on these batch ids: exactly one must win each
-    wh.append("runs", [row | {"run_id": f"shared-{i}", "flow": who}], batch_id=f"shared-{i}")
+    shared["i"] = i
+    mine = row | {"run_id": f"shared-{i}", "flow": who}
+    won[i] = wh.append("runs", [mine], batch_id=f"shared-{i}")
+print(json.dumps(won))
 """
 
 
-def test_two_processes_writing_concurrently_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+def test_two_processes_racing_on_batch_ids_one_wins_each(tmp_path: Path) -> None:
+    """Both writers of each shared batch id reach the publish step together; exactly one
+    must win, and the stored rows must be the winner's (an overwrite lets both "win")."""
+    meet = tmp_path / "meet"
+    meet.mkdir()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), who], cwd=ROOT)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path / "wh"), who, str(meet)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for who in ("a", "b")
     ]
-    assert [p.wait(timeout=120) for p in procs] == [0, 0]
-    wh = Warehouse(tmp_path)
-    ids = wh.query("select run_id from runs").column("run_id").to_pylist()
-    own = [i for i in ids if not i.startswith("shared")]
-    assert sorted(own) == sorted([f"a-{i}" for i in range(100)] + [f"b-{i}" for i in range(100)])
-    assert sorted(i for i in ids if i.startswith("shared")) == sorted(
-        f"shared-{i}" for i in range(100)
-    )
-    assert len(ids) == 300
-    assert len(list((tmp_path / "runs" / "v1").glob("*.parquet"))) == 300
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    won = {who: json.loads(out) for who, out in zip(("a", "b"), outs, strict=True)}
+    wh = Warehouse(tmp_path / "wh")
+    rows = wh.query("select run_id, flow from runs").to_pylist()
+    own = sorted(r["run_id"] for r in rows if not r["run_id"].startswith("shared"))
+    assert own == sorted([f"a-{i}" for i in range(40)] + [f"b-{i}" for i in range(40)])
+    stored = {r["run_id"]: r["flow"] for r in rows if r["run_id"].startswith("shared")}
+    assert len(rows) == 120 and len(stored) == 40
+    for i in range(40):
+        winners = [who for who in ("a", "b") if won[who][str(i)]]
+        assert len(winners) == 1, f"shared-{i}: {winners or 'nobody'} won"
+        assert stored[f"shared-{i}"] == winners[0], f"shared-{i} holds the loser's rows"
+    assert len(list((tmp_path / "wh" / "runs" / "v1").glob("*.parquet"))) == 120

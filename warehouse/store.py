@@ -18,6 +18,10 @@ Write guarantees:
   then return True. Readers never see a partial batch: they only read ``*.parquet`` names, and
   an object only gets that name once it is complete.
 
+Writers that keep one row set per key (tasks by task id, rollouts by rollout id) use
+``append_absent``: the check for keys already stored and the write happen under the table's
+``write_lock`` (an flock on a local warehouse), so overlapping writers never both write a key.
+
 Reads: every ``connection()`` refreshes one view per table, ``read_parquet(glob,
 union_by_name=true)`` over all version folders (older batches read missing columns as NULL),
 or an empty relation with the table's columns when a table has no files yet. Non-local
@@ -27,12 +31,13 @@ filesystems are registered with DuckDB (``register_filesystem``), so the views a
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import re
 import threading
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +57,12 @@ _BATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 # A scheme of two letters or more, so a Windows drive (C:/...) still reads as a path.
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 _CHAINED_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+::")
+
+
+# Writer locks of warehouses at a URL: one per (location, table), for this process's threads
+# (a local warehouse locks a file instead; see ``Warehouse.write_lock``).
+_THREAD_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
 
 
 class WarehouseError(Exception):
@@ -317,6 +328,51 @@ class Warehouse:
             if not moved:
                 with contextlib.suppress(FileNotFoundError):
                     fs.rm_file(tmp)
+
+    @contextlib.contextmanager
+    def write_lock(self, name: str) -> Iterator[None]:
+        """Hold the table's writer lock: one check-then-write at a time per table.
+
+        A local warehouse takes an exclusive ``flock`` on ``<table>/.lock``: it serialises the
+        threads and processes of this machine (and of shared filesystems that honour flock).
+        A warehouse at a URL has a lock per process only: across processes, only batch ids
+        keep its writers apart (see the module docstring).
+        """
+        table_schema(name)  # an unknown table is refused before any file is made
+        if self._root is None:
+            with _THREAD_LOCKS_GUARD:
+                lock = _THREAD_LOCKS.setdefault((self.location, name), threading.Lock())
+            with lock:
+                yield
+            return
+        folder = self.root / name
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / ".lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # each open() is its own lock: threads too
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def append_absent(
+        self, name: str, rows: Sequence[Mapping[str, Any]], key: str, prefix: str
+    ) -> int:
+        """Append the rows whose ``key`` value the table does not hold yet; returns how many.
+
+        Rows sharing a key are one unit (a rollout's criterion results): a unit is written
+        whole or not at all. The check and the write happen under ``write_lock``, so two
+        writers with overlapping rows never both write a key; the batch id is ``prefix`` and
+        a hash of the keys written, so a retried write of the same rows adds nothing.
+        """
+        with self.write_lock(name):
+            held = self.query(f'SELECT DISTINCT "{key}" FROM "{name}"').column(0).to_pylist()
+            present = set(held)
+            new = [row for row in rows if row[key] not in present]
+            if new:
+                keys = sorted({str(row[key]) for row in new})
+                digest = hashlib.blake2b("\x1f".join(keys).encode(), digest_size=16).hexdigest()
+                self.append(name, new, batch_id=f"{prefix}-{digest}")
+            return len(new)
 
     def has_batch(self, name: str, batch_id: str) -> bool:
         if self._fs is not None:

@@ -14,16 +14,17 @@ import textwrap
 
 from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
-from library.compiler.model import FieldPlan, ServicePlan
-from library.compiler.naming import class_name, words
+from library.compiler.model import FieldPlan, Kind, ServicePlan, TypeSpec
+from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.source import INDENT, WIDTH, docstring
 from library.compiler.types import literal
 from library.ingest.naming import singular
 
 RUNTIME = (
     "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",
-    "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State", "ToolError", "Url",
-    "paginate", "tool",
+    "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State",
+    "ToolError", "Url", "fit_text", "int_id", "int_ref", "paginate", "pattern_id", "pattern_text",
+    "tool", "uuid_id",
 )  # fmt: skip
 TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
 PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")
@@ -79,6 +80,11 @@ def _pick_state(rng: random.Random, open_states: tuple[Any, ...], states: tuple[
     """A seeded status: mostly an open one, as in a live system, so actions find records."""
     return rng.choice(open_states) if rng.random() < 0.7 else rng.choice(states)
 ''',
+    "_view": '''
+def _view(record: BaseModel, keys: frozenset[str]) -> dict[str, Any]:
+    """The part of a record this answer shows (the spec lists its keys)."""
+    return {k: v for k, v in record.model_dump(mode="json").items() if k in keys}
+''',
     "_offset_of": '''
 def _offset_of(cursor: str | None) -> int:
     """Cursors are opaque to callers; this service issues the offset of the next page."""
@@ -95,6 +101,7 @@ def emit_source(plan: ServicePlan) -> str:
     """The Python source of the plan's Service (deterministic: same plan, same text)."""
     taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
     taken |= {r.cls for r in plan.records.values()} | {plan.cls, f"{plan.cls}State"}
+    taken.add(f"{plan.cls}Transition")
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
     tools = ToolWriter(plan, taken)
     methods = _methods(plan, tools)
@@ -106,13 +113,15 @@ def emit_source(plan: ServicePlan) -> str:
         *_models(plan),
         *_records(plan),
         *_wrappers(plan),
+        _transition(plan),
         _state(plan),
+        # parameter types named for short signatures: after the classes they may name
+        "\n".join(_assign(name, text) for text, name in tools.aliases.items()),
         service,
     ]
     body = "\n\n\n".join(p for p in parts if p)
     aliases, body = _id_aliases(body)
-    params = "\n".join(_assign(name, text) for text, name in tools.aliases.items())
-    names = "\n".join(p for p in (aliases, _enums(plan), params) if p)
+    names = "\n".join(p for p in (aliases, _enums(plan)) if p)
     body = f"{names}\n\n\n{body}" if names else body
     gap = "\n\n" if names else "\n\n\n"  # two blank lines before a def or class
     return f"{_header(plan)}\n\n{_imports(body)}{gap}{body}\n"
@@ -121,7 +130,7 @@ def emit_source(plan: ServicePlan) -> str:
 def _id_aliases(body: str) -> tuple[str, str]:
     """``Ref["contacts"]`` in annotations becomes a module-level ``ContactId`` alias, as in the
     hand-written services (a string inside an annotation would read as a forward reference)."""
-    refs = list(dict.fromkeys(re.findall(r'Ref\["([^"]+)"\]', body)))
+    refs = list(dict.fromkeys(re.findall(r'(?<!\w)Ref\["([^"]+)"\]', body)))
     taken = set(re.findall(r"^\s*(\w+)\s*[=(:]", body, re.M))  # module names and fields
     taken |= set(re.findall(r"^class (\w+)", body, re.M))
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC)
@@ -132,13 +141,22 @@ def _id_aliases(body: str) -> tuple[str, str]:
             name += "_"
         taken.add(name)
         lines.append(f'{name} = Ref["{ref}"]')
-        body = body.replace(f'Ref["{ref}"]', name)
+        body = re.sub(rf'(?<!\w)Ref\["{re.escape(ref)}"\]', name, body)
     return "\n".join(lines), body
 
 
 def _assign(name: str, value: str) -> str:
     line = f"{name} = {value}"
-    return line if len(line) <= WIDTH else f"{name} = (\n{INDENT}{value}\n)"
+    if len(line) <= WIDTH:
+        return line
+    if value.startswith("frozenset({"):  # as ruff lays out a long set of names
+        inner = value.removeprefix("frozenset(").removesuffix(")")
+        if len(INDENT + inner) <= WIDTH:
+            return f"{name} = frozenset(\n{INDENT}{inner}\n)"
+        items = inner.strip("{}").split(", ")
+        rows = "".join(f"{INDENT * 2}{item},\n" for item in items)
+        return f"{name} = frozenset(\n{INDENT}{{\n{rows}{INDENT}}}\n)"
+    return f"{name} = (\n{INDENT}{value}\n)"
 
 
 def _header(plan: ServicePlan) -> str:
@@ -238,24 +256,53 @@ def _models(plan: ServicePlan) -> list[str]:
 
 
 def _records(plan: ServicePlan) -> list[str]:
-    return [
-        _class(r.cls, "Entity", r.description, list(r.fields.values()))
-        for r in plan.records.values()
-    ]
+    out = []
+    for r in plan.records.values():
+        fields = list(r.fields.values())
+        if r.id_key != "id" or r.id_style.kind == "int":  # the id, as the spec shows it
+            annotation = "IntId" if r.id_style.kind == "int" else "str"
+            ident = FieldPlan(r.id_key, "id", TypeSpec(Kind.STR, annotation), required=True)
+            fields = [ident, *fields]
+        out.append(_class(r.cls, "Entity", r.description, fields))
+    return out
 
 
 def _wrappers(plan: ServicePlan) -> list[str]:
     out = []
     for w in plan.wrappers:
         doc = "Confirmation that a record was deleted."
-        if w.record:
+        if w.record and not w.meta and w.fields[0].type.kind is Kind.MODEL:
+            doc = f"{a_or_an(words(w.record).lower()).capitalize()} record, under one key."
+        elif w.record:
             doc = f"A page of {words(w.record).lower()} records."
         out.append(_class(w.cls, "Value", doc, w.fields))
     return out
 
 
+def _history(plan: ServicePlan) -> bool:
+    return any(t.action is not None and t.action.history for t in plan.tools)
+
+
+def _transition(plan: ServicePlan) -> str:
+    if not _history(plan):
+        return ""
+    return "\n".join(
+        [
+            f"class {plan.cls}Transition(Value):",
+            f'{INDENT}"""An action taken on a record that changes none of its fields."""',
+            "",
+            f"{INDENT}collection: str",
+            f"{INDENT}record_id: str",
+            f"{INDENT}action: str",
+            f"{INDENT}at: DateTime",
+        ]
+    )
+
+
 def _state(plan: ServicePlan) -> str:
     lines = [f"class {plan.cls}State(State):"]
+    if _history(plan):
+        lines.append(f"{INDENT}transitions: list[{plan.cls}Transition] = []")
     if not plan.records:
         lines.append(
             f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'

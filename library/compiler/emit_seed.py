@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS, TERMINAL
+from library.compiler.ids import new_id_source
 from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
 from library.compiler.naming import words
 from library.compiler.patterns import regex_sample
 from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
-from library.compiler.values import example_of
+from library.compiler.values import example_of, fallback_text, patterned_text
 from library.ingest.naming import singular
 from library.seed import seed_pool, vocab
 from library.seed.vocab import role_of
@@ -282,7 +283,7 @@ def resolve_ref(ref: str | None, collections: Any) -> str | None:
 
 
 def _ref_of(spec: TypeSpec) -> str | None:
-    if spec.semantic == "id" and spec.kind is Kind.STR:
+    if spec.semantic == "id" and spec.kind in (Kind.STR, Kind.INT):
         return spec.ref
     if spec.kind is Kind.LIST and spec.item is not None:
         return _ref_of(spec.item)
@@ -520,8 +521,9 @@ class _RecordWriter:
             steps.append(("created", f"pool.created(rng, now{before})"))
         if "updated" in self.uses:
             steps.append(("updated", 'pool.moment("past", rng, now, created)'))
+        steps = _created_first(steps, self.before)
         keep = self.carrier is not None and person
-        new_id = f"self.new_id({json.dumps(self.record.id_prefix)})"
+        new_id = new_id_source(self.record.id_style, self.record.id_prefix, self.record.resource)
         record_id = new_id
         if keep or self.tree or any(_uses(e, "record_id") for _, e in values):
             steps.append(("record_id", new_id))
@@ -821,7 +823,9 @@ class _RecordWriter:
                 )  # fmt: skip
                 return f"min({grown}, {hi_b!r})" if hi_b is not None else grown
         tokens = low.split("_")
-        if integer and (tokens[-1] in ("at", "timestamp", "epoch") or low.endswith("_time")):
+        epoch_fits = (hi_b is None or hi_b >= 10**9) and (lo_b is None or lo_b <= 10**9)
+        stamp = tokens[-1] in ("at", "timestamp", "epoch") or low.endswith("_time")
+        if integer and stamp and epoch_fits:
             word = "future" if set(tokens) & _FUTURE else "past"
             self.uses.add("created")
             args = [json.dumps(word), "rng", "now", "created"]
@@ -870,6 +874,7 @@ class _RecordWriter:
         """A field's value; ``who``: the person variable a nested value belongs to."""
         self._required_now = required
         expr = self._value(name, spec, required, unique, depth, who)
+        expr = _fitted(expr, spec)
         if expr is None and required:
             expr = "None" if spec.nullable else _fallback(spec)
         return expr
@@ -880,6 +885,9 @@ class _RecordWriter:
         kind, sem = spec.kind, spec.semantic
         low = _snake(name)
         description = str(spec.schema.get("description") or "")
+        patterned = patterned_text(spec, "rng")
+        if patterned is not None:  # the spec's pattern decides the shape, whatever the name
+            return patterned
         if kind is Kind.ENUM:
             if depth == 0 and self.status_var is not None and name == self.status_field:
                 return self.status_var
@@ -890,6 +898,13 @@ class _RecordWriter:
             return self._enum(low, spec)
         if sem == "id" and kind is Kind.STR:
             return self._ref(spec, name, required, depth)
+        if sem == "id" and kind is Kind.INT:
+            target = self.w.plan.records.get(resolve_ref(spec.ref, self.collections) or "")
+            if target is not None and target.id_style.kind == "int":
+                found = self._ref(spec, name, required, depth)
+                if found is not None:
+                    flat = found.flat() if isinstance(found, Call) else found
+                    return f"int_ref({flat})"
         if kind in (Kind.DATE, Kind.DATETIME):
             if depth == 0:
                 return self._time(name, spec, required)
@@ -940,7 +955,8 @@ class _RecordWriter:
             return self._text(name, spec, unique, depth, who)
         if kind is Kind.LIST:
             return self._list(name, spec, depth, who)
-        if kind is Kind.MODEL and spec.model in self.models and depth <= 3:
+        deep_ok = depth <= 3 or (required and depth <= 8)  # a required part must be there
+        if kind is Kind.MODEL and spec.model in self.models and deep_ok:
             return self._model(name, self.models[spec.model], depth, who)
         if kind is Kind.DICT:
             return "{}" if required else None  # free-form, or a cut recursion: shape unknown
@@ -1642,9 +1658,39 @@ def _clamp(lo: float, hi: float, lo_b: Any, hi_b: Any) -> tuple[float, float]:
     return lo, max(lo, hi)
 
 
+def _created_first(steps: list[tuple[str, Expr]], before: str | None) -> list[tuple[str, Expr]]:
+    """``created`` moved up to the first step that reads it (a hoisted timestamp drawn after
+    the creation moment), when what ``created`` itself reads is already there."""
+    names = [target for target, _ in steps]
+    if "created" not in names:
+        return steps
+    at = names.index("created")
+    users = [i for i, (_, e) in enumerate(steps[:at]) if _uses(e, "created")]
+    if not users or (before is not None and before not in names[: users[0]]):
+        return steps
+    moved = steps.pop(at)
+    steps.insert(users[0], moved)
+    return steps
+
+
+def _fitted(expr: Expr | None, spec: TypeSpec) -> Expr | None:
+    """Text the seed draws by a field's name (``"standard"``), fitted to the spec's length."""
+    if expr is None or spec.kind is not Kind.STR or spec.semantic == "id":
+        return expr
+    low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
+    low = low if isinstance(low, int) and low > 0 else None
+    high = high if isinstance(high, int) else None
+    flat = expr.flat() if isinstance(expr, Call) else expr
+    if (low is None and high is None) or flat.startswith("pattern_text(") or flat == "None":
+        return expr
+    args = [flat, str(low or 0)] + ([str(high)] if high is not None else [])
+    return f"fit_text({', '.join(args)})"
+
+
 def _fallback(spec: TypeSpec) -> str:
+    if spec.kind is Kind.STR:
+        return fallback_text(spec)
     return {
-        Kind.STR: '""',
         Kind.INT: "0",
         Kind.FLOAT: "0.0",
         Kind.BOOL: "False",

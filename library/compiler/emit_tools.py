@@ -3,10 +3,14 @@ body by verb (create, read, list, update, delete, search, action)."""
 
 from __future__ import annotations
 
+import ast
 import json
+import textwrap
+from collections.abc import Callable
 
 from library.compiler.actions import status_field
 from library.compiler.emit_seed import put_call
+from library.compiler.ids import new_id_source
 from library.compiler.model import (
     ActionPlan,
     Kind,
@@ -81,7 +85,27 @@ class ToolWriter:
             "search": self._list,
             "action": self._action,
         }[tool.verb]
-        return lines + body(tool, record)
+        lines = lines + body(tool, record)
+        if tool.output.shape is Shape.ENVELOPE:
+            attr = self._wrapper(tool.output.cls).fields[0].attr
+            lines = _returned(lines, lambda value: f"{tool.output.cls}({attr}={value})")
+        elif tool.output.shape is Shape.VIEW:
+            self.helpers.add("_view")
+            keys = self._keys(tool)
+            lines = _returned(lines, lambda value: f"_view({value}, {keys})")
+        return lines
+
+    def _keys(self, tool: ToolPlan) -> str:
+        """A module-level frozenset of the keys a view shows (named once per key set)."""
+        items = [json.dumps(k) for k in sorted(tool.output.meta)]
+        text = "frozenset({" + ", ".join(items) + "})"
+        if text not in self.aliases:
+            name = f"{class_name(tool.method).upper()}_KEYS"
+            while name in self.taken:
+                name += "_"
+            self.taken.add(name)
+            self.aliases[text] = name
+        return self.aliases[text]
 
     def _ordered(self, tool: ToolPlan) -> list[ParamPlan]:
         required = [p for p in tool.params if p.required]
@@ -136,8 +160,10 @@ class ToolWriter:
     def _returns(self, tool: ToolPlan, record: RecordPlan) -> str:
         if tool.output.shape is Shape.LIST:
             return f"list[{record.cls}]"
-        if tool.output.shape in (Shape.PAGE, Shape.DELETION):
+        if tool.output.shape in (Shape.PAGE, Shape.DELETION, Shape.ENVELOPE):
             return tool.output.cls or record.cls
+        if tool.output.shape is Shape.VIEW:
+            return "dict[str, Any]"
         return record.cls
 
     # -- shared checks --------------------------------------------------------------------
@@ -149,9 +175,12 @@ class ToolWriter:
         for p in tool.params:
             if p.role not in (Role.FIELD, Role.REF, Role.FILTER) or not p.ref_collection:
                 continue
-            if p.type.kind is not Kind.STR:
+            target = self.plan.records.get(p.ref_collection)
+            int_ids = target is not None and target.id_style.kind == "int"
+            if p.type.kind is not Kind.STR and not (int_ids and p.type.kind is Kind.INT):
                 continue
-            get = f"self.get({json.dumps(p.ref_collection)}, {p.attr})"
+            value = f"str({p.attr})" if p.type.kind is Kind.INT else p.attr
+            get = f"self.get({json.dumps(p.ref_collection)}, {value})"
             if p.required and not p.type.nullable:
                 lines.append(f"{PAD}{get}")
             else:
@@ -239,7 +268,7 @@ class ToolWriter:
         exprs = " ".join(v for _, v in args if isinstance(v, str))
         if "now" in exprs.replace("now.", "now ").split():
             lines.append(f"{PAD}now = self.now()")
-        new_id = f"self.new_id({json.dumps(record.id_prefix)})"
+        new_id = new_id_source(record.id_style, record.id_prefix, record.resource)
         if "record_id" in exprs:
             lines.append(f"{PAD}record_id = {new_id}")
             new_id = "record_id"
@@ -297,7 +326,7 @@ class ToolWriter:
         if scope:
             lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
         lines += self._ref_checks(tool)
-        if tool.output.shape is Shape.RECORD:
+        if tool.output.shape in (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE):
             return [*lines, f"{PAD}return self.delete({coll}, {ident.attr})"]
         values = {"id": "record.id", "true": "True"}
         wrapper = self._wrapper(tool.output.cls)
@@ -348,6 +377,17 @@ class ToolWriter:
             if record.fields[_by_attr(record, stamp[0][0])].type.kind is Kind.DATE:
                 stamp[0] = (stamp[0][0], "now.date()")
             lines.append(f"{PAD}now = self.now()")
+        if action.history:
+            if not stamp:
+                lines.append(f"{PAD}now = self.now()")
+            kw = [
+                f"collection={coll}",
+                f"record_id={ident.attr}",
+                f"action={json.dumps(tool.name)}",
+                "at=now",
+            ]
+            lines += call(f"transition = {self.plan.cls}Transition", kw, 2)
+            lines.append(f"{PAD}self.state.transitions.append(transition)")
         lines += self._save(record, ident.attr, changes + stamp)
         if not any("record." in line for line in lines[1:]):
             lines[0] = f"{PAD}self.get({coll}, {ident.attr})"
@@ -489,6 +529,25 @@ class ToolWriter:
 
     def _wrapper(self, cls: str | None) -> WrapperPlan:
         return next(w for w in self.plan.wrappers if w.cls == cls)
+
+
+def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
+    """Every ``return X`` of a method becomes ``data = X`` then ``return wrap(data)``
+    (``data = `` is as long as ``return ``: the statement keeps its layout)."""
+    tree = ast.parse(textwrap.dedent("\n".join(lines)))
+    returns = sorted(
+        (n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None),
+        key=lambda n: n.lineno,
+        reverse=True,
+    )
+    out = list(lines)
+    for node in returns:
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        line = out[first]
+        pad = line[: len(line) - len(line.lstrip())]
+        out[first] = pad + "data = " + line.lstrip().removeprefix("return ")
+        out.insert(last + 1, f"{pad}return {wrap('data')}")
+    return out
 
 
 def _flat(expr: Expr) -> str:

@@ -28,6 +28,19 @@ class Kind(StrEnum):
     ANY = "any"
 
 
+@dataclass(frozen=True, slots=True)
+class IdStyle:
+    """How a record's ids look: ``kind`` is runtime | int | uuid | pattern."""
+
+    kind: str = "runtime"
+    pattern: str | None = None
+    min_length: int = 0
+    max_length: int | None = None
+
+
+RUNTIME = IdStyle()
+
+
 @dataclass(slots=True)
 class TypeSpec:
     """A Python type for one JSON Schema node, as source text plus what the emitters need."""
@@ -84,10 +97,12 @@ class RecordPlan:
     order: str = "oldest"  # "newest" when the spec lists newest first
     shaped: bool = True  # fields come from record outputs (else from inputs and filters only)
     unfit: str | None = None  # why the runtime's records cannot stand for this resource
+    id_key: str = "id"  # the output key holding the id (``sid``, ``changesetId``)
+    id_style: IdStyle = RUNTIME  # integers, UUIDs, patterned strings
 
     @property
     def aliased(self) -> bool:
-        return any(f.aliased for f in self.fields.values())
+        return self.id_key != "id" or any(f.aliased for f in self.fields.values())
 
     def field(self, name: str) -> FieldPlan | None:
         return self.fields.get(name)
@@ -136,13 +151,15 @@ class Shape(StrEnum):
     PAGE = "page"  # a wrapper object: items plus metadata (total, cursor...)
     LIST = "list"  # a bare array of records
     DELETION = "deletion"  # a confirmation object ({id, deleted})
+    ENVELOPE = "envelope"  # the record under one key (``{"data": {...}}``)
+    VIEW = "view"  # the part of the record the answer shows (``meta``: the keys)
 
 
 @dataclass(slots=True)
 class OutputPlan:
     shape: Shape
     cls: str | None = None  # PAGE/DELETION wrapper class
-    items: str | None = None  # PAGE: the spec key holding the records
+    items: str | None = None  # PAGE/ENVELOPE: the spec key holding the record(s)
     meta: dict[str, str] = field(default_factory=dict)  # wrapper key -> meaning
 
 
@@ -169,6 +186,7 @@ class ActionPlan:
     stamp_field: str | None = None  # ``sent_at`` and the like, set to now
     blocked: tuple[Any, ...] = ()  # statuses the action is refused from
     reopens: bool = False  # reopen-like actions may leave a terminal state
+    history: bool = False  # no field change: the action is recorded in the state's transitions
 
 
 @dataclass(slots=True)

@@ -20,6 +20,7 @@ from library.compiler.records import (
     RecordBuilder,
     RecordSource,
     assign_resources,
+    preferred_sources,
     record_source,
     resource_key,
 )
@@ -38,9 +39,10 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     skipped: dict[str, str] = {}
     usable = _usable(specs, service, skipped)
     cls = class_name(service)
-    mapper = TypeMapper({cls, f"{cls}State"})
+    mapper = TypeMapper({cls, f"{cls}State", f"{cls}Transition"})
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
     resources = assign_resources(usable)
+    sources = preferred_sources(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
     for spec in usable:
         resource = resources.get(spec.name)

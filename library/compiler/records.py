@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
+from library.compiler.ids import ID_WORDS, id_key, id_style
+from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
 from library.compiler.types import TypeMapper, infos_by_path, json_types, single_branch
 from library.ingest.naming import singular, snake, tokens
@@ -41,8 +42,9 @@ class RecordSource:
 
     schema: dict[str, Any]
     prefix: str  # "" (the output is a record), "[]." (an array), "data[]." (a page wrapper)
-    container: str  # record | list | page
-    items_key: str | None = None
+    container: str  # record | list | page | envelope
+    items_key: str | None = None  # page: the key of the records; envelope: of the record
+    id_key: str = "id"  # the record property holding its id
 
 
 def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
@@ -56,32 +58,84 @@ def deref(node: Any, root: dict[str, Any] | None) -> dict[str, Any]:
     return dict(single_branch(node))
 
 
-def _is_record(node: dict[str, Any]) -> bool:
-    props = node.get("properties")
-    return isinstance(props, dict) and "id" in props
+ENVELOPE_KEYS = ("data", "result", "item", "record", "resource", "value")
 
 
-def record_source(spec: ToolSpec) -> RecordSource | None:
-    """The record(s) a tool returns, if its output is record-shaped."""
+def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | None:
+    """The record(s) a tool returns, if its output is record-shaped: the record itself, an
+    array of records, a page (``{items: [...], next_cursor}``) or an envelope holding one record
+    (``{data: {...}}``, ``{result: {...}}``, ``{<resource>: {...}}``)."""
     root = spec.output_schema
     out = deref(root, root)
     if not out:
         return None
-    if _is_record(out):
-        return RecordSource(out, "", "record")
+    own = own_id_param(spec, spec.resource) if spec.resource else None
+
+    def key_of(node: dict[str, Any]) -> str | None:
+        props = node.get("properties")
+        if not isinstance(props, dict):
+            return None
+        if prefer is not None and prefer in props and "id" not in props:
+            return prefer
+        return id_key(props, spec.resource, own)
+
+    if (key := key_of(out)) is not None:
+        return RecordSource(out, "", "record", id_key=key)
     if out.get("type") == "array":
         items = deref(out.get("items"), root)
-        return RecordSource(items, "[].", "list") if _is_record(items) else None
+        key = key_of(items)
+        return RecordSource(items, "[].", "list", id_key=key) if key else None
+    props = out.get("properties") or {}
     arrays = [
         (key, deref(node.get("items"), root))
-        for key, node in (out.get("properties") or {}).items()
+        for key, node in props.items()
         if isinstance(node, dict) and deref(node, root).get("type") == "array"
     ]
-    arrays = [(key, items) for key, items in arrays if _is_record(items)]
+    arrays = [(key, items, k) for key, items in arrays if (k := key_of(items))]
     if len(arrays) == 1:
-        key, items = arrays[0]
-        return RecordSource(items, f"{key}[].", "page", key)
+        key, items, ident = arrays[0]
+        return RecordSource(items, f"{key}[].", "page", key, ident)
+    objects = [
+        (key, deref(node, root))
+        for key, node in props.items()
+        if isinstance(node, dict) and not arrays
+    ]
+    named = {*ENVELOPE_KEYS, *(snake(singular(spec.resource or "")),)}
+    objects = [
+        (key, node, k)
+        for key, node in objects
+        if (len(props) == 1 or snake(key) in named) and (k := key_of(node))
+    ]
+    if len(objects) == 1:
+        key, node, ident = objects[0]
+        return RecordSource(node, f"{key}.", "envelope", key, ident)
     return None
+
+
+def preferred_sources(
+    specs: list[ToolSpec],
+    resources: dict[str, str | None],
+    sources: dict[str, RecordSource],
+) -> dict[str, RecordSource]:
+    """Sources read again with the id key most of their resource's tools show: a list whose
+    items carry ``name`` is keyed like the get that looks records up by ``name``."""
+    keys: dict[str, Counter[str]] = {}
+    for spec in specs:
+        src, resource = sources.get(spec.name), resources.get(spec.name)
+        if src is not None and resource is not None:
+            keys.setdefault(resource, Counter())[src.id_key] += 1
+    out = dict(sources)
+    for spec in specs:
+        resource = resources.get(spec.name)
+        if resource not in keys:
+            continue
+        key = keys[resource].most_common(1)[0][0]
+        src = out.get(spec.name)
+        if src is None or src.id_key != key:
+            found = record_source(spec, prefer=key)
+            if found is not None and found.id_key == key:
+                out[spec.name] = found
+    return out
 
 
 def props_of(source: RecordSource) -> frozenset[str]:
@@ -100,10 +154,48 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
     for name in required:
         toks = tokens(name)
-        if (toks == want or toks == ("id",)) and refs.get(name) in (None, resource):
+        if (toks == want or toks in ID_WORDS) and refs.get(name) in (None, resource):
             return name
     for name in required:
         if name in path_params and refs.get(name) == resource:
+            return name
+    # the last path segment names the record: ``{policy_id}`` of insurance policies,
+    # ``{stage_name}`` of stages
+    last = _last_path_param(spec)
+    mine = last in required and refs.get(last) in (None, resource)
+    if mine and names_record(tokens(last or ""), resource, path=True):
+        return last
+    if mine and tokens(last or "") == ("name",) and spec.http is not None:
+        return last  # ``GET /v1/{name}``: the full resource name is the id
+    return None
+
+
+KEY_WORDS = frozenset({"id", "name", "key", "slug", "code", "arn", "identifier", "sid", "uuid"})
+
+
+def names_record(toks: tuple[str, ...], resource: str | None, path: bool = False) -> bool:
+    """``insurance_policy_id`` names a critical illness insurance policy (a suffix of the
+    resource's words and ``id``); in a path, ``stage_name`` names a stage."""
+    if not toks or not resource:
+        return False
+    words = tokens(singular(resource))
+    head, last = toks[:-1], toks[-1]
+    if last != "id" and not (path and last in KEY_WORDS):
+        return False
+    # the key's noun is the resource's: ``education_expense_id`` of expenses
+    return bool(head) and bool(words) and head[-1] == words[-1]
+
+
+def _last_path_param(spec: ToolSpec) -> str | None:
+    if spec.http is None:
+        return None
+    segments = re.findall(r"\{([^}]+)\}", spec.http.path)
+    path = re.sub(r"\}:[A-Za-z]\w*$", "}", spec.http.path.rstrip("/"))  # ``{name}:cancel``
+    if not segments or not path.endswith("}"):
+        return None
+    wanted = segments[-1]
+    for name, where in spec.http.params.items():
+        if where == "path" and (name == wanted or snake(name) == snake(wanted)):
             return name
     return None
 
@@ -209,25 +301,38 @@ class RecordBuilder:
         required: set[str] = set()
         prefix = "rec"
         unfit = None
+        style: IdStyle | None = None
         shaped = _consistent([(s, sources[s.name]) for s, _ in tools if s.name in sources])
+        # one id key per record: the one most outputs show (others are plain fields there)
+        keys = Counter(src.id_key for _, src in shaped)
+        key_of_id = keys.most_common(1)[0][0] if keys else "id"
+        if any("id" in props_of(src) for _, src in shaped):
+            key_of_id = "id"  # an ``id`` field is the id, whatever else names the record
         for spec, src in shaped:
             required |= set(src.schema.get("required") or ())
             infos = infos_by_path(spec.fields, "output", src.prefix)
             for key, node in (src.schema.get("properties") or {}).items():
-                if key == "id":
+                if key == key_of_id:
                     prefix = _id_prefix(node, prefix)
-                    unfit = unfit or _id_unfit(deref(node, spec.output_schema))
+                    if style is None and not unfit:
+                        found = id_style(deref(node, spec.output_schema))
+                        if isinstance(found, IdStyle):
+                            style = found
+                        else:
+                            unfit = found
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.output_schema))
         description = next((str(src.schema.get("description") or "") for _, src in shaped), "")
         inputs = [(s, v) for s, v in tools if v in ("create", "update")]
         inputs.sort(key=lambda sv: sv[1] != "create")
+        if style is None and not unfit:
+            style = _style_from_params(resource, tools)
         for spec, verb in inputs:
             schema = spec.input_schema
             own = own_id_param(spec, resource)
             infos = infos_by_path(spec.fields, "input")
             for key, node in (schema.get("properties") or {}).items():
-                if key in (own, "id"):
+                if key in (own, "id", key_of_id):
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(schema))
                 if verb == "create" and not shaped and key in (schema.get("required") or ()):
@@ -248,6 +353,8 @@ class RecordBuilder:
             order=_order(tools),
             shaped=bool(shaped),
             unfit=unfit,
+            id_key=key_of_id,
+            id_style=style or RUNTIME,
         )
 
     def _add(
@@ -261,6 +368,8 @@ class RecordBuilder:
         defs: dict[str, Any],
     ) -> None:
         description = str(node.get("description") or "") if isinstance(node, dict) else ""
+        if key == "id":  # the record's own id, never a field of it
+            return
         if key in fields:
             existing = fields[key]
             existing.type.nullable = existing.type.nullable or _nullable(node)
@@ -298,11 +407,21 @@ class RecordBuilder:
         creates = any(verb == "create" for _, verb in tools)
         fields.setdefault(
             "created_at",
-            FieldPlan("created_at", "created_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+            FieldPlan(
+                "created_at",
+                "created_at",
+                TypeSpec(Kind.DATETIME, "DateTime", semantic="datetime"),
+                True,
+            ),
         )
         fields.setdefault(
             "updated_at",
-            FieldPlan("updated_at", "updated_at", TypeSpec(Kind.DATETIME, "DateTime"), True),
+            FieldPlan(
+                "updated_at",
+                "updated_at",
+                TypeSpec(Kind.DATETIME, "DateTime", semantic="datetime"),
+                True,
+            ),
         )
         taken |= {"created_at", "updated_at"}
         for spec, verb in tools:
@@ -351,6 +470,19 @@ def _id_prefix(node: Any, current: str) -> str:
             if match:
                 return match.group(1).lower()
     return current
+
+
+def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
+    """Without a record output, the id parameter of a read, update or delete says the type."""
+    for spec, verb in tools:
+        own = own_id_param(spec, resource)
+        if own is None or verb == "create":
+            continue
+        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+        found = id_style(node)
+        if isinstance(found, IdStyle):
+            return found
+    return None
 
 
 def _id_unfit(node: dict[str, Any]) -> str | None:

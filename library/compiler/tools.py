@@ -39,6 +39,7 @@ from library.compiler.naming import SERVICE_ATTRS, a_or_an, collection_for, iden
 from library.compiler.records import (
     QUERY_NAMES,
     RecordSource,
+    deref,
     jaccard,
     own_id_param,
     props_of,
@@ -52,7 +53,20 @@ from library.toolspec import ToolSpec
 
 # Locals of generated tool bodies: parameters with these names are renamed (and aliased).
 BODY_LOCALS = frozenset(
-    {"self", "record", "record_id", "found", "now", "start", "end", "selected", "q", "changes"}
+    {
+        "self",
+        "record",
+        "record_id",
+        "found",
+        "now",
+        "start",
+        "end",
+        "selected",
+        "q",
+        "changes",
+        "transition",
+        "data",
+    }
 )
 PAGE_META = {
     "total": "total", "total_count": "total", "totalCount": "total", "count": "total",
@@ -196,10 +210,13 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            if param.type.kind not in (Kind.STR, Kind.ANY):
-                raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are strings")
+            wire_int = record.id_style.kind == "int" and param.type.kind is not Kind.STR
+            if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
+                kind = "integers" if wire_int else "strings"
+                raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
-            param.type = TypeSpec(Kind.STR, f'Ref["{record.resource}"]', semantic="id")
+            ref = "IntRef" if wire_int else "Ref"
+            param.type = TypeSpec(Kind.STR, f'{ref}["{record.resource}"]', semantic="id")
             param.default = MISSING
             return
         if verb in ("list", "search"):
@@ -270,23 +287,66 @@ class ToolPlanner:
         self, spec: ToolSpec, record: RecordPlan, verb: str, source: RecordSource | None
     ) -> OutputPlan:
         schema = spec.output_schema
-        if not schema:
+        root = deref(schema, schema) if schema else {}
+        if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
-        known = frozenset(record.fields) | {"id"}
+        known = frozenset(record.fields) | {record.id_key}
+        if verb in RECORD_VERBS or verb == "delete":
+            view = self._view(root, record, known)
+            if view is not None:
+                return view
         matches = source is not None and jaccard(props_of(source), known) >= 0.5
-        if verb in RECORD_VERBS:
+        if matches and source is not None and source.id_key != record.id_key:
+            matches = False
+        if verb in RECORD_VERBS or verb == "delete":
             if matches and source is not None and source.container == "record":
                 return OutputPlan(Shape.RECORD)
+            if matches and source is not None and source.container == "envelope":
+                return self._envelope(schema, source, record)
+            if verb == "delete":
+                return self._deletion(schema, record)
             raise Skip(f"output is not {a_or_an(words(singular(record.resource)))} record")
-        if verb == "delete":
-            if matches and source is not None and source.container == "record":
-                return OutputPlan(Shape.RECORD)
-            return self._deletion(schema, record)
         if not matches or source is None or source.container == "record":
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
             return OutputPlan(Shape.LIST)
         return self._page(schema, source, record)
+
+    def _view(
+        self, root: dict[str, Any], record: RecordPlan, known: frozenset[str]
+    ) -> OutputPlan | None:
+        """A partial view of the record (``{Status, MFADelete}`` of a bucket), or the record
+        where the answer allows no other keys: the keys it shows, each one the record has,
+        every required one a required field."""
+        props = root.get("properties")
+        if not isinstance(props, dict) or not props or not set(props) <= known:
+            return None
+        required = set(root.get("required") or ())
+        stored = {n for n, f in record.fields.items() if f.required} | {record.id_key}
+        if not required <= stored:
+            return None
+        if set(props) == known - {record.id_key} | {record.id_key} and not _closed(root):
+            return None  # the whole record: Shape.RECORD says it
+        for key in props:  # a view holds what the record stores, typed alike
+            field = record.fields.get(key)
+            node = deref(props[key], root)
+            want, have = _json_kind(node), _json_of(field.type.kind) if field else None
+            widened = (want, have) == ("number", "integer")  # an integer is a number
+            if field is not None and want not in (None, have) and not widened:
+                return None
+        return OutputPlan(Shape.VIEW, None, None, {k: k for k in props})
+
+    def _envelope(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
+        """``{"data": <record>}``: the record under one key; other optional keys are left out,
+        a required one the compiler cannot fill refuses the tool."""
+        key = source.items_key or "data"
+        root = deref(schema, schema)
+        others = [k for k in root.get("required") or () if k != key]
+        if others:
+            raise Skip(f"envelope field {others[0]!r} has no meaning the compiler knows")
+        field = FieldPlan(key, identifier(key), TypeSpec(Kind.MODEL, record.cls), required=True)
+        cls = self._wrapper(record, [field], {}, "Envelope")
+        return OutputPlan(Shape.ENVELOPE, cls, key)
 
     def _page(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
         required = set(schema.get("required") or ())
@@ -337,6 +397,8 @@ class ToolPlanner:
             fields.append(
                 FieldPlan(key, identifier(key), TypeSpec(kind, annotation), key in required)
             )
+        if not fields and not required and json_types(schema)[0] <= {"object"}:
+            return OutputPlan(Shape.VIEW, None, None, {})  # nothing required: an empty answer
         if not fields:
             raise Skip("delete output is neither the record nor a deletion confirmation")
         return OutputPlan(Shape.DELETION, self._wrapper(None, fields, meta, "Deletion"), None, meta)
@@ -419,6 +481,9 @@ class ToolPlanner:
         )
         if plan is None and word in SETTERS and any(p.role is Role.FIELD for p in tool.params):
             plan = ActionPlan(word=word)  # ``resize(size)``: sets the fields it names
+        if plan is None and word:
+            # no field it changes: the call is kept as a transition in the record's history
+            plan = ActionPlan(word=word, history=True)
         if plan is None:
             raise Skip(f"no recognisable state change for action {word!r}")
         if status is None or plan.reopens or sets_status:
@@ -478,6 +543,8 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
             return param if set(param.enum) <= set(field.enum) else _with_schema(field, param)
         if param.kind is Kind.ENUM or (field.kind is Kind.STR and field.semantic in (None, "id")):
             return param
+        if field.kind in (Kind.DATE, Kind.DATETIME):  # text compared with a moment: parse it
+            return _with_schema(field, param)
         return param if param.semantic == field.semantic else _with_schema(field, param)
     if param.kind in (Kind.DATE, Kind.DATETIME) and field.kind in (Kind.DATE, Kind.DATETIME):
         return param
@@ -486,12 +553,22 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
     if {param.kind, field.kind} <= {Kind.INT, Kind.FLOAT}:
         return _with_schema(field, param) if field.kind is Kind.INT else param
     if param.kind is Kind.MODEL and field.kind is Kind.MODEL:
-        return param if param.annotation == field.annotation else _with_schema(field, param)
+        if param.annotation == field.annotation:
+            return param
+        # the field's class must take every key the parameter may hold, or valid input fails
+        return _with_schema(field, param) if _keys(param) <= _keys(field) else None
     if {param.kind, field.kind} <= {Kind.MODEL, Kind.DICT}:
-        return _with_schema(field, param) if field.kind is Kind.MODEL else param
+        # a dict parameter into a model field is validated as the model; a model into a
+        # dict field would be stored as an object the record refuses
+        return _with_schema(field, param) if field.kind is Kind.MODEL else None
     if param.kind is field.kind:
         return param
     return None
+
+
+def _keys(spec: TypeSpec) -> set[str]:
+    props = spec.schema.get("properties")
+    return set(props) if isinstance(props, dict) else set()
 
 
 def _bounded(param: TypeSpec, field: TypeSpec) -> TypeSpec:
@@ -518,6 +595,35 @@ def _with_schema(field: TypeSpec, param: TypeSpec) -> TypeSpec:
         model=field.model,
         schema=param.schema,
     )
+
+
+def _any_object(node: dict[str, Any]) -> bool:
+    """``{"type": "object"}`` with nothing said about its keys: any object is an answer."""
+    types, _ = json_types(node)
+    open_ = node.get("additionalProperties") in (None, True)
+    return types == {"object"} and not node.get("properties") and open_ and not node.get("required")
+
+
+def _closed(node: dict[str, Any]) -> bool:
+    return node.get("additionalProperties") is False
+
+
+_JSON_OF = {
+    Kind.STR: "string", Kind.ENUM: None, Kind.INT: "integer", Kind.FLOAT: "number",
+    Kind.BOOL: "boolean", Kind.DATE: "string", Kind.DATETIME: "string", Kind.LIST: "array",
+    Kind.MODEL: "object", Kind.DICT: "object", Kind.ANY: None,
+}  # fmt: skip
+
+
+def _json_of(kind: Kind) -> str | None:
+    return _JSON_OF.get(kind)
+
+
+def _json_kind(node: dict[str, Any]) -> str | None:
+    types, _ = json_types(node)
+    if types == {"integer", "number"}:
+        return "number"
+    return next(iter(types)) if len(types) == 1 else None
 
 
 def default_literal(param: ParamPlan) -> str | None:

@@ -45,6 +45,13 @@ RUNTIME_NAMES = frozenset(a for a, _ in SEMANTIC_ANNOTATIONS.values()) | {
     "Any", "Annotated", "BaseModel", "ConfigDict", "ErrorCode", "Field", "Literal", "Record",
     "Ref", "SeedPool", "Service", "State", "ToolError", "Value", "Entity", "dt", "random",
 }  # fmt: skip
+_FORMATS_OF = {
+    "date": ("date",),
+    "datetime": ("date-time",),
+    "email": ("email",),
+    "url": ("uri", "url"),
+    "phone": ("phone",),
+}
 _BASE = {"string": Kind.STR, "integer": Kind.INT, "number": Kind.FLOAT, "boolean": Kind.BOOL}
 _ANNOTATION = {Kind.STR: "str", Kind.INT: "int", Kind.FLOAT: "float", Kind.BOOL: "bool"}
 
@@ -69,8 +76,32 @@ def json_types(node: Mapping[str, Any]) -> tuple[set[str], bool]:
     return found, nullable
 
 
+def merge_all_of(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``allOf`` of objects (a schema and its description, a base and its extension) as one
+    node: keys merged, properties and required lists united."""
+    parts = [b for b in node.get("allOf") or () if isinstance(b, dict)]
+    if not parts:
+        return node
+    merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for part in [*(merge_all_of(p) for p in parts), merged]:
+        props.update(part.get("properties") or {})
+        required += [r for r in part.get("required") or () if r not in required]
+        for k, v in part.items():
+            if k not in ("properties", "required"):
+                merged.setdefault(k, v)
+    if props:
+        merged["properties"] = props
+    if required:
+        merged["required"] = required
+    return merged
+
+
 def single_branch(node: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The one non-null branch of an ``anyOf``/``oneOf`` (``X | null``), else the node."""
+    """The one non-null branch of an ``anyOf``/``oneOf`` (``X | null``), else the node;
+    ``allOf`` parts merged."""
+    node = merge_all_of(node)
     for key in ("anyOf", "oneOf"):
         branches = [b for b in node.get(key) or () if isinstance(b, dict)]
         non_null = [b for b in branches if b.get("type") != "null"]
@@ -214,6 +245,8 @@ class TypeMapper:
             alias = self.enum_alias(enum, at.hint, at.owner)
             return TypeSpec(Kind.ENUM, alias, enum=enum, semantic=semantic)
         fmt = node.get("format")
+        if isinstance(fmt, str) and fmt not in _FORMATS_OF.get(semantic or "", (fmt,)):
+            semantic = None  # a declared format (``uuid``) beats a guess from the name
         if jtype == "string" and fmt in ("date", "date-time"):
             semantic = "date" if fmt == "date" else "datetime"  # the format beats a name guess
         if semantic == "id" and jtype in ("string", None):
@@ -223,12 +256,20 @@ class TypeMapper:
             semantic in SEMANTIC_ANNOTATIONS
             and jtype in SEMANTIC_ANNOTATIONS[semantic][1]
             and accepts_samples(semantic, node)
+            and (
+                (semantic in ("date", "datetime") and fmt in ("date", "date-time"))
+                or not _constrained(node)
+            )
         ):
             annotation = SEMANTIC_ANNOTATIONS[semantic][0]
             kind = {"date": Kind.DATE, "datetime": Kind.DATETIME, "money": Kind.FLOAT}
             return TypeSpec(kind.get(semantic, Kind.STR), annotation, semantic=semantic)
+        if semantic == "id" and jtype == "integer":
+            return TypeSpec(Kind.INT, "int", semantic="id", ref=ref)
         if jtype in _BASE:
             kind = _BASE[jtype]
+            if semantic in SEMANTIC_ANNOTATIONS and _constrained(node):
+                semantic = None  # the spec's own constraints apply, not the semantic type's
             return TypeSpec(kind, _ANNOTATION[kind], semantic=semantic or None)
         if jtype == "array":
             item = self._map(node.get("items"), at.child("[]", singular(at.hint), at.owner))
@@ -276,6 +317,14 @@ class _Where:
         return replace(
             self, path=f"{self.path}{step}", hint=hint, owner=owner, depth=self.depth + 1
         )
+
+
+def _constrained(node: Mapping[str, Any]) -> bool:
+    """A pattern or tight length bounds: values of a semantic type (an e-mail, a URL) would
+    not fit, so the field keeps its base type and the spec's constraints."""
+    low, high = node.get("minLength"), node.get("maxLength")
+    tight = (isinstance(high, int) and high < 64) or (isinstance(low, int) and low > 3)
+    return "pattern" in node or tight
 
 
 def _same_scalar_type(values: tuple[Any, ...]) -> bool:

@@ -11,8 +11,9 @@ import json
 import re
 from typing import Any
 
-from library.compiler.model import FieldPlan, Kind, RecordPlan
+from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import words
+from library.compiler.types import usable_pattern
 from library.ingest.naming import singular
 
 INITIAL_STATES = (
@@ -95,10 +96,49 @@ def server_value(field: FieldPlan, record: RecordPlan, service: str) -> str | No
     return None
 
 
+def patterned_text(spec: TypeSpec, seed: str) -> str | None:
+    """``pattern_text(<seed>, PATTERN, ...)`` for a text field with a usable pattern."""
+    pattern = spec.schema.get("pattern")
+    if spec.kind is not Kind.STR or spec.semantic == "id" or not isinstance(pattern, str):
+        return None
+    if not usable_pattern(pattern):
+        return None
+    low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
+    args = [seed, json.dumps(pattern)]
+    if isinstance(high, int) or isinstance(low, int):
+        args.append(str(low if isinstance(low, int) else 0))
+    if isinstance(high, int):
+        args.append(str(high))
+    return f"pattern_text({', '.join(args)})"
+
+
+def fallback_text(spec: TypeSpec) -> str:
+    """A literal that satisfies a text field's format and length when nothing better is known
+    (never ``''`` for a date-time, nor a string shorter than ``minLength``)."""
+    fmt = spec.schema.get("format")
+    if fmt == "date-time":
+        return '"2026-01-01T00:00:00Z"'
+    if fmt == "date":
+        return '"2026-01-01"'
+    if fmt == "email":
+        return '"someone@example.com"'
+    low = spec.schema.get("minLength")
+    high = spec.schema.get("maxLength")
+    text = "n/a"
+    if isinstance(low, int) and len(text) < low:
+        text = text + "x" * (low - len(text))
+    if isinstance(high, int) and len(text) > high:
+        text = text[:high]
+    return json.dumps(text)
+
+
 def _server_text(field: FieldPlan, record: RecordPlan, service: str) -> str | None:
     semantic = field.type.semantic
     if semantic == "id":
         return None
+    patterned = patterned_text(field.type, "record_id")
+    if patterned is not None:
+        return patterned
     if semantic == "url":
         return f'f"https://{service}.example.com/{record.resource}/{{record_id}}"'
     if semantic == "email":

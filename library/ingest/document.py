@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from pathlib import Path
 
 from library.ingest.build import build_spec
@@ -23,6 +24,67 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+class Unreadable(Exception):
+    """A document that is not read: not a regular file, over the size limit, or an OS error.
+    ``kind`` is the SpecError kind to report it under."""
+
+    def __init__(self, kind: ErrorKind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+_FILE_TYPES = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+def read_document(path: str | os.PathLike[str], max_bytes: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` (default ``MAX_BYTES``), or
+    ``Unreadable`` saying why not.
+
+    The file is opened without blocking (a FIFO's open would wait for a writer forever) and
+    its type is checked on the open descriptor, so a file swapped for a device or FIFO after
+    any earlier look is still refused; at most ``max_bytes + 1`` bytes are ever read (a
+    symlink to ``/dev/zero`` reports size 0 and never ends).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise Unreadable(
+            ErrorKind.UNREADABLE, f"cannot read the file: {exc.strerror or exc}"
+        ) from None
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = _FILE_TYPES.get(stat.S_IFMT(mode), "not a regular file")
+            raise Unreadable(ErrorKind.UNREADABLE, f"{what}, not a regular file: not read")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise Unreadable(
+            ErrorKind.UNREADABLE, f"cannot read the file: {exc.strerror or exc}"
+        ) from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise Unreadable(
+            ErrorKind.TOO_LARGE,
+            f"larger than the limit of {max_bytes:,} bytes a document: not read",
+        )
+    return b"".join(chunks)
+
+
 def ingest_document(
     source: str | os.PathLike[str] | bytes,
     *,
@@ -37,30 +99,9 @@ def ingest_document(
     """
     label = source_file or ("<bytes>" if isinstance(source, bytes) else os.fspath(source))
     try:
-        if isinstance(source, bytes):
-            data = source
-        else:
-            path = Path(source)
-            size = path.stat().st_size
-            if size > MAX_BYTES:
-                return [], [
-                    _whole(
-                        label,
-                        content_hash(label.encode()),
-                        ErrorKind.TOO_LARGE,
-                        f"{size / 2**20:.1f} MB is over the {MAX_BYTES // 2**20} MB limit",
-                    )
-                ]
-            data = path.read_bytes()
-    except OSError as exc:
-        return [], [
-            _whole(
-                label,
-                content_hash(label.encode()),
-                ErrorKind.UNREADABLE,
-                f"cannot read the file: {exc.strerror or exc}",
-            )
-        ]
+        data = source if isinstance(source, bytes) else read_document(source)
+    except Unreadable as exc:
+        return [], [unreadable_error(label, exc)]
     doc_hash = content_hash(data)
     try:
         return _ingest_bytes(data, label, doc_hash, service)
@@ -73,6 +114,11 @@ def ingest_document(
                 f"ingester bug, please report: {type(exc).__name__}: {exc}",
             )
         ]
+
+
+def unreadable_error(label: str, exc: Unreadable) -> SpecError:
+    """The error row of a document that was not read, under a hash of its name."""
+    return _whole(label, content_hash(label.encode()), exc.kind, str(exc))
 
 
 def _whole(label: str, doc_hash: str, kind: ErrorKind, message: str) -> SpecError:

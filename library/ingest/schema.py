@@ -299,7 +299,7 @@ class SchemaNormalizer:
                         out["required"] = list(dict.fromkeys(names))
             elif key in _TEXT_KEYS:
                 if isinstance(value, str) and key not in out:
-                    out[key] = value[:MAX_STRING]
+                    out[key] = (_regex_body(value) if key == "pattern" else value)[:MAX_STRING]
             elif key in _NUMERIC_KEYS:
                 if _number(value) and not _exclusive_flag(node, key):
                     out[key] = value
@@ -416,6 +416,16 @@ class SchemaNormalizer:
         if "$ref" in resolved:  # a reference into $defs: wrap instead of merging
             return {"allOf": [resolved], **extra}
         return {**resolved, **extra}
+
+
+_JS_REGEX = re.compile(r"^/(?P<body>.+)/[dgimsuy]*$", re.S)
+
+
+def _regex_body(pattern: str) -> str:
+    """``/^[a-z0-9._]+$/`` (a JavaScript regex literal) -> ``^[a-z0-9._]+$``: a JSON Schema
+    pattern has no delimiters, and with them no string could match."""
+    match = _JS_REGEX.match(pattern)
+    return match.group("body") if match else pattern
 
 
 def _exclusive_flag(node: dict[str, Any], key: str) -> bool:

@@ -4,6 +4,14 @@ A call is first looked up in the ``CallStore`` by its prompt hash; a hit is repl
 touching the model, so a rerun with the same inputs needs no model. A miss calls
 ``litellm.completion`` (or ``acompletion``), retrying transient errors with exponential
 backoff, and records every attempt, failed ones included.
+
+Transient: rate limits (429), server errors (5xx), timeouts, dropped or refused connections,
+and replies without a choice. Not retried: the request's own faults (400, content policy,
+context window) and configuration faults (401, 403, 404). An ``LLMCallError`` says which
+(``infrastructure``): every fault but the request's own is the infrastructure's, not the
+caller's. Every error text is passed through ``library.redact`` before it is recorded or
+raised, and the raised error does not chain the provider's exception (its text may hold the
+key), so no credential reaches the warehouse, a log or a traceback.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from library.llm.records import CallRecord, CallStore, MemoryCallStore, prompt_hash
 from library.llm.settings import ENV_PREFIX, LLMSettings
+from library.redact import redact
 
 # The only assistant-message keys kept: the rest (provider_specific_fields, ...) is noise that
 # would make recordings differ between providers.
@@ -35,11 +44,29 @@ class ModelNotConfigured(LLMError):
 
 
 class LLMCallError(LLMError):
-    """The model call failed (after retries, for transient errors)."""
+    """The model call failed (after retries, for transient errors). ``kind`` is the
+    provider error's class name (``RateLimitError``, ``Timeout``, ...), ``status_code`` its
+    HTTP status where it had one; ``infrastructure`` is False only for the request's own
+    faults (bad request, content policy, context window)."""
 
-    def __init__(self, message: str, attempts: int) -> None:
+    def __init__(
+        self,
+        message: str,
+        attempts: int,
+        *,
+        kind: str = "",
+        status_code: int | None = None,
+        infrastructure: bool = False,
+    ) -> None:
         super().__init__(message)
         self.attempts = attempts
+        self.kind = kind
+        self.status_code = status_code
+        self.infrastructure = infrastructure
+
+
+class EmptyResponse(Exception):
+    """The server answered without a choice: no message to return (a transient fault)."""
 
 
 @functools.cache
@@ -55,7 +82,31 @@ def _litellm() -> Any:
 
 def _transient_errors() -> tuple[type[BaseException], ...]:
     lt = _litellm()
-    return (lt.RateLimitError, lt.ServiceUnavailableError, lt.Timeout, lt.APIConnectionError)
+    return (
+        lt.RateLimitError,
+        lt.ServiceUnavailableError,
+        lt.Timeout,
+        lt.APIConnectionError,
+        EmptyResponse,
+    )
+
+
+def _status_code(exc: BaseException) -> int | None:
+    code = getattr(exc, "status_code", None)
+    return code if isinstance(code, int) else None
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Worth another attempt: a rate limit, a server error (any 5xx, whatever class litellm
+    maps it to), a timeout, a dropped connection, a reply without a choice."""
+    code = _status_code(exc)
+    return isinstance(exc, _transient_errors()) or code in (408, 429) or (code or 0) >= 500
+
+
+def _request_fault(exc: BaseException) -> bool:
+    """The request's own fault (its content, its length): not the infrastructure's."""
+    lt = _litellm()  # content policy and context window errors are bad requests too
+    return isinstance(exc, lt.BadRequestError | lt.UnprocessableEntityError)
 
 
 def _plain(value: Any) -> Any:
@@ -138,6 +189,8 @@ class LLMClient:
             start = time.perf_counter()
             try:
                 raw = completion(**req.kwargs)
+                if not getattr(raw, "choices", None):
+                    raise EmptyResponse("the server's reply has no choices")
             except Exception as exc:
                 time.sleep(self._failed(req, attempt, start, exc))
                 continue
@@ -162,6 +215,8 @@ class LLMClient:
             start = time.perf_counter()
             try:
                 raw = await acompletion(**req.kwargs)
+                if not getattr(raw, "choices", None):
+                    raise EmptyResponse("the server's reply has no choices")
             except Exception as exc:
                 await asyncio.sleep(self._failed(req, attempt, start, exc))
                 continue
@@ -251,13 +306,19 @@ class LLMClient:
     def _failed(self, req: _Request, attempt: int, start: float, exc: Exception) -> float:
         """Record a failed attempt; return the delay before the next one, or raise."""
         self.model_calls += 1
-        self._record(req, attempt, start, error=f"{type(exc).__name__}: {exc}"[:4000])
         s = self.settings
-        if not isinstance(exc, _transient_errors()) or attempt > s.max_retries:
+        error = redact(f"{type(exc).__name__}: {exc}", [s.api_key()])[:4000]
+        self._record(req, attempt, start, error=error)
+        if not is_transient(exc) or attempt > s.max_retries:
             what = "failed" if attempt == 1 else f"failed after {attempt} attempts"
+            # Not chained: the provider's exception text is the unredacted one.
             raise LLMCallError(
-                f"{req.purpose or 'model call'} {what}: {type(exc).__name__}: {exc}", attempt
-            ) from exc
+                f"{req.purpose or 'model call'} {what}: {error}",
+                attempt,
+                kind=type(exc).__name__,
+                status_code=_status_code(exc),
+                infrastructure=not _request_fault(exc),
+            ) from None
         return min(s.backoff_s * 2 ** (attempt - 1), s.backoff_max_s)
 
     def _succeeded(self, req: _Request, attempt: int, start: float, raw: Any) -> LLMResponse:

@@ -17,9 +17,27 @@ import orjson
 
 from library.llm.settings import LLMSettings
 
+
+class _Drop:
+    def __repr__(self) -> str:
+        return "DROP"
+
+
+# Close the connection without an answer (a server that died mid-request).
+DROP = _Drop()
+
 # A reply: assistant text, an assistant message dict (``content`` and/or ``tool_calls`` with
-# ``{"name", "arguments"}`` items), an HTTP error status, or a function of the request body.
-Reply = str | dict[str, Any] | int | Callable[[dict[str, Any]], Any]
+# ``{"name", "arguments"}`` items), an HTTP error status, a status with the JSON body to send
+# (an error body echoing a header, a 200 without choices), ``DROP``, or a function of the
+# request body returning one of these.
+Reply = (
+    str
+    | dict[str, Any]
+    | int
+    | tuple[int, dict[str, Any]]
+    | _Drop
+    | Callable[[dict[str, Any]], Any]
+)
 
 
 class ScriptedModel:
@@ -84,7 +102,7 @@ class ScriptedModel:
         return "\n".join(str(m.get("content") or "") for m in messages)
 
     # -- serving ------------------------------------------------------------------------
-    def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | _Drop:
         with self._lock:
             self.requests.append(body)
             n = len(self.requests)
@@ -93,6 +111,8 @@ class ScriptedModel:
             reply = reply(body)
         if reply is None:
             return 400, {"error": {"message": f"script exhausted at request {n}"}}
+        if isinstance(reply, _Drop | tuple):
+            return reply
         if isinstance(reply, int):
             return reply, {"error": {"message": f"scripted HTTP {reply}", "code": reply}}
         message = _message(reply, n)
@@ -161,7 +181,11 @@ def _handler(model: ScriptedModel) -> type[BaseHTTPRequestHandler]:
                 body = orjson.loads(self.rfile.read(length) or b"{}")
             except orjson.JSONDecodeError:
                 body = {}
-            status, payload = model._answer(body)
+            answer = model._answer(body)
+            if isinstance(answer, _Drop):
+                self.close_connection = True  # no status line, no body: a dropped connection
+                return
+            status, payload = answer
             data = orjson.dumps(payload)
             self.send_response(status)
             self.send_header("Content-Type", "application/json")

@@ -3,7 +3,8 @@
 An episode never raises. Malformed calls, unknown tools and bad arguments are answered with
 error envelopes and counted; model errors (after the client's retries of transient ones:
 rate limits, timeouts, unavailable servers), step and episode timeouts and environment
-failures end the episode with a status and an error, and the batch goes on.
+failures end the episode with a status and an error, and the batch goes on. Errors are
+redacted (``library.redact``) before they are kept.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from library.compose.task import Task
+from library.llm.client import LLMCallError
 from library.llm.settings import settings_from_env
+from library.redact import redact
 from library.rollout.calls import ToolCall, dump_envelope, read_assistant
 from library.rollout.env import Env, Mode
 from library.rollout.policies import AssistantTurn, Policy, offered
 from library.rollout.prompt import opening_messages
-from library.rollout.record import Rollout, Status, group_key, rollout_key
+from library.rollout.record import INFRA_ERROR, Rollout, Status, group_key, rollout_key
 from library.runtime import ErrorCode
 from library.runtime.errors import fail
 
@@ -56,16 +59,18 @@ class StepTimeout(TimeoutError):
 
 
 def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"[:2000]
+    return redact(f"{type(exc).__name__}: {exc}")[:2000]
 
 
 def _status_of(exc: BaseException) -> Status:
-    """Timeouts of ours, and model calls that still timed out after the client's retries,
-    are ``timeout``; everything else is ``error``."""
+    """Timeouts of ours are ``timeout``; model calls that failed on the infrastructure's
+    fault (rate limits, server errors, timeouts and dropped connections after the client's
+    retries; a refused key) are ``infra_error``; everything else is ``error``."""
     if isinstance(exc, TimeoutError):
         return "timeout"
-    cause = exc.__cause__
-    return "timeout" if type(cause).__name__ in ("Timeout", "APITimeoutError") else "error"
+    if isinstance(exc, LLMCallError) and exc.infrastructure:
+        return INFRA_ERROR
+    return "error"
 
 
 class _Episode:

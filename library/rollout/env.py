@@ -16,17 +16,20 @@ the engine runs them in a thread (``blocking = True``).
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, Protocol
 
+import orjson
+
 from library.compose.run import DEFAULT_SEED_SIZE
 from library.compose.task import Task
-from library.runtime import Gateway, Service, State, ToolError, World
+from library.runtime import ErrorCode, Gateway, Service, State, ToolError, World
 from library.runtime.errors import fail
-from library.runtime.world import parse_arguments
-from library.sandbox import Sandbox, SandboxPolicy
+from library.runtime.world import parse_arguments, qualified, unknown_tool_message
+from library.sandbox import LoadedService, Sandbox, SandboxPolicy
 from library.seed import seed_pool
 
 Mode = Literal["direct", "gateway"]
@@ -158,15 +161,64 @@ def rollout_sandbox_policy(base: SandboxPolicy | None = None) -> SandboxPolicy:
     return base.model_copy(update={"invoke_prefixes": (*base.invoke_prefixes, GATEWAY_PREFIX)})
 
 
+class _RemoteService:
+    """A mounted service as the gateway sees it: name, description, tools (described by its
+    worker, served from here)."""
+
+    def __init__(self, info: LoadedService) -> None:
+        self.name, self.description = info.service, info.description
+        self.tools = {t.name: t for t in info.tools}
+
+
+class _SplitWorld:
+    """The episode's World spread over workers, one per untrusted module: routes each call to
+    the worker of its service, so the gateway (which runs here) sees one World."""
+
+    def __init__(self) -> None:
+        self.services: dict[str, _RemoteService] = {}
+        self.boxes: dict[str, Sandbox] = {}  # service -> its worker
+        self.tool_names: list[str] = []
+        self._routes: dict[str, tuple[_RemoteService, Any]] = {}
+
+    def add(self, box: Sandbox, infos: list[LoadedService]) -> None:
+        for info in infos:
+            svc = _RemoteService(info)
+            self.services[svc.name], self.boxes[svc.name] = svc, box
+            for td in svc.tools.values():
+                self._routes[qualified(svc.name, td.name)] = (svc, td)
+        # One order, as a single World mounts them: services by name, tools as declared.
+        self.services = dict(sorted(self.services.items()))
+        self.tool_names = [qualified(s.name, t) for s in self.services.values() for t in s.tools]
+
+    def tool(self, name: str) -> tuple[_RemoteService, Any] | None:
+        return self._routes.get(name)
+
+    def call(self, name: str, arguments: dict[str, Any] | str | bytes | None = None) -> dict:
+        route = self._routes.get(name)
+        if route is None:
+            return fail(ErrorCode.NOT_FOUND, unknown_tool_message(name, self.tool_names))
+        try:  # the worker protocol takes objects; bad JSON fails as the runtime fails it
+            args = parse_arguments(arguments)
+        except ToolError as exc:
+            return fail(exc.code, exc.message)
+        return self.boxes[route[0].name].call(name, args)
+
+
 class SandboxEnv:
-    """A World inside a sandbox worker.
+    """A World in sandbox workers: each untrusted module (a generated service) in a worker of
+    its own, so one service cannot reach another's code or state; trusted reference services
+    share ``sandbox``, where no untrusted code is ever loaded. Calls are routed here, the
+    gateway runs here, and the final state hash is computed here from the reported states.
 
     ``refs``: service name -> ``module:Class`` for services already importable there
     (``library.services.crm:Crm``); ``sources``: module name -> untrusted source to load
     (generated services from the warehouse); the services it defines are added to ``refs``.
-    Sources are (re)loaded whenever the worker is new (first use, or restarted after a
-    failure). ``on_close`` receives the env when the engine is done with it (a pool takes it
-    back); without it ``close()`` leaves the sandbox to its owner.
+    A module is (re)loaded whenever its worker is new (first use, or restarted after a
+    failure). ``homes`` (service -> module) lets an episode start only the workers of the
+    services it mounts; without it every module is loaded at the first reset. At most
+    ``max_workers`` module workers stay alive (least recently used ones are ended).
+    ``on_close`` receives the env when the engine is done with it (a pool takes it back);
+    without it ``close()`` leaves the workers to their owner (``shutdown()`` ends them).
     """
 
     blocking = True
@@ -180,6 +232,8 @@ class SandboxEnv:
         pool_seed: int = 0,
         seed_size: int = DEFAULT_SEED_SIZE,
         on_close: Callable[[SandboxEnv], None] | None = None,
+        homes: Mapping[str, str] | None = None,
+        max_workers: int = 32,
     ) -> None:
         self.sandbox = sandbox
         self.refs = dict(refs or {})
@@ -187,68 +241,135 @@ class SandboxEnv:
         self.pool_seed = pool_seed
         self.seed_size = seed_size
         self.on_close = on_close
-        self._loaded_pid: int | None = None
+        self.max_workers = max_workers
+        # untrusted module -> its own worker, least recently used first
+        self.boxes: OrderedDict[str, Sandbox] = OrderedDict()
+        self._hints = {s: m for s, m in (homes or {}).items() if m in self.sources}
+        self._home: dict[str, str] = {}  # service -> the module that defines it
+        self._loaded: dict[str, int | None] = {}  # module -> pid of the worker it is in
         self._mode: Mode | None = None
         self._services: list[str] = []
+        self._world: _SplitWorld | None = None
+        self._gateway: Gateway | None = None
 
-    def _load_sources(self) -> None:
-        if self.sandbox.pid is not None and self.sandbox.pid == self._loaded_pid:
+    def _load(self, module: str) -> None:
+        """``module`` loaded in its own live worker (started or restarted if need be)."""
+        box = self.boxes.get(module)
+        if box is None:
+            box = self.boxes[module] = Sandbox(self.sandbox.policy)
+        self.boxes.move_to_end(module)
+        if box.pid is not None and box.pid == self._loaded.get(module):
             return
-        for module, source in self.sources.items():
-            for found in self.sandbox.load(module, source):
-                self.refs[found.service] = found.ref
-        self.sandbox.start()  # with no sources, make sure there is a worker whose pid we know
-        self._loaded_pid = self.sandbox.pid
+        for found in box.load(module, self.sources[module]):
+            self.refs[found.service] = found.ref
+            self._home[found.service] = module
+        self._loaded[module] = box.pid
+
+    def _load_sources(self, names: list[str]) -> None:
+        wanted = [self._home.get(n) or self._hints.get(n) for n in names]
+        if not self._hints or any(
+            m is None and n not in self.refs for n, m in zip(names, wanted, strict=True)
+        ):
+            wanted = list(self.sources)  # a service of unknown module: load them all
+        for module in dict.fromkeys(m for m in wanted if m is not None):
+            self._load(module)
+        # Past the cap, end the least recently used workers this episode does not need.
+        for module in list(self.boxes):
+            if len(self.boxes) <= self.max_workers or module in wanted:
+                continue
+            self.boxes.pop(module).close()
+            self._loaded.pop(module, None)
+
+    def _box(self, service: str) -> Sandbox:
+        module = self._home.get(service)
+        return self.sandbox if module is None else self.boxes[module]
 
     def reset(self, task: Task, mode: Mode) -> None:
         gateway = check_mode(mode) == "gateway"
-        if gateway and GATEWAY_PREFIX not in self.sandbox.policy.invoke_prefixes:
-            raise ValueError(
-                "gateway mode runs the gateway inside the worker: build the Sandbox with "
-                "rollout_sandbox_policy() (its invoke_prefixes must include "
-                f"{GATEWAY_PREFIX!r})"
-            )
-        self._load_sources()
+        names = list(task.services)
+        if gateway:
+            names += task.distractor_services
+        self._load_sources(names)
         missing = [s for s in task.services if s not in self.refs]
         if missing:
             raise KeyError(f"no service code for {missing}; known: {sorted(self.refs)}")
-        names = list(task.services)
-        if gateway:
-            names += [s for s in task.distractor_services if s in self.refs]
-        refs = [self.refs[n] for n in sorted(names)]
-        if gateway:
-            # Seed everything as composition did, then lay the task's own states over it.
-            self.sandbox.mount(refs, seed=task.seed, size=self.seed_size, pool_seed=self.pool_seed)
-            self.sandbox.load_states(task.initial_state)
-        else:
-            self.sandbox.mount(refs, seed=task.seed, states=task.initial_state)
-        self._mode, self._services = mode, list(task.services)
+        names = [n for n in names if n in self.refs]
+        if gateway and GATEWAY_PREFIX not in self.sandbox.policy.invoke_prefixes:
+            raise ValueError(
+                "gateway mode: build the Sandbox with rollout_sandbox_policy() (its "
+                f"invoke_prefixes must include {GATEWAY_PREFIX!r})"
+            )
+        groups: dict[int, tuple[Sandbox, list[str]]] = {}
+        for name in sorted(names):
+            box = self._box(name)
+            groups.setdefault(id(box), (box, []))[1].append(name)
+        world = _SplitWorld()
+        for box, group in groups.values():
+            refs = [self.refs[n] for n in group]
+            states = {n: task.initial_state[n] for n in group if n in task.initial_state}
+            if gateway:
+                # Seed everything as composition did, then lay the task's own states over it.
+                box.mount(refs, seed=task.seed, size=self.seed_size, pool_seed=self.pool_seed)
+                box.load_states(states)
+            else:
+                box.mount(refs, seed=task.seed, states=states)
+            world.add(box, box.describe())
+        self._world, self._mode, self._services = world, mode, list(task.services)
+        self._gateway = Gateway(world) if gateway else None  # type: ignore[arg-type]
+
+    def _split(self) -> _SplitWorld:
+        if self._world is None:
+            raise RuntimeError("reset() the environment first")
+        return self._world
 
     def tools(self) -> list[dict[str, Any]]:
         if self._mode == "gateway":
             return [dict(t) for t in meta_tool_schemas()]
-        return self.sandbox.tool_schemas("openai")
+        world = self._split()
+        schemas: dict[str, dict[str, Any]] = {}
+        for box in dict.fromkeys(world.boxes.values()):
+            schemas.update((s["function"]["name"], s) for s in box.tool_schemas("openai"))
+        return [schemas[name] for name in world.tool_names if name in schemas]
 
     def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
-        if self._mode == "gateway":
-            return self.sandbox.invoke(GATEWAY_TARGET, {"tool": name, "arguments": arguments})
-        try:  # the worker protocol takes objects; bad JSON fails as the runtime fails it
-            args = parse_arguments(arguments)
-        except ToolError as exc:
-            return fail(exc.code, exc.message)
-        return self.sandbox.call(name, args)
+        if self._gateway is not None:
+            return self._gateway.call(name, arguments)
+        return self._split().call(name, arguments)
+
+    def _states(self) -> dict[str, dict[str, Any]]:
+        states: dict[str, dict[str, Any]] = {}
+        world = self._split()
+        for box in dict.fromkeys(world.boxes.values()):
+            states.update(box.export_states())
+        return {name: states[name] for name in world.services}
 
     def final_states(self) -> dict[str, dict[str, Any]]:
-        states = self.sandbox.export_states()
+        states = self._states()
         return {n: states[n] for n in self._services}
 
     def state_hash(self) -> str:
-        return self.sandbox.state_hash()
+        """``World.state_hash`` of every mounted service, computed here from their states."""
+        return states_hash(self._states())
 
     def close(self) -> None:
-        self._mode = None
+        self._mode, self._world, self._gateway = None, None, None
         if self.on_close is not None:
             self.on_close(self)
+
+    def shutdown(self) -> None:
+        """End every worker of this env (its own and ``sandbox``)."""
+        for box in self.boxes.values():
+            box.close()
+        self.sandbox.close()
+
+
+def states_hash(states: Mapping[str, Mapping[str, Any]]) -> str:
+    """What ``World.state_hash`` gives for these (JSON) states."""
+    h = hashlib.blake2b(digest_size=16)
+    for name in sorted(states):
+        payload = orjson.dumps(states[name], option=orjson.OPT_SORT_KEYS)
+        h.update(f"{name}={hashlib.blake2b(payload, digest_size=16).hexdigest()};".encode())
+    return h.hexdigest()
 
 
 class SandboxEnvPool:
@@ -289,7 +410,7 @@ class SandboxEnvPool:
 
     def close(self) -> None:
         for env in self._all:
-            env.sandbox.close()
+            env.shutdown()
         self._idle.clear()
         self._all.clear()
 

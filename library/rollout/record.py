@@ -10,7 +10,12 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-Status = Literal["finished", "max_steps", "timeout", "error"]
+# ``infra_error``: the episode ended on a fault of the infrastructure, not of the agent (the
+# model server rate-limited, failed, dropped the connection or refused the key, after the
+# client's retries). The judge leaves such rollouts out of rewards and advantages, and
+# curation out of exports: they say nothing about the agent.
+Status = Literal["finished", "max_steps", "timeout", "error", "infra_error"]
+INFRA_ERROR: Status = "infra_error"
 
 # Columns the warehouse stores as JSON strings; from_row parses them back.
 _JSON_COLUMNS = ("messages", "tools", "final_states")

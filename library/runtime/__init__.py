@@ -2,6 +2,16 @@
 
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.gateway import Gateway
+from library.runtime.ids import (
+    IntId,
+    IntRef,
+    fit_text,
+    int_id,
+    int_ref,
+    pattern_id,
+    pattern_text,
+    uuid_id,
+)
 from library.runtime.semantic import (
     Address,
     CompanyName,
@@ -30,6 +40,8 @@ __all__ = [
     "Email",
     "ErrorCode",
     "Gateway",
+    "IntId",
+    "IntRef",
     "Money",
     "PersonName",
     "Phone",
@@ -43,6 +55,12 @@ __all__ = [
     "Url",
     "World",
     "WorldDiff",
+    "fit_text",
+    "int_id",
+    "int_ref",
     "paginate",
+    "pattern_id",
+    "pattern_text",
     "tool",
+    "uuid_id",
 ]

@@ -4,12 +4,17 @@ Every request has a wall-clock deadline. When the worker times out, dies (CPU or
 limit, a signal, an exit), breaks a sandbox rule or sends garbage, the client kills its whole
 process group, raises ``SandboxError`` with the reason, and the next request starts a fresh,
 empty worker (modules must be loaded and worlds mounted again).
+
+Each request carries a fresh random nonce that the worker's reply must echo, and each reply
+must have the shape its op promises; anything else (a frame written by untrusted code, a
+stale or replayed reply, a result of the wrong type) kills the worker as a protocol breach.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -20,12 +25,12 @@ import time
 import weakref
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 import library
 from library.sandbox import wire
-from library.sandbox.errors import SandboxError
+from library.sandbox.errors import WORKER_KINDS, SandboxError
 from library.sandbox.policy import SandboxPolicy
 
 _REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(library.__file__)))
@@ -54,11 +59,96 @@ class LoadedService:
     service: str
     description: str
     tools: tuple[ToolInfo, ...]
+    # collection -> record field -> its alias (None: none)
+    collections: dict[str, dict[str, str | None]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> LoadedService:
         tools = tuple(ToolInfo(**tool) for tool in data["tools"])
-        return cls(data["ref"], data["class_name"], data["service"], data["description"], tools)
+        return cls(
+            data["ref"],
+            data["class_name"],
+            data["service"],
+            data["description"],
+            tools,
+            {
+                str(coll): {str(f): a if isinstance(a, str) else None for f, a in fields.items()}
+                for coll, fields in (data.get("collections") or {}).items()
+            },
+        )
+
+
+def _envelope(value: Any) -> bool:
+    if not isinstance(value, dict) or not isinstance(value.get("success"), bool):
+        return False
+    if value["success"]:
+        return "data" in value
+    error = value.get("error")
+    return isinstance(error, dict) and isinstance(error.get("code"), str)
+
+
+def _states(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())
+
+
+# What a reply's result must look like, per op: anything else is a protocol breach.
+_RESULT_SHAPES: dict[str, Any] = {
+    "call": _envelope,
+    "calls": lambda v: isinstance(v, list) and all(_envelope(e) for e in v),
+    "state_hash": lambda v: isinstance(v, str),
+    "snapshot": lambda v: type(v) is int,
+    "world_new": lambda v: type(v) is int,
+    "restore": lambda v: v is None,
+    "load_states": lambda v: v is None,
+    "export_states": _states,
+    "view": lambda v: (
+        isinstance(v, dict) and isinstance(v.get("now"), str) and _states(v.get("states"))
+    ),
+    "ping": lambda v: v == "pong",
+    "digest": lambda v: isinstance(v, str),
+    "load": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
+    "describe": lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
+    "mount": lambda v: isinstance(v, dict) and isinstance(v.get("tools"), list),
+    "tool_schemas": lambda v: isinstance(v, list),
+}
+
+
+def nonce() -> int:
+    """A request id the worker cannot predict (it can still read the one it was sent)."""
+    return int.from_bytes(os.urandom(8), "big") >> 1
+
+
+_TMP_PREFIX = "compoworld-sandbox-"
+_ORPHAN = re.compile(rf"{_TMP_PREFIX}(\d+)-")
+
+
+def sweep_orphans(tmp_root: str | None) -> list[str]:
+    """Remove the temporary folders of workers whose parent is gone (SIGKILLed before it
+    could clean up). Their files already vanished with the worker's tmpfs where the kernel
+    allows one; this removes the empty mount point, or the files where it does not."""
+    root = tmp_root or tempfile.gettempdir()
+    removed = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return removed
+    for name in names:
+        match = _ORPHAN.match(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _reap(proc: subprocess.Popen, tmp_dir: str, log: IO[bytes]) -> None:
@@ -79,7 +169,9 @@ class _Worker:
     """One live worker process with its pipes, private tmp folder and stderr log."""
 
     def __init__(self, policy: SandboxPolicy) -> None:
-        self.tmp_dir = tempfile.mkdtemp(prefix="compoworld-sandbox-", dir=policy.tmp_root)
+        sweep_orphans(policy.tmp_root)
+        # The parent's pid in the name: a later parent can tell an orphan (see sweep_orphans).
+        self.tmp_dir = tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{os.getpid()}-", dir=policy.tmp_root)
         # Unnamed, outside tmp: the worker can append to its log but not reopen or replace it.
         self.log = tempfile.TemporaryFile(prefix="compoworld-sandbox-log-")  # noqa: SIM115
         env = {
@@ -261,9 +353,12 @@ class Sandbox:
         deadline = time.monotonic() + self.policy.start_timeout_s
         init = {"policy": self.policy.model_dump(), "tmp_dir": worker.tmp_dir}
         init["parent_pid"] = os.getpid()
+        init["id"] = nonce()
         try:
             worker.channel.send(wire.encode(init), deadline)
             hello = worker.channel.recv(deadline)
+            if not isinstance(hello, dict) or hello.get("id") != init["id"]:
+                raise wire.ChannelGarbage("the worker's hello does not answer the init")
         except (wire.ChannelClosed, wire.ChannelTimeout, wire.ChannelGarbage) as exc:
             status = worker.exit_status(wait_s=1.0)
             cause = f"exit status {status}" if status is not None else type(exc).__name__
@@ -282,6 +377,7 @@ class Sandbox:
         wall = timeout or self.policy.wall_timeout_s
         if timeout:
             msg["cpu"] = timeout  # a longer request gets the CPU to match
+        msg["id"] = request_id = nonce()
         with self._lock:
             worker = self._ensure()
             deadline = time.monotonic() + wall
@@ -311,21 +407,54 @@ class Sandbox:
                 raise self._fail(SandboxError("protocol", f"protocol: {exc}")) from None
             if not isinstance(response, dict) or "ok" not in response:
                 raise self._fail(SandboxError("protocol", "protocol: malformed response"))
-            if response["ok"]:
-                return response.get("result")
-            error = response.get("error") or {}
-            raise self._fail(
-                SandboxError(
-                    error.get("kind", "protocol"),
-                    error.get("message", ""),
-                    violations=response.get("violations"),
+            if response.get("id") != request_id:
+                raise self._fail(
+                    SandboxError(
+                        "protocol",
+                        f"protocol: a reply that does not answer this {msg['op']} request "
+                        "(forged, stale or replayed frame)",
+                    )
                 )
-            )
+            if response["ok"] is True:
+                result = response.get("result")
+                shape = _RESULT_SHAPES.get(msg["op"])
+                if shape is not None and not shape(result):
+                    raise self._fail(
+                        SandboxError(
+                            "protocol", f"protocol: a {msg['op']} reply of the wrong shape"
+                        )
+                    )
+                return result
+            error = response.get("error")
+            kind = error.get("kind") if isinstance(error, dict) else None
+            message = error.get("message") if isinstance(error, dict) else None
+            violations = response.get("violations") or []
+            if (
+                response["ok"] is not False
+                or kind not in WORKER_KINDS
+                or not isinstance(message, str)
+                or not isinstance(violations, list)
+            ):
+                raise self._fail(SandboxError("protocol", "protocol: malformed error reply"))
+            raise self._fail(SandboxError(kind, message, violations=[str(v) for v in violations]))
 
     def load(self, name: str, source: str, *, timeout: float | None = None) -> list[LoadedService]:
         """Execute untrusted module source as module ``name``; returns its services."""
-        found = self._request({"op": "load", "name": name, "source": source}, timeout)
-        return [LoadedService.from_json(item) for item in found]
+        msg = {"op": "load", "name": name, "source": source}
+        return self._services(self._request(msg, timeout))
+
+    def describe(self) -> list[LoadedService]:
+        """The services of the mounted World, as ``load`` describes them."""
+        return self._services(self._request({"op": "describe"}))
+
+    def _services(self, found: list[dict]) -> list[LoadedService]:
+        try:
+            return [LoadedService.from_json(item) for item in found]
+        except (KeyError, TypeError, AttributeError, ValueError):
+            with self._lock:
+                raise self._fail(
+                    SandboxError("protocol", "protocol: a service description of the wrong shape")
+                ) from None
 
     def mount(
         self,
@@ -345,9 +474,12 @@ class Sandbox:
         msg |= {"states": states, "pool_seed": pool_seed}
         return self._request(msg, timeout)["tools"]
 
-    def call(self, tool: str, args: dict | None = None) -> dict:
+    def call(self, tool: str, args: dict | None = None, *, world: int | None = None) -> dict:
         """One tool call; returns the runtime's envelope."""
-        return self._request({"op": "call", "tool": tool, "args": args})
+        msg = {"op": "call", "tool": tool, "args": args}
+        if world is not None:
+            msg["world"] = world
+        return self._request(msg)
 
     def calls(
         self, calls: Iterable[tuple[str, dict | None]], *, timeout: float | None = None
@@ -358,17 +490,34 @@ class Sandbox:
     def state_hash(self) -> str:
         return self._request({"op": "state_hash"})
 
-    def export_states(self) -> dict[str, dict]:
-        return self._request({"op": "export_states"})
+    def export_states(self, *, world: int | None = None) -> dict[str, dict]:
+        return self._request(_on({"op": "export_states"}, world))
 
-    def load_states(self, states: dict[str, dict]) -> None:
-        self._request({"op": "load_states", "states": states})
+    def load_states(self, states: dict[str, dict], *, world: int | None = None) -> None:
+        self._request(_on({"op": "load_states", "states": states}, world))
 
-    def snapshot(self) -> int:
-        return self._request({"op": "snapshot"})
+    def snapshot(self, *, world: int | None = None) -> int:
+        return self._request(_on({"op": "snapshot"}, world))
 
-    def restore(self, token: int) -> None:
-        self._request({"op": "restore", "token": token})
+    def restore(self, token: int, *, world: int | None = None) -> None:
+        self._request(_on({"op": "restore", "token": token}, world))
+
+    def new_world(self, service: str, *, seed: int = 0, size: int = 10) -> int:
+        """One more World in the worker, of one loaded service, seeded like ``mount``;
+        returns its id for the ``world`` argument of call, snapshot, restore, view..."""
+        return self._request({"op": "world_new", "service": service, "seed": seed, "size": size})
+
+    def view(self, *, world: int | None = None) -> dict[str, Any]:
+        """``{"now": iso clock, "states": {service: records by collection (by alias)}}``."""
+        return self._request(_on({"op": "view"}, world))
+
+    def digest(self, *, world: int | None = None) -> str:
+        """A hash of the world's records as ``view`` would report them, dumped afresh."""
+        return self._request(_on({"op": "digest"}, world))
+
+    def ping(self) -> None:
+        """A request with no effect: a stale or forged frame still in the pipe shows here."""
+        self._request({"op": "ping"})
 
     def tool_schemas(self, fmt: str = "openai") -> list[dict]:
         return self._request({"op": "tool_schemas", "fmt": fmt})
@@ -376,3 +525,9 @@ class Sandbox:
     def invoke(self, target: str, payload: Any = None, *, timeout: float | None = None) -> Any:
         """Run a trusted function inside the worker; see ``library.sandbox.worker.invoke``."""
         return self._request({"op": "invoke", "target": target, "payload": payload}, timeout)
+
+
+def _on(msg: dict[str, Any], world: int | None) -> dict[str, Any]:
+    if world is not None:
+        msg["world"] = world
+    return msg

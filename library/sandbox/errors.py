@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 # Kinds reported by the worker itself.
 #   bad_request     the request was wrong (unknown service, no world mounted, target refused)
@@ -29,6 +29,10 @@ ErrorKind = Literal[
     "protocol",
     "start_failed",
 ]
+
+# The kinds a worker may report; any other kind in a reply is a protocol breach.
+CLIENT_KINDS = frozenset({"timeout", "cpu_limit", "file_size_limit", "crashed", "protocol"})
+WORKER_KINDS: frozenset[str] = frozenset(get_args(ErrorKind)) - CLIENT_KINDS - {"start_failed"}
 
 # After these the worker is not trusted to go on (or is already dead): the client kills it
 # and the next request starts a fresh one.

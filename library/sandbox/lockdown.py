@@ -112,6 +112,23 @@ def _memory_mb() -> dict[str, float]:
     return found
 
 
+def protections(report: dict[str, Any]) -> dict[str, bool]:
+    """Which layers hold in this worker (the build records it; a missing one is a gap)."""
+    spaces = set(report["namespaces"])
+    return {
+        "no_new_privs": bool(report["no_new_privs"]),
+        "no_capabilities": report["privileges"] is not None,
+        "not_root": report["uid"] != 0,
+        "ipc_namespace": "ipc" in spaces,
+        "mount_namespace": "mount" in spaces,
+        "network_namespace": "network" in spaces,
+        "tmp_quota": report["tmp_quota_mb"] is not None,
+        "seccomp_allowlist": bool(report["seccomp"]),
+        "landlock": bool(report["landlock_abi"]),
+        "parent_death_signal": bool(report["parent_death_signal"]),
+    }
+
+
 def lock_down(policy: SandboxPolicy, tmp_dir: str, parent_pid: int) -> dict[str, Any]:
     """Apply every layer; returns a report of what holds (some layers are best effort)."""
     started = time.perf_counter()
@@ -127,8 +144,18 @@ def lock_down(policy: SandboxPolicy, tmp_dir: str, parent_pid: int) -> dict[str,
         "tmp_dir": tmp_dir,
     }
     report["no_new_privs"] = kernel.no_new_privs()
+    spaces = kernel.namespaces(policy.isolate_network)
+    report["namespaces"] = sorted(name for name, held in spaces.items() if held)
+    report["network_isolated"] = spaces.get("network", False)
+    as_nobody = os.geteuid() == 0 and kernel.readable_by_anyone(
+        [r for r in roots if r != os.path.realpath(tmp_dir)]
+    )
+    quota = spaces["mount"] and kernel.quota_tmp(tmp_dir, policy.tmp_quota_mb, as_nobody)
+    report["tmp_quota_mb"] = policy.tmp_quota_mb if quota else None
+    report["privileges"] = kernel.drop_privileges(tmp_dir, quota, as_nobody)
+    report["uid"] = os.getuid()
+    # After the uid change, which clears the parent-death signal.
     report["parent_death_signal"] = kernel.parent_death_signal(parent_pid)
-    report["network_isolated"] = policy.isolate_network and kernel.isolate_network()
     report["rlimits"] = kernel.set_rlimits(policy)
     kernel.arm_cpu(policy.cpu_seconds)
     os.chdir(tmp_dir)
@@ -137,6 +164,7 @@ def lock_down(policy: SandboxPolicy, tmp_dir: str, parent_pid: int) -> dict[str,
     if policy.kernel_filters:
         report["landlock_abi"] = landlock.restrict([tmp_dir], [*roots, *SYSTEM_LIBRARIES])
         report["seccomp"] = seccomp.install(os.getpid())
+    report["protections"] = protections(report)
     guard.refuse_unaudited()
     hook = guard.AuditGuard(tmp_dir, roots, import_roots(policy), kernel.arm_cpu.__code__)
     sys.addaudithook(hook)

@@ -43,8 +43,9 @@ DEFAULT_ALLOWED_IMPORTS: tuple[str, ...] = (
     "typing_extensions",
 )
 
-# Trusted functions the parent may run inside a worker with ``Sandbox.invoke``.
-DEFAULT_INVOKE_PREFIXES: tuple[str, ...] = ("library.verify.", "library.sandbox.probes.")
+# Trusted functions the parent may run inside a worker with ``Sandbox.invoke``. Nothing that
+# decides a verdict belongs here: untrusted code shares the worker and can replace it.
+DEFAULT_INVOKE_PREFIXES: tuple[str, ...] = ("library.sandbox.probes.",)
 
 
 class SandboxPolicy(BaseModel):
@@ -58,6 +59,9 @@ class SandboxPolicy(BaseModel):
     start_timeout_s: float = Field(30.0, gt=0, description="Wall-clock seconds to start.")
     memory_mb: int = Field(1024, ge=128, description="Address space of the worker (RLIMIT_AS).")
     max_file_mb: int = Field(64, ge=1, description="Largest file the worker may write.")
+    tmp_quota_mb: int = Field(
+        64, ge=1, description="Size of the worker's temporary folder (a tmpfs) in all."
+    )
     max_open_files: int = Field(64, ge=16, description="RLIMIT_NOFILE.")
     max_message_mb: int = Field(256, ge=1, description="Largest protocol message accepted.")
     allowed_imports: tuple[str, ...] = DEFAULT_ALLOWED_IMPORTS

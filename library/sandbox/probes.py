@@ -1,5 +1,6 @@
-"""Trusted ``invoke`` targets that ship with the sandbox (``library.verify`` adds the real
-conformance checks). Each is ``fn(ctx: InvokeContext, payload) -> JSON``."""
+"""Trusted ``invoke`` targets that ship with the sandbox. Each is ``fn(ctx: InvokeContext,
+payload) -> JSON``. They run beside untrusted code, so what they return is data, never a
+verdict (conformance is judged in the parent: ``library.verify.remote``)."""
 
 from __future__ import annotations
 

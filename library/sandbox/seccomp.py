@@ -1,8 +1,10 @@
-"""seccomp-bpf through the system's libseccomp: after this the kernel answers EPERM to the
-system calls a service has no use for and an escape would need: new processes and threads,
-program execution, sockets, namespaces and mounts, tracing other processes, signals to other
-processes, loading kernel code, and file metadata changes that Landlock does not cover
-(chmod, chown, xattrs, timestamps, links). It holds for root too and cannot be lifted.
+"""seccomp-bpf through the system's libseccomp: an ALLOWLIST. After this the kernel answers
+EPERM to every system call not named here, so whatever the code does to the interpreter
+(the audit hook switched off, ctypes recovered) it has only what a pure-Python service needs:
+memory, its open descriptors, files (which Landlock confines), the clock and signals to
+itself. No processes or threads, sockets, namespaces, mounts, tracing, SysV IPC, fanotify,
+inotify, priorities or affinities of other processes, keys, BPF, io_uring. It holds for root
+too and cannot be lifted.
 """
 
 from __future__ import annotations
@@ -11,34 +13,33 @@ import ctypes
 import errno
 import resource
 
-_ACT_ALLOW = 0x7FFF0000
-_CMP_NE, _CMP_MASKED_EQ = 1, 7
-_TIOCSTI, _TIOCLINUX = 0x5412, 0x541C
-_PR_SET_PDEATHSIG = 1
+_CMP_EQ, _CMP_MASKED_EQ = 4, 7
+_PR_GET_DUMPABLE, _PR_SET_NAME, _PR_GET_NAME = 3, 15, 16
+_TCGETS, _FIONREAD, _FIONBIO, _FIONCLEX, _FIOCLEX = 0x5401, 0x541B, 0x5421, 0x5450, 0x5451
 
-DENIED = (
-    # processes, threads and programs
-    "fork", "vfork", "clone", "execve", "execveat",
-    # network (the audit hook refuses first, with a reason; this is the floor)
-    "socket", "socketpair",
-    # namespaces, mounts, roots
-    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "mount_setattr",
-    "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick",
-    # other processes
-    "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_open", "pidfd_getfd",
-    "pidfd_send_signal", "tkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
-    # the kernel itself
-    "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
-    "io_uring_setup", "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load",
-    "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct",
-    "quotactl", "syslog", "iopl", "ioperm", "personality", "settimeofday", "clock_settime",
-    "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "vhangup",
-    "name_to_handle_at", "open_by_handle_at",
-    # file metadata and links, which Landlock leaves alone
-    "mknod", "mknodat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown",
-    "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
-    "lremovexattr", "fremovexattr", "link", "linkat", "symlink", "symlinkat", "utime",
-    "utimes", "utimensat", "futimesat",
+ALLOWED = (
+    # descriptors and files (paths are Landlock's business)
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "lseek",
+    "close", "close_range", "dup", "dup2", "dup3", "fcntl", "flock", "fstat", "stat", "lstat",
+    "newfstatat", "statx", "statfs", "fstatfs", "open", "openat", "creat", "getdents64",
+    "readlink", "readlinkat", "access", "faccessat", "faccessat2", "getcwd", "chdir", "fchdir",
+    "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat", "renameat2",
+    "truncate", "ftruncate", "fallocate", "fsync", "fdatasync", "fadvise64", "sendfile",
+    "copy_file_range", "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr",
+    "flistxattr", "umask", "poll", "ppoll", "select", "pselect6",
+    # memory
+    "brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "msync",
+    # signals (delivery and handlers; sending is below) and waiting
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigsuspend",
+    "rt_sigtimedwait", "sigaltstack", "restart_syscall", "futex", "sched_yield",
+    "nanosleep", "clock_nanosleep",
+    # who and when
+    "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getresuid",
+    "getresgid", "getgroups", "getpgrp", "clock_gettime", "clock_getres", "gettimeofday",
+    "time", "times", "getrusage", "getrlimit", "getrandom", "uname", "sysinfo", "getcpu",
+    "capget",
+    # leaving
+    "exit", "exit_group",
 )  # fmt: skip
 
 
@@ -53,6 +54,9 @@ class _ArgCmp(ctypes.Structure):
 
 def _errno_action(code: int) -> int:
     return 0x00050000 | (code & 0xFFFF)
+
+
+_ACT_ALLOW = 0x7FFF0000
 
 
 def install(own_pid: int) -> bool:
@@ -72,10 +76,10 @@ def install(own_pid: int) -> bool:
         ctypes.POINTER(_ArgCmp),
     )
     lib.seccomp_load.argtypes = lib.seccomp_release.argtypes = (ctypes.c_void_p,)
-    ctx = lib.seccomp_init(_ACT_ALLOW)
+    # Everything not allowed below fails with EPERM: an error Python reports, not a crash.
+    ctx = lib.seccomp_init(_errno_action(errno.EPERM))
     if not ctx:
         return False
-    eperm = _errno_action(errno.EPERM)
 
     def rule(name: str, action: int, *conds: tuple[int, int, int, int]) -> None:
         nr = lib.seccomp_syscall_resolve_name(name.encode())
@@ -85,23 +89,29 @@ def install(own_pid: int) -> bool:
         if lib.seccomp_rule_add_array(ctx, action, nr, len(conds), array) < 0:
             raise OSError(f"seccomp: cannot add a rule for {name}")
 
+    def allow(name: str, *conds: tuple[int, int, int, int]) -> None:
+        rule(name, _ACT_ALLOW, *conds)
+
     try:
-        for name in DENIED:
-            rule(name, eperm)
-        # glibc falls back from clone3 on ENOSYS; its arguments cannot be inspected anyway.
+        for name in ALLOWED:
+            allow(name)
+        # glibc falls back from clone3 on ENOSYS (and clone itself is refused).
         rule("clone3", _errno_action(errno.ENOSYS))
         # Signals only to itself (abort() and raise() use tgkill on the own process).
-        rule("kill", eperm, (0, _CMP_NE, own_pid, 0))
-        rule("tgkill", eperm, (0, _CMP_NE, own_pid, 0))
-        # rlimits: only this process, and only the CPU budget may change (kernel.arm_cpu).
-        rule("prlimit64", eperm, (0, _CMP_NE, 0, 0))
-        rule("prlimit64", eperm, (1, _CMP_NE, resource.RLIMIT_CPU, 0), (2, _CMP_NE, 0, 0))
-        rule("setrlimit", eperm, (0, _CMP_NE, resource.RLIMIT_CPU, 0))
-        # The parent-death signal is what kills an orphaned worker: it stays.
-        rule("prctl", eperm, (0, _CMP_MASKED_EQ, 0xFFFFFFFF, _PR_SET_PDEATHSIG))
-        # Typing into a terminal, the old tty escape (the kernel reads the request as 32 bits).
-        for request in (_TIOCSTI, _TIOCLINUX):
-            rule("ioctl", eperm, (1, _CMP_MASKED_EQ, 0xFFFFFFFF, request))
+        allow("kill", (0, _CMP_EQ, own_pid, 0))
+        allow("tgkill", (0, _CMP_EQ, own_pid, 0))
+        # Affinity of itself only (os.sched_getaffinity(0)); never setting it, nor priorities.
+        allow("sched_getaffinity", (0, _CMP_EQ, 0, 0))
+        # rlimits: read its own; change only its own CPU budget (kernel.arm_cpu).
+        allow("prlimit64", (0, _CMP_EQ, 0, 0), (2, _CMP_EQ, 0, 0))
+        allow("prlimit64", (0, _CMP_EQ, 0, 0), (1, _CMP_EQ, resource.RLIMIT_CPU, 0))
+        allow("setrlimit", (0, _CMP_EQ, resource.RLIMIT_CPU, 0))
+        # prctl: harmless reads and the thread name; never the parent-death signal.
+        for option in (_PR_GET_DUMPABLE, _PR_SET_NAME, _PR_GET_NAME):
+            allow("prctl", (0, _CMP_MASKED_EQ, 0xFFFFFFFF, option))
+        # ioctl: isatty, bytes pending, (non)blocking and close-on-exec; no terminal input.
+        for request in (_TCGETS, _FIONREAD, _FIONBIO, _FIONCLEX, _FIOCLEX):
+            allow("ioctl", (1, _CMP_MASKED_EQ, 0xFFFFFFFF, request))
         if lib.seccomp_load(ctx) < 0:
             raise OSError("seccomp: the kernel refused the filter")
     finally:

@@ -10,16 +10,28 @@ stdin closes. Requests are dicts with an ``op``:
     calls         calls: [[tool, args]] -> [envelope]
     state_hash / export_states / load_states(states) / snapshot -> token / restore(token)
     tool_schemas  fmt                   -> [schema]
+    world_new     service, seed, size   -> world id    one more World of one service (seeded)
+    view          world                 -> {now, states}   the world's clock and records
+    digest        world                 -> str   a hash of those records, dumped afresh
+    ping                                -> "pong"
+    describe                            -> [service description]   of the mounted services
     invoke        target, payload       -> any JSON    run a trusted function (see ``invoke``)
 
-Every request may carry ``cpu`` (seconds of CPU it may use). Answers are
-``{"ok": true, "result": ...}`` or ``{"ok": false, "error": {"kind", "message"},
-"violations": [...]}``.
+Every request carries an ``id`` (the parent's nonce for that request), which every answer
+echoes, and may carry ``cpu`` (seconds of CPU it may use) and ``world`` (a ``world_new`` id;
+default: the mounted World). Answers are ``{"id", "ok": true, "result": ...}`` or
+``{"id", "ok": false, "error": {"kind", "message"}, "violations": [...]}``.
+
+The worker only *executes*: whatever it answers is data to the parent, which decides every
+verdict itself (``library.verify.remote``). Untrusted code shares this process, so it can
+reach this loop; the id lets the parent detect an answer that is not this loop's reply to
+this request, and it then kills the worker.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
 import linecache
 import os
@@ -30,6 +42,8 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from library.runtime import Service, World
 from library.runtime.tool import ToolDef
@@ -103,6 +117,11 @@ def describe_service(ref: str, cls: type[Service]) -> dict[str, Any]:
         "class_name": cls.__name__,
         "service": cls.name,
         "description": cls.description,
+        # Collections and their records' field aliases: the parent's checks need no classes.
+        "collections": {
+            coll: {f: info.alias for f, info in rec.model_fields.items()}
+            for coll, rec in cls.State.collection_types.items()
+        },
         "tools": [
             {
                 "name": td.name,
@@ -126,18 +145,29 @@ class Worker:
         self.services: dict[str, type[Service]] = {}
         self.world: World | None = None
         self.snapshots: dict[int, Snapshot] = {}
+        # Extra worlds (world_new) with their own snapshots; 0 is the mounted world.
+        self.worlds: dict[int, World] = {}
+        self.world_snapshots: dict[int, dict[int, Snapshot]] = {}
         self.ops: dict[str, Callable[[dict], Any]] = {
             "load": self.load,
             "mount": self.mount,
             "call": self.call,
             "calls": self.calls,
-            "state_hash": lambda msg: self._world().state_hash(),
-            "export_states": lambda msg: self._world().export_states(),
+            "state_hash": lambda msg: self._world(msg).state_hash(),
+            "export_states": lambda msg: self._world(msg).export_states(),
             "load_states": self.load_states,
             "snapshot": self.snapshot,
             "restore": self.restore,
             "tool_schemas": self.tool_schemas,
             "invoke": self.invoke,
+            "world_new": self.world_new,
+            "view": self.view,
+            "digest": self.digest,
+            "ping": lambda msg: "pong",
+            "describe": lambda msg: [
+                describe_service(f"{type(svc).__module__}:{type(svc).__name__}", type(svc))
+                for svc in self._world(msg).services.values()
+            ],
         }
 
     # -- the loop ---------------------------------------------------------------------------
@@ -177,6 +207,7 @@ class Worker:
         if violations:
             response = _error(guard.kind_of(violations[0]), violations[0])
             response["violations"] = violations
+        response["id"] = msg.get("id")
         return response
 
     # -- ops --------------------------------------------------------------------------------
@@ -234,10 +265,47 @@ class Worker:
                 return cls
         raise Refusal("bad_request", f"unknown service {ref!r}; loaded: {sorted(self.services)}")
 
-    def _world(self) -> World:
+    def _world(self, msg: dict | None = None) -> World:
+        wid = (msg or {}).get("world")
+        if wid is not None:
+            world = self.worlds.get(wid) if isinstance(wid, int) else None
+            if world is None:
+                raise Refusal("bad_request", f"unknown world {wid!r}")
+            return world
         if self.world is None:
             raise Refusal("bad_request", "no world mounted in this worker")
         return self.world
+
+    def _snapshots(self, msg: dict) -> dict[int, Snapshot]:
+        wid = msg.get("world")
+        return self.snapshots if wid is None else self.world_snapshots[wid]
+
+    def world_new(self, msg: dict) -> int:
+        from library.seed import seed_pool
+
+        cls = self._resolve(_field(msg, "service", str))
+        seed = _field(msg, "seed", int, 0)
+        size = _field(msg, "size", int, 10)
+        world = World([cls()], seed=seed)
+        world.seed_states(seed_pool(seed), size)
+        wid = len(self.worlds) + 1
+        self.worlds[wid], self.world_snapshots[wid] = world, {}
+        return wid
+
+    def digest(self, msg: dict) -> str:
+        """What the parent's ``hash_states`` gives for ``view``'s states, without sending
+        them (the records are dumped afresh: a state changed in place still shows)."""
+        states = self.view(msg)["states"]
+        payload = orjson.dumps(states, option=orjson.OPT_SORT_KEYS)
+        return hashlib.blake2b(payload, digest_size=16).hexdigest()
+
+    def view(self, msg: dict) -> dict[str, Any]:
+        world = self._world(msg)
+        states = {
+            name: svc.state.model_dump(mode="json", by_alias=True)
+            for name, svc in world.services.items()
+        }
+        return {"now": world.now().isoformat(), "states": states}
 
     def mount(self, msg: dict) -> dict[str, Any]:
         from library.seed import seed_pool
@@ -258,25 +326,28 @@ class Worker:
         return {"services": sorted(world.services), "tools": world.tool_names}
 
     def call(self, msg: dict) -> dict:
-        return self._world().call(_field(msg, "tool", str), msg.get("args"))
+        return self._world(msg).call(_field(msg, "tool", str), msg.get("args"))
 
     def calls(self, msg: dict) -> list[dict]:
-        world = self._world()
+        world = self._world(msg)
         return [world.call(tool, args) for tool, args in _field(msg, "calls", list)]
 
     def load_states(self, msg: dict) -> None:
-        self._world().load_states(_field(msg, "states", dict))
+        self._world(msg).load_states(_field(msg, "states", dict))
 
     def snapshot(self, msg: dict) -> int:
-        token = len(self.snapshots) + 1
-        self.snapshots[token] = self._world().snapshot()
+        world = self._world(msg)
+        snapshots = self._snapshots(msg)
+        token = len(snapshots) + 1
+        snapshots[token] = world.snapshot()
         return token
 
     def restore(self, msg: dict) -> None:
-        snap = self.snapshots.get(_field(msg, "token", int))
+        world = self._world(msg)
+        snap = self._snapshots(msg).get(_field(msg, "token", int))
         if snap is None:
             raise Refusal("bad_request", "unknown snapshot token")
-        self._world().restore(snap)
+        world.restore(snap)
 
     def tool_schemas(self, msg: dict) -> list[dict]:
         return self._world().tool_schemas(_field(msg, "fmt", str, "openai"))
@@ -325,7 +396,7 @@ def main() -> None:
     policy = SandboxPolicy.model_validate(init["policy"])
     report = lock_down(policy, init["tmp_dir"], init["parent_pid"])
     worker = Worker(policy, init["tmp_dir"], import_roots(policy))
-    wire.write_message(writer, {"ok": True, "result": report})
+    wire.write_message(writer, {"ok": True, "result": report, "id": init.get("id")})
     worker.serve(reader, writer)
     # Skip interpreter finalization: nothing to flush, and untrusted objects' __del__
     # methods have no business running at exit.

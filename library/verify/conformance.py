@@ -14,7 +14,11 @@ Checks per tool, all derived from the spec and run on seeded Worlds:
 - ``read_only``: read tools leave the state hash unchanged (recomputed, not cached);
 - ``determinism``: the same calls on a second World with the same seed give the same result
   and the same state hash;
-- ``round_trip``: the state survives JSON and back with the same hash.
+- ``round_trip``: the state survives JSON and back with the same hash;
+- ``every_parameter``: each optional parameter, alone and all together, with valid values (every
+  value of a small enum, both bounds of a bounded number, both booleans) never makes the tool
+  answer ``internal``; a successful answer still matches the output schema and a read tool
+  still changes nothing. Range filters, pagination and sort options are exercised this way.
 
 A tool is verified when all its checks pass. Everything here is a plain function of a Service
 class and JSON-able specs, so a sandbox worker can run it on untrusted code.
@@ -44,6 +48,8 @@ from library.verify.schemas import validate
 SEED_SIZE = 10  # records per collection: enough to find a record an action applies to
 MAX_CANDIDATES = 10  # records tried for a tool that acts on one (some are in a terminal state)
 MAX_PAGES = 50
+MAX_PARAM_CALLS = 32  # calls per tool for ``every_parameter``
+MAX_VALUES = 4  # values tried per parameter (enum members, bounds)
 NOTHING = object()
 LOOKUP_VERBS = frozenset({"read", "update", "delete", "action"})
 
@@ -110,12 +116,49 @@ class _Suite:
         self.size = size
         self.pool = seed_pool(seed)
         self.collections = frozenset(cls.State.collection_types)
+        # the key a collection's records show their id under (``sid``, ``changesetId``)
+        self.id_keys = {
+            name: rec.model_fields["id"].alias or "id"
+            for name, rec in cls.State.collection_types.items()
+            if "id" in rec.model_fields
+        }
+
+    def id_key(self, collection: str | None) -> str:
+        return self.id_keys.get(collection or "", "id")
+
+    def record_of(self, data: Any, collection: str | None) -> Any:
+        """The record in a write's result: the result itself, or the one object of an
+        envelope (``{"data": {...}}``)."""
+        key = self.id_key(collection)
+        if isinstance(data, dict) and key not in data:
+            inner = [v for v in data.values() if isinstance(v, dict) and key in v]
+            if len(inner) == 1:
+                return inner[0]
+        return data
 
     # -- worlds ---------------------------------------------------------------------------
     def world(self) -> World:
         world = World([self.cls()], seed=self.seed)
         world.seed_states(self.pool, self.size)
         return world
+
+    def seeded(self, which: int) -> tuple[World, Any]:
+        """World A (``which=0``) or B (``1``), seeded once per suite and restored to the
+        seeded state for every tool: seeding is the costly part of a world."""
+        if not hasattr(self, "_seeded"):
+            self._seeded: list[tuple[World, Any]] = []
+        while len(self._seeded) <= which:
+            world = self.world()
+            self._seeded.append((world, world.snapshot()))
+        world, base = self._seeded[which]
+        world.restore(base)
+        return world, base
+
+    def base_hash(self, world: World) -> str:
+        """The hash of the seeded state (computed once: every tool starts from it)."""
+        if not hasattr(self, "_base_hash"):
+            self._base_hash = self.fresh_hash(world)
+        return self._base_hash
 
     def call(self, world: World, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         return world.call(qualified(self.name, tool), args)
@@ -147,12 +190,11 @@ class _Suite:
             return results
         record("signature", lambda: self.signature(c))
         try:
-            world = self.world()
+            world, base = self.seeded(0)
         except Exception as exc:  # the service's own seed() is broken: every tool fails
             message = f"seeding raised {type(exc).__name__}: {exc}"
             record("valid_call", lambda: message)
             return results
-        base = world.snapshot()
         try:
             outcome = self.valid_call(c, world)
         except Exception as exc:  # sampling arguments for this spec failed
@@ -166,9 +208,10 @@ class _Suite:
             record("output_schema", lambda: validate(outcome.envelope["data"], c.output_schema))
         if c.reads:
             record("read_only", lambda: self.read_only(outcome))
-        record("round_trip", lambda: self.round_trip(world))
+        record("round_trip", lambda: self.round_trip(world, outcome.hash_after))
         record("determinism", lambda: self.determinism(c, outcome))
         args = outcome.attempts[-1]
+        record("every_parameter", lambda: self.every_parameter(c, world, base, args))
         world.restore(base)
         record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
         probes = self.id_params(c)
@@ -222,7 +265,7 @@ class _Suite:
     ) -> dict[str, Any]:
         state = self.state(world)
         sampler = Sampler(rng, world.now())
-        own, _ = self.own_param(c)
+        own, own_coll = self.own_param(c)
         optional = c.verb in ("create", "update", "action")
         lookup = c.verb in ("read", "delete")  # every parameter names the record: take its values
         args: dict[str, Any] = {}
@@ -231,17 +274,24 @@ class _Suite:
             if not required and not optional:
                 continue
             if record is not None and p == own:
-                args[p] = record["id"]
+                ident = record[self.id_key(own_coll)]
+                text = main_type(simplify(node, c.input_schema)) == "string"
+                args[p] = str(ident) if text and isinstance(ident, int) else ident
                 continue
             coll = collection_for(p, c.refs.get(p), self.collections)
             # writes keep what locates the record (a parent id, a path segment), sample the rest
             locates = required and (coll is not None or p in c.path_params)
-            if record is not None and p in record and p != "id" and (lookup or locates):
+            key = self.id_key(own_coll)
+            if record is not None and p in record and p not in ("id", key) and (lookup or locates):
                 args[p] = record[p]
                 continue
             ids = sorted(getattr(state, coll)) if coll else []
-            if ids and main_type(simplify(node, c.input_schema)) in ("string", None):
+            jtype = main_type(simplify(node, c.input_schema))
+            if ids and jtype in ("string", None):
                 args[p] = rng.choice(ids)
+                continue
+            if ids and jtype == "integer" and all(i.isdigit() for i in ids):
+                args[p] = int(rng.choice(ids))  # integer ids are strings inside the service
                 continue
             args[p] = sampler.value(
                 node, name=p, path=p, semantics=c.semantics, root=c.input_schema
@@ -250,7 +300,7 @@ class _Suite:
 
     def valid_call(self, c: ToolContract, world: World) -> _Outcome:
         rng = random.Random(f"{self.seed}:{c.name}")
-        hash_before = self.fresh_hash(world)
+        hash_before = self.base_hash(world)
         _, coll = self.own_param(c)
         attempts: list[dict[str, Any]] = []
         envelope: dict[str, Any] = {}
@@ -278,7 +328,17 @@ class _Suite:
             return "a read tool changed the state"
         return None
 
-    def round_trip(self, world: World) -> str | None:
+    def round_trip(self, world: World, digest: str | None = None) -> str | None:
+        """``digest``: the state's fresh hash; the seeded state is checked once per suite."""
+        seeded = digest is not None and digest == self.base_hash(world)
+        if seeded and hasattr(self, "_base_round_trip"):
+            return self._base_round_trip
+        found = self._round_trip(world)
+        if seeded:
+            self._base_round_trip = found
+        return found
+
+    def _round_trip(self, world: World) -> str | None:
         state = self.state(world)
         text = orjson.dumps(state.model_dump(mode="json"))
         again = type(state).model_validate(orjson.loads(text))
@@ -287,7 +347,7 @@ class _Suite:
         return None
 
     def determinism(self, c: ToolContract, outcome: _Outcome) -> str | None:
-        other = self.world()
+        other, _ = self.seeded(1)
         envelope: dict[str, Any] = {}
         for args in outcome.attempts:
             envelope = self.call(other, c.name, args)
@@ -295,6 +355,68 @@ class _Suite:
             return "the same call on a second World with the same seed returned another result"
         if self.fresh_hash(other) != outcome.hash_after:
             return "the same call on a second World with the same seed left another state"
+        return None
+
+    def parameter_values(self, c: ToolContract, world: World, p: str) -> list[Any]:
+        """Valid values for one parameter: its sampled value, every member of a small enum,
+        both bounds of a bounded number, both booleans, an existing id for an id."""
+        node = simplify(c.properties[p], c.input_schema)
+        rng = random.Random(f"{self.seed}:{c.name}:{p}")
+        sampler = Sampler(rng, world.now())
+        values: list[Any] = []
+        coll = collection_for(p, c.refs.get(p), self.collections)
+        ids = sorted(getattr(self.state(world), coll)) if coll else []
+        if ids and main_type(node) in ("string", None):
+            values.append(ids[0])
+        elif ids and main_type(node) == "integer" and ids[0].isdigit():
+            values.append(int(ids[0]))
+        enum = [v for v in node.get("enum") or () if v is not None]
+        values += enum[:MAX_VALUES]
+        jtype = main_type(node)
+        if jtype == "boolean":
+            values += [True, False]
+        if jtype in ("integer", "number"):
+            for key in ("minimum", "maximum"):
+                bound = node.get(key)
+                if isinstance(bound, int | float) and not isinstance(bound, bool):
+                    values.append(int(bound) if jtype == "integer" else bound)
+        if not values:
+            values.append(
+                sampler.value(node, name=p, path=p, semantics=c.semantics, root=c.input_schema)
+            )
+        out: list[Any] = []
+        for v in values:
+            if v not in out:
+                out.append(v)
+        return out[:MAX_VALUES]
+
+    def every_parameter(
+        self, c: ToolContract, world: World, base: Any, args: dict[str, Any]
+    ) -> str | None:
+        """Valid input never gets ``internal``: each optional parameter alone (with each of
+        its values), then all of them together."""
+        world.restore(base)
+        optional = [p for p in c.properties if p not in c.required]
+        values = {p: self.parameter_values(c, world, p) for p in optional}
+        probes = [({**args, p: v}, f"{p}={v!r}") for p in optional for v in values[p]]
+        if len(optional) > 1:
+            together = {**args, **{p: vs[0] for p, vs in values.items() if vs}}
+            probes.append((together, "every optional parameter set"))
+        before = self.fresh_hash(world) if c.reads else ""
+        for probe, what in probes[:MAX_PARAM_CALLS]:
+            world.restore(base)
+            envelope = self.call(world, c.name, probe)
+            if envelope.get("success"):
+                if c.output_schema:
+                    problem = validate(envelope["data"], c.output_schema)
+                    if problem:
+                        return f"with {what}: {problem}"
+                if c.reads and self.fresh_hash(world) != before:
+                    return f"with {what}: a read tool changed the state"
+                continue
+            error = envelope.get("error") or {}
+            if error.get("code") == "internal":
+                return f"with {what}: internal: {str(error.get('message'))[:200]}"
         return None
 
     def invalid_argument(
@@ -317,7 +439,7 @@ class _Suite:
                 probes.append(({**args, "unexpected_parameter": 1}, "an unknown parameter"))
         for probe, what in probes:
             world.restore(base)
-            before = self.fresh_hash(world)
+            before = self.base_hash(world)
             envelope = self.call(world, c.name, probe)
             code = (envelope.get("error") or {}).get("code")
             if code != "invalid_argument":
@@ -334,7 +456,9 @@ class _Suite:
     ) -> str | None:
         for p in params:
             world.restore(base)
-            envelope = self.call(world, c.name, {**args, p: f"missing_{p}_0"})
+            numeric = main_type(simplify(c.properties[p], c.input_schema)) == "integer"
+            unknown: Any = 987_654_321 if numeric else f"missing_{p}_0"
+            envelope = self.call(world, c.name, {**args, p: unknown})
             code = (envelope.get("error") or {}).get("code")
             if code != "not_found":
                 return f"an unknown {p!r} gave {code or 'success'}, not not_found"
@@ -371,7 +495,7 @@ class _Suite:
         return next((p for p in getter.required if tokens(p) in (want, ("id",))), None)
 
     def get(
-        self, getter: ToolContract, world: World, rid: str, known: dict[str, Any]
+        self, getter: ToolContract, world: World, rid: str | int, known: dict[str, Any]
     ) -> dict[str, Any]:
         rng = random.Random(f"{self.seed}:{getter.name}:get")
         args = self.arguments(getter, world, rng, None)
@@ -387,26 +511,32 @@ class _Suite:
         world.restore(base)
         args = outcome.attempts[-1]
         created = self.call(world, c.name, args)
-        data = created.get("data")
-        rid = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(rid, str):
+        key = self.id_key(c.resource)
+        data = self.record_of(created.get("data"), c.resource)
+        rid = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(rid, str | int) or isinstance(rid, bool):
             return "create returned no record id"
         got = self.get(getter, world, rid, {**args, **data})
         if not got.get("success"):
             return f"get after create failed: {_failure(got)}"
-        found = got["data"]
-        if not isinstance(found, dict) or found.get("id") != rid:
+        found = self.record_of(got["data"], c.resource)
+        if not isinstance(found, dict) or found.get(key) != rid:
             return "get after create returned another record"
-        mismatch = _mismatches(args, found, skip={"id"})
+        mismatch = _mismatches(args, found, skip={"id", key})
         if mismatch:
             return f"get after create disagrees on {mismatch}"
         lister = self.sibling(c, "list")
         if lister is not None:
-            return self.list_contains(lister, world, rid, {**args, **data})
+            return self.list_contains(lister, world, rid, {**args, **data}, key)
         return None
 
     def list_contains(
-        self, lister: ToolContract, world: World, rid: str, known: dict[str, Any]
+        self,
+        lister: ToolContract,
+        world: World,
+        rid: str | int,
+        known: dict[str, Any],
+        key: str = "id",
     ) -> str | None:
         rng = random.Random(f"{self.seed}:{lister.name}:list")
         args = self.arguments(lister, world, rng, None)
@@ -423,7 +553,7 @@ class _Suite:
             if not envelope.get("success"):
                 return f"list after create failed: {_failure(envelope)}"
             items, cursor = _page(envelope["data"])
-            if any(isinstance(i, dict) and i.get("id") == rid for i in items):
+            if any(isinstance(i, dict) and i.get(key) == rid for i in items):
                 return None
             if not items:
                 break
@@ -446,13 +576,14 @@ class _Suite:
             updated = self.call(world, c.name, args)
         own, _ = self.own_param(c)
         rid = outcome.attempts[-1].get(own) if own else outcome.record_id
-        if not isinstance(rid, str):
+        if not isinstance(rid, str | int):
             return "cannot tell which record the update changed"
         got = self.get(getter, world, rid, outcome.attempts[-1])
         if not got.get("success"):
             return f"get after update failed: {_failure(got)}"
-        skip = {"id", own or ""}
-        mismatch = _mismatches(outcome.attempts[-1], got["data"], skip=skip)
+        skip = {"id", own or "", self.id_key(c.resource)}
+        found = self.record_of(got["data"], c.resource)
+        mismatch = _mismatches(outcome.attempts[-1], found, skip=skip)
         if mismatch:
             return f"get after update disagrees on {mismatch}"
         del updated
@@ -466,7 +597,7 @@ class _Suite:
             self.call(world, c.name, args)
         own, _ = self.own_param(c)
         rid = outcome.attempts[-1].get(own) if own else outcome.record_id
-        if not isinstance(rid, str):
+        if not isinstance(rid, str | int):
             return "cannot tell which record was deleted"
         got = self.get(getter, world, rid, outcome.attempts[-1])
         code = (got.get("error") or {}).get("code")

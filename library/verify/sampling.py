@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from library.compiler.patterns import regex_sample
+from library.compiler.types import merge_all_of
 
 MAX_DEPTH = 6
 SEMANTIC_SAMPLES = {
@@ -46,6 +47,7 @@ def simplify(node: Any, root: dict[str, Any] | None = None) -> dict[str, Any]:
         target = (root.get("$defs") or {}).get(ref.removeprefix("#/$defs/"))
         if isinstance(target, dict):
             node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    node = dict(merge_all_of(node))
     for key in ("anyOf", "oneOf"):
         branches = [b for b in node.get(key) or () if isinstance(b, dict)]
         real = [b for b in branches if b.get("type") != "null"]
@@ -147,23 +149,27 @@ class Sampler:
 
     def _string(self, node: dict[str, Any], name: str, semantic: str | None) -> str:
         fmt = node.get("format")
-        if fmt == "date" or (semantic == "date" and not fmt):
-            return (self.now.date() + dt.timedelta(days=14)).isoformat()
-        if fmt == "date-time" or (semantic == "datetime" and not fmt):
-            moment = self.now + dt.timedelta(days=14)
-            return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        if isinstance(fmt, str) and fmt in FORMAT_SAMPLES:
-            return FORMAT_SAMPLES[fmt]
         pattern = node.get("pattern")
         low, high = node.get("minLength"), node.get("maxLength")
         low = low if isinstance(low, int) else 0
         high = high if isinstance(high, int) else None
-        if isinstance(pattern, str):
+        if isinstance(pattern, str):  # the declared pattern beats a format or a name's meaning
             found = regex_sample(pattern, self.rng, low, high)
             if found is not None:
                 return found
-        if semantic in SEMANTIC_SAMPLES and isinstance(SEMANTIC_SAMPLES[semantic], str):
-            return str(SEMANTIC_SAMPLES[semantic])
+        candidate: str | None = None
+        if fmt == "date" or (semantic == "date" and not fmt):
+            candidate = (self.now.date() + dt.timedelta(days=14)).isoformat()
+        elif fmt == "date-time" or (semantic == "datetime" and not fmt):
+            moment = self.now + dt.timedelta(days=14)
+            candidate = moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        elif isinstance(fmt, str) and fmt in FORMAT_SAMPLES:
+            candidate = FORMAT_SAMPLES[fmt]
+        if candidate is not None and (fmt or _within(len(candidate), low, high)):
+            return candidate
+        sample = SEMANTIC_SAMPLES.get(semantic or "")
+        if isinstance(sample, str) and _within(len(sample), low, high):
+            return sample
         if semantic == "id":
             return f"{name.removesuffix('_id') or 'rec'}_sample01"
         text = f"sample {name}".strip() if name else "sample"

@@ -1,0 +1,104 @@
+"""Record ids as the spec declares them: which output key holds the id, and its type.
+
+Real APIs key records by ``id``, ``sid``, ``changesetId`` or ``widget_id``, and their ids are
+strings, integers, UUIDs or strings matching a pattern. Inside a generated service every id is
+a string under the record's ``id`` attribute; the key and the type only change how the id looks
+on the wire (an alias, ``IntId``) and how new ids are made (``int_id``, ``uuid_id``,
+``pattern_id`` from the runtime).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from library.compiler.model import RUNTIME, IdStyle
+from library.compiler.types import json_types, usable_pattern
+from library.ingest.naming import singular, tokens
+
+ID_WORDS = (("id",), ("sid",), ("uuid",), ("guid",))
+
+__all__ = ["RUNTIME", "IdStyle", "id_key", "id_style", "new_id_source"]
+
+
+def id_key(props: dict[str, Any], resource: str | None, own: str | None = None) -> str | None:
+    """The property of a record schema that holds its id, if any: ``id``, else the tool's own
+    id parameter (``Sid``, ``changesetId``), ``<resource>_id``/``<resource>Id``, ``sid``..."""
+    if "id" in props:
+        return "id"
+    keys = list(props)
+    if own is not None:
+        mine = tokens(own)
+        for key in keys:
+            if key.lower() == own.lower() or tokens(key) == mine:
+                return key
+    want = (*tokens(singular(resource)), "id") if resource else None
+    for key in keys:
+        toks = tokens(key)
+        if toks in ID_WORDS or (want is not None and toks == want):
+            return key
+    from library.compiler.records import names_record  # records imports this module
+
+    for key in keys:
+        if names_record(tokens(key), resource):
+            return key
+    if "name" in props and resource:  # last resort: resources named by a unique ``name``
+        return "name"
+    return None
+
+
+def id_style(node: dict[str, Any]) -> IdStyle | str:
+    """The style of ids of this schema node, or why the compiler cannot make such ids."""
+    types, _ = json_types(node)
+    enum = node.get("enum")
+    if enum:
+        return "record ids are a fixed set of values"
+    if types and types <= {"integer", "number"}:
+        return IdStyle("int")
+    if types and "string" not in types:
+        return f"record ids are {'/'.join(sorted(types))}"
+    if node.get("format") == "uuid":
+        return IdStyle("uuid")
+    pattern = node.get("pattern")
+    low, high = node.get("minLength"), node.get("maxLength")
+    low = low if isinstance(low, int) and not isinstance(low, bool) else 0
+    high = high if isinstance(high, int) and not isinstance(high, bool) else None
+    if isinstance(pattern, str):
+        if not usable_pattern(pattern):
+            return f"record ids must match {pattern!r}, which cannot be used"
+        if _fits(pattern, low, high, "rec_0123456789"):
+            return RUNTIME
+        return IdStyle("pattern", pattern, low, high)
+    if low > 14 or (high is not None and high < 14):
+        return IdStyle("pattern", ".+", low, high)
+    return RUNTIME
+
+
+def _fits(pattern: str, low: int, high: int | None, text: str) -> bool:
+    try:
+        found = re.search(pattern, text) is not None
+    except re.error:
+        return False
+    return found and len(text) >= low and (high is None or len(text) <= high)
+
+
+def new_id_source(style: IdStyle, prefix: str, resource: str) -> str:
+    """Python source (in a tool body or ``seed``) for a new id of this style."""
+    if style.kind == "int":
+        return "int_id(self)"
+    if style.kind == "uuid":
+        return f"uuid_id(self, {json.dumps(prefix)})"
+    if style.kind == "pattern":
+        args = [
+            "self",
+            json.dumps(prefix),
+            json.dumps(style.pattern or ".+"),
+            f"self.state.{resource}",
+        ]
+        if style.min_length or style.max_length is not None:
+            args.append(str(style.min_length))
+        if style.max_length is not None:
+            args.append(str(style.max_length))
+        return f"pattern_id({', '.join(args)})"
+    return f"self.new_id({json.dumps(prefix)})"

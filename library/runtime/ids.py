@@ -1,0 +1,129 @@
+"""Record ids of the types real APIs declare: integers, UUIDs, strings matching a pattern.
+
+Inside a service every id is a string (collections are ``dict[str, Record]``); these helpers
+make new ids of the declared shape, deterministically from the state's counter, and
+``IntId``/``IntRef`` show integer ids as integers on the wire while keeping them strings inside.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import uuid
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any
+
+import rstr
+from pydantic import AfterValidator, BeforeValidator, PlainSerializer
+
+from library.runtime.semantic import ID, Semantic
+
+if TYPE_CHECKING:
+    from library.runtime.service import Service
+
+MAX_TRIES = 32
+
+
+def _text_of_int(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _int_of_text(value: str) -> int | str:
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
+# A record id that is an integer on the wire and a string inside the service.
+IntId = Annotated[
+    str,
+    BeforeValidator(_text_of_int),
+    PlainSerializer(_int_of_text, return_type=int, when_used="json"),
+]
+
+
+class IntRef:
+    """``IntRef["orders"]``: a tool parameter holding the integer id of an ``orders`` record;
+    the tool body receives it as the string the collection is keyed by."""
+
+    def __class_getitem__(cls, resource: str) -> Any:
+        return Annotated[int, Semantic(ID, resource), AfterValidator(str)]
+
+
+def int_id(service: Service) -> str:
+    """The next integer id: the service's counter, so ids never repeat after a delete."""
+    service.state.seq += 1
+    return str(service.state.seq)
+
+
+def uuid_id(service: Service, prefix: str) -> str:
+    """A UUID derived from the service's counter (deterministic under replay)."""
+    seed = service.new_id(prefix)
+    return str(uuid.UUID(bytes=hashlib.blake2b(seed.encode(), digest_size=16).digest(), version=4))
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def pattern_id(
+    service: Service,
+    prefix: str,
+    pattern: str,
+    taken: Any = (),
+    min_length: int = 0,
+    max_length: int | None = None,
+) -> str:
+    """A new id matching ``pattern`` within the length bounds and not in ``taken``: the
+    runtime's own id when it fits, else a string drawn from the pattern (``rstr``), seeded by
+    the service's counter."""
+    compiled = _compiled(pattern)
+    seed = service.new_id(prefix)
+
+    def fits(text: str) -> bool:
+        long_enough = len(text) >= min_length and (max_length is None or len(text) <= max_length)
+        return long_enough and compiled.search(text) is not None and text not in taken
+
+    if fits(seed):
+        return seed
+    xeger = rstr.Rstr(random.Random(seed))
+    for _ in range(MAX_TRIES):
+        text = xeger.xeger(pattern)
+        for candidate in (text, text[:max_length] if max_length is not None else text):
+            if fits(candidate):
+                return candidate
+    raise ValueError(f"no id matching {pattern!r} could be drawn")
+
+
+def pattern_text(
+    seed: random.Random | str, pattern: str, min_length: int = 0, max_length: int | None = None
+) -> str:
+    """A string matching ``pattern`` within the length bounds, drawn with ``rstr`` from a seeded
+    generator (a field value where the spec declares a pattern)."""
+    compiled = _compiled(pattern)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    xeger = rstr.Rstr(rng)
+    for _ in range(MAX_TRIES):
+        drawn = xeger.xeger(pattern)
+        longer = (drawn or "x") * (min_length // max(len(drawn), 1) + 1)  # rstr stops at 100
+        for text in (drawn, drawn[:max_length] if max_length is not None else drawn, longer):
+            fits = len(text) >= min_length and (max_length is None or len(text) <= max_length)
+            if fits and compiled.search(text) is not None:
+                return text
+    raise ValueError(f"no text matching {pattern!r} could be drawn")
+
+
+def fit_text(text: str, min_length: int = 0, max_length: int | None = None) -> str:
+    """A seeded text cut or padded to the spec's length bounds."""
+    if max_length is not None and len(text) > max_length:
+        text = text[:max_length].rstrip() or text[:max_length]
+    if len(text) < min_length:
+        text = text + "0" * (min_length - len(text))
+    return text
+
+
+def int_ref(value: str | None) -> int | None:
+    """A seeded reference to a record with integer ids, as the integer the spec shows."""
+    return int(value) if value is not None and value.lstrip("-").isdigit() else None
