@@ -495,11 +495,13 @@ class Binding(WalkState):
         related: list[Entity] | None = None,
     ) -> tuple[dict[str, Bound], dict[str, Any] | None]:
         """Values for optional fields: from what the agent knows, a threshold, or literals.
-        ``related``: the records a threshold may read (default: the record and its ties)."""
+        ``related``: the records a threshold may read (default: the record and its direct ties)."""
         out: dict[str, Bound] = {}
         rule_text_: dict[str, Any] | None = None
         if related is None:
-            related = entity.related() if entity is not None else []
+            # The record itself or one directly tied to it: a sibling two ties away (another
+            # interview of the same application) is not what decides this one.
+            related = [entity, *entity.links] if entity is not None else []
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(params, key=lambda p: (p.key or p.item_key) != "email")
         info = self._coll(tool.service, tool.collection)

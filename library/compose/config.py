@@ -49,6 +49,7 @@ class ComposeConfig:
     # writes are that workflow's steps, and a walk that never does its core work is
     # dropped. Off, writes follow the graph freely (chains of unrelated chores).
     workflows: bool = True
+    max_core_misses: int = 2  # steps a walk may take without reaching its core work
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

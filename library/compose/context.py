@@ -49,17 +49,6 @@ class Entity:
             self.links.append(other)
             other.links.append(self)
 
-    def related(self) -> list[Entity]:
-        """This record and every record tied to it through a chain of links."""
-        seen: list[Entity] = [self]
-        queue = [self]
-        while queue:
-            for other in queue.pop().links:
-                if all(o is not other for o in seen):
-                    seen.append(other)
-                    queue.append(other)
-        return seen
-
     @property
     def the(self) -> str:
         return f"the {self.label}"

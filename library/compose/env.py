@@ -49,6 +49,7 @@ class ComposeEnv:
         self.starts = self._start_tools()
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
+        self._start_services: dict[str, frozenset[str]] = {}
         self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
@@ -134,6 +135,17 @@ class ComposeEnv:
                 q for q in self.motif_tools(motif) if fits(motif, *self._name_coll(q)) >= CORE
             )
             self._core_tools[motif.name] = cached
+        return cached
+
+    def start_services(self, motif: Motif) -> frozenset[str]:
+        """Services that do the motif's core work or hold records it is about."""
+        cached = self._start_services.get(motif.name)
+        if cached is None:
+            out = {self.catalog.tools[q].service for q in self.core_tools(motif)}
+            for t in self.catalog.tools.values():
+                if set(str(t.collection or "").split("_")) & motif.nouns:
+                    out.add(t.service)
+            cached = self._start_services[motif.name] = frozenset(out)
         return cached
 
     def _name_coll(self, qualified: str) -> tuple[str, str | None]:

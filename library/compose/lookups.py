@@ -86,6 +86,10 @@ class Lookups(Binding):
         """Services a walk should open in (None: any)."""
         return None
 
+    def core_work(self, tool: ToolInfo) -> bool:
+        """Whether a tool is the walk's workflow's own work (False: no workflow)."""
+        return False
+
     def may_act_on(self, service: str, collection: str) -> bool:
         """Whether the walk's work can write to a record of this collection (which is
         what makes choosing the right one checkable)."""

@@ -30,7 +30,8 @@ MOTIFS: tuple[Motif, ...] = (
     _m(
         "onboarding",
         "create add invite provision enroll register activate assign",
-        "employee employees user users member members account accounts seat seats onboarding",
+        "employee employees user users member members account accounts seat seats onboarding "
+        "candidate candidates hire hires",
         "{subject} is joining us and needs to be set up.",
         "{subject} starts soon; let's get the onboarding done.",
         "{subject} needs onboarding.",

@@ -7,6 +7,8 @@ role belongs to our own staff or to the outside world decides where its person c
 
 from __future__ import annotations
 
+import functools
+
 from library.seed.vocab import NAME_PARTS
 from library.seed.vocab import role_of as field_role
 
@@ -29,6 +31,7 @@ EXTERNAL_ROLES = frozenset(
 _ALIASES = {"to": "recipient", "from": "sender", "recipients": "recipient", "emails": "email"}
 
 
+@functools.cache  # field names are few and this is asked for every argument of every call
 def role_of(name: str) -> str:
     """``assignee_email`` -> ``assignee``; ``to`` -> ``recipient``; ``email`` -> ``""`` (the
     record's own subject). The seed pool's reading of field names, with the mail words."""
@@ -36,6 +39,7 @@ def role_of(name: str) -> str:
     return _ALIASES.get(role, role)
 
 
+@functools.cache
 def is_staff_role(role: str) -> bool:
     if not role:
         return False
@@ -44,6 +48,7 @@ def is_staff_role(role: str) -> bool:
     )
 
 
+@functools.cache
 def is_external_role(role: str) -> bool:
     if not role:
         return False

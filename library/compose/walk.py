@@ -67,6 +67,7 @@ class Walker(Lookups, Writes):
     def __init__(self, env: ComposeEnv, world: World, base: Snapshot, rng: random.Random):
         super().__init__(env, world, base, rng)
         self.allowed: frozenset[str] | None = None  # the write tools the workflow takes
+        self.core_misses = 0  # steps so far that could not do the workflow's core work
         self.want_colleague = False
         self._scores: dict[str, float] = {}
         self._scored = 0
@@ -142,12 +143,16 @@ class Walker(Lookups, Writes):
         core = self.env.core_tools(self.motif)
         return any(s.write and s.tool.qualified in core for s in self.steps)
 
+    def core_work(self, tool: ToolInfo) -> bool:
+        return self.motif is not None and tool.qualified in self.env.core_tools(self.motif)
+
     def start_services(self) -> frozenset[str] | None:
-        """Where a workflow's request begins: the services that do its core work (a
-        refund starts from the order, an onboarding from the new hire's record)."""
+        """Where a workflow's request begins: the services that do its core work or keep
+        the records it is about (a refund starts from the order, an onboarding from the
+        new hire's candidate record)."""
         if self.motif is None:
             return None
-        return frozenset(self.catalog.tools[q].service for q in self.env.core_tools(self.motif))
+        return self.env.start_services(self.motif)
 
     def _next(
         self, target_services: int, target_steps: int, writes_only: bool = False
@@ -213,12 +218,24 @@ class Walker(Lookups, Writes):
             # The workflow's own work first, while it is not done (a walk that never
             # gets to it is dropped).
             core = self.env.core_tools(self.motif)
-            ready = sorted((k, n) for items in classes.values() for k, n in items if n in core)
+            # A removal ends the work on its record (an offboarding deletes last).
+            last = remaining <= 1
+            ready = sorted(
+                (k, n)
+                for items in classes.values()
+                for k, n in items
+                if n in core and (last or self.catalog.tools[n].kind != DELETE)
+            )
             for _, name in ready[::-1][: max(2, tries // 4)]:
                 tries -= 1
                 step = self._attempt(self.catalog.tools[name])
                 if step is not None:
                     return step
+            self.core_misses += 1
+            if self.core_misses > self.cfg.max_core_misses:
+                # Steps after steps that could not get to the work are wasted: a walk
+                # this far from its workflow is dropped now, not at its end.
+                raise Reject("no_workflow")
         for move in order:
             for _, name in sorted(classes[move], reverse=True)[: max(4, tries // 2)]:
                 if tries <= 0:

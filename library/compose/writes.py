@@ -168,7 +168,7 @@ class Writes(Binding):
             if (p.key or p.item_key) in PERSON_KEYS and is_staff_role(role_of(p.name))
         ][:1]
         owners = [b.fact.entity for b in required.values() if b.fact and ties(b.fact.key)]
-        related = list(dict.fromkeys(e for o in owners for e in o.related()))
+        related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = {**required, **extra}
         ids = {n for n, b in bound.items() if b.fact is not None and b.fact.field == "id"}
@@ -261,8 +261,10 @@ class Writes(Binding):
 
     def _delete(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
-        if entity is None or entity.created or entity.step == 0:
+        if entity is None or entity.created:
             return None
+        if entity.step == 0 and not self.core_work(tool):
+            return None  # the record the request is about goes only when that is the work
         if any(f.entity is entity for s in self.steps for f in s.sources if s.write):
             return None
         own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))

@@ -756,7 +756,8 @@ LISTS["meeting_location"] = (
     "London office, Harbor room", "Phone call", "Cafeteria", "Summit room", "Client site",
 )  # fmt: skip
 LISTS["work_order_title"] = (
-    "Replace compressor on cooler 3", "Annual HVAC maintenance", "Repair loading dock door",
+    "Replace the compressor on the walk-in cooler", "Annual HVAC maintenance",
+    "Repair loading dock door",
     "Install new wireless access points", "Fix leaking pipe in the kitchen",
     "Inspect fire alarm panel", "Replace broken display", "Service forklift battery",
     "Calibrate warehouse scales", "Install security cameras at the entrance",
