@@ -25,8 +25,7 @@ from flows.show_command import show_app
 if TYPE_CHECKING:
     import pyarrow as pa
 
-# Quiet defaults for the embedded Prefect server (STACK.md: analytics cause "database is locked").
-os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+# Quiet defaults for the embedded Prefect server (telemetry and CORS: flows/__init__.py).
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 # A new machine's first run migrates Prefect's database: more than the default 20 s on 2 cores.
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from flows.settings import server_env
+
 
 class TemporaryApiError(RuntimeError):
     pass
@@ -112,12 +114,17 @@ def start_in_background() -> TemporaryApi | None:
         "--lifespan",
         "on",
     ]
-    # What Prefect's own temporary server sets: no UI, ephemeral mode.
-    env = os.environ | {
-        "PREFECT_UI_ENABLED": "0",
-        "PREFECT__SERVER_EPHEMERAL": "1",
-        "PREFECT__SERVER_FINAL": "1",
-    }
+    # What Prefect's own temporary server sets: no UI, ephemeral mode; and cross-origin
+    # calls from its own loopback origins only (not Prefect's `*`).
+    env = (
+        os.environ
+        | server_env(port)
+        | {
+            "PREFECT_UI_ENABLED": "0",
+            "PREFECT__SERVER_EPHEMERAL": "1",
+            "PREFECT__SERVER_FINAL": "1",
+        }
+    )
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server; read on failure)
     process = subprocess.Popen(
         cmd, env=env, stdout=subprocess.DEVNULL, stderr=stderr, preexec_fn=_die_with_parent

@@ -11,6 +11,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from flows.settings import server_env
+
 
 def server(
     port: Annotated[int, typer.Option(help="Port of the API and UI.")] = 4200,
@@ -33,7 +35,8 @@ def server(
         str(port),
     ]
     # The UI calls the API at PREFECT_UI_API_URL, which defaults to port 4200 whatever --port is.
-    env = os.environ | {"PREFECT_UI_API_URL": f"http://127.0.0.1:{port}/api"}
+    # Cross-origin calls from this UI's loopback pages only (Prefect's default is `*`).
+    env = os.environ | server_env(port) | {"PREFECT_UI_API_URL": f"http://127.0.0.1:{port}/api"}
     raise typer.Exit(subprocess.call(cmd, env=env))
 
 

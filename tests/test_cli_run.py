@@ -4,6 +4,7 @@ load, and the flow waits for it."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -67,6 +68,19 @@ def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
         "import prefect\n"  # imported after the server: its settings take the server's URL
         "from prefect.settings import PREFECT_API_URL\n"
         "assert PREFECT_API_URL.value() == api.url, (PREFECT_API_URL.value(), api.url)\n"
+        "import json, urllib.error, urllib.request\n"
+        "def allowed(origin, method):\n"  # the CORS answer to a page at `origin`
+        "    headers = {'Origin': origin, 'Access-Control-Request-Method': 'GET'}\n"
+        "    r = urllib.request.Request(api.url + '/health', method=method, headers=headers)\n"
+        "    try:\n"
+        "        with urllib.request.urlopen(r, timeout=10) as answer:\n"
+        "            return answer.headers.get('access-control-allow-origin')\n"
+        "    except urllib.error.HTTPError as refused:\n"
+        "        return refused.headers.get('access-control-allow-origin')\n"
+        "own = api.url.removesuffix('/api').replace('127.0.0.1', 'localhost')\n"
+        "origins = ('https://evil.example', own)\n"
+        "answers = [allowed(o, m) for o in origins for m in ('GET', 'OPTIONS')]\n"
+        "print(json.dumps({'own': own, 'answers': answers}))\n"
         "print(api.process.pid, flush=True)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
@@ -77,7 +91,11 @@ def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180
     )
     assert out.returncode == -9, out.stderr[-3000:]
-    server = int(out.stdout.strip())
+    cors, pid = out.stdout.strip().splitlines()
+    # A page elsewhere gets no CORS grant (Prefect's default answers `*`); its own UI's does.
+    own, answers = json.loads(cors)["own"], json.loads(cors)["answers"]
+    assert answers == [None, None, own, own], cors
+    server = int(pid)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and Path(f"/proc/{server}").exists():
         time.sleep(0.2)
