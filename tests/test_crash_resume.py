@@ -42,7 +42,7 @@ def start(home: Path) -> subprocess.Popen:
 
     (home / "prefect").mkdir(parents=True, exist_ok=True)  # Prefect won't make missing parents
     env = os.environ | {"COMPOWORLD_HOME": str(home), "PREFECT_HOME": str(home / "prefect")}
-    # The session's temporary API: three runs need not each start a server of their own.
+    # The session's temporary API: five runs need not each start a server of their own.
     env["PREFECT_API_URL"] = str(PREFECT_API_URL.value())
     return subprocess.Popen(
         [sys.executable, "-c", RUN],
@@ -62,27 +62,50 @@ def rows(home: Path) -> dict[str, list[str]]:
     }
 
 
-def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
-    prefect_harness: None, tmp_path: Path
-) -> None:
-    clean, crashed = tmp_path / "clean", tmp_path / "crashed"
-    assert start(clean).wait(timeout=300) == 0
-
-    proc = start(crashed)
-    services = crashed / "warehouse" / "services"
-    deadline = time.monotonic() + 240
-    while not any(services.rglob("*.parquet")):  # the build stage has written its first service
-        assert proc.poll() is None, "the factory ended before it could be killed"
-        assert time.monotonic() < deadline
+def kill_at_first_batch(proc: subprocess.Popen, home: Path, table: str) -> dict[str, list[str]]:
+    """SIGKILL the run as soon as ``table``'s first batch is stored; what it had stored."""
+    folder = home / "warehouse" / table
+    deadline = time.monotonic() + 300
+    while not any(folder.rglob("*.parquet")):
+        assert proc.poll() is None, f"the factory ended before {table} was written"
+        assert time.monotonic() < deadline, f"no {table} batch within 300 s"
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    partial = Warehouse(crashed / "warehouse").count("services")
-    assert start(crashed).wait(timeout=300) == 0
+    return rows(home)
 
-    expected, got = rows(clean), rows(crashed)
-    assert partial < len(expected["services"]) or got["tasks"]  # it really was cut short
+
+def assert_cut_short(partial: dict[str, list[str]], expected: dict[str, list[str]]) -> None:
+    """What a killed run had stored is a strict subset of an uninterrupted run's rows."""
     for table in KEYS:
-        assert got[table] == expected[table], table  # same rows, none twice
+        assert len(set(partial[table])) == len(partial[table]), f"{table}: a row twice"
+        assert set(partial[table]) <= set(expected[table]), f"{table}: a row of its own"
+    assert partial != expected, "the run was not cut short"
+
+
+def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
+    prefect_harness: None, tmp_path: Path
+) -> None:
+    """Killed in two stages: once the build has stored its first service, once the compose
+    stage has stored its first tasks. The three runs go side by side (they mostly wait on
+    the API and on each other's CPU), and one uninterrupted run serves both comparisons."""
+    clean, in_build, in_compose = tmp_path / "clean", tmp_path / "build", tmp_path / "compose"
+    runs = {home: start(home) for home in (clean, in_build, in_compose)}
+    partial = {
+        in_build: kill_at_first_batch(runs[in_build], in_build, "services"),
+        in_compose: kill_at_first_batch(runs[in_compose], in_compose, "tasks"),
+    }
+    reruns = {home: start(home) for home in partial}
+    assert runs[clean].wait(timeout=300) == 0
+    expected = rows(clean)
     assert expected["rollouts"] and expected["tasks"]
+
+    assert partial[in_build]["services"] and not partial[in_build]["tasks"]
+    assert partial[in_compose]["tasks"] and not partial[in_compose]["rollouts"]
+    for home, rerun in reruns.items():
+        assert_cut_short(partial[home], expected)
+        assert rerun.wait(timeout=300) == 0, home.name
+        got = rows(home)
+        for table in KEYS:
+            assert got[table] == expected[table], (home.name, table)  # same rows, none twice

@@ -38,7 +38,7 @@ from library.rollout import (
 )
 from library.rollout.calls import read_assistant
 from library.rollout.narrate import final_message, past_phrase, plan_message
-from library.rubric import Criterion, register
+from library.rubric import REGISTRY, Criterion
 from library.runtime import Service
 from library.sandbox import Sandbox, SandboxPolicy
 from library.sandbox.policy import DEFAULT_ALLOWED_IMPORTS
@@ -373,10 +373,13 @@ class _Omits(Criterion):
         return self.word.casefold() not in (answer or "").casefold()
 
 
-def test_final_summary_never_costs_an_answer_criterion(tasks: list[Task]) -> None:
+def test_final_summary_never_costs_an_answer_criterion(
+    tasks: list[Task], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A summary sentence that would say a forbidden value (a decoy's, which may be any
     word, "Mail" included) is left out; the gold answer and the other sentences stay."""
-    register(_Omits)
+    # Registered for this test only: the registry is global and other tests list it.
+    monkeypatch.setitem(REGISTRY, _Omits.kind, _Omits)
     task = next(t for t in tasks if t.answer and any(s.get("write") for s in t.gold_plan))
     plain = task.model_copy(update={"gold_reply": ""})  # our own change sentences
     said = final_message(plain)
