@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,62 @@ def test_broken_and_external_refs_are_warnings_with_a_fix() -> None:
     assert kinds == [(ErrorKind.BAD_REF, "warning")] * 2
     assert "does not exist" in issues.items[0].message and "bundle" in issues.items[1].message
     assert issues.items[0].pointer == "/properties/x/$ref"
+
+
+def _body_op(name: str, schema: str) -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{schema}"}
+    return {
+        "post": {
+            "operationId": name,
+            "requestBody": {"content": {"application/json": {"schema": ref}}},
+            "responses": {"200": {"description": "ok"}},
+        }
+    }
+
+
+def test_a_ref_that_only_refers_to_itself_is_reported_and_the_rest_ingests() -> None:
+    """``A: {$ref: A}`` (or ``B -> C -> B``) names no schema at all; kept, it became
+    ``{"$defs": {"A": {"$ref": "#/$defs/A"}}}`` without a word."""
+    doc = {
+        "openapi": "3.0.0",
+        "info": {"title": "Loops", "version": "1"},
+        "paths": {
+            "/a": _body_op("makeA", "A"),
+            "/b": _body_op("makeB", "B"),
+            "/t": _body_op("makeTree", "Tree"),
+        },
+        "components": {
+            "schemas": {
+                "A": {"$ref": "#/components/schemas/A"},
+                "B": {"$ref": "#/components/schemas/C"},
+                "C": {"$ref": "#/components/schemas/B"},
+                "Tree": {
+                    "type": "object",
+                    "properties": {
+                        "kids": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}
+                    },
+                },
+            }
+        },
+    }
+    tools, errors = ingest_document(json.dumps(doc).encode(), source_file="specs/loops.json")
+    by_name = {t.name: t for t in tools}
+    assert sorted(by_name) == ["makeA", "makeB", "makeTree"]
+    for name in ("makeA", "makeB"):  # any value accepted, no looping $defs left behind
+        assert "$defs" not in by_name[name].input_schema, name
+    # Recursion through a real schema is not a loop: the tree keeps its reference.
+    assert by_name["makeTree"].input_schema["$defs"]["Tree"]["properties"]["kids"]["items"] == {
+        "$ref": "#/$defs/Tree"
+    }
+    reported = [(e.source_file, e.pointer, e.kind, e.severity, e.tool) for e in errors]
+    assert reported == [
+        ("specs/loops.json", "/components/schemas/A/$ref", ErrorKind.BAD_REF, "warning", "makeA"),
+        ("specs/loops.json", "/components/schemas/C/$ref", ErrorKind.BAD_REF, "warning", "makeB"),
+    ]
+    assert "refers to itself" in errors[0].message
+    assert "#/components/schemas/B -> #/components/schemas/C -> #/components/schemas/B" in (
+        errors[1].message
+    )
 
 
 def test_deep_nesting_is_cut_with_a_warning() -> None:

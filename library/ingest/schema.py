@@ -205,6 +205,20 @@ class SchemaNormalizer:
             self._failed.add(target)
             self._warn(pointer, ErrorKind.BAD_REF, f"{exc}; accepted any value here")
             return {}
+        chain = self._ref_loop(target, node)
+        if chain is not None:
+            # Kept, it would become {"$defs": {"A": {"$ref": "#/$defs/A"}}}: a schema that
+            # describes no value and sends a validator round in circles.
+            self._failed.update(chain)
+            loop = chain[chain.index(chain[-1]) :]
+            self._warn(
+                child(loop[-2], "$ref"),
+                ErrorKind.BAD_REF,
+                "$ref refers to itself ("
+                + " -> ".join(f"#{t}"[:200] for t in chain)
+                + "), so it describes no value; accepted any value here",
+            )
+            return {}
         outer, self._needed = self._needed, set()
         self._stack.append(target)
         start = self._count
@@ -216,6 +230,22 @@ class SchemaNormalizer:
             self._needed = outer | inner
         self._cache[target] = (result, frozenset(inner), self._count - start)
         return result
+
+    def _ref_loop(self, target: str, node: Any) -> list[str] | None:
+        """The targets a chain of bare ``$ref``s visits from ``target`` when it comes back to
+        one of them before reaching a schema (``[A, A]``, ``[A, B, C, B]``); None otherwise.
+        A reference inside a schema (a tree's children) is recursion, not a loop."""
+        chain = [target]
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            try:
+                nxt = ref_pointer(node["$ref"])
+                node = resolve(self.root, nxt)
+            except RefError:
+                return None  # reported where it is followed
+            chain.append(nxt)
+            if nxt in chain[:-1]:
+                return chain
+        return None
 
     # -- nodes ----------------------------------------------------------------------------
     def _warn(self, pointer: str, kind: ErrorKind, message: str) -> None:
