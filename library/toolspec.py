@@ -51,6 +51,7 @@ class ErrorKind(StrEnum):
     INVALID_SCHEMA = "invalid_schema"  # a schema node of the wrong shape, replaced by {}
     BAD_REF = "bad_ref"  # a $ref that does not resolve (or points outside the document)
     DUPLICATE = "duplicate"  # two tools with one name (renamed) or identical tools (dropped)
+    RENAMED = "renamed"  # a tool name model APIs refuse (characters, length), made acceptable
     UNSUPPORTED = "unsupported"  # valid, but not a tool (OPTIONS/TRACE operations)
     TRUNCATED = "truncated"  # nesting or size cut to a limit
     INTERNAL = "internal"  # an ingester bug, caught so the rest of the input still ingests

@@ -639,3 +639,40 @@ def test_duplicates_are_renamed_or_dropped() -> None:
     specs, errors = ingest_document(orjson.dumps([tool, tool, other]), source_file="users.json")
     assert [s.name for s in specs] == ["get_user", "get_user_2"]
     assert [e.kind for e in errors] == [ErrorKind.DUPLICATE, ErrorKind.DUPLICATE]
+
+
+def test_a_renamed_tool_name_is_a_warning_naming_both_names() -> None:
+    """Model APIs accept ``[A-Za-z0-9_-]{1,64}``: a unicode or dotted name is renamed, and
+    the rename is reported where it happened (it used to happen without a word)."""
+    openapi = {
+        "openapi": "3.0.3",
+        "info": {"title": "Küche", "version": "1"},
+        "paths": {
+            "/größe": {"get": {"operationId": "größe_prüfen", "responses": {"200": {}}}},
+            "/ok": {"get": {"operationId": " listItems ", "responses": {"200": {}}}},
+        },
+    }
+    functions = [
+        {"type": "function", "function": {"name": "envoyer.réponse", "parameters": {}}},
+        {"type": "function", "function": {"name": "send_reply", "parameters": {}}},
+    ]
+    got = []
+    for label, doc in (("kueche.json", openapi), ("fr.json", functions)):
+        tools, errors = ingest_document(orjson.dumps(doc), source_file=label)
+        assert len(tools) == 2, label  # renamed, not dropped
+        got += [(e.source_file, e.pointer, e.kind, e.severity, e.tool) for e in errors]
+        got += [e.message for e in errors]
+    assert got == [
+        (
+            "kueche.json",
+            "/paths/~1größe/get/operationId",
+            ErrorKind.RENAMED,
+            "warning",
+            "gr_e_pr_fen",
+        ),
+        "tool name 'größe_prüfen' renamed to 'gr_e_pr_fen': model APIs accept only A-Z, a-z, "
+        "0-9, _ and - in a tool name, at most 64 characters",
+        ("fr.json", "/0/function/name", ErrorKind.RENAMED, "warning", "envoyer_r_ponse"),
+        "tool name 'envoyer.réponse' renamed to 'envoyer_r_ponse': model APIs accept only A-Z, "
+        "a-z, 0-9, _ and - in a tool name, at most 64 characters",
+    ]

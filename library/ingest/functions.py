@@ -13,7 +13,7 @@ from typing import Any
 
 from library.ingest.detect import Detected
 from library.ingest.issues import Issues
-from library.ingest.naming import tool_name
+from library.ingest.naming import renamed_warning, tool_name
 from library.ingest.raw import RawTool, declared_access, text, vendor_tags
 from library.ingest.refs import child
 from library.ingest.schema import SchemaNormalizer
@@ -72,6 +72,8 @@ def _entry(fmt: SpecFormat, entry: Any, pointer: str, issues: Issues) -> RawTool
         )
         return None
     name = tool_name(raw_name.strip())
+    if (renamed := renamed_warning(raw_name, name)) is not None:
+        issues.warn(child(fpointer, "name"), ErrorKind.RENAMED, renamed, tool=name)
     vendor = {**vendor_tags(entry), **vendor_tags(fn)}
     if name != raw_name:
         vendor["original_name"] = raw_name[:300]

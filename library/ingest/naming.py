@@ -110,6 +110,17 @@ def tool_name(raw: str, limit: int = 64) -> str:
     return name[:limit] or "tool"
 
 
+def renamed_warning(raw: str, name: str) -> str | None:
+    """The warning for a tool name that :func:`tool_name` changed (surrounding spaces aside);
+    None when it was kept."""
+    if name == raw.strip():
+        return None
+    return (
+        f"tool name {raw[:200]!r} renamed to {name!r}: model APIs accept only A-Z, a-z, 0-9, "
+        "_ and - in a tool name, at most 64 characters"
+    )
+
+
 def service_name(raw: str) -> str:
     """A service name: lowercase ``[a-z0-9_]``, e.g. ``1password.local__connect`` ->
     ``1password_local_connect``."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from library.ingest.detect import Detected
 from library.ingest.issues import Issues
-from library.ingest.naming import snake, tool_name
+from library.ingest.naming import renamed_warning, snake, tool_name
 from library.ingest.raw import RawTool, declared_access, text, vendor_tags
 from library.ingest.refs import RefError, child, ref_pointer, resolve
 from library.ingest.schema import SchemaNormalizer, jsonable
@@ -122,6 +122,10 @@ class _Parser:
         raw_id = op.get("operationId")
         if isinstance(raw_id, str) and raw_id.strip():
             name = tool_name(raw_id)
+            if (renamed := renamed_warning(raw_id, name)) is not None:
+                self.issues.warn(
+                    child(pointer, "operationId"), ErrorKind.RENAMED, renamed, tool=name
+                )
         else:
             name = derived_name(method, path)
         self.norm.tool = name
