@@ -20,7 +20,7 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, GENERIC_GOALS, fits, name_motif
+from library.compose.motifs import BY_NAME, GENERIC_GOALS, WORK, WORK_GOALS, fits, name_motif
 from library.compose.mutants import mutation_report
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
@@ -372,11 +372,11 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     if name:
         subject = f"{name} ({said})"
         about = _about(env, steps, motif, email)
-        goals = BY_NAME[motif].goals if about else GENERIC_GOALS
+        goals = BY_NAME[motif].goals if about else WORK_GOALS if motif else GENERIC_GOALS
     else:
         subject = f"the {t.get('noun', 'record')} {said}"
-        goals = GENERIC_GOALS
-    goal = goals[variant % len(goals)].format(subject=subject)
+        goals = WORK_GOALS if motif else GENERIC_GOALS
+    goal = goals[variant % len(goals)].format(subject=subject, work=WORK.get(motif, ""))
     return goal[:1].upper() + goal[1:]
 
 

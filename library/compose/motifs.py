@@ -169,6 +169,29 @@ def motif_of(tool_name: str, collection: str | None) -> Motif | None:
     return MOTIFS[i] if score >= CORE else None
 
 
+# The piece of work a workflow is, for openings that name it without saying who it is for.
+WORK: dict[str, str] = {
+    "onboarding": "an onboarding",
+    "offboarding": "an offboarding",
+    "escalation": "an escalation",
+    "refund": "a refund",
+    "renewal": "a renewal",
+    "scheduling": "some scheduling",
+    "billing": "a billing matter",
+    "fulfilment": "an order to get out",
+    "hiring": "a hiring step",
+    "procurement": "a purchase",
+    "travel": "travel arrangements",
+    "expenses": "an expense claim",
+    "follow-up": "a follow-up",
+}
+WORK_GOALS = (
+    "{subject}: there is {work} to handle.",
+    "I need a hand with {work} involving {subject}.",
+    "Regarding {subject}, we have {work} to take care of.",
+    "Can you take care of {work} for {subject}?",
+)
+
 GENERIC_GOALS = (
     "{subject} needs a few things sorted out.",
     "{subject} came up in today's review; here is what needs doing.",
