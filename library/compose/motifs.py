@@ -187,9 +187,9 @@ WORK: dict[str, str] = {
 }
 WORK_GOALS = (
     "{subject}: there is {work} to handle.",
-    "I need a hand with {work} involving {subject}.",
+    "For {subject}, we have {work} to take care of.",
     "Regarding {subject}, we have {work} to take care of.",
-    "Can you take care of {work} for {subject}?",
+    "{subject} needs {work} handled today.",
 )
 
 GENERIC_GOALS = (
