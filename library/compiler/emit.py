@@ -21,10 +21,10 @@ from library.compiler.types import literal
 from library.ingest.naming import singular
 
 RUNTIME = (
-    "Address", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email", "ErrorCode",
-    "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service", "State",
-    "ToolError", "Url", "fit_text", "int_id", "int_ref", "paginate", "pattern_id", "pattern_text",
-    "tool", "uuid_id",
+    "Address", "AnyRef", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email",
+    "ErrorCode", "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service",
+    "State", "ToolError", "Url", "fit_text", "int_id", "int_ref", "paginate", "pattern_id",
+    "pattern_text", "tool", "uuid_id", "uuid_text",
 )  # fmt: skip
 TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
 PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")

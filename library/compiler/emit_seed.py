@@ -927,7 +927,8 @@ class _RecordWriter:
             if person == "person":
                 self.shows_person = True
             return f"{person}.{attr}"
-        if sem == "company" or low in _COMPANY_FIELDS:
+        company = sem == "company" or (low in _COMPANY_FIELDS and sem is None)
+        if company and kind is Kind.STR:  # an ``organization`` object or URL is not a name
             if who == "org":
                 return "pool.org.name"
             person = who or self._who(role_of(low), description)
@@ -1000,6 +1001,7 @@ class _RecordWriter:
             if depth == 0 and carrier and self.subject_ref is not None:
                 # Another record of the same person, or of the person's company.
                 owner = "person" if carrier == "person" else "person.company"
+                self.uses.add("person")  # the subject may be a company: draw the person too
                 return _call("pool.ref_for", "rng", var, "owners", owner)
             return f"rng.choice({var})"
         if not required:

@@ -41,9 +41,15 @@ def identifier(name: str, taken: frozenset[str] | set[str] = frozenset()) -> str
     return ident
 
 
+# Names annotations use: a field called ``list`` would shadow ``list[...]`` in its class body.
+ANNOTATION_NAMES = frozenset(
+    {"list", "dict", "str", "int", "float", "bool", "set", "tuple", "type", "object", "bytes"}
+)
+
+
 def field_attr(name: str, taken: set[str]) -> str:
     """The attribute name of a model field (pydantic reserves ``model_*`` and ``_*``)."""
-    ident = identifier(name, frozenset(taken) | MODEL_ATTRS)
+    ident = identifier(name, frozenset(taken) | MODEL_ATTRS | ANNOTATION_NAMES)
     return f"f_{ident}" if ident.startswith("model_") else ident
 
 

@@ -210,12 +210,14 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            wire_int = record.id_style.kind == "int" and param.type.kind is not Kind.STR
+            wire_int = record.id_style.kind == "int" and param.type.kind is Kind.INT
             if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
                 kind = "integers" if wire_int else "strings"
                 raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
             ref = "IntRef" if wire_int else "Ref"
+            if record.id_style.kind == "int" and param.type.kind is Kind.ANY:
+                ref = "AnyRef"  # a number or a text: both name a record
             param.type = TypeSpec(Kind.STR, f'{ref}["{record.resource}"]', semantic="id")
             param.default = MISSING
             return
@@ -557,6 +559,8 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
             return param
         # the field's class must take every key the parameter may hold, or valid input fails
         return _with_schema(field, param) if _keys(param) <= _keys(field) else None
+    if param.kind is Kind.DICT and field.kind is Kind.DICT:
+        return param
     if {param.kind, field.kind} <= {Kind.MODEL, Kind.DICT}:
         # a dict parameter into a model field is validated as the model; a model into a
         # dict field would be stored as an object the record refuses

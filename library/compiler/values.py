@@ -99,6 +99,8 @@ def server_value(field: FieldPlan, record: RecordPlan, service: str) -> str | No
 def patterned_text(spec: TypeSpec, seed: str) -> str | None:
     """``pattern_text(<seed>, PATTERN, ...)`` for a text field with a usable pattern."""
     pattern = spec.schema.get("pattern")
+    if spec.kind is Kind.STR and spec.semantic != "id" and spec.schema.get("format") == "uuid":
+        return f"uuid_text({seed})"
     if spec.kind is not Kind.STR or spec.semantic == "id" or not isinstance(pattern, str):
         return None
     if not usable_pattern(pattern):

@@ -3,6 +3,7 @@
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.gateway import Gateway
 from library.runtime.ids import (
+    AnyRef,
     IntId,
     IntRef,
     fit_text,
@@ -11,6 +12,7 @@ from library.runtime.ids import (
     pattern_id,
     pattern_text,
     uuid_id,
+    uuid_text,
 )
 from library.runtime.semantic import (
     Address,
@@ -32,6 +34,7 @@ from library.runtime.world import Snapshot, World, WorldDiff
 
 __all__ = [
     "Address",
+    "AnyRef",
     "CompanyName",
     "Country",
     "Currency",
@@ -63,4 +66,5 @@ __all__ = [
     "pattern_text",
     "tool",
     "uuid_id",
+    "uuid_text",
 ]

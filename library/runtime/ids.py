@@ -127,3 +127,17 @@ def fit_text(text: str, min_length: int = 0, max_length: int | None = None) -> s
 def int_ref(value: str | None) -> int | None:
     """A seeded reference to a record with integer ids, as the integer the spec shows."""
     return int(value) if value is not None and value.lstrip("-").isdigit() else None
+
+
+def uuid_text(seed: random.Random | str) -> str:
+    """A UUID drawn from a seeded generator (a field whose format is ``uuid``)."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+class AnyRef:
+    """``AnyRef["videos"]``: an id parameter the spec lets be a number or a text (``17`` or a
+    UUID); the tool body receives the text the collection is keyed by."""
+
+    def __class_getitem__(cls, resource: str) -> Any:
+        return Annotated[int | str, Semantic(ID, resource), AfterValidator(str)]

@@ -274,9 +274,7 @@ class _Suite:
             if not required and not optional:
                 continue
             if record is not None and p == own:
-                ident = record[self.id_key(own_coll)]
-                text = main_type(simplify(node, c.input_schema)) == "string"
-                args[p] = str(ident) if text and isinstance(ident, int) else ident
+                args[p] = _fit_id(record[self.id_key(own_coll)], node, c.input_schema)
                 continue
             coll = collection_for(p, c.refs.get(p), self.collections)
             # writes keep what locates the record (a parent id, a path segment), sample the rest
@@ -502,7 +500,8 @@ class _Suite:
         for p in getter.required:
             if p in known:
                 args[p] = known[p]
-        args[self.getter_param(getter) or "id"] = rid
+        param = self.getter_param(getter) or "id"
+        args[param] = _fit_id(rid, getter.properties.get(param), getter.input_schema)
         return self.call(world, getter.name, args)
 
     def create_then_get(
@@ -631,6 +630,17 @@ def _x_ref(node: Any) -> str | None:
         if found:
             return found
     return None
+
+
+def _fit_id(value: Any, node: Any, root: dict[str, Any]) -> Any:
+    """An id as the parameter takes it: ``17`` as ``"17"`` for a text parameter, ``"17"`` as
+    ``17`` for an integer one (integer ids are text inside a service)."""
+    kind = main_type(simplify(node, root))
+    if kind == "string" and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if kind == "integer" and isinstance(value, str) and value.isdigit():
+        return int(value)
+    return value
 
 
 def _dump(record: Any) -> dict[str, Any]:
