@@ -193,11 +193,12 @@ def test_bundled_services_build_verify_and_rerun_adds_nothing(tmp_path: Path) ->
 
 def test_every_tool_of_the_shared_specs_ends_in_exactly_one_outcome(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path)
-    ingest_paths([str(SHARED_SPECS), str(bundled_corpus())], wh.root)  # > 1,500 tools
+    # Specs nobody here wrote (the bundled corpus is built by the compiler tests).
+    ingest_paths([str(SHARED_SPECS)], wh.root)  # ~850 tools, every format
     summary = build_services(
         wh, BuildSettings(llm=BuildSettings().llm.model_copy(update={"model": None}))
     )
-    assert summary.to_dict()["tools"] > 1500
+    assert summary.to_dict()["tools"] > 800
     assert sandbox_workers() == []  # the build left no worker process behind
     tools = wh.query("select service, tool, status, tier, reason from service_tools").to_pylist()
     specs = current_specs(wh)
