@@ -178,10 +178,10 @@ WORK: dict[str, str] = {
     "renewal": "a renewal",
     "scheduling": "some scheduling",
     "billing": "a billing matter",
-    "fulfilment": "an order to get out",
+    "fulfilment": "a shipment",
     "hiring": "a hiring step",
     "procurement": "a purchase",
-    "travel": "travel arrangements",
+    "travel": "a travel booking",
     "expenses": "an expense claim",
     "follow-up": "a follow-up",
 }
