@@ -83,14 +83,23 @@ def run_conformance(
 ) -> list[CheckResult]:
     """Run every check for every tool of ``specs`` against ``service_cls``."""
     contracts = [_with_service_refs(contract(s), service_cls) for s in specs]
-    suite = _Suite(service_cls, contracts, seed, size)
+    return check_every_tool(_Suite(service_cls, contracts, seed, size), service_cls.name)
+
+
+def check_every_tool(
+    suite: _Suite, service: str, after_each: Callable[[], None] | None = None
+) -> list[CheckResult]:
+    """Every check of every tool of ``suite``; ``after_each`` runs after each tool (and may
+    raise to stop: a sandbox that failed ends the run)."""
     results: list[CheckResult] = []
     for c in suite.contracts:
         try:
             results += suite.tool(c)
         except Exception as exc:  # a bug in the suite must not hide the other tools' results
             detail = f"the suite raised {type(exc).__name__}: {exc}"
-            results.append(CheckResult(service_cls.name, c.name, "suite", False, detail))
+            results.append(CheckResult(service, c.name, "suite", False, detail))
+        if after_each is not None:
+            after_each()
     return results
 
 

@@ -20,7 +20,13 @@ from library.runtime.world import qualified
 from library.sandbox.client import LoadedService, Sandbox, ToolInfo
 from library.sandbox.errors import SandboxError
 from library.toolspec import ToolSpec
-from library.verify.conformance import SEED_SIZE, CheckResult, _Suite, _with_service_refs
+from library.verify.conformance import (
+    SEED_SIZE,
+    CheckResult,
+    _Suite,
+    _with_service_refs,
+    check_every_tool,
+)
 from library.verify.contracts import contract
 
 
@@ -198,15 +204,12 @@ def run_remote_conformance(
     protocol breach): the service is then rejected with that reason, not partly verified."""
     service = RemoteService(loaded)
     suite = RemoteSuite(sandbox, service, list(specs), seed, size)
-    results: list[CheckResult] = []
-    for c in suite.contracts:
-        try:
-            results += suite.tool(c)
-        except Exception as exc:  # a bug in the suite must not hide the other tools' results
-            detail = f"the suite raised {type(exc).__name__}: {exc}"
-            results.append(CheckResult(service.name, c.name, "suite", False, detail))
+
+    def stop_on_failure() -> None:
         if suite.failure is not None:
             raise suite.failure
+
+    results = check_every_tool(suite, service.name, stop_on_failure)
     # A forged frame still in the pipe (written beside a real reply) shows up here.
     sandbox.ping()
     return results
