@@ -557,7 +557,7 @@ def test_one_service_cannot_rewrite_anothers_tools() -> None:
 
     import library.services.crm as crm
     from library.compose.task import Task
-    from library.rollout.env import SandboxEnv, rollout_sandbox_policy
+    from library.rollout.env import SandboxEnv
 
     evil = source("pass", TAMPER).replace('name = "hostile"', 'name = "evil"')
     sources = {"gen_crm": inspect.getsource(crm), "gen_evil": evil}
@@ -574,7 +574,7 @@ def test_one_service_cannot_rewrite_anothers_tools() -> None:
         gold_plan=[],
         rubric=[],
     )
-    env = SandboxEnv(Sandbox(rollout_sandbox_policy(POLICY)), sources=sources)
+    env = SandboxEnv(Sandbox(POLICY), sources=sources)
     try:
         env.reset(task, "gateway")  # seeds every service; the direct run starts from it
         seeded = env.final_states()

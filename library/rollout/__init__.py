@@ -1,8 +1,8 @@
 """Agent rollouts: environments (in-process or sandboxed), policies (a litellm model or the
 oracle), and the engine that runs groups of episodes concurrently into ``Rollout`` records.
 
-Names load lazily: a sandbox worker imports ``library.rollout.sandboxed`` (the gateway it
-runs for ``SandboxEnv``) and must not pull in the engine, the LLM client or composition.
+Names load lazily: importing one part does not pull in the engine, the LLM client or
+composition.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
         Mode,
         SandboxEnv,
         SandboxEnvPool,
-        rollout_sandbox_policy,
     )
     from library.rollout.policies import AssistantTurn, LiteLLMPolicy, OraclePolicy, Policy
     from library.rollout.prompt import opening_messages, system_prompt
@@ -48,7 +47,6 @@ _EXPORTS = {
     "opening_messages": "library.rollout.prompt",
     "replay_rollout": "library.rollout.replay",
     "rollout_key": "library.rollout.record",
-    "rollout_sandbox_policy": "library.rollout.env",
     "run_episode": "library.rollout.engine",
     "run_group": "library.rollout.engine",
     "run_groups": "library.rollout.engine",
@@ -73,7 +71,6 @@ __all__ = [
     "opening_messages",
     "replay_rollout",
     "rollout_key",
-    "rollout_sandbox_policy",
     "run_episode",
     "run_group",
     "run_groups",

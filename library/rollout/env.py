@@ -36,8 +36,6 @@ Mode = Literal["direct", "gateway"]
 MODES: tuple[Mode, ...] = ("direct", "gateway")
 
 # The sandboxed gateway is a trusted invoke target; a worker's policy must allow it.
-GATEWAY_TARGET = "library.rollout.sandboxed:gateway"
-GATEWAY_PREFIX = "library.rollout.sandboxed."
 
 
 class Env(Protocol):
@@ -151,14 +149,6 @@ class InProcessEnv:
 
     def close(self) -> None:
         self.world = self.gateway = None
-
-
-def rollout_sandbox_policy(base: SandboxPolicy | None = None) -> SandboxPolicy:
-    """``base`` (default limits if None) with the sandboxed gateway allowed."""
-    base = base or SandboxPolicy()
-    if GATEWAY_PREFIX in base.invoke_prefixes:
-        return base
-    return base.model_copy(update={"invoke_prefixes": (*base.invoke_prefixes, GATEWAY_PREFIX)})
 
 
 class _RemoteService:
@@ -294,11 +284,6 @@ class SandboxEnv:
         if missing:
             raise KeyError(f"no service code for {missing}; known: {sorted(self.refs)}")
         names = [n for n in names if n in self.refs]
-        if gateway and GATEWAY_PREFIX not in self.sandbox.policy.invoke_prefixes:
-            raise ValueError(
-                "gateway mode: build the Sandbox with rollout_sandbox_policy() (its "
-                f"invoke_prefixes must include {GATEWAY_PREFIX!r})"
-            )
         groups: dict[int, tuple[Sandbox, list[str]]] = {}
         for name in sorted(names):
             box = self._box(name)
@@ -386,7 +371,7 @@ class SandboxEnvPool:
     ) -> None:
         self.refs = dict(refs or {})
         self.sources = dict(sources or {})
-        self.policy = rollout_sandbox_policy(policy)
+        self.policy = policy or SandboxPolicy()
         self.env_options = env_options
         self._idle: list[SandboxEnv] = []
         self._all: list[SandboxEnv] = []
