@@ -34,6 +34,7 @@ import platform
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -426,14 +427,20 @@ def parse_args(argv: list[str] | None = None) -> SFTSettings:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+def training_env_defaults() -> None:
+    """Environment every training entry point sets unless the caller did."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is downloaded at run time
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")  # a log, not a terminal
-    settings = parse_args(argv)
+
+
+def run_cli(
+    train_fn: Callable[[Any], dict[str, Any]], settings: Any, done: Callable[[dict], str]
+) -> int:
+    """Train and map the outcome to the exit codes of the module docstring."""
     try:
-        metrics = train(settings)
+        metrics = train_fn(settings)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -443,13 +450,21 @@ def main(argv: list[str] | None = None) -> int:
     if not metrics["loss_finite"]:
         print(f"error: the training loss is not finite: {metrics['losses']}", file=sys.stderr)
         return 1
-    print(
-        f"[sft] done: {metrics['steps']} steps in {metrics['train_seconds']:.1f} s "
-        f"({metrics['steps_per_second_after_first']} steps/s after the first), "
-        f"final loss {metrics['final_loss']:.4f}; "
-        f"model -> {metrics['model_dir']}"
-    )
+    print(done(metrics))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    training_env_defaults()
+    return run_cli(
+        train,
+        parse_args(argv),
+        lambda m: (
+            f"[sft] done: {m['steps']} steps in {m['train_seconds']:.1f} s "
+            f"({m['steps_per_second_after_first']} steps/s after the first), "
+            f"final loss {m['final_loss']:.4f}; model -> {m['model_dir']}"
+        ),
+    )
 
 
 if __name__ == "__main__":

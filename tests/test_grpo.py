@@ -1,0 +1,283 @@
+"""GRPO on our World with TRL's real trainer: the data selected from the warehouse (lineage
+that replays bit for bit), the pass-rate band, two training steps whose logged rewards are
+the judge's CFRR for the same transcripts, and bad inputs that stop with a clear error.
+
+Only the language model's generation is scripted (a wrapper around the tiny model's
+``generate``): per group, one rollout carries out the task's gold plan through the gateway,
+one stops a call short and one does nothing, so the group's rewards differ. Everything else is
+real: TRL's tool-calling loop and parser, our environments, judge and reward, the optimizer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("trl")
+
+from library.compose import Task, compose_tasks
+from library.judge import judge_group
+from library.rollout import InProcessEnv, Rollout, replay_rollout
+from library.services import reference_service_classes
+from training.data import Band, SelectionError, reproduce, select_rl_tasks
+from training.environment import MissingServices, backend_factory
+from training.grpo import GRPOSettings, finish, prepare
+from training.sft import InputError
+from warehouse import Warehouse
+
+ROOT = Path(__file__).resolve().parents[1]
+CLASSES = reference_service_classes()
+G = 3  # the full plan, all of it but its last call, nothing
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[Task]:
+    composed = compose_tasks(CLASSES, 6, seed=0).tasks
+    # The two shortest plans: the scripted transcripts stay short, so the steps stay fast.
+    short = sorted(composed, key=lambda t: (len(t.gold_plan), t.task_id))[:2]
+    return [t.model_copy(update={"split": "rl"}) for t in short]
+
+
+def _warehouse(root: Path, tasks: list[Task], extra: list[Task] = ()) -> Warehouse:
+    wh = Warehouse(root)
+    wh.append("tasks", [t.to_row() for t in tasks])
+    for t in extra:
+        wh.append("tasks", [t.to_row()])
+    return wh
+
+
+# -- the scripted language model ---------------------------------------------------------------
+def _calls_text(task: Task, steps: list[dict[str, Any]]) -> str:
+    return "".join(
+        "<tool_call>\n"
+        + json.dumps(
+            {
+                "name": "call_tool",
+                "arguments": {"tool_name": s["tool"], "arguments": s["arguments"]},
+            }
+        )
+        + "\n</tool_call>"
+        for s in steps
+    )
+
+
+def script_generation(model: Any, tokenizer: Any, tasks: list[Task]) -> list[str]:
+    """Replace ``model.generate`` with a script; returns the log of what it wrote."""
+    import torch
+
+    by_instruction = {t.instruction: t for t in tasks}
+    written: list[str] = []
+
+    def generate(input_ids: Any, attention_mask: Any = None, **_: Any) -> Any:
+        rows = []
+        for r, ids in enumerate(input_ids):
+            text = tokenizer.decode(ids[attention_mask[r].bool()], skip_special_tokens=False)
+            task = next(t for i, t in by_instruction.items() if i in text)
+            results = text.count("<tool_response>")
+            if results == 0:  # the first turn: the group's r-th rollout
+                steps = {0: task.gold_plan, 1: task.gold_plan[:-1]}  # all, all but the last
+                plan = steps.get(r % G, [])
+                reply = _calls_text(task, plan) if plan else "Nothing to do."
+            elif results == len(task.gold_plan):
+                reply = task.gold_reply
+            else:
+                reply = "Done."
+            written.append(reply)
+            rows.append(tokenizer(reply + "<|im_end|>", add_special_tokens=False)["input_ids"])
+        width = max(len(x) for x in rows)
+        pad = tokenizer.pad_token_id
+        new = torch.tensor([x + [pad] * (width - len(x)) for x in rows])
+        return torch.cat([input_ids, new.to(input_ids.device)], dim=1)
+
+    model.generate = generate
+    return written
+
+
+# -- data from the warehouse -------------------------------------------------------------------
+def test_selection_streams_tasks_and_replays_bit_for_bit(tmp_path: Path, tasks: list[Task]) -> None:
+    wh = _warehouse(tmp_path / "wh", tasks)
+    where = f"t.task_id <> 'none' and t.difficulty = '{tasks[0].difficulty}'"
+    ds, lineage = select_rl_tasks(wh, where=where, cache_dir=tmp_path / "cache")
+    expected = sorted(t.task_id for t in tasks if t.difficulty == tasks[0].difficulty)
+    assert ds["task_id"] == expected and lineage.rows == len(expected)
+    assert lineage.where == where and "t.split = 'rl'" in lineage.sql
+    assert set(lineage.files) == {"tasks"}
+    assert lineage.selected_files and all(f.endswith(".parquet") for f in lineage.selected_files)
+    assert set(lineage.selected_files) <= set(lineage.files["tasks"])
+    prompt = ds[0]["prompt"]
+    assert [m["role"] for m in prompt] == ["system", "user"]
+    assert Task.model_validate_json(ds[0]["task"]).task_id == ds[0]["task_id"]
+
+    # New tasks land later: a fresh selection sees them, the recorded one replays unchanged.
+    more = [t.model_copy(update={"task_id": f"{t.task_id}x"}) for t in tasks]
+    wh.append("tasks", [t.to_row() for t in more])
+    ids, digest = reproduce(json.loads(json.dumps(lineage.to_dict())))
+    assert ids == expected and digest == lineage.digest
+    fresh, fresh_lineage = select_rl_tasks(wh, where=where, cache_dir=tmp_path / "cache")
+    assert len(fresh) == 2 * len(expected) and fresh_lineage.digest != lineage.digest
+
+
+def test_band_keeps_tasks_with_signal_and_reports_the_rest(
+    tmp_path: Path, tasks: list[Task]
+) -> None:
+    wh = _warehouse(tmp_path / "wh", tasks)
+    half, solved = tasks  # the reference policy solves one of two, and the other always
+    rollouts, scores = [], []
+    for task, completed in ((half, [True, False]), (solved, [True, True])):
+        for i, done in enumerate(completed):
+            rid = f"{task.task_id}-{i}"
+            rollouts.append(
+                Rollout(
+                    rollout_id=rid,
+                    task_id=task.task_id,
+                    group_id=f"g-{task.task_id}",
+                    sample=i,
+                    policy="ref",
+                    mode="gateway",
+                    messages=[],
+                    tools=[],
+                    status="finished",
+                ).to_row()
+            )
+            scores.append(
+                {
+                    "rollout_id": rid,
+                    "task_id": task.task_id,
+                    "group_id": f"g-{task.task_id}",
+                    "completed": done,
+                    "rubric_score": 1.0 if done else 0.5,
+                    "reward": 1.0 if done else 0.2,
+                    "advantage": 0.0,
+                }
+            )
+    wh.append("rollouts", rollouts)
+    wh.append("rollout_scores", scores)
+    ds, lineage = select_rl_tasks(wh, band=Band("ref", 0.1, 0.9), cache_dir=tmp_path / "c")
+    assert ds["task_id"] == [half.task_id]
+    report = lineage.band
+    assert report["kept_ids"] == [half.task_id] and report["too_easy"] == 1
+    assert report["pass_rates"][half.task_id]["pass_rate"] == 0.5
+    assert set(lineage.files) == {"tasks", "rollouts", "rollout_scores"}
+    with pytest.raises(SelectionError, match=r"no task is in the pass-rate band.*2 too easy"):
+        select_rl_tasks(wh, band=Band("ref", 0.0, 0.4), cache_dir=tmp_path / "c")
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("t.domain = 'no such domain'", "the selection is empty"),
+        ("t.no_such_column = 1", "the selection query failed"),
+        ("1 = 1; DROP TABLE tasks", "does not parse"),
+    ],
+)
+def test_bad_selections_stop_with_a_clear_error(
+    tmp_path: Path, tasks: list[Task], where: str, message: str
+) -> None:
+    wh = _warehouse(tmp_path / "wh", tasks)
+    with pytest.raises(SelectionError, match=message):
+        select_rl_tasks(wh, where=where)
+
+
+def test_malformed_rubric_and_missing_services_stop_before_training(
+    tmp_path: Path, tasks: list[Task]
+) -> None:
+    row = tasks[0].to_row()
+    row["rubric"] = "[{not json"
+    wh = Warehouse(tmp_path / "wh")
+    wh.append("tasks", [row])
+    with pytest.raises(SelectionError, match=f"task '{tasks[0].task_id}' is malformed"):
+        select_rl_tasks(wh)
+    with pytest.raises(MissingServices, match=r"no code: \['ghost'\]"):
+        backend_factory(["crm", "ghost"], CLASSES, {})
+
+
+def test_grpo_cli_exits_2_on_an_empty_selection(tmp_path: Path, tasks: list[Task]) -> None:
+    _warehouse(tmp_path / "wh", tasks)
+    args = ["--warehouse", str(tmp_path / "wh"), "--out", str(tmp_path / "out")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.grpo", *args, "--where", "t.domain = 'nowhere'"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "error: the selection is empty" in proc.stderr and "nowhere" in proc.stderr
+
+
+# -- two GRPO steps ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory, tasks: list[Task]) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("grpo")
+    _warehouse(root / "wh", tasks)
+    settings = GRPOSettings(
+        warehouse=str(root / "wh"),
+        out=str(root / "out"),
+        max_steps=2,
+        num_generations=G,
+        batch_size=G,
+        max_completion_length=6000,
+        max_tool_calls=3,
+    )
+    prep = prepare(settings)
+    with pytest.raises(InputError, match="multiple of --num-generations"):
+        GRPOSettings(warehouse="x", num_generations=3, batch_size=4).check()
+    written = script_generation(prep.trainer.model, prep.tokenizer, tasks)
+    metrics = finish(prep)
+    return {"metrics": metrics, "written": written, "out": root / "out"}
+
+
+def test_two_steps_log_the_judges_cfrr_for_the_same_transcripts(
+    trained: dict[str, Any], tasks: list[Task]
+) -> None:
+    metrics, out = trained["metrics"], trained["out"]
+    assert metrics["steps"] == 2 and metrics["loss_finite"]
+    assert json.loads((out / "metrics.json").read_text())["per_step"] == json.loads(
+        json.dumps(metrics["per_step"])
+    )
+    records = [json.loads(line) for line in (out / "rollouts.jsonl").read_text().splitlines()]
+    assert len(records) == 2 * G
+    by_id = {t.task_id: t for t in tasks}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for rec in records:
+        groups.setdefault(rec["rollout"]["group_id"], []).append(rec)
+    assert len(groups) == 2
+    for step, (_, members) in zip(metrics["per_step"], groups.items(), strict=True):
+        task = by_id[members[0]["rollout"]["task_id"]]
+        replayed = []
+        for rec in members:
+            rollout = Rollout.model_validate(rec["rollout"])
+            env = InProcessEnv(CLASSES)
+            result = replay_rollout(task, rollout, env)  # the transcript's calls, afresh
+            assert result.matches and result.calls == len(
+                [c for m in rollout.messages for c in m.get("tool_calls") or []]
+            )
+            replayed.append(rollout.model_copy(update={"final_states": env.final_states()}))
+        judged = judge_group(task, replayed)
+        logged = [rec["score"]["reward"] for rec in members]
+        assert logged == pytest.approx(judged.rewards, abs=1e-12)
+        assert judged.completed == [True, False, False]  # full plan, a call short, nothing
+        assert len(set(judged.rewards)) == G  # a signal: the rewards differ
+        # The trainer's logged step reward is the mean of the judge's rewards.
+        assert step["reward"] == pytest.approx(sum(judged.rewards) / G, abs=1e-6)
+        assert step["cfrr_mean"] == pytest.approx(step["reward"], abs=1e-6)
+        assert step["completion_rate"] == pytest.approx(1 / G, abs=1e-6)
+        kinds = {c.kind for c in judged.criteria}
+        assert set(step["pass_rate_by_kind"]) == kinds
+        assert step["resets"] == G and step["tool_calls"] > 0 and step["env_s"] > 0
+
+
+def test_the_run_records_its_lineage_and_model(trained: dict[str, Any], tasks: list[Task]) -> None:
+    metrics, out = trained["metrics"], trained["out"]
+    lineage = metrics["lineage"]
+    assert lineage["rows"] == len(tasks) and lineage["files"]["tasks"]
+    assert reproduce(lineage)[1] == metrics["data_sha256"] == lineage["digest"]
+    assert metrics["services"].startswith("in-process")
+    assert (out / "model" / "model.safetensors").is_file()
+    assert 0 < metrics["env_share"] < 1
