@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import library
-from library.sandbox import wire
+from library.sandbox import kernel, wire
 from library.sandbox.errors import WORKER_KINDS, SandboxError
 from library.sandbox.policy import SandboxPolicy
 
@@ -165,6 +165,27 @@ def _reap(proc: subprocess.Popen, tmp_dir: str, log: IO[bytes]) -> None:
     log.close()
 
 
+def _start_worker(env: dict[str, str], tmp_dir: str, log: IO[bytes]) -> subprocess.Popen:
+    """Run in the spawner thread: the worker is PID 1 of a PID namespace of its own where
+    the kernel allows (no host process is visible to it), else in the parent's."""
+    own = kernel.spawn_in_pid_namespace()
+    try:
+        # -P: no cwd on sys.path; -s: no user site; -B: no .pyc writes.
+        return subprocess.Popen(
+            [sys.executable, "-P", "-s", "-B", "-m", "library.sandbox.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            cwd=tmp_dir,
+            env=env,
+            start_new_session=True,  # its own process group, killed as a whole
+            close_fds=True,
+        )
+    finally:
+        if own is not None:
+            kernel.spawn_in_own_pid_namespace(own)
+
+
 class _Worker:
     """One live worker process with its pipes, private tmp folder and stderr log."""
 
@@ -191,6 +212,7 @@ class _Worker:
             self.log.close()
             raise
         self.pid = self.proc.pid
+        self.cpu_clock = (~self.pid << 3) | 2  # the process's CPU clock (CPUCLOCK_SCHED)
         self._finalizer = weakref.finalize(self, _reap, self.proc, self.tmp_dir, self.log)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.channel = wire.Channel(
@@ -198,18 +220,7 @@ class _Worker:
         )
 
     def _spawn(self, env: dict[str, str]) -> subprocess.Popen:
-        # -P: no cwd on sys.path; -s: no user site; -B: no .pyc writes.
-        return _SPAWNER.submit(
-            subprocess.Popen,
-            [sys.executable, "-P", "-s", "-B", "-m", "library.sandbox.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            cwd=self.tmp_dir,
-            env=env,
-            start_new_session=True,  # its own process group, killed as a whole
-            close_fds=True,
-        ).result()
+        return _SPAWNER.submit(_start_worker, env, self.tmp_dir, self.log).result()
 
     def exit_status(self, wait_s: float = 0.0) -> int | None:
         """The return code if the worker has exited (negative: killed by that signal),
@@ -228,12 +239,12 @@ class _Worker:
             time.sleep(0.01)
 
     def cpu_seconds(self) -> float | None:
+        """The CPU the worker has used in all (a zombie's too: its clock stays readable
+        until it is reaped)."""
         try:
-            with open(f"/proc/{self.pid}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
+            return time.clock_gettime(self.cpu_clock)
         except OSError:
             return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def log_tail(self, size: int = 4096) -> str:
         try:
@@ -247,9 +258,22 @@ class _Worker:
         self._finalizer()
 
 
-def _classify_exit(status: int, policy: SandboxPolicy, log: str) -> SandboxError:
-    """Why a worker died, from its exit status and the end of its stderr."""
+def _classify_exit(
+    status: int, policy: SandboxPolicy, log: str, cpu: float | None = None
+) -> SandboxError:
+    """Why a worker died, from its exit status, the CPU it used and the end of its stderr.
+    A worker that is PID 1 of its namespace exits with 128 + SIGXCPU or SIGXFSZ itself (the
+    kernel does not kill a namespace's init with them)."""
     memory = any(hint in log for hint in _MEMORY_HINTS)
+    if status in (128 + signal.SIGXCPU, 128 + signal.SIGXFSZ):
+        status = 128 - status
+    if status == -signal.SIGKILL and cpu is not None and cpu >= policy.cpu_lifetime_s - 0.5:
+        return SandboxError(
+            "cpu_limit",
+            f"cpu limit: the worker used its {policy.cpu_lifetime_s:g} s of CPU "
+            "(the hard RLIMIT_CPU, SIGKILL)",
+            log_tail=log,
+        )
     if status < 0:
         sig = signal.Signals(-status)
         if sig == signal.SIGXCPU:
@@ -281,6 +305,11 @@ def _classify_exit(status: int, policy: SandboxPolicy, log: str) -> SandboxError
         f"crashed: worker exited with code {status} {last[0][:200]}".strip(),
         log_tail=log,
     )
+
+
+class _CpuSpent(Exception):
+    def __init__(self, used: float) -> None:
+        self.used = used
 
 
 class Sandbox:
@@ -342,7 +371,7 @@ class Sandbox:
             if status is None:
                 return worker
             # Died between requests (killed from outside): note why, start afresh.
-            self._fail(_classify_exit(status, self.policy, worker.log_tail()))
+            self._fail(self._died(worker, status))
         try:
             worker = _Worker(self.policy)
         except OSError as exc:
@@ -373,23 +402,33 @@ class Sandbox:
         return worker
 
     # -- requests ---------------------------------------------------------------------------
+    def _died(self, worker: _Worker, status: int) -> SandboxError:
+        return _classify_exit(status, self.policy, worker.log_tail(), worker.cpu_seconds())
+
     def _request(self, msg: dict[str, Any], timeout: float | None = None) -> Any:
         wall = timeout or self.policy.wall_timeout_s
         if timeout:
             msg["cpu"] = timeout  # a longer request gets the CPU to match
+        budget = float(msg.get("cpu", self.policy.cpu_seconds))
         msg["id"] = request_id = nonce()
         with self._lock:
             worker = self._ensure()
             deadline = time.monotonic() + wall
             try:
                 worker.channel.send(wire.encode(msg), deadline)
-                response = worker.channel.recv(deadline)
+                response = self._reply(worker, deadline, budget)
+            except _CpuSpent as spent:
+                raise self._fail(
+                    SandboxError(
+                        "cpu_limit",
+                        f"cpu limit: more than {budget:g} s of CPU in one request "
+                        f"({spent.used:.1f} s, measured by the parent)",
+                    )
+                ) from None
             except wire.ChannelTimeout:
                 status = worker.exit_status()
                 if status is not None:
-                    raise self._fail(
-                        _classify_exit(status, self.policy, worker.log_tail())
-                    ) from None
+                    raise self._fail(self._died(worker, status)) from None
                 cpu = worker.cpu_seconds()
                 # Tells a busy worker from a blocked one (counts its whole life, start-up too).
                 used = f" (the worker used {cpu:.1f} s of CPU)" if cpu is not None else ""
@@ -402,7 +441,7 @@ class Sandbox:
                     raise self._fail(
                         SandboxError("protocol", "protocol: the worker closed its output")
                     ) from None
-                raise self._fail(_classify_exit(status, self.policy, worker.log_tail())) from None
+                raise self._fail(self._died(worker, status)) from None
             except wire.ChannelGarbage as exc:
                 raise self._fail(SandboxError("protocol", f"protocol: {exc}")) from None
             if not isinstance(response, dict) or "ok" not in response:
@@ -437,6 +476,25 @@ class Sandbox:
             ):
                 raise self._fail(SandboxError("protocol", "protocol: malformed error reply"))
             raise self._fail(SandboxError(kind, message, violations=[str(v) for v in violations]))
+
+    @staticmethod
+    def _reply(worker: _Worker, deadline: float, budget: float) -> Any:
+        """The worker's answer by ``deadline``, while its CPU in this request stays within
+        ``budget``: measured here, from outside, so no code in the worker can lift it (the
+        worker's own soft limit is only the fast path). A request cannot use more CPU than
+        wall time (one thread), so the clock is read only once ``budget`` seconds passed."""
+        start = worker.cpu_seconds()
+        check = time.monotonic() + budget
+        while True:
+            try:
+                return worker.channel.recv(min(deadline, check))
+            except wire.ChannelTimeout:
+                now, cpu = time.monotonic(), worker.cpu_seconds()
+                if now >= deadline or start is None or cpu is None:
+                    raise
+                if cpu - start >= budget:
+                    raise _CpuSpent(cpu - start) from None
+                check = now + max(budget - (cpu - start), 0.05)
 
     def load(self, name: str, source: str, *, timeout: float | None = None) -> list[LoadedService]:
         """Execute untrusted module source as module ``name``; returns its services."""

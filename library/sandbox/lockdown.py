@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import resource
 import sys
 import sysconfig
 import time
@@ -119,10 +120,12 @@ def protections(report: dict[str, Any]) -> dict[str, bool]:
         "no_new_privs": bool(report["no_new_privs"]),
         "no_capabilities": report["privileges"] is not None,
         "not_root": report["uid"] != 0,
+        "pid_namespace": "pid" in spaces,
         "ipc_namespace": "ipc" in spaces,
         "mount_namespace": "mount" in spaces,
         "network_namespace": "network" in spaces,
         "tmp_quota": report["tmp_quota_mb"] is not None,
+        "cpu_hard_limit": report["rlimits"]["RLIMIT_CPU"] != resource.RLIM_INFINITY,
         "seccomp_allowlist": bool(report["seccomp"]),
         "landlock": bool(report["landlock_abi"]),
         "parent_death_signal": bool(report["parent_death_signal"]),
@@ -135,8 +138,9 @@ def lock_down(policy: SandboxPolicy, tmp_dir: str, parent_pid: int) -> dict[str,
     sys.dont_write_bytecode = True  # a .pyc write would be a write outside tmp
     missing = preload(policy)
     roots = read_roots(tmp_dir)
+    pid, in_pid_namespace = kernel.host_pid()  # before /proc shows the new namespace only
     report: dict[str, Any] = {
-        "pid": os.getpid(),
+        "pid": pid,
         "uid": os.getuid(),
         "missing_imports": missing,
         "memory_mb": _memory_mb(),
@@ -144,11 +148,14 @@ def lock_down(policy: SandboxPolicy, tmp_dir: str, parent_pid: int) -> dict[str,
         "tmp_dir": tmp_dir,
     }
     report["no_new_privs"] = kernel.no_new_privs()
-    spaces = kernel.namespaces(policy.isolate_network)
+    spaces = kernel.namespaces(policy.isolate_network, in_pid_namespace)
     report["namespaces"] = sorted(name for name, held in spaces.items() if held)
     report["network_isolated"] = spaces.get("network", False)
-    as_nobody = os.geteuid() == 0 and kernel.readable_by_anyone(
-        [r for r in roots if r != os.path.realpath(tmp_dir)]
+    # Root becomes nobody, which must still read the interpreter: one under a private home
+    # is mounted in reach first (in the worker's own mount namespace).
+    private = [r for r in roots if r != os.path.realpath(tmp_dir)]
+    as_nobody = os.geteuid() == 0 and (
+        kernel.readable_by_anyone(private) or (spaces["mount"] and kernel.reveal(private))
     )
     quota = spaces["mount"] and kernel.quota_tmp(tmp_dir, policy.tmp_quota_mb, as_nobody)
     report["tmp_quota_mb"] = policy.tmp_quota_mb if quota else None

@@ -50,11 +50,17 @@ DEFAULT_INVOKE_PREFIXES: tuple[str, ...] = ("library.sandbox.probes.",)
 
 class SandboxPolicy(BaseModel):
     """Limits for one sandbox worker. CPU, memory and file limits are kernel rlimits on the
-    whole worker; ``wall_timeout_s`` is enforced by the parent, which kills the worker."""
+    whole worker, hard ones that it cannot raise; ``wall_timeout_s`` and the CPU of each
+    request are also enforced by the parent, which kills the worker."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    cpu_seconds: float = Field(10.0, gt=0, description="CPU seconds per request (RLIMIT_CPU).")
+    cpu_seconds: float = Field(
+        10.0, gt=0, description="CPU seconds per request (soft RLIMIT_CPU; the parent's check)."
+    )
+    cpu_lifetime_s: float = Field(
+        3600.0, gt=0, description="CPU seconds for the worker's whole life (hard RLIMIT_CPU)."
+    )
     wall_timeout_s: float = Field(20.0, gt=0, description="Wall-clock seconds per request.")
     start_timeout_s: float = Field(30.0, gt=0, description="Wall-clock seconds to start.")
     memory_mb: int = Field(1024, ge=128, description="Address space of the worker (RLIMIT_AS).")
