@@ -186,11 +186,44 @@ def nightly(
     print_run_summary(summary, console)
 
 
-@app.command()
+train_app = typer.Typer(
+    help="Train in the training environment ($COMPOWORLD_TRAIN_PYTHON, default this Python; "
+    "needs the `train` extra there): SFT on the chat export (`compoworld train`), or GRPO "
+    "with the rubric reward on warehouse tasks (`compoworld train rl`).",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(train_app, name="train")
+
+ModelOption = Annotated[
+    str, typer.Option(help="A local model folder, or 'tiny' (built here, for smoke runs).")
+]
+
+
+def _print_result(result: dict[str, Any]) -> None:
+    # Rows carry datetimes (started_at, finished_at): JSON has no such type, print them as text.
+    console.print_json(data={k: v for k, v in result.items() if k != "losses"}, default=str)
+
+
+def _run_training(start: Any) -> dict[str, Any]:
+    """Start the embedded API, run the training flow ``start()`` imports and calls."""
+    from flows.early_api import start_in_background, wait_until_up
+
+    api = start_in_background()
+    from tasks.training import TrainingFailed
+
+    wait_until_up(api)
+    try:
+        return start()["train"]
+    except TrainingFailed as exc:
+        err_console.print(f"[red]training failed:[/red] {exc}")
+        raise typer.Exit(1) from None
+
+
+@train_app.callback()
 def train(
-    model: Annotated[
-        str, typer.Option(help="A local model folder, or 'tiny' (built here, for smoke runs).")
-    ] = "tiny",
+    ctx: typer.Context,
+    model: ModelOption = "tiny",
     max_steps: Annotated[int, typer.Option(help="Optimizer steps.")] = 20,
     export: Annotated[
         str | None, typer.Option(help="A chat.jsonl export (default: the newest one).")
@@ -198,20 +231,70 @@ def train(
 ) -> None:
     """SFT (TRL) on the curated chat export, in the training environment
     ($COMPOWORLD_TRAIN_PYTHON, default this Python; needs the `train` extra there)."""
-    from flows.early_api import start_in_background, wait_until_up
+    if ctx.invoked_subcommand is not None:
+        return
 
-    api = start_in_background()
-    from flows.training import train_sft
-    from tasks.training import TrainingFailed
+    def start() -> dict[str, Any]:
+        from flows.training import train_sft
 
-    wait_until_up(api)
+        return train_sft(export_path=export, model=model, max_steps=max_steps)
+
+    _print_result(_run_training(start))
+
+
+@train_app.command("rl")
+def train_rl_command(
+    model: ModelOption = "tiny",
+    max_steps: Annotated[int, typer.Option(help="Optimizer steps.")] = 20,
+    where: Annotated[
+        str | None,
+        typer.Option(help="SQL over t (the tasks table), e.g. \"t.domain = 'finance'\"."),
+    ] = None,
+    split: Annotated[str, typer.Option(help="Task split ('' for every split).")] = "rl",
+    limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
+    reference_policy: Annotated[
+        str | None,
+        typer.Option(help="Keep only tasks whose pass rate under this policy is in the band."),
+    ] = None,
+    band: Annotated[str, typer.Option(help="LOW,HIGH pass rates kept.")] = "0.05,0.95",
+    num_generations: Annotated[int, typer.Option(help="G: rollouts per task.")] = 4,
+    batch_size: Annotated[int, typer.Option(help="Rollouts per device per step.")] = 4,
+    max_completion_length: Annotated[
+        int | None, typer.Option(help="Tokens per rollout (default: 256 tiny, 4096 others).")
+    ] = None,
+    max_tool_calls: Annotated[int, typer.Option(help="Tool-calling turns per rollout.")] = 16,
+    lora: Annotated[bool, typer.Option(help="Train LoRA adapters (peft).")] = False,
+    use_vllm: Annotated[bool, typer.Option(help="Generate with vLLM (GPU).")] = False,
+) -> None:
+    """GRPO (TRL) on RL tasks selected from the warehouse, rewarded by the
+    Completion-Focused Rubric Reward within each group; records the data's lineage."""
     try:
-        summary = train_sft(export_path=export, model=model, max_steps=max_steps)
-    except TrainingFailed as exc:
-        err_console.print(f"[red]training failed:[/red] {exc}")
-        raise typer.Exit(1) from None
-    result = summary["train"]
-    console.print_json(data={k: v for k, v in result.items() if k != "losses"})
+        low, high = (float(x) for x in band.split(","))
+    except ValueError:
+        err_console.print("[red]error:[/red] --band is LOW,HIGH, e.g. 0.1,0.9")
+        raise typer.Exit(2) from None
+
+    def start() -> dict[str, Any]:
+        from flows.training import train_rl
+
+        return train_rl(
+            model=model,
+            max_steps=max_steps,
+            where=where,
+            split=split,
+            limit=limit,
+            reference_policy=reference_policy,
+            band_low=low,
+            band_high=high,
+            num_generations=num_generations,
+            batch_size=batch_size,
+            max_completion_length=max_completion_length,
+            max_tool_calls=max_tool_calls,
+            lora=lora,
+            use_vllm=use_vllm,
+        )
+
+    _print_result(_run_training(start))
 
 
 if __name__ == "__main__":

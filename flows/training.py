@@ -1,8 +1,10 @@
-"""The ``train-sft`` flow: SFT on the newest chat export, on a GPU work pool when deployed.
+"""The training flows, on a GPU work pool when deployed: ``train-sft`` (SFT on the newest
+chat export) and ``train-rl`` (GRPO with the rubric reward on RL tasks selected from the
+warehouse).
 
-The flow runs in the control environment; training runs in the training environment as a
-subprocess (``python -m training.sft``, interpreter from ``python`` or
-``$COMPOWORLD_TRAIN_PYTHON``), so this module never imports torch or TRL. Deploy it to a
+The flows run in the control environment; training runs in the training environment as a
+subprocess (``python -m training.sft`` / ``training.grpo``, interpreter from ``python`` or
+``$COMPOWORLD_TRAIN_PYTHON``), so this module never imports torch or TRL. Deploy them to a
 ``compoworld-gpu`` process pool whose worker runs on the GPU machine.
 """
 
@@ -14,14 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
-from prefect.artifacts import create_markdown_artifact
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
 from flows.settings import home, warehouse_root
 from tasks.runs import recorded_run
 from tasks.training import (
+    GRPORequest,
     SFTRequest,
     latest_chat_export,
+    rl_markdown,
+    rl_stage,
     sft_stage,
     train_python,
     training_markdown,
@@ -29,6 +34,7 @@ from tasks.training import (
 from warehouse import Warehouse
 
 FLOW = "train-sft"
+RL_FLOW = "train-rl"
 
 
 @task(name="train-sft")  # no retries: a failed training run is worth reading, not repeating
@@ -77,4 +83,72 @@ def train_sft(
         create_markdown_artifact(
             key=f"{FLOW}-summary", markdown=training_markdown(summary["train"])
         )
+    return summary
+
+
+@task(name="train-rl")  # no retries, as for SFT
+def rl_task(root: str, request: GRPORequest, run_id: str) -> dict[str, Any]:
+    logger = get_run_logger()
+    return rl_stage(Warehouse(root), request, run_id, log=logger.info)
+
+
+@flow(name=RL_FLOW, log_prints=True)
+def train_rl(
+    model: str = "tiny",
+    max_steps: int = 20,
+    where: str | None = None,
+    split: str = "rl",
+    limit: int | None = None,
+    reference_policy: str | None = None,
+    band_low: float = 0.05,
+    band_high: float = 0.95,
+    num_generations: int = 4,
+    batch_size: int = 4,
+    max_completion_length: int | None = None,
+    max_tool_calls: int = 16,
+    lr: float | None = None,
+    seed: int = 0,
+    lora: bool = False,
+    use_vllm: bool = False,
+    vllm_mode: str = "colocate",
+    python: str | None = None,
+    out_dir: str | None = None,
+    processes: int = 1,
+) -> dict[str, Any]:
+    """GRPO (TRL) on RL tasks selected from the warehouse with SQL (``where`` over ``t``, the
+    tasks; with ``reference_policy``, only tasks whose pass rate under it lies in
+    [``band_low``, ``band_high``]), rewarded by the Completion-Focused Rubric Reward within
+    each group of ``num_generations`` rollouts; records the run and its data's lineage in
+    ``training_runs`` and ``runs``."""
+    wh = Warehouse(warehouse_root())
+    run_id = str(flow_run.get_id() or "") or uuid.uuid4().hex
+    request = GRPORequest(
+        warehouse=wh.location,
+        out_dir=str(Path(out_dir).resolve() if out_dir else home() / "training" / run_id),
+        model=model if model == "tiny" else str(Path(model).resolve()),  # cwd may differ
+        max_steps=max_steps,
+        where=where,
+        split=split,
+        limit=limit,
+        reference_policy=reference_policy,
+        band=(band_low, band_high),
+        num_generations=num_generations,
+        batch_size=batch_size,
+        max_completion_length=max_completion_length,
+        max_tool_calls=max_tool_calls,
+        lr=lr,
+        seed=seed,
+        lora=lora,
+        use_vllm=use_vllm,
+        vllm_mode=vllm_mode,
+        python=train_python(python),
+        processes=processes,
+    )
+    with recorded_run(wh, RL_FLOW, asdict(request), run_id=run_id) as summary:
+        summary["train"] = rl_task(wh.location, request, run_id)
+        summary["warehouse"] = wh.location
+        create_markdown_artifact(key=f"{RL_FLOW}-summary", markdown=rl_markdown(summary["train"]))
+        steps = summary["train"].get("per_step") or []
+        if steps:
+            create_table_artifact(key=f"{RL_FLOW}-steps", table=steps)
     return summary

@@ -1,9 +1,11 @@
-"""The train stage: SFT on a chat export, run in the training environment as a subprocess.
+"""The train stages: SFT on a chat export and GRPO on warehouse tasks, each run in the
+training environment as a subprocess.
 
 The control plane (Prefect, this module) and the training stack (torch, TRL, vLLM) live in
-two environments (DESIGN.md), so nothing here imports ``training``: the stage starts
-``<python> -m training.sft`` with the project root as working directory, relays its output
-line by line, and reads ``<out>/metrics.json`` back; one ``training_runs`` row records it.
+two environments (DESIGN.md), so nothing here imports ``training``: a stage starts
+``<python> -m training.sft`` (or ``training.grpo``) with the project root as working
+directory, relays its output line by line, and reads ``<out>/metrics.json`` back; one
+``training_runs`` row records it (for GRPO with the data's lineage: query, Parquet files).
 ``python`` is the training environment's interpreter: ``COMPOWORLD_TRAIN_PYTHON``, else this
 one (the ``train`` extra installs torch and TRL beside the control plane for CPU runs).
 """
@@ -62,6 +64,63 @@ class SFTRequest:
         cmd += ["--max-length", str(self.max_length)]
         if self.lr is not None:
             cmd += ["--lr", repr(self.lr)]
+        return cmd
+
+
+@dataclass(slots=True)
+class GRPORequest:
+    """A ``training.grpo`` run: RL tasks selected from the warehouse, rewarded by CFRR."""
+
+    warehouse: str
+    out_dir: str
+    model: str = "tiny"
+    max_steps: int = 20
+    where: str | None = None
+    split: str = "rl"
+    limit: int | None = None
+    reference_policy: str | None = None
+    band: tuple[float, float] = (0.05, 0.95)
+    num_generations: int = 4
+    batch_size: int = 4
+    max_completion_length: int | None = None
+    max_tool_calls: int = 16
+    lr: float | None = None
+    seed: int = 0
+    lora: bool = False
+    use_vllm: bool = False
+    vllm_mode: str = "colocate"
+    python: str | None = None
+    processes: int = 1  # > 1: one per GPU through `accelerate launch --multi_gpu`
+
+    def interpreter(self) -> str:
+        return train_python(self.python)
+
+    def command(self) -> list[str]:
+        cmd = [self.interpreter(), "-m"]
+        if self.processes > 1:
+            cmd += ["accelerate.commands.launch", "--multi_gpu", "--num_machines", "1"]
+            cmd += ["--num_processes", str(self.processes), "-m"]
+        cmd += ["training.grpo", "--warehouse", self.warehouse, "--out", self.out_dir]
+        cmd += ["--model", self.model, "--max-steps", str(self.max_steps)]
+        cmd += ["--split", self.split, "--seed", str(self.seed)]
+        cmd += ["--num-generations", str(self.num_generations)]
+        cmd += ["--batch-size", str(self.batch_size), "--max-tool-calls", str(self.max_tool_calls)]
+        optional = {
+            "--where": self.where,
+            "--limit": self.limit,
+            "--reference-policy": self.reference_policy,
+            "--max-completion-length": self.max_completion_length,
+            "--lr": None if self.lr is None else repr(self.lr),
+        }
+        for flag, value in optional.items():
+            if value is not None:
+                cmd += [flag, str(value)]
+        if self.reference_policy:
+            cmd += ["--band", f"{self.band[0]},{self.band[1]}"]
+        if self.lora:
+            cmd.append("--lora")
+        if self.use_vllm:
+            cmd += ["--use-vllm", "--vllm-mode", self.vllm_mode]
         return cmd
 
 
@@ -141,8 +200,11 @@ def run_streaming(
     return rc, list(tail)
 
 
-def run_sft(request: SFTRequest, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run ``training.sft`` in the training environment; return its ``metrics.json``."""
+def run_training(
+    request: SFTRequest | GRPORequest, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Run ``training.sft`` / ``training.grpo`` in the training environment; return its
+    ``metrics.json``."""
     cmd = request.command()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.setdefault("HF_HUB_OFFLINE", "1")  # never download at run time
@@ -166,7 +228,7 @@ def run_sft(request: SFTRequest, log: Callable[[str], None] = print) -> dict[str
 
 def training_row(
     run_id: str,
-    request: SFTRequest,
+    request: SFTRequest | GRPORequest,
     metrics: dict[str, Any],
     *,
     started: dt.datetime,
@@ -174,16 +236,18 @@ def training_row(
     duration_s: float,
     export_id: str | None,
 ) -> dict[str, Any]:
+    lineage = metrics.get("lineage") or {}
+    data = getattr(request, "data", None)
     return {
         "run_id": run_id,
-        "kind": "sft",
+        "kind": metrics.get("kind", "sft"),
         "status": metrics.get("status", "completed"),
         "started_at": started,
         "finished_at": finished,
         "duration_s": round(duration_s, 3),
         "model": request.model,
         "model_dir": metrics.get("model_dir"),
-        "data_path": metrics.get("data_path") or str(Path(request.data).resolve()),
+        "data_path": metrics.get("data_path") or str(Path(data).resolve() if data else ""),
         "data_sha256": metrics["data_sha256"],
         "export_id": export_id,
         "samples": metrics.get("samples"),
@@ -195,6 +259,12 @@ def training_row(
         "python": request.interpreter(),
         "parameters": asdict(request),
         "metrics": metrics,
+        "query": lineage.get("sql"),
+        "where_clause": lineage.get("where"),
+        "data_files": lineage.get("files"),
+        "selection": lineage.get("band"),
+        "mean_reward": metrics.get("mean_reward"),
+        "completion_rate": metrics.get("completion_rate"),
     }
 
 
@@ -210,7 +280,7 @@ def sft_stage(
     adds nothing). Returns the row without the bulky metrics, for run summaries."""
     started = dt.datetime.now(dt.UTC)
     t0 = time.perf_counter()
-    metrics = run_sft(request, log)
+    metrics = run_training(request, log)
     row = training_row(
         run_id,
         request,
@@ -229,6 +299,80 @@ def sft_stage(
         summary[key] = metrics.get(key)
     summary["model_parameters"] = metrics.get("parameters")
     return summary
+
+
+def rl_stage(
+    wh: Warehouse, request: GRPORequest, run_id: str, *, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """GRPO on RL tasks selected from ``wh``, then one ``training_runs`` row with the
+    selection's lineage (query, Parquet files, band). Returns the row without the bulky
+    metrics, for run summaries."""
+    started = dt.datetime.now(dt.UTC)
+    t0 = time.perf_counter()
+    metrics = run_training(request, log)
+    row = training_row(
+        run_id,
+        request,
+        metrics,
+        started=started,
+        finished=dt.datetime.now(dt.UTC),
+        duration_s=time.perf_counter() - t0,
+        export_id=None,
+    )
+    wh.append("training_runs", [row], batch_id=run_id)
+    summary = {k: v for k, v in row.items() if k not in ("metrics", "parameters", "query")}
+    lineage = metrics.get("lineage") or {}
+    summary["data_files"] = {t: len(f) for t, f in (lineage.get("files") or {}).items()}
+    summary["selection"] = _band_summary(lineage.get("band"))
+    summary["per_step"] = [
+        {k: x.get(k) for k in ("step", "reward", "completion_rate", "env_share", "step_s")}
+        for x in metrics.get("per_step", [])
+    ]
+    for key in ("env_share", "services", "rollouts_path", "precision"):
+        summary[key] = metrics.get(key)
+    summary["model_parameters"] = metrics.get("parameters")
+    return summary
+
+
+def _band_summary(band: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not band:
+        return None
+    keys = ("policy", "low", "high", "candidates", "kept", "too_easy", "too_hard", "unmeasured")
+    return {k: band.get(k) for k in keys}
+
+
+def rl_markdown(summary: dict[str, Any]) -> str:
+    """The train-rl run's artifact: the data, the band, and the reward step by step."""
+    band = summary.get("selection")
+    kept = (
+        f"{band['kept']} of {band['candidates']} in [{band['low']}, {band['high']}] under "
+        f"`{band['policy']}` ({band['too_easy']} too easy, {band['too_hard']} too hard, "
+        f"{band['unmeasured']} unmeasured)"
+        if band
+        else "no band (every selected task)"
+    )
+    files = ", ".join(f"{t}: {n}" for t, n in (summary.get("data_files") or {}).items())
+    rows = [
+        ("model", f"`{summary['model']}` ({summary.get('model_parameters')} parameters)"),
+        ("tasks", f"{summary['samples']} (`--where {summary.get('where_clause')}`)"),
+        ("Parquet files read", files),
+        ("data digest", f"`{summary['data_sha256']}`"),
+        ("pass-rate band", kept),
+        ("services", summary.get("services")),
+        ("mean reward (CFRR)", summary.get("mean_reward")),
+        ("completion rate", summary.get("completion_rate")),
+        ("environment share of step time", summary.get("env_share")),
+        ("trained model", f"`{summary['model_dir']}`"),
+    ]
+    lines = ["# CompoWorld train-rl run", "", "| | |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in rows]
+    lines += ["", "| step | reward | completion | env share | seconds |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {x['step']} | {x['reward']} | {x['completion_rate']} | {x['env_share']} | "
+        f"{x['step_s']} |"
+        for x in summary.get("per_step") or []
+    ]
+    return "\n".join(lines)
 
 
 def training_markdown(summary: dict[str, Any]) -> str:

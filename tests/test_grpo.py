@@ -11,8 +11,6 @@ real: TRL's tool-calling loop and parser, our environments, judge and reward, th
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +25,10 @@ from library.rollout import InProcessEnv, Rollout, replay_rollout
 from library.services import reference_service_classes
 from training.data import Band, SelectionError, reproduce, select_rl_tasks
 from training.environment import MissingServices, backend_factory
-from training.grpo import GRPOSettings, finish, prepare
+from training.grpo import GRPOSettings, finish, main, prepare
 from training.sft import InputError
 from warehouse import Warehouse
 
-ROOT = Path(__file__).resolve().parents[1]
 CLASSES = reference_service_classes()
 G = 3  # the full plan, all of it but its last call, nothing
 
@@ -197,18 +194,15 @@ def test_malformed_rubric_and_missing_services_stop_before_training(
         backend_factory(["crm", "ghost"], CLASSES, {})
 
 
-def test_grpo_cli_exits_2_on_an_empty_selection(tmp_path: Path, tasks: list[Task]) -> None:
+def test_grpo_cli_exits_2_on_an_empty_selection(
+    tmp_path: Path, tasks: list[Task], capsys: pytest.CaptureFixture[str]
+) -> None:
     _warehouse(tmp_path / "wh", tasks)
     args = ["--warehouse", str(tmp_path / "wh"), "--out", str(tmp_path / "out")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "training.grpo", *args, "--where", "t.domain = 'nowhere'"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 2, proc.stderr
-    assert "error: the selection is empty" in proc.stderr and "nowhere" in proc.stderr
+    assert main([*args, "--where", "t.domain = 'nowhere'"]) == 2
+    err = capsys.readouterr().err
+    assert "error: the selection is empty" in err and "nowhere" in err
+    assert not (tmp_path / "out" / "metrics.json").exists()
 
 
 # -- two GRPO steps ----------------------------------------------------------------------------

@@ -297,11 +297,12 @@ EXPORTS = register(
 # -- training ----------------------------------------------------------------------------------
 TRAINING_RUNS = register(
     "training_runs",
-    1,
-    "One row per finished training run (the train-sft flow): what was trained on what, where "
-    "the model went, and the run's metrics.json. Failed runs are in `runs`.",
+    2,
+    "One row per finished training run (train-sft, train-rl flows): what was trained on what, "
+    "where the model went, and the run's metrics.json. Failed runs are in `runs`. Data pulled "
+    "from the warehouse is pinned: `query` over exactly the Parquet files in `data_files`.",
     pa.field("run_id", pa.string(), nullable=False),  # the flow run id; also the batch id
-    pa.field("kind", pa.string(), nullable=False),  # sft (grpo later)
+    pa.field("kind", pa.string(), nullable=False),  # sft | grpo
     pa.field("status", pa.string(), nullable=False),  # completed
     pa.field("started_at", TS, nullable=False),
     pa.field("finished_at", TS, nullable=False),
@@ -320,4 +321,10 @@ TRAINING_RUNS = register(
     pa.field("python", pa.string()),  # the training environment's interpreter
     pa.field("parameters", JSON),
     pa.field("metrics", JSON),  # metrics.json as written
+    pa.field("query", pa.string()),  # the selection's SQL (data from the warehouse)
+    pa.field("where_clause", pa.string()),  # the user's --where within it
+    pa.field("data_files", JSON),  # table -> the Parquet files the query read
+    pa.field("selection", JSON),  # RL: the pass-rate band, per-task pass rates, what was kept
+    pa.field("mean_reward", pa.float64()),  # RL: mean CFRR over the run's steps
+    pa.field("completion_rate", pa.float64()),  # RL: share of rollouts that completed
 )
