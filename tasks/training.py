@@ -54,10 +54,7 @@ class SFTRequest:
         return train_python(self.python)
 
     def command(self) -> list[str]:
-        cmd = [self.interpreter(), "-m"]
-        if self.processes > 1:
-            cmd += ["accelerate.commands.launch", "--multi_gpu", "--num_machines", "1"]
-            cmd += ["--num_processes", str(self.processes), "-m"]
+        cmd = launcher(self.interpreter(), self.processes)
         cmd += ["training.sft", "--data", self.data, "--out"]
         cmd += [self.out_dir, "--model", self.model, "--max-steps", str(self.max_steps)]
         cmd += ["--seed", str(self.seed), "--batch-size", str(self.batch_size)]
@@ -96,10 +93,7 @@ class GRPORequest:
         return train_python(self.python)
 
     def command(self) -> list[str]:
-        cmd = [self.interpreter(), "-m"]
-        if self.processes > 1:
-            cmd += ["accelerate.commands.launch", "--multi_gpu", "--num_machines", "1"]
-            cmd += ["--num_processes", str(self.processes), "-m"]
+        cmd = launcher(self.interpreter(), self.processes)
         cmd += ["training.grpo", "--warehouse", self.warehouse, "--out", self.out_dir]
         cmd += ["--model", self.model, "--max-steps", str(self.max_steps)]
         cmd += ["--split", self.split, "--seed", str(self.seed)]
@@ -122,6 +116,15 @@ class GRPORequest:
         if self.use_vllm:
             cmd += ["--use-vllm", "--vllm-mode", self.vllm_mode]
         return cmd
+
+
+def launcher(python: str, processes: int) -> list[str]:
+    """``python -m`` (one process), or ``accelerate launch`` over ``processes`` GPUs; the
+    training module's name comes next."""
+    if processes <= 1:
+        return [python, "-m"]
+    launch = ["accelerate.commands.launch", "--multi_gpu", "--num_machines", "1"]
+    return [python, "-m", *launch, "--num_processes", str(processes), "-m"]
 
 
 def train_python(python: str | None = None) -> str:
