@@ -1,17 +1,24 @@
 """Environment step costs: tool calls per second (direct and gateway), snapshot+restore of a
-4-service x 1,000-record World, and state_hash. Prints figures; asserts nothing.
+4-service x 1,000-record World, state_hash, and read / write / reset cost as the written
+collection grows (100 / 1,000 / 100,000 records). Prints figures; asserts nothing.
 
-    .venv/bin/python bench/env_step.py
+    .venv/bin/python bench/env_step.py            # everything
+    .venv/bin/python bench/env_step.py --scaling  # only the per-size table
+
+A write works on a clone of the service's state (rollback and snapshots need the published
+state untouched); collections are persistent maps (``library.runtime.collection``), so the
+clone shares them and a write costs O(log n) in the collection's size.
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
-from library.runtime import Gateway, World
+from library.runtime import Gateway, Service, World
 from library.seed import seed_pool
 from library.services import reference_services
 
@@ -35,8 +42,58 @@ def build_world(records: int) -> World:
     return world
 
 
+def grow(world: World, records: int) -> str:
+    """The crm's contacts grown to ``records`` (copies of the seeded ones under new ids, so
+    seeding stays fast at 100,000); returns a contact id to read and write."""
+    crm: Service = world.services["crm"]
+    contacts = list(crm.state.contacts.values())
+    grown = {c.id: c for c in contacts[:records]}
+    i = 0
+    while len(grown) < records:
+        c = contacts[i % len(contacts)]
+        copy = c.model_copy(update={"id": f"ct_bench{i:07d}"})
+        grown[copy.id] = copy
+        i += 1
+    state = crm.state.clone()
+    state.contacts = grown
+    crm.load_state(state)
+    return next(iter(grown))
+
+
+def costs(world: World, contact: str, size: int) -> tuple[float, float, float, float]:
+    """(read us, write us, reset us, load ms) on ``world``."""
+    start = world.snapshot()
+    exported = world.export_states()
+    read = per_call_us(lambda: world.call("crm__get_contact", {"contact_id": contact}), 5000)
+    titles = iter(range(10**9))
+    write = per_call_us(
+        lambda: world.call(
+            "crm__update_contact", {"contact_id": contact, "title": f"VP {next(titles)}"}
+        ),
+        2000 if size < 100_000 else 300,
+    )
+    # Reset: back to the episode's initial state (what an RL environment does between
+    # episodes); load: the same from exported JSON (a task's initial_state), validated.
+    reset = per_call_us(lambda: world.restore(start), 20000)
+    load = per_call_us(lambda: world.load_states(exported), 1, repeat=3) / 1000
+    return read, write, reset, load
+
+
+def scaling(sizes: tuple[int, ...] = (100, 1_000, 100_000)) -> None:
+    """Read, write and reset as the written collection (crm contacts) grows."""
+    print("== cost by collection size (crm contacts; one read, one write, one reset) ==")
+    print(f"{'records':>9s} {'read us':>9s} {'write us':>9s} {'reset us':>9s} {'load ms':>9s}")
+    for size in sizes:
+        world = build_world(100)
+        read, write, reset, load = costs(world, grow(world, size), size)
+        print(f"{size:>9,d} {read:9.2f} {write:9.2f} {reset:9.2f} {load:9.1f}")
+
+
 def main() -> None:
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    if "--scaling" in sys.argv[1:]:
+        scaling()
+        return
     small = build_world(20)
     crm_contact = next(iter(small.services["crm"].state.contacts))
     gateway = Gateway(small)
@@ -102,6 +159,8 @@ def main() -> None:
     print(f"write + state_hash (only crm rehashed)        {after_write / 1000:8.2f} ms")
     unchanged = per_call_us(big.state_hash, 20000)
     print(f"state_hash, nothing touched since last hash   {unchanged:8.2f} us")
+    print()
+    scaling()
 
 
 if __name__ == "__main__":

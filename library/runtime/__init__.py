@@ -1,5 +1,6 @@
 """The runtime every service is written against."""
 
+from library.runtime.collection import Collection
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.gateway import Gateway
 from library.runtime.ids import (
@@ -35,6 +36,7 @@ from library.runtime.world import Snapshot, World, WorldDiff
 __all__ = [
     "Address",
     "AnyRef",
+    "Collection",
     "CompanyName",
     "Country",
     "Currency",

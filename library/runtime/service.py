@@ -9,8 +9,11 @@ import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializationInfo, SerializerFunctionWrapHandler
+from pydantic import model_serializer as _model_serializer
+from pydantic_core import PydanticUndefined
 
+from library.runtime.collection import Collection
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.tool import TOOL_MARK, ToolDef, build_tool_def
 
@@ -19,6 +22,7 @@ if TYPE_CHECKING:
     from library.seed.pool import SeedPool
 
 R = TypeVar("R", bound="Record")
+_COPIED_ON_CLONE = (Collection, dict, list, set)
 
 # Without a World the clock stands still here; inside one it is the World's seeded clock.
 DEFAULT_EPOCH = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -37,7 +41,10 @@ class State(BaseModel):
     """A service's whole state: collections ``dict[id, Record]`` plus scalar settings.
 
     States are copy-on-write: a write call works on ``clone()`` and the World swaps it in only
-    if the call succeeds, so published states are never mutated.
+    if the call succeeds, so published states are never mutated. Collections are held as
+    ``Collection``s (persistent maps that behave as dicts), so a clone is O(collections) and a
+    write O(log n) whatever the collection's size; they validate from and dump to plain dicts,
+    so the schema, hashes and exports are those of ``dict[str, Record]``.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -58,12 +65,55 @@ class State(BaseModel):
                     found[name] = value
         cls.collection_types = found
 
+    def model_post_init(self, context: Any, /) -> None:
+        # Validation built plain dicts; hold them as persistent maps from here on.
+        slots = self.__dict__
+        for name in type(self).collection_types:
+            value = slots.get(name)
+            if type(value) is dict:
+                slots[name] = Collection(value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A tool that assigns a whole new dict (``self.state.notes = {...}``) keeps the
+        # persistent representation: O(n) here, as building that dict was.
+        if type(value) is dict and name in type(self).collection_types:
+            value = Collection(value)
+        super().__setattr__(name, value)
+
+    @_model_serializer(mode="wrap")
+    def _dump_collections(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        # pydantic-core serializes only real dicts in a dict-typed field: dump a shallow
+        # copy whose collections are dicts (O(n), as the dump itself is).
+        del info
+        slots = self.__dict__
+        if not any(type(v) is Collection for v in slots.values()):
+            return handler(self)
+        plain = self.__copy__()
+        for name, value in slots.items():
+            if type(value) is Collection:
+                plain.__dict__[name] = value.to_dict()
+        return handler(plain)
+
     def clone(self) -> State:
-        new = self.__copy__()
-        slots = new.__dict__
+        """A copy that a write may change: O(fields), since a ``Collection``'s copy shares
+        its structure. Written out (rather than ``__copy__`` then a pass) because it runs on
+        every write call: this is pydantic's ``__copy__`` with the containers copied once."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        slots = self.__dict__.copy()
         for key, value in slots.items():
-            if isinstance(value, dict | list | set):
+            if isinstance(value, _COPIED_ON_CLONE):
                 slots[key] = value.copy()
+        extra, private = self.__pydantic_extra__, getattr(self, "__pydantic_private__", None)
+        _set = object.__setattr__
+        _set(new, "__dict__", slots)
+        _set(new, "__pydantic_extra__", None if extra is None else dict(extra))
+        _set(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        if private is not None:
+            private = {k: v for k, v in private.items() if v is not PydanticUndefined}
+        _set(new, "__pydantic_private__", private)
         return new
 
     def collections(self) -> dict[str, dict[str, Record]]:

@@ -9,6 +9,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
+from library.runtime.collection import Collection
 from library.runtime.docstrings import parse_docstring
 
 TOOL_MARK = "__compoworld_tool__"
@@ -39,6 +40,8 @@ class ToolDef:
             return None
         if self.output_is_exact is not None and self.output_is_exact(result):
             return self.output.dump_python(result, mode="json")
+        if type(result) is Collection:  # a state's collection returned as is: a dict to pydantic
+            result = result.to_dict()
         return self.output.dump_python(result, mode="json", warnings="error")
 
     def openai_schema(self, name: str | None = None) -> dict:
