@@ -26,6 +26,7 @@ from library.services import reference_service_classes
 from training.data import Band, SelectionError, reproduce, select_rl_tasks
 from training.environment import MissingServices, backend_factory
 from training.grpo import GRPOSettings, finish, main, prepare
+from training.scripted import script_generation
 from training.sft import InputError
 from warehouse import Warehouse
 
@@ -47,53 +48,6 @@ def _warehouse(root: Path, tasks: list[Task], extra: list[Task] = ()) -> Warehou
     for t in extra:
         wh.append("tasks", [t.to_row()])
     return wh
-
-
-# -- the scripted language model ---------------------------------------------------------------
-def _calls_text(task: Task, steps: list[dict[str, Any]]) -> str:
-    return "".join(
-        "<tool_call>\n"
-        + json.dumps(
-            {
-                "name": "call_tool",
-                "arguments": {"tool_name": s["tool"], "arguments": s["arguments"]},
-            }
-        )
-        + "\n</tool_call>"
-        for s in steps
-    )
-
-
-def script_generation(model: Any, tokenizer: Any, tasks: list[Task]) -> list[str]:
-    """Replace ``model.generate`` with a script; returns the log of what it wrote."""
-    import torch
-
-    by_instruction = {t.instruction: t for t in tasks}
-    written: list[str] = []
-
-    def generate(input_ids: Any, attention_mask: Any = None, **_: Any) -> Any:
-        rows = []
-        for r, ids in enumerate(input_ids):
-            text = tokenizer.decode(ids[attention_mask[r].bool()], skip_special_tokens=False)
-            task = next(t for i, t in by_instruction.items() if i in text)
-            results = text.count("<tool_response>")
-            if results == 0:  # the first turn: the group's r-th rollout
-                steps = {0: task.gold_plan, 1: task.gold_plan[:-1]}  # all, all but the last
-                plan = steps.get(r % G, [])
-                reply = _calls_text(task, plan) if plan else "Nothing to do."
-            elif results == len(task.gold_plan):
-                reply = task.gold_reply
-            else:
-                reply = "Done."
-            written.append(reply)
-            rows.append(tokenizer(reply + "<|im_end|>", add_special_tokens=False)["input_ids"])
-        width = max(len(x) for x in rows)
-        pad = tokenizer.pad_token_id
-        new = torch.tensor([x + [pad] * (width - len(x)) for x in rows])
-        return torch.cat([input_ids, new.to(input_ids.device)], dim=1)
-
-    model.generate = generate
-    return written
 
 
 # -- data from the warehouse -------------------------------------------------------------------
@@ -222,7 +176,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory, tasks: list[Task]) -> dict
     prep = prepare(settings)
     with pytest.raises(InputError, match="multiple of --num-generations"):
         GRPOSettings(warehouse="x", num_generations=3, batch_size=4).check()
-    written = script_generation(prep.trainer.model, prep.tokenizer, tasks)
+    written = script_generation(prep.trainer.model, prep.tokenizer, tasks, G)
     metrics = finish(prep)
     return {"metrics": metrics, "written": written, "out": root / "out"}
 
