@@ -761,6 +761,52 @@ def test_sandbox_env_runs_like_in_process(
         assert judge_group(task, boxed).rewards == pytest.approx([1.0, 1.0])
 
 
+def test_envs_of_a_pool_share_module_workers_but_not_worlds(
+    compiled: tuple[list[type[Service]], dict[str, str]],
+) -> None:
+    """A module starts once per pool, whatever the number of envs, and each env's World in
+    the shared worker is its own: one env's writes never show in another's state."""
+    classes, sources = compiled
+    task = next(t for t in compose_tasks(classes, 4, seed=1).tasks if t.distractor_services)
+    write = next(s for s in task.gold_plan if s["write"])
+    with SandboxEnvPool(sources=sources, policy=COMPILED_POLICY) as pool:
+        first, second = pool(), pool()
+        first.reset(task, "gateway")
+        second.reset(task, "gateway")
+        untouched = second.state_hash()
+        assert first.state_hash() == untouched
+        envelope = first._split().call(write["tool"], write["arguments"])
+        assert envelope["success"], envelope
+        assert first.state_hash() != untouched  # the write landed in the first World...
+        assert second.state_hash() == untouched  # ...and only there
+        assert first.final_states() != second.final_states()
+        assert pool.modules.starts == len(sources)  # one worker per module, not per env
+        first.close()
+        second.close()
+
+
+def test_a_pool_ends_only_workers_no_env_holds(
+    compiled: tuple[list[type[Service]], dict[str, str]],
+) -> None:
+    classes, sources = compiled
+    tasks = compose_tasks(classes, 8, seed=2).tasks
+    with SandboxEnvPool(sources=sources, policy=COMPILED_POLICY, max_workers=1) as pool:
+        holding = pool()
+        holding.reset(tasks[0], "direct")
+        held = dict(pool.modules.boxes)
+        assert len(held) > 1  # over the cap: modules an env holds are never ended
+        other = pool()
+        other.reset(next(t for t in tasks if set(t.services) != set(tasks[0].services)), "direct")
+        assert all(pool.modules.boxes.get(m) is box for m, box in held.items())
+        assert holding.state_hash()  # its workers still answer
+        holding.close()
+        other.close()
+        again = pool()
+        again.reset(tasks[0], "direct")  # now the idle ones past the cap go
+        assert len(pool.modules.boxes) <= max(1, len(set(again._held)))
+        again.close()
+
+
 def test_sandbox_env_mounts_reference_services_by_ref(tasks: list[Task]) -> None:
     task = tasks[0]
     with SandboxEnvPool(refs=REFS) as pool:

@@ -35,8 +35,6 @@ from library.seed import seed_pool
 Mode = Literal["direct", "gateway"]
 MODES: tuple[Mode, ...] = ("direct", "gateway")
 
-# The sandboxed gateway is a trusted invoke target; a worker's policy must allow it.
-
 
 class Env(Protocol):
     blocking: bool  # True: calls block on I/O, run them in a thread
@@ -162,9 +160,11 @@ class _RemoteService:
 
 class _SplitWorld:
     """The episode's World spread over workers, one per untrusted module: routes each call to
-    the worker of its service, so the gateway (which runs here) sees one World."""
+    the worker of its service (to this env's World there), so the gateway (which runs here)
+    sees one World."""
 
-    def __init__(self) -> None:
+    def __init__(self, world: int) -> None:
+        self.world = world  # this env's World id in every worker
         self.services: dict[str, _RemoteService] = {}
         self.boxes: dict[str, Sandbox] = {}  # service -> its worker
         self.tool_names: list[str] = []
@@ -191,7 +191,107 @@ class _SplitWorld:
             args = parse_arguments(arguments)
         except ToolError as exc:
             return fail(exc.code, exc.message)
-        return self.boxes[route[0].name].call(name, args)
+        return self.boxes[route[0].name].call(name, args, world=self.world)
+
+
+class ModuleWorkers:
+    """One sandbox worker per untrusted module (a generated service), shared by every env of
+    a pool: each env keeps its World in a worker under its own world id, so a module is
+    started and loaded once per pool, not once per env (a gateway episode mounts a dozen
+    services; per-env workers meant a dozen starts whenever an env met a module anew).
+
+    ``sources``: module name -> untrusted source; the services each defines are learnt when
+    it loads (``refs``, ``home``). ``homes`` (service -> module) lets an episode start only
+    the workers of the services it mounts; without it every module is loaded at the first
+    use. A module is (re)loaded whenever its worker is new (first use, or restarted after a
+    failure). Past ``max_workers`` the least recently used workers that no env holds are
+    ended. Thread-safe: envs acquire and release from the engine's threads.
+    """
+
+    def __init__(
+        self,
+        sources: Mapping[str, str] | None = None,
+        policy: SandboxPolicy | None = None,
+        *,
+        homes: Mapping[str, str] | None = None,
+        max_workers: int = 64,
+    ) -> None:
+        self.sources = dict(sources or {})
+        self.policy = policy or SandboxPolicy()
+        self.max_workers = max_workers
+        self.refs: dict[str, str] = {}  # service -> module:Class, as loading found it
+        self.home: dict[str, str] = {}  # service -> the module that defines it
+        self.boxes: OrderedDict[str, Sandbox] = OrderedDict()  # least recently used first
+        self.starts = 0  # module loads into a new worker (first use or restart)
+        self._hints = {s: m for s, m in (homes or {}).items() if m in self.sources}
+        self._loaded: dict[str, int | None] = {}  # module -> pid of the worker it is in
+        self._held: dict[str, int] = {}  # module -> envs holding a World in it
+        self._lock = threading.Lock()
+
+    def modules_for(self, names: Iterable[str], known: Mapping[str, str]) -> list[str]:
+        """The modules that define ``names`` (all of them when one is of unknown module)."""
+        wanted = []
+        for name in names:
+            module = self.home.get(name) or self._hints.get(name)
+            if module is None and name not in known:
+                return list(self.sources)
+            if module is not None:
+                wanted.append(module)
+        return list(dict.fromkeys(wanted))
+
+    def acquire(self, modules: list[str]) -> None:
+        """``modules`` loaded in live workers and held until ``release``."""
+        with self._lock:
+            for module in modules:
+                self._held[module] = self._held.get(module, 0) + 1
+            try:
+                for module in modules:
+                    self._load(module)
+            except BaseException:
+                self._drop_holds(modules)
+                raise
+            for module in list(self.boxes):  # past the cap: end idle ones, oldest first
+                if len(self.boxes) <= self.max_workers:
+                    break
+                if not self._held.get(module):
+                    self.boxes.pop(module).close()
+                    self._loaded.pop(module, None)
+
+    def release(self, modules: Iterable[str]) -> None:
+        with self._lock:
+            self._drop_holds(modules)
+
+    def _drop_holds(self, modules: Iterable[str]) -> None:
+        for module in modules:
+            left = self._held.get(module, 0) - 1
+            if left > 0:
+                self._held[module] = left
+            else:
+                self._held.pop(module, None)
+
+    def _load(self, module: str) -> None:
+        box = self.boxes.get(module)
+        if box is None:
+            box = self.boxes[module] = Sandbox(self.policy)
+        self.boxes.move_to_end(module)
+        if box.pid is not None and box.pid == self._loaded.get(module):
+            return
+        for found in box.load(module, self.sources[module]):
+            self.refs[found.service] = found.ref
+            self.home[found.service] = module
+        self._loaded[module] = box.pid
+        self.starts += 1
+
+    def box(self, service: str) -> Sandbox | None:
+        module = self.home.get(service)
+        return None if module is None else self.boxes.get(module)
+
+    def close(self) -> None:
+        with self._lock:
+            for box in self.boxes.values():
+                box.close()
+            self.boxes.clear()
+            self._loaded.clear()
 
 
 class SandboxEnv:
@@ -202,11 +302,8 @@ class SandboxEnv:
 
     ``refs``: service name -> ``module:Class`` for services already importable there
     (``library.services.crm:Crm``); ``sources``: module name -> untrusted source to load
-    (generated services from the warehouse); the services it defines are added to ``refs``.
-    A module is (re)loaded whenever its worker is new (first use, or restarted after a
-    failure). ``homes`` (service -> module) lets an episode start only the workers of the
-    services it mounts; without it every module is loaded at the first reset. At most
-    ``max_workers`` module workers stay alive (least recently used ones are ended).
+    (generated services from the warehouse). The module workers are ``workers`` when given
+    (shared with other envs, this env's World under ``world`` in each), else the env's own.
     ``on_close`` receives the env when the engine is done with it (a pool takes it back);
     without it ``close()`` leaves the workers to their owner (``shutdown()`` ends them).
     """
@@ -223,89 +320,81 @@ class SandboxEnv:
         seed_size: int = DEFAULT_SEED_SIZE,
         on_close: Callable[[SandboxEnv], None] | None = None,
         homes: Mapping[str, str] | None = None,
-        max_workers: int = 32,
+        max_workers: int = 64,
+        workers: ModuleWorkers | None = None,
+        world: int = 1,
     ) -> None:
         self.sandbox = sandbox
         self.refs = dict(refs or {})
-        self.sources = dict(sources or {})
         self.pool_seed = pool_seed
         self.seed_size = seed_size
         self.on_close = on_close
-        self.max_workers = max_workers
-        # untrusted module -> its own worker, least recently used first
-        self.boxes: OrderedDict[str, Sandbox] = OrderedDict()
-        self._hints = {s: m for s, m in (homes or {}).items() if m in self.sources}
-        self._home: dict[str, str] = {}  # service -> the module that defines it
-        self._loaded: dict[str, int | None] = {}  # module -> pid of the worker it is in
+        self._own_workers = workers is None
+        self.workers = workers or ModuleWorkers(
+            sources, sandbox.policy, homes=homes, max_workers=max_workers
+        )
+        self.world = world
+        self._held: list[str] = []  # the modules this env's World lives in
         self._mode: Mode | None = None
         self._services: list[str] = []
-        self._world: _SplitWorld | None = None
+        self._split_world: _SplitWorld | None = None
         self._gateway: Gateway | None = None
 
-    def _load(self, module: str) -> None:
-        """``module`` loaded in its own live worker (started or restarted if need be)."""
-        box = self.boxes.get(module)
-        if box is None:
-            box = self.boxes[module] = Sandbox(self.sandbox.policy)
-        self.boxes.move_to_end(module)
-        if box.pid is not None and box.pid == self._loaded.get(module):
-            return
-        for found in box.load(module, self.sources[module]):
-            self.refs[found.service] = found.ref
-            self._home[found.service] = module
-        self._loaded[module] = box.pid
-
-    def _load_sources(self, names: list[str]) -> None:
-        wanted = [self._home.get(n) or self._hints.get(n) for n in names]
-        if not self._hints or any(
-            m is None and n not in self.refs for n, m in zip(names, wanted, strict=True)
-        ):
-            wanted = list(self.sources)  # a service of unknown module: load them all
-        for module in dict.fromkeys(m for m in wanted if m is not None):
-            self._load(module)
-        # Past the cap, end the least recently used workers this episode does not need.
-        for module in list(self.boxes):
-            if len(self.boxes) <= self.max_workers or module in wanted:
-                continue
-            self.boxes.pop(module).close()
-            self._loaded.pop(module, None)
+    def _ref(self, service: str) -> str | None:
+        return self.refs.get(service) or self.workers.refs.get(service)
 
     def _box(self, service: str) -> Sandbox:
-        module = self._home.get(service)
-        return self.sandbox if module is None else self.boxes[module]
+        return self.workers.box(service) or self.sandbox
+
+    def _hold(self, names: list[str]) -> None:
+        self._release()
+        modules = self.workers.modules_for(names, self.refs)
+        self.workers.acquire(modules)
+        self._held = modules
+
+    def _release(self) -> None:
+        held, self._held = self._held, []
+        self.workers.release(held)
 
     def reset(self, task: Task, mode: Mode) -> None:
         gateway = check_mode(mode) == "gateway"
         names = list(task.services)
         if gateway:
             names += task.distractor_services
-        self._load_sources(names)
-        missing = [s for s in task.services if s not in self.refs]
+        self._hold(names)
+        missing = [s for s in task.services if self._ref(s) is None]
         if missing:
-            raise KeyError(f"no service code for {missing}; known: {sorted(self.refs)}")
-        names = [n for n in names if n in self.refs]
+            known = sorted({*self.refs, *self.workers.refs})
+            raise KeyError(f"no service code for {missing}; known: {known}")
+        names = [n for n in names if self._ref(n) is not None]
         groups: dict[int, tuple[Sandbox, list[str]]] = {}
         for name in sorted(names):
             box = self._box(name)
             groups.setdefault(id(box), (box, []))[1].append(name)
-        world = _SplitWorld()
+        world = _SplitWorld(self.world)
         for box, group in groups.values():
-            refs = [self.refs[n] for n in group]
+            refs = [self._ref(n) or n for n in group]
             states = {n: task.initial_state[n] for n in group if n in task.initial_state}
             if gateway:
                 # Seed everything as composition did, then lay the task's own states over it.
-                box.mount(refs, seed=task.seed, size=self.seed_size, pool_seed=self.pool_seed)
-                box.load_states(states)
+                box.mount(
+                    refs,
+                    seed=task.seed,
+                    size=self.seed_size,
+                    pool_seed=self.pool_seed,
+                    world=self.world,
+                )
+                box.load_states(states, world=self.world)
             else:
-                box.mount(refs, seed=task.seed, states=states)
-            world.add(box, box.describe())
-        self._world, self._mode, self._services = world, mode, list(task.services)
+                box.mount(refs, seed=task.seed, states=states, world=self.world)
+            world.add(box, box.describe(world=self.world))
+        self._split_world, self._mode, self._services = world, mode, list(task.services)
         self._gateway = Gateway(world) if gateway else None  # type: ignore[arg-type]
 
     def _split(self) -> _SplitWorld:
-        if self._world is None:
+        if self._split_world is None:
             raise RuntimeError("reset() the environment first")
-        return self._world
+        return self._split_world
 
     def tools(self) -> list[dict[str, Any]]:
         if self._mode == "gateway":
@@ -313,7 +402,9 @@ class SandboxEnv:
         world = self._split()
         schemas: dict[str, dict[str, Any]] = {}
         for box in dict.fromkeys(world.boxes.values()):
-            schemas.update((s["function"]["name"], s) for s in box.tool_schemas("openai"))
+            schemas.update(
+                (s["function"]["name"], s) for s in box.tool_schemas("openai", world=self.world)
+            )
         return [schemas[name] for name in world.tool_names if name in schemas]
 
     def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
@@ -325,7 +416,7 @@ class SandboxEnv:
         states: dict[str, dict[str, Any]] = {}
         world = self._split()
         for box in dict.fromkeys(world.boxes.values()):
-            states.update(box.export_states())
+            states.update(box.export_states(world=self.world))
         return {name: states[name] for name in world.services}
 
     def final_states(self) -> dict[str, dict[str, Any]]:
@@ -337,14 +428,16 @@ class SandboxEnv:
         return states_hash(self._states())
 
     def close(self) -> None:
-        self._mode, self._world, self._gateway = None, None, None
+        self._mode, self._split_world, self._gateway = None, None, None
+        self._release()
         if self.on_close is not None:
             self.on_close(self)
 
     def shutdown(self) -> None:
-        """End every worker of this env (its own and ``sandbox``)."""
-        for box in self.boxes.values():
-            box.close()
+        """End this env's own workers (``sandbox``, and its module workers unless shared)."""
+        self._release()
+        if self._own_workers:
+            self.workers.close()
         self.sandbox.close()
 
 
@@ -358,44 +451,57 @@ def states_hash(states: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 class SandboxEnvPool:
-    """An env factory over reusable sandbox workers: one worker per episode running at a
-    time, kept for the next (loading sources and starting a worker cost far more than
-    mounting a World). Call it for an env; ``close()`` ends every worker."""
+    """An env factory over reusable sandbox workers: the module workers are shared by every
+    env (each env's World under its own id), and envs are kept for the next episode (loading
+    sources and starting a worker cost far more than mounting a World). Call it for an env;
+    ``close()`` ends every worker."""
 
     def __init__(
         self,
         refs: Mapping[str, str] | None = None,
         sources: Mapping[str, str] | None = None,
         policy: SandboxPolicy | None = None,
+        *,
+        homes: Mapping[str, str] | None = None,
+        max_workers: int = 64,
         **env_options: Any,
     ) -> None:
         self.refs = dict(refs or {})
-        self.sources = dict(sources or {})
         self.policy = policy or SandboxPolicy()
+        self.modules = ModuleWorkers(sources, self.policy, homes=homes, max_workers=max_workers)
         self.env_options = env_options
         self._idle: list[SandboxEnv] = []
         self._all: list[SandboxEnv] = []
+        self._lock = threading.Lock()
 
     def __call__(self) -> SandboxEnv:
-        if self._idle:
-            return self._idle.pop()
-        env = SandboxEnv(
-            Sandbox(self.policy),
-            self.refs,
-            self.sources,
-            on_close=self._idle.append,
-            **self.env_options,
-        )
-        self._all.append(env)
-        return env
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+            env = SandboxEnv(
+                Sandbox(self.policy),
+                self.refs,
+                on_close=self._give_back,
+                workers=self.modules,
+                world=len(self._all) + 1,
+                **self.env_options,
+            )
+            self._all.append(env)
+            return env
+
+    def _give_back(self, env: SandboxEnv) -> None:
+        with self._lock:
+            self._idle.append(env)
 
     @property
     def workers(self) -> int:
+        """Envs made so far (each with a trusted worker of its own)."""
         return len(self._all)
 
     def close(self) -> None:
         for env in self._all:
             env.shutdown()
+        self.modules.close()
         self._idle.clear()
         self._all.clear()
 

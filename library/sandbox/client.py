@@ -501,9 +501,9 @@ class Sandbox:
         msg = {"op": "load", "name": name, "source": source}
         return self._services(self._request(msg, timeout))
 
-    def describe(self) -> list[LoadedService]:
+    def describe(self, *, world: int | None = None) -> list[LoadedService]:
         """The services of the mounted World, as ``load`` describes them."""
-        return self._services(self._request({"op": "describe"}))
+        return self._services(self._request(_on({"op": "describe"}, world)))
 
     def _services(self, found: list[dict]) -> list[LoadedService]:
         try:
@@ -523,14 +523,17 @@ class Sandbox:
         states: dict[str, dict] | None = None,
         pool_seed: int | None = None,
         timeout: float | None = None,
+        world: int | None = None,
     ) -> list[str]:
         """Build the worker's World from service refs (``module:Class`` of loaded source, or
         ``library.services.<mod>:<Class>``), with ``states`` or seeded from
         ``seed_pool(pool_seed or seed)`` with ``size`` records (None: empty states).
-        Returns the qualified tool names."""
+        ``world``: mount it under that id (replacing the World there) instead of as the
+        worker's main World, so several envs can share the worker. Returns the qualified
+        tool names."""
         msg = {"op": "mount", "services": list(services), "seed": seed, "size": size}
         msg |= {"states": states, "pool_seed": pool_seed}
-        return self._request(msg, timeout)["tools"]
+        return self._request(_on(msg, world), timeout)["tools"]
 
     def call(self, tool: str, args: dict | None = None, *, world: int | None = None) -> dict:
         """One tool call; returns the runtime's envelope."""
@@ -577,8 +580,8 @@ class Sandbox:
         """A request with no effect: a stale or forged frame still in the pipe shows here."""
         self._request({"op": "ping"})
 
-    def tool_schemas(self, fmt: str = "openai") -> list[dict]:
-        return self._request({"op": "tool_schemas", "fmt": fmt})
+    def tool_schemas(self, fmt: str = "openai", *, world: int | None = None) -> list[dict]:
+        return self._request(_on({"op": "tool_schemas", "fmt": fmt}, world))
 
     def invoke(self, target: str, payload: Any = None, *, timeout: float | None = None) -> Any:
         """Run a trusted function inside the worker; see ``library.sandbox.worker.invoke``."""

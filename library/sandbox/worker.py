@@ -288,7 +288,7 @@ class Worker:
         size = _field(msg, "size", int, 10)
         world = World([cls()], seed=seed)
         world.seed_states(seed_pool(seed), size)
-        wid = len(self.worlds) + 1
+        wid = max(self.worlds, default=0) + 1  # never one a mount chose
         self.worlds[wid], self.world_snapshots[wid] = world, {}
         return wid
 
@@ -315,14 +315,22 @@ class Worker:
         size = _field(msg, "size", (int, type(None)), None)
         states = _field(msg, "states", (dict, type(None)), None)
         pool_seed = _field(msg, "pool_seed", (int, type(None)), None)
+        wid = _field(msg, "world", (int, type(None)), None)
         classes = [self._resolve(ref) for ref in refs]
-        self.world, self.snapshots = None, {}
+        if wid is None:
+            self.world, self.snapshots = None, {}
+        else:  # a World of its own beside the others (envs sharing this worker)
+            self.worlds.pop(wid, None)
+            self.world_snapshots[wid] = {}
         world = World([cls() for cls in classes], seed=seed)
         if states is not None:
             world.load_states(states)
         elif size is not None:
             world.seed_states(seed_pool(seed if pool_seed is None else pool_seed), size)
-        self.world = world
+        if wid is None:
+            self.world = world
+        else:
+            self.worlds[wid] = world
         return {"services": sorted(world.services), "tools": world.tool_names}
 
     def call(self, msg: dict) -> dict:
@@ -350,7 +358,7 @@ class Worker:
         world.restore(snap)
 
     def tool_schemas(self, msg: dict) -> list[dict]:
-        return self._world().tool_schemas(_field(msg, "fmt", str, "openai"))
+        return self._world(msg).tool_schemas(_field(msg, "fmt", str, "openai"))
 
     def invoke(self, msg: dict) -> Any:
         """Run a trusted function by dotted path (``pkg.mod.func`` or ``pkg.mod:func``)
