@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -506,16 +507,20 @@ def test_tmp_folder_has_a_quota() -> None:
     assert "No space left on device" in envelope["data"], envelope
 
 
+# The parent dies while its worker is stuck in untrusted code (blocked, so it never reads the
+# closed pipe): only the parent-death signal ends it.
 PARENT = """
-import sys, time
 from library.sandbox import Sandbox, SandboxPolicy
-from tests.test_sandbox_hostile import source
-sb = Sandbox(SandboxPolicy())
+from tests.test_sandbox_hostile import WALK, source
+event = f"[c for c in {WALK} if c.__name__ == 'Event' and c.__module__ == 'threading'][0]"
+sb = Sandbox(SandboxPolicy(wall_timeout_s=120))
 sb.load("m", source("open('secret', 'w').write('x' * 1000)"))
-sb.mount(["m:Hostile"], size=None)
+blocker = source(f"open('blocked', 'w').close()\\n{event}().wait()")
+sb.load("b", blocker.replace('name = "hostile"', 'name = "blocker"'))
+sb.mount(["m:Hostile", "b:Hostile"], size=None)
 sb.call("hostile__go")
 print(sb.pid, sb.info["tmp_dir"], sb.info["tmp_quota_mb"] or 0, flush=True)
-time.sleep(60)
+sb.call("blocker__go")
 """
 
 
@@ -528,6 +533,12 @@ def test_tmp_folder_is_cleaned_when_the_parent_is_killed() -> None:
     try:
         assert parent.stdout is not None
         pid, tmp, quota = parent.stdout.readline().split()
+        # Killed only once the worker is stuck in the blocking tool.
+        seen = Path(f"/proc/{pid}/root{tmp}") if int(quota) else Path(tmp)
+        for _ in range(1000):
+            if (seen / "blocked").exists():
+                break
+            time.sleep(0.01)
     finally:
         parent.kill()
         parent.wait()

@@ -152,7 +152,7 @@ while True:
 def test_a_lifted_cpu_budget_still_ends_the_request() -> None:
     """The per-request budget holds even when the code lifted the kernel's soft limit: the
     parent measures the worker's CPU itself and kills it (else: the wall-clock timeout)."""
-    policy = POLICY.model_copy(update={"cpu_seconds": 1, "wall_timeout_s": 8})
+    policy = POLICY.model_copy(update={"cpu_seconds": 1, "wall_timeout_s": 15})
     with Sandbox(policy) as sb:
         err = run_hostile(sb, source(LIFT_CPU, GUARD_OFF))
     assert err.kind == "cpu_limit" and "measured by the parent" in err.reason, err
