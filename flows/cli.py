@@ -228,6 +228,13 @@ def train(
     export: Annotated[
         str | None, typer.Option(help="A chat.jsonl export (default: the newest one).")
     ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(
+            help="Train on the completed rollouts this SQL selects from the warehouse instead "
+            "(r: rollouts, s: rollout_scores, t: tasks; 'true' for all)."
+        ),
+    ] = None,
 ) -> None:
     """SFT (TRL) on the curated chat export, in the training environment
     ($COMPOWORLD_TRAIN_PYTHON, default this Python; needs the `train` extra there)."""
@@ -237,7 +244,7 @@ def train(
     def start() -> dict[str, Any]:
         from flows.training import train_sft
 
-        return train_sft(export_path=export, model=model, max_steps=max_steps)
+        return train_sft(export_path=export, model=model, max_steps=max_steps, where=where)
 
     _print_result(_run_training(start))
 

@@ -55,17 +55,23 @@ def train_sft(
     max_length: int = 32768,
     out_dir: str | None = None,
     processes: int = 1,
+    where: str | None = None,
 ) -> dict[str, Any]:
     """SFT on a chat export (default: the newest one recorded in ``exports``) with TRL, in
     the training environment; records the run in ``training_runs`` and ``runs``.
-    ``processes`` > 1 trains on that many GPUs (``accelerate launch``)."""
+    ``where`` set: on the completed rollouts that SQL selects from the warehouse instead
+    (over ``r`` rollouts, ``s`` rollout_scores, ``t`` tasks; ``"true"`` for all of them),
+    with the selection's lineage recorded. ``processes`` > 1 trains on that many GPUs
+    (``accelerate launch``)."""
     wh = Warehouse(warehouse_root())
     run_id = str(flow_run.get_id() or "") or uuid.uuid4().hex
     export_id = None
-    if export_path is None:
+    if where is not None:
+        export_path = wh.location
+    elif export_path is None:
         export_path, export_id = latest_chat_export(wh, home())
     request = SFTRequest(
-        data=str(Path(export_path).resolve()),
+        data=export_path if where is not None else str(Path(export_path).resolve()),
         out_dir=str(Path(out_dir).resolve() if out_dir else home() / "training" / run_id),
         model=model if model == "tiny" else str(Path(model).resolve()),  # cwd may differ
         max_steps=max_steps,
@@ -75,6 +81,8 @@ def train_sft(
         batch_size=batch_size,
         max_length=max_length,
         processes=processes,
+        warehouse=wh.location if where is not None else None,
+        where=where,
     )
     params = {"export_path": request.data, **asdict(request)}
     with recorded_run(wh, FLOW, params, run_id=run_id) as summary:

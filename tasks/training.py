@@ -49,13 +49,20 @@ class SFTRequest:
     batch_size: int = 1
     max_length: int = 32768
     processes: int = 1  # > 1: one per GPU through `accelerate launch --multi_gpu`
+    warehouse: str | None = None  # set: pull completed rollouts by SQL instead of `data`
+    where: str | None = None
 
     def interpreter(self) -> str:
         return train_python(self.python)
 
     def command(self) -> list[str]:
         cmd = launcher(self.interpreter(), self.processes)
-        cmd += ["training.sft", "--data", self.data, "--out"]
+        if self.warehouse:
+            cmd += ["training.sft", "--warehouse", self.warehouse]
+            cmd += ["--where", self.where] if self.where else []
+        else:
+            cmd += ["training.sft", "--data", self.data]
+        cmd += ["--out"]
         cmd += [self.out_dir, "--model", self.model, "--max-steps", str(self.max_steps)]
         cmd += ["--seed", str(self.seed), "--batch-size", str(self.batch_size)]
         cmd += ["--max-length", str(self.max_length)]

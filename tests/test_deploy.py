@@ -82,7 +82,7 @@ def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
         assert "nightly-expansion" in deployed
         # Training alone goes to the GPU pool; every CPU stage to the CPU pool.
         pools = {d["name"]: d["work_pool_name"] for d in post(f"{api}/deployments/filter")}
-        assert pools.pop("train-sft") == "compoworld-gpu"
+        assert pools.pop("train-sft") == pools.pop("train-rl") == "compoworld-gpu"
         assert set(pools.values()) == {"compoworld-cpu"}
         assert {"factory", "nightly-expansion", "build-services", "collect-rollouts"} <= set(pools)
         prefect("deployment", "run", "nightly-expansion/nightly-expansion")

@@ -120,9 +120,21 @@ def _check_select(con: duckdb.DuckDBPyConnection, sql: str) -> list[str]:
         raise SelectionError(f"the --where clause does not parse: {exc}") from None
     if len(statements) != 1 or statements[0].type.name != "SELECT":
         raise SelectionError("the --where clause must stay inside one SELECT (no ';')")
-    # Names from the parser alone: a bare connection, not the pinned views' catalog.
+    # Names from the parser alone: a bare connection, not the pinned views' catalog. Where
+    # the parser cannot tell, the lineage names every table (more than read, never less).
     with duckdb.connect() as bare:
-        return sorted(n for n in bare.get_table_names(sql) if n in TABLES)
+        try:
+            return sorted(n for n in bare.get_table_names(sql) if n in TABLES)
+        except duckdb.Error:
+            return sorted(TABLES)
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    """The rows ``sql`` selects; a bad column or type is the user's --where: a SelectionError."""
+    try:
+        return con.sql(f"SELECT count(*) FROM ({sql})").fetchall()[0][0]
+    except duckdb.Error as exc:
+        raise SelectionError(f"the selection query failed: {exc}") from None
 
 
 def _locked(wh: Warehouse, files: Mapping[str, list[str]]) -> duckdb.DuckDBPyConnection:
@@ -330,11 +342,7 @@ def select_rl_tasks(
             ids = ", ".join(_quote(t) for t in kept)
             where = f"({where}) AND t.task_id IN ({ids})" if where else f"t.task_id IN ({ids})"
             limit = None  # the limit chose the candidates
-        count_sql, _ = rl_query(where, split, limit)
-        try:
-            selected = con.sql(f"SELECT count(*) FROM ({count_sql})").fetchall()[0][0]
-        except duckdb.Error as exc:
-            raise SelectionError(f"the selection query failed: {exc}") from None
+        selected = _count(con, rl_query(where, split, limit)[0])
     finally:
         con.close()
     if selected == 0:
@@ -368,6 +376,100 @@ def select_rl_tasks(
     dataset = dataset.remove_columns(FILE_COLUMN)
     lineage.rows = len(dataset)
     lineage.digest = rows_digest(dataset.iter(batch_size=ROWS_PER_BATCH))
+    return dataset, lineage
+
+
+# -- SFT: judged trajectories --------------------------------------------------------------------
+SFT_SOURCE = (
+    '"rollouts" AS r JOIN "rollout_scores" AS s ON s.rollout_id = r.rollout_id '
+    'JOIN "tasks" AS t ON t.task_id = r.task_id'
+)
+
+
+def sft_query(where: str | None) -> str:
+    """Completed, finished rollouts (``r``) with their scores (``s``) and tasks (``t``),
+    filtered by ``where``; the record's file comes from ``rollouts``."""
+    conditions = ["s.completed", "r.status = 'finished'"]
+    if where and where.strip():
+        conditions.append(f"({where})")
+    return (
+        f"SELECT r.rollout_id, r.messages, r.tools FROM {SFT_SOURCE} "
+        f"WHERE {' AND '.join(conditions)} ORDER BY r.rollout_id"
+    )
+
+
+def _sft_features() -> Any:
+    from datasets import Features, List, Value
+
+    call = {
+        "id": Value("string"),
+        "type": Value("string"),
+        "function": {"name": Value("string"), "arguments": Value("string")},
+    }
+    message = {
+        "role": Value("string"),
+        "content": Value("string"),
+        "tool_calls": List(call),
+        "tool_call_id": Value("string"),
+    }
+    return Features(
+        {"messages": List(message), "tools": Value("string"), "rollout_id": Value("string")}
+    )
+
+
+def sft_record(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A chat record: the OpenAI messages as stored (only the format's keys: the features
+    fix them), and the offered tools as JSON text (TRL parses it)."""
+    messages = orjson.loads(row["messages"])
+    keys = ("role", "content", "tool_calls", "tool_call_id")
+    return {
+        "messages": [{k: m.get(k) for k in keys} for m in messages],
+        "tools": row["tools"],
+        "rollout_id": row["rollout_id"],
+    }
+
+
+def _sft_rows(warehouse: str, sql: str, files_json: str) -> Iterator[dict[str, Any]]:
+    for batch in stream_batches(warehouse, sql, {}, orjson.loads(files_json)):
+        for row in batch.to_pylist():
+            yield sft_record(row)
+
+
+def select_sft_trajectories(
+    wh: Warehouse, *, where: str | None = None, cache_dir: str | Path | None = None
+) -> tuple[Any, Lineage]:
+    """Completed rollouts picked by ``where`` (over ``r``, ``s``, ``t``) as a
+    ``datasets.Dataset`` of chat records, streamed, and the selection's lineage."""
+    from datasets import Dataset
+
+    snapshot = table_files(wh, list(TABLES))
+    sql = sft_query(where)
+    con = _locked(wh, snapshot)
+    try:
+        referenced = _check_select(con, sql)
+        selected = _count(con, sql)
+    finally:
+        con.close()
+    if selected == 0:
+        raise SelectionError(
+            f"the selection is empty: no completed rollout matches --where {where!r} in "
+            f"{wh.location}"
+        )
+    files = {name: snapshot[name] for name in referenced}
+    lineage = Lineage("sft_trajectories", wh.location, where, sql, {}, files)
+    dataset = Dataset.from_generator(
+        _sft_rows,
+        features=_sft_features(),
+        gen_kwargs={
+            "warehouse": wh.location,
+            "sql": sql,
+            "files_json": orjson.dumps(files).decode(),
+        },
+        cache_dir=str(cache_dir) if cache_dir else None,
+    )
+    lineage.rows = len(dataset)
+    lineage.digest = rows_digest(dataset.iter(batch_size=ROWS_PER_BATCH))
+    lineage.selected_files = files.get("rollouts", [])
     return dataset, lineage
 
 

@@ -2,6 +2,11 @@
 
     python -m training.sft --data exports/chat.jsonl --model tiny --out runs/sft-1 --max-steps 20
 
+    python -m training.sft --warehouse .compoworld/warehouse --where "t.domain = 'finance'" ...
+
+``--warehouse`` pulls completed, finished rollouts with SQL (``--where`` over ``r`` rollouts,
+``s`` rollout_scores, ``t`` tasks; ``training.data``), streamed into ``datasets``; the
+metrics record the selection's lineage (query, Parquet files, row digest).
 ``--data`` is the export stage's ``chat.jsonl``: one ``{"messages": [...], "tools": "<JSON>"}``
 per line, OpenAI chat format with tool calls (``arguments`` and ``tools`` are JSON strings,
 which TRL ``json.loads``). ``--model`` is a local model folder (``config.json`` + tokenizer)
@@ -55,7 +60,7 @@ class MissingDependencies(Exception):
 
 @dataclass(slots=True)
 class SFTSettings:
-    data: str
+    data: str | None = None  # a chat.jsonl export; or, with ``warehouse``, pulled by SQL
     model: str = TINY
     out: str = "sft-out"
     max_steps: int = 20
@@ -66,6 +71,8 @@ class SFTSettings:
     max_length: int = 32768
     loss: str = "auto"  # auto | assistant | all
     gradient_checkpointing: bool | None = None  # None: on, except for the tiny model
+    warehouse: str | None = None  # pull completed rollouts from this warehouse instead
+    where: str | None = None  # SQL over r (rollouts), s (rollout_scores), t (tasks)
 
     def checkpointing(self) -> bool:
         if self.gradient_checkpointing is not None:
@@ -258,7 +265,7 @@ def _trainer(
     return SFTTrainer(
         model=model,
         args=config,
-        train_dataset=Dataset.from_list(records),
+        train_dataset=records if isinstance(records, Dataset) else Dataset.from_list(records),
         processing_class=tokenizer,
     )
 
@@ -281,7 +288,8 @@ def build_trainer(
     lengths = [len(ids) for ids in tokenized["input_ids"]]
     if len(fits) == 0:
         raise InputError(
-            f"{settings.data}: no record fits --max-length {settings.max_length} tokens "
+            f"{settings.data or settings.warehouse}: no record fits --max-length "
+            f"{settings.max_length} tokens "
             f"(shortest is {min(lengths)})"
         )
     trainer.train_dataset = fits
@@ -308,14 +316,38 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def warehouse_records(settings: SFTSettings) -> tuple[Any, dict[str, Any]]:
+    """Completed rollouts selected from the warehouse (``training.data``), streamed into a
+    ``datasets.Dataset`` of chat records, and the selection's lineage."""
+    from training.data import SelectionError, select_sft_trajectories
+    from warehouse import Warehouse
+
+    try:
+        dataset, lineage = select_sft_trajectories(
+            Warehouse(settings.warehouse),
+            where=settings.where,
+            cache_dir=Path(settings.out) / "datasets",
+        )
+    except SelectionError as exc:
+        raise InputError(str(exc)) from None
+    return dataset.remove_columns("rollout_id"), lineage.to_dict()
+
+
 def train(settings: SFTSettings) -> dict[str, Any]:
     """Train, save ``<out>/model`` and ``<out>/metrics.json``; return the metrics."""
     t0 = time.perf_counter()
     started = dt.datetime.now(dt.UTC)
-    records = load_records(settings.data)
     check_model_arg(settings.model)
+    lineage: dict[str, Any] | None = None
+    if settings.warehouse:
+        records, lineage = warehouse_records(settings)
+        data_sha, data_path = lineage["digest"], lineage["warehouse"]
+    else:
+        if not settings.data:
+            raise InputError("give --data (a chat.jsonl export) or --warehouse")
+        records = load_records(settings.data)
+        data_sha, data_path = file_sha256(settings.data), str(Path(settings.data).resolve())
     versions = import_training_stack()
-    data_sha = file_sha256(settings.data)
 
     import torch
     import transformers
@@ -374,8 +406,9 @@ def train(settings: SFTSettings) -> dict[str, Any]:
         "torch_version": versions["torch"],
         "trl_version": versions["trl"],
         "versions": versions,
-        "data_path": str(Path(settings.data).resolve()),
+        "data_path": data_path,
         "data_sha256": data_sha,
+        "lineage": lineage,
         "model": settings.model,
         "model_dir": str(model_dir.resolve()),
         "parameters": n_params,
@@ -395,7 +428,9 @@ def parse_args(argv: list[str] | None = None) -> SFTSettings:
         prog="python -m training.sft",
         description="SFT with TRL on a CompoWorld chat export (chat.jsonl).",
     )
-    p.add_argument("--data", required=True, help="chat.jsonl: {messages, tools} per line")
+    p.add_argument("--data", default=None, help="chat.jsonl: {messages, tools} per line")
+    p.add_argument("--warehouse", default=None, help="pull completed rollouts from it by SQL")
+    p.add_argument("--where", default=None, help="SQL over r, s, t: t.domain = 'finance'")
     p.add_argument("--model", default=TINY, help=f"local model folder, or '{TINY}'")
     p.add_argument("--out", required=True, help="output folder (model/ and metrics.json)")
     p.add_argument("--max-steps", type=int, default=20)
@@ -414,6 +449,8 @@ def parse_args(argv: list[str] | None = None) -> SFTSettings:
     a = p.parse_args(argv)
     return SFTSettings(
         data=a.data,
+        warehouse=a.warehouse,
+        where=a.where,
         model=a.model,
         out=a.out,
         max_steps=a.max_steps,
