@@ -10,6 +10,7 @@ real: TRL's tool-calling loop and parser, our environments, judge and reward, th
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,14 @@ from library.compose import Task, compose_tasks
 from library.judge import judge_group
 from library.rollout import InProcessEnv, Rollout, replay_rollout
 from library.services import reference_service_classes
-from training.data import Band, SelectionError, reproduce, select_rl_tasks
-from training.environment import MissingServices, backend_factory
+from training.data import Band, SelectionError, built_code, reproduce, select_rl_tasks
+from training.environment import (
+    EnvClock,
+    MissingServices,
+    TaskBook,
+    WorldEnvironment,
+    backend_factory,
+)
 from training.grpo import GRPOSettings, finish, main, prepare
 from training.scripted import script_generation
 from training.sft import InputError
@@ -157,6 +164,70 @@ def test_grpo_cli_exits_2_on_an_empty_selection(
     err = capsys.readouterr().err
     assert "error: the selection is empty" in err and "nowhere" in err
     assert not (tmp_path / "out" / "metrics.json").exists()
+
+
+def _service_rows(name: str, code: str, built_at: dt.datetime, verified: bool) -> tuple:
+    sid = f"{name}-{built_at:%H%M%S}"
+    service = {
+        "service_id": sid,
+        "name": name,
+        "code": code,
+        "code_hash": sid,
+        "input_hash": sid,
+        "tier": "compiler",
+        "status": "verified" if verified else "rejected",
+        "attempts": 0,
+        "tools_total": 1,
+        "tools_verified": int(verified),
+        "built_at": built_at,
+        "duration_s": 0.0,
+    }
+    tool = {
+        "service_id": sid,
+        "service": name,
+        "tool": "t",
+        "tool_id": f"{sid}-t",
+        "status": "verified" if verified else "rejected",
+    }
+    return service, tool
+
+
+def test_generated_services_run_in_sandbox_workers_as_they_run_in_process(
+    tmp_path: Path,
+) -> None:
+    """Generated code (as it comes from the warehouse) runs in sandbox workers; what the
+    judge reads there is what the same code gives in process."""
+    from library.compiler import compile_service, load_service
+    from library.compose.corpus import bundled_specs
+
+    specs = bundled_specs(["crm", "mail"])
+    code = {name: compile_service(spec).source for name, spec in specs.items()}
+    wh = Warehouse(tmp_path / "wh")
+    old, new = dt.datetime(2026, 1, 1, tzinfo=dt.UTC), dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
+    builds = [("crm", "old code", old, True), ("crm", code["crm"], new, True)]
+    builds += [("mail", code["mail"], new, True), ("files", "x", new, False)]  # files: rejected
+    rows = [_service_rows(*b) for b in builds]
+    wh.append("services", [r[0] for r in rows])
+    wh.append("service_tools", [r[1] for r in rows])
+    assert built_code(wh, ["crm", "mail", "files"]) == code  # the latest verified builds
+
+    classes = [load_service(src) for src in code.values()]
+    task = compose_tasks(classes, 1, seed=1).tasks[0]
+    factory, where, close = backend_factory(task.services, CLASSES, code)
+    assert where == "sandbox workers (2 generated services)"
+    book, clock = TaskBook(), EnvClock()
+    seen = []
+    try:
+        for backend in (factory, lambda: InProcessEnv(classes)):
+            env = WorldEnvironment(backend, book, clock)
+            env.reset(task_id=task.task_id, task=task.model_dump_json())
+            results = [env.call_tool(s["tool"], s["arguments"]) for s in task.gold_plan]
+            seen.append((env.list_services(), results, env._final_states()))
+            env._close()
+    finally:
+        close()
+    assert seen[0] == seen[1]
+    assert all(json.loads(r)["success"] for r in seen[0][1])
 
 
 # -- two GRPO steps ----------------------------------------------------------------------------
