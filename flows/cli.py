@@ -16,6 +16,7 @@ from rich.table import Table
 
 from flows.build_command import build
 from flows.compose_command import compose, graph
+from flows.eval_command import eval_
 from flows.export_command import export
 from flows.ingest_command import ingest
 from flows.serve_command import serve, server
@@ -49,6 +50,7 @@ app.command(help="Generate and verify services from the ingested specs.")(build)
 app.command(help="Build the dependency graph of verified tools; statistics and a picture.")(graph)
 app.command(help="Compose verified cross-service tasks (random walks over the graph).")(compose)
 app.command(help="Curate the judged rollouts and write the exports.")(export)
+app.command(name="eval", help="Compare policies on held-out tasks: pass^1, pass^k, reward.")(eval_)
 app.command(help="Start the Prefect server and its UI on 127.0.0.1.")(server)
 app.command(help="Serve the deployments (factory, nightly expansion, stages) to the UI.")(serve)
 app.add_typer(show_app, name="show")

@@ -294,6 +294,41 @@ EXPORTS = register(
     pa.field("created_at", TS, nullable=False),
 )
 
+# -- evaluation --------------------------------------------------------------------------------
+EVALUATIONS = register(
+    "evaluations",
+    1,
+    "Policies compared on held-out tasks (`compoworld eval`, the evaluate flow): per policy "
+    "and slice (all, domain, capability, difficulty), pass^1, pass^k (tau-bench: C(c,k)/C(n,k) "
+    "per task, averaged), mean reward, each with a bootstrap confidence interval over tasks. "
+    "The rollouts are in `rollouts` under `group_ids`.",
+    pa.field("eval_id", pa.string(), nullable=False),  # one `compoworld eval` run
+    pa.field("policy", pa.string(), nullable=False),  # oracle, scripted:P, litellm:M, local:M
+    pa.field("mode", pa.string(), nullable=False),  # direct | gateway
+    pa.field("splits", pa.list_(pa.string()), nullable=False),
+    pa.field("k", pa.int32(), nullable=False),  # trials per task
+    pa.field("slice_kind", pa.string(), nullable=False),  # all | domain | capability | difficulty
+    pa.field("slice", pa.string(), nullable=False),
+    pa.field("tasks", pa.int64(), nullable=False),
+    pa.field("trials", pa.int64(), nullable=False),  # judged rollouts (infra faults left out)
+    pa.field("pass1", pa.float64()),
+    pa.field("pass1_lo", pa.float64()),
+    pa.field("pass1_hi", pa.float64()),
+    pa.field("passk", pa.float64()),  # null: no task of the slice had k judged trials
+    pa.field("passk_lo", pa.float64()),
+    pa.field("passk_hi", pa.float64()),
+    pa.field("passk_tasks", pa.int64()),
+    pa.field("mean_reward", pa.float64()),
+    pa.field("mean_reward_lo", pa.float64()),
+    pa.field("mean_reward_hi", pa.float64()),
+    pa.field("pass_hat", JSON),  # {"1": pass^1, ..., "k": pass^k}
+    pa.field("confidence", pa.float64(), nullable=False),
+    pa.field("run", pa.string(), nullable=False),  # the rollouts' run name (group ids)
+    pa.field("group_ids", pa.list_(pa.string())),  # slice "all" only: the policy's groups
+    pa.field("plot", pa.string()),  # the picture beside the run
+    pa.field("created_at", TS, nullable=False),
+)
+
 # -- training ----------------------------------------------------------------------------------
 TRAINING_RUNS = register(
     "training_runs",
