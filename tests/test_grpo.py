@@ -243,6 +243,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory, tasks: list[Task]) -> dict
         batch_size=G,
         max_completion_length=6000,
         max_tool_calls=3,
+        lora=True,  # adapters trained, then merged into the saved model
     )
     prep = prepare(settings)
     with pytest.raises(InputError, match="multiple of --num-generations"):
@@ -299,4 +300,5 @@ def test_the_run_records_its_lineage_and_model(trained: dict[str, Any], tasks: l
     assert reproduce(lineage)[1] == metrics["data_sha256"] == lineage["digest"]
     assert metrics["services"].startswith("in-process")
     assert (out / "model" / "model.safetensors").is_file()
+    assert (out / "adapter" / "adapter_model.safetensors").is_file()
     assert 0 < metrics["env_share"] < 1

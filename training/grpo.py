@@ -401,7 +401,15 @@ def finish(prep: Prepared) -> dict[str, Any]:
         prep.close()
     train_s = time.perf_counter() - t_train
     model_dir = out / MODEL_DIR
-    trainer.save_model(str(model_dir))
+    if settings.lora:
+        # The adapter alone, and the model with it merged in: what a later stage (an
+        # evaluation, the next training run) loads with from_pretrained.
+        trainer.save_model(str(out / "adapter"))
+        if trainer.is_world_process_zero():
+            trainer.model.merge_and_unload().save_pretrained(str(model_dir))
+            prep.tokenizer.save_pretrained(str(model_dir))
+    else:
+        trainer.save_model(str(model_dir))
     step_log = next(cb for cb in trainer.callback_handler.callbacks if hasattr(cb, "steps"))
     steps = []
     for entry in step_log.steps:
