@@ -281,3 +281,24 @@ def test_a_message_to_a_colleague_is_worded_for_a_colleague(composed):
                 checked += 1
                 assert (step["arguments"][name] in said) == internal, (task.task_id, name)
     assert checked, "no message to check"
+
+
+def test_shared_reference_records_are_not_edited():
+    """A plan or a property every customer shares is not edited by one person's request."""
+    from library.compose.catalog import ACTION, DELETE, UPDATE
+
+    lib = bundled_library(["subscriptions", "hotels", "helpdesk", "crm", "mail", "payments"])
+    env = make_env(lib.classes, lib.nodes)
+    assert {("subscriptions", "plans"), ("hotels", "properties")} <= env.catalogs
+    assert ("subscriptions", "subscriptions") not in env.catalogs  # names its subscriber
+    result = compose_tasks([], 40, env=env, seed=5)
+    edits = 0
+    for task in result.tasks:
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            if tool.kind in (UPDATE, ACTION, DELETE):
+                edits += 1
+                assert (tool.service, tool.collection) not in env.catalogs, (
+                    f"{task.task_id}: {step['tool']} edits a shared {tool.collection} record"
+                )
+    assert edits >= 20  # the check saw real edits

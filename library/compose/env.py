@@ -52,6 +52,7 @@ class ComposeEnv:
         self._start_services: dict[str, frozenset[str]] = {}
         self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
+        self.catalogs = self._catalogs()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
             q
@@ -72,6 +73,31 @@ class ComposeEnv:
                 v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
             },
         }
+
+    def _catalogs(self) -> frozenset[tuple[str, str]]:
+        """(service, collection) of shared reference records: other records of the service
+        point at them and they name no person (plans, properties, rooms, templates,
+        projects). One person's request does not edit them: renaming the plan every
+        subscriber is on is not part of one customer's renewal."""
+        infos = {
+            (t.service, t.collection): self.catalog.collection(t.service, t.collection)
+            for t in self.catalog.tools.values()
+            if t.collection is not None
+        }
+        referenced = {
+            (service, str(f.key)[3:])
+            for (service, _), info in infos.items()
+            if info is not None
+            for f in info.fields.values()
+            if f.key and f.key.startswith("id:")
+        }
+        return frozenset(
+            key
+            for key, info in infos.items()
+            if info is not None
+            and key in referenced
+            and not any(f.key in PERSON_KEYS for f in info.fields.values())
+        )
 
     def _policy_sources(self) -> list[tuple[ToolInfo, Any, str, str]]:
         """Where a house rule can live: searchable documents with a title and a body

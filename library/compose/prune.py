@@ -37,5 +37,8 @@ def renumber(steps: Sequence[Step], keep: Sequence[int]) -> dict[int, int]:
             k = bind.get("step")
             if isinstance(k, int):
                 bind["step"] = new[k]
+            note = bind.get("policy")  # the policy note a threshold is read from
+            if isinstance(note, int) and note in new:
+                bind["policy"] = new[note]
         step.extra_sources = [new[k] for k in step.extra_sources]
     return new

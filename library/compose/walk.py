@@ -270,6 +270,8 @@ class Walker(Lookups, Writes):
         return len(roles) >= 2 and len(people) == 1
 
     def may_act_on(self, service: str, collection: str) -> bool:
+        if (service, collection) in self.env.catalogs:
+            return False  # shared reference records are not edited (see ``_target``)
         if self.allowed is None:
             return True
         ref = f"id:{collection}"

@@ -48,12 +48,14 @@ class Writes(Binding):
 
     def _target(self, tool: ToolInfo) -> Entity | None:
         """The known record a tool acting on one record would act on, if its state allows
-        it (a canceled order is not edited, a paid invoice is not voided)."""
+        it (a canceled order is not edited, a paid invoice is not voided) and it is not a
+        shared reference record (a plan, a property: ``ComposeEnv.catalogs``)."""
         options = [
             e
             for e in self.entities
             if e.service == tool.service
             and e.collection == tool.collection
+            and (e.service, e.collection) not in self.env.catalogs
             and not e.deleted
             and self._may_write(e, tool)
         ]
