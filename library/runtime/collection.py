@@ -21,6 +21,7 @@ that each clone gets its own ``Collection`` object over the shared persistent st
 from __future__ import annotations
 
 import copy
+import gc
 from collections.abc import (
     ItemsView,
     Iterable,
@@ -45,14 +46,22 @@ class Collection(MutableMapping[Any, Any]):
     __slots__ = ("_index", "_slots")
 
     def __init__(self, data: Mapping[Any, Any] | Iterable[tuple[Any, Any]] = ()) -> None:
-        items = list(data.items() if isinstance(data, Mapping) else data)
-        if not items:
+        # A dict first: later duplicates replace earlier values in place, as dict(items) does.
+        merged = data if type(data) is dict else dict(data)
+        if not merged:
             self._index, self._slots = _EMPTY_INDEX, _EMPTY_SLOTS
             return
-        # A dict first: later duplicates replace earlier values in place, as dict(items) does.
-        merged = dict(items)
-        self._slots = pvector(merged.items())
-        self._index = immutables.Map(zip(merged, range(len(merged)), strict=True))
+        # The trie's nodes are many small tracked containers: with the collector on, each
+        # allocation burst triggers a collection that walks every record already loaded
+        # (measured: 2x the build time at 100,000 records). Nothing here makes a cycle.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._slots = pvector(merged.items())
+            self._index = immutables.Map(zip(merged, range(len(merged)), strict=True))
+        finally:
+            if collecting:
+                gc.enable()
 
     @classmethod
     def _of(cls, index: immutables.Map, slots: Any) -> Collection:
