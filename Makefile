@@ -26,8 +26,8 @@ $(VENV)/.control: $(BIN)/python pyproject.toml
 	@touch $@
 
 $(VENV)/.test: $(VENV)/.control
-	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control,test,scale,train]' 2>&1 | { grep -v "is ignored" || true; }
-	$(BIN)/python -c "import pytest, hypothesis, prefect, prefect_dask, prefect_ray, torch, trl"
+	$(BIN)/python -m pip install $(PIP_FLAGS) -e '.[control,test,scale,train,serve]' 2>&1 | { grep -v "is ignored" || true; }
+	$(BIN)/python -c "import pytest, hypothesis, prefect, prefect_dask, prefect_ray, torch, trl, mcp, openenv, verifiers"
 	@touch $@
 
 demo: $(VENV)/.control

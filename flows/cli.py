@@ -19,6 +19,7 @@ from flows.compose_command import compose, graph
 from flows.eval_command import eval_
 from flows.export_command import export
 from flows.ingest_command import ingest
+from flows.mcp_command import mcp
 from flows.serve_command import serve, server
 from flows.settings import warehouse_root
 from flows.show_command import show_app
@@ -53,6 +54,7 @@ app.command(help="Curate the judged rollouts and write the exports.")(export)
 app.command(name="eval", help="Compare policies on held-out tasks: pass^1, pass^k, reward.")(eval_)
 app.command(help="Start the Prefect server and its UI on 127.0.0.1.")(server)
 app.command(help="Serve the deployments (factory, nightly expansion, stages) to the UI.")(serve)
+app.command(help="Serve a task or services as an MCP server (stdio or HTTP).")(mcp)
 app.add_typer(show_app, name="show")
 
 
