@@ -28,8 +28,10 @@ offending part). Figures (the README of the audit; the code below is the definit
     string values of the gold run's tool outputs.
 5.  unverifiable stated literals: each user-bound argument replaced (another enum value,
     an altered string, a shifted number or time) and the plan replayed; unverifiable when
-    every criterion still passes. Alternatives the tool refuses are skipped; an argument
-    whose every alternative is refused is inconclusive.
+    every criterion still passes. Alternatives the tool refuses are skipped, and so are
+    alternatives of a read that return exactly the gold output (a search that tolerates a
+    reworded query finds the same note: an agent using it sees and does the same); an
+    argument whose every alternative is skipped is inconclusive.
 6.  terminal-state edits: update / action / delete steps on a record whose status-like
     field holds a terminal value just before the step, the step not being a way out of it.
 7.  unrelated thresholds: threshold binds whose source record is neither the record the
@@ -64,6 +66,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -446,6 +450,14 @@ class Replay:
             value = [value]
         return True, value
 
+    def _note_found(self, k: Any, outs: Sequence[Any]) -> bool:
+        """Whether the policy note read at step ``k`` (if any) is in that step's output."""
+        if not isinstance(k, int) or not 0 <= k < len(outs):
+            return True
+        ids = [str(r["id"]) for r in self.task.house_rules if r.get("step") == k]
+        shown = orjson.dumps(outs[k]).decode() if outs[k] is not None else ""
+        return all(f'"{rid}"' in shown for rid in ids)
+
     def run(
         self,
         start: int,
@@ -466,6 +478,9 @@ class Replay:
             for name, bind in (step.get("binds") or {}).items():
                 if overrides and (i, name) in overrides:
                     continue
+                if not self._note_found(bind.get("policy"), outs):
+                    ok = False  # the rule lives in a note this run did not find
+                    break
                 resolved, value = self._bind_value(i, args.get(name), bind, outs, swap)
                 if not resolved:
                     ok = False
@@ -1246,7 +1261,13 @@ def _alternatives(value: Any, node: Mapping[str, Any] | None, name: str) -> list
 
 def stated_literals(rep: Replay, ctx: Ctx, budget: int = 40) -> dict[str, Any]:
     task = rep.task
-    out: dict[str, Any] = {"args": 0, "unverified": [], "inconclusive": 0, "in_reads": 0}
+    out: dict[str, Any] = {
+        "args": 0,
+        "unverified": [],
+        "inconclusive": 0,
+        "in_reads": 0,
+        "same_read": 0,
+    }
     runs = 0
     for i, step in enumerate(task.gold_plan):
         props = ctx.props.get(step["tool"], {})
@@ -1263,9 +1284,12 @@ def stated_literals(rep: Replay, ctx: Ctx, budget: int = 40) -> dict[str, Any]:
                 if runs >= budget:
                     break
                 runs += 1
-                _, oks = rep.run(i, overrides={(i, name): alt})
+                outs, oks = rep.run(i, overrides={(i, name): alt})
                 if not oks[i] and rep.outs[i] is not None:
                     continue  # the tool refused the alternative: no evidence either way
+                if not step.get("write") and outs[i] == rep.outs[i]:
+                    out["same_read"] += 1
+                    continue  # a read that finds the same records: the agent's view is identical
                 tried += 1
                 if rep.passes():
                     escaped += 1
@@ -1843,7 +1867,8 @@ def figures(
             f"arguments: {sum(len(s['unverified']) for s in st)}/"
             f"{sum(s['args'] for s in st)} unverifiable "
             f"({sum(s['in_reads'] for s in st)} of them filters of reads), "
-            f"{sum(s['inconclusive'] for s in st)} inconclusive (every alternative refused)",
+            f"{sum(s['inconclusive'] for s in st)} inconclusive (every alternative refused "
+            f"or read the same), {sum(s['same_read'] for s in st)} alternatives read the same",
             ex((r["task_id"], u) for r in rep for u in r["stated"]["unverified"]),
         )
     )
