@@ -3,16 +3,15 @@ them side by side."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from library.evaluation import Estimate
 
-
-def _cell(est: Estimate) -> str:
+def _cell(est: Any) -> str:
+    """An ``Estimate`` (library.evaluation) as value [lo, hi]."""
     if est.value is None:
         return "n/a"
     return f"{est.value:.2f} [{est.lo:.2f}, {est.hi:.2f}]"

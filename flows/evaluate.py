@@ -14,14 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
 from flows.settings import home, warehouse_root
-from tasks.evaluate import EvaluationReport, evaluate, markdown, parse_policy
-from tasks.rollout import load_tasks
+from tasks.evaluate import EvaluationReport, evaluate, markdown, parse_policy, tiny_records
 from tasks.runs import recorded_run
 from warehouse import Warehouse
 
@@ -31,25 +29,6 @@ TINY = "tiny"
 # ~32k tokens, and prefill at that length takes tens of seconds a turn on CPU. A random model
 # answers as well from the newest 2k (real checkpoints keep their whole context).
 TINY_MAX_PROMPT_TOKENS = 2048
-
-
-def tiny_records(wh: Warehouse, splits: Sequence[str], mode: str) -> list[dict[str, Any]]:
-    """What the tiny model's tokenizer learns its merges from: the tasks' prompts and gold
-    calls, rendered as chat records."""
-    from library.rollout import opening_messages
-
-    records = []
-    for t in load_tasks(wh, list(splits)):
-        calls = [
-            {
-                "type": "function",
-                "function": {"name": s["tool"], "arguments": orjson.dumps(s["arguments"]).decode()},
-            }
-            for s in t.gold_plan
-        ]
-        messages = [*opening_messages(t, mode), {"role": "assistant", "tool_calls": calls}]
-        records.append({"messages": messages, "tools": []})
-    return records
 
 
 def tiny_model(wh: Warehouse, splits: Sequence[str], mode: str, folder: Path) -> Path:

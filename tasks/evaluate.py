@@ -27,11 +27,19 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from library.compose import Task
 from library.evaluation import CONFIDENCE, SliceMetrics, TaskInfo, Trial, summarize
 from library.judge import judge_rollouts
 from library.llm import LLMClient, LLMSettings
-from library.rollout import OraclePolicy, RolloutSettings, SandboxEnvPool, run_groups_sync
+from library.rollout import (
+    OraclePolicy,
+    RolloutSettings,
+    SandboxEnvPool,
+    opening_messages,
+    run_groups_sync,
+)
 from library.rollout.policies import LiteLLMPolicy
 from library.rollout.scripted import ScriptedPolicy
 from tasks.library_view import built_services
@@ -165,6 +173,23 @@ class EvaluationReport:
                 for r in self.results
             },
         }
+
+
+def tiny_records(wh: Warehouse, splits: Sequence[str], mode: str) -> list[dict[str, Any]]:
+    """What the tiny model's tokenizer learns its merges from: the tasks' prompts and gold
+    calls, rendered as chat records."""
+    records = []
+    for t in load_tasks(wh, list(splits)):
+        calls = [
+            {
+                "type": "function",
+                "function": {"name": s["tool"], "arguments": orjson.dumps(s["arguments"]).decode()},
+            }
+            for s in t.gold_plan
+        ]
+        messages = [*opening_messages(t, mode), {"role": "assistant", "tool_calls": calls}]
+        records.append({"messages": messages, "tools": []})
+    return records
 
 
 def task_info(task: Task) -> TaskInfo:
