@@ -110,7 +110,9 @@ def test_deletes_compact_and_keep_order() -> None:
 def test_copies_pickles_and_dict_parity() -> None:
     coll = Collection({"a": 1, "b": 2})
     other = copy.copy(coll)
+    assert coll.shares(other) and other == coll
     other["c"] = 3
+    assert not coll.shares(other)
     assert dict(coll) == {"a": 1, "b": 2} and dict(other) == {"a": 1, "b": 2, "c": 3}
     assert pickle.loads(pickle.dumps(other)) == other
     assert copy.deepcopy(other) == other

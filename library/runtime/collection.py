@@ -162,12 +162,17 @@ class Collection(MutableMapping[Any, Any]):
     def __reduce__(self) -> tuple[Any, ...]:
         return (Collection, (self.to_dict(),))
 
+    def shares(self, other: object) -> bool:
+        """True when ``other`` is a copy of this collection that neither side wrote since: the
+        same content for certain, known in O(1) (a diff skips such collections)."""
+        return isinstance(other, Collection) and other._slots is self._slots
+
     def to_dict(self) -> dict[Any, Any]:
         return {slot[0]: slot[1] for slot in self._slots if slot is not None}
 
     # -- dict parity ---------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Collection) and other._slots is self._slots:
+        if self.shares(other):
             return True
         if isinstance(other, Mapping):
             return self.to_dict() == dict(other.items())

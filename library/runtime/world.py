@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from library.runtime.collection import Collection
 from library.runtime.errors import ErrorCode, ToolError, fail, ok
 from library.runtime.service import DEFAULT_EPOCH, Record, Service, State
 from library.runtime.tool import ToolDef
@@ -127,8 +128,8 @@ def diff_states(old: State, new: State) -> dict[str, CollectionDiff]:
     for name in type(new).collection_types:
         before: dict[str, Record] = getattr(old, name)
         after: dict[str, Record] = getattr(new, name)
-        if before is after:
-            continue
+        if before is after or (isinstance(before, Collection) and before.shares(after)):
+            continue  # every write clones every collection; only the written ones differ
         d = CollectionDiff()
         for rid in after.keys() - before.keys():
             d.added[rid] = after[rid].model_dump(mode="json")
