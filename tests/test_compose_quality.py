@@ -219,6 +219,28 @@ def test_lookups_search_for_the_subject_not_for_other_people(composed):
     assert hops == 0
 
 
+def test_the_subjects_stated_contact_is_used_as_stated(composed):
+    """Once the opening names the person by e-mail, the plan uses that e-mail as the request
+    states it: no read of another record just to learn it again ("the tickets whose email
+    is the respondent email of the response")."""
+    _, result = composed
+    uses = 0
+    for task in result.tasks:
+        opening = task.gold_plan[0]
+        stated = {
+            v
+            for name, v in opening["arguments"].items()
+            if isinstance(v, str) and "@" in v and opening["binds"][name].get("from") == "user"
+        }
+        for i, step in enumerate(task.gold_plan[1:], 1):
+            for name, value in step["arguments"].items():
+                if isinstance(value, str) and value in stated:
+                    uses += 1
+                    source = step["binds"][name].get("from")
+                    assert source == "user", f"{task.task_id} step {i} reads {name} from {source}"
+    assert uses >= 5  # the check saw the subject's e-mail used again
+
+
 def test_stated_free_text_speaks_of_the_workflow(composed):
     """A message, comment or meeting the plan writes uses its workflow's words."""
     env, result = composed

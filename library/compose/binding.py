@@ -189,6 +189,24 @@ class Binding(WalkState):
             )
         return bound
 
+    def _stated_subject(self, fact: Fact) -> bool:
+        """Whether ``fact`` is a contact value of the request's subject that the opening
+        states (the instruction already gives it: no record needs reading for it)."""
+        if fact.key not in PERSON_KEYS or not self.steps:
+            return False
+        opening = self.steps[0]
+        return any(
+            bind.get("from") == "user" and opening.args.get(name) == fact.value
+            for name, bind in opening.binds.items()
+        )
+
+    def _bound_to(self, fact: Fact, p: Param) -> Bound:
+        """``p`` bound to ``fact``: the subject's own contact as the opening states it (no
+        record needs reading for it), anything else as read from its record."""
+        if p.type != "array" and self._stated_subject(fact):
+            return Bound.literal(fact.value)
+        return Bound.of(fact, as_list=p.type == "array")
+
     def _best(self, p: Param, facts: list[Fact], service: str) -> Fact | None:
         if not facts:
             return None
@@ -281,7 +299,7 @@ class Binding(WalkState):
         else:
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None:
-                bound = Bound.of(fact, as_list=p.type == "array")
+                bound = self._bound_to(fact, p)
             else:
                 bound = self._colleague(p)
                 if bound is None:
@@ -533,7 +551,7 @@ class Binding(WalkState):
                 continue
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None and not (p.key or "").startswith("id:") and fact.value != current:
-                out[p.name] = Bound.of(fact, as_list=p.type == "array")
+                out[p.name] = self._bound_to(fact, p)
                 if (p.key or p.item_key) in PERSON_KEYS:
                     self._hold(p.name, fact.value)
                 continue

@@ -182,6 +182,7 @@ class Lookups(Binding):
         args: dict[str, Any] = {}
         binds: dict[str, dict[str, Any]] = {}
         sources: list[Fact] = []
+        literals: list[str] = []
         by: list[list[str]] = []
         of: list[str] = []
         for p in tool.params:
@@ -191,6 +192,14 @@ class Lookups(Binding):
             fact = self._best(p, facts, tool.service)
             if fact is None:
                 return None
+            if self._stated_subject(fact):
+                # The request's own person, as the opening named them: "the tickets whose
+                # email is <theirs>", not "... is the respondent email of the response".
+                stated = Bound.literal(fact.value)
+                args[p.name], binds[p.name] = fact.value, stated.bind
+                by.append([field_words(p.name), stated.phrase])
+                literals += stated.literals
+                continue
             args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
             sources.append(fact)
             (of if fact.field == "id" else by).append(
@@ -218,13 +227,19 @@ class Lookups(Binding):
                 return None
             p, fact = self.rng.choice(filters)
             args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
-            sources.append(fact)
-            if p.name in QUERY_PARAMS:
-                search = fact.phrase()
-            elif fact.field == "id":
-                of.append(fact.entity.the)
+            if p.name not in QUERY_PARAMS and self._stated_subject(fact):
+                stated = Bound.literal(fact.value)  # the subject, as the opening named them
+                binds[p.name] = stated.bind
+                literals += stated.literals
+                by.append([field_words(p.name), stated.phrase])
             else:
-                by.append([field_words(p.name), fact.phrase()])
+                sources.append(fact)
+                if p.name in QUERY_PARAMS:
+                    search = fact.phrase()
+                elif fact.field == "id":
+                    of.append(fact.entity.the)
+                else:
+                    by.append([field_words(p.name), fact.phrase()])
         text: dict[str, Any] = {
             "kind": LOOKUP,
             "service": title(tool.service),
@@ -237,7 +252,7 @@ class Lookups(Binding):
             text["by"] = by
         if of:
             text["of"] = of
-        return self._finish_lookup(tool, args, binds, text, [], info, None, sources)
+        return self._finish_lookup(tool, args, binds, text, literals, info, None, sources)
 
     def subjects(self) -> set[str]:
         """Who the request is about: the people the opening lookup named, else the
