@@ -77,3 +77,19 @@ def http_server(home: Path, args: Sequence[str]) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def make_built_home(root: Path, services: Sequence[str], n: int = 2) -> Path:
+    """A COMPOWORLD_HOME with ``services`` (bundled specs) compiled into generated code and
+    ``n`` tasks composed over them."""
+    from library.llm import LLMSettings
+    from tasks.build import BuildSettings, build_services
+    from tasks.compose import compose_stage
+    from tasks.ingest import bundled_corpus, ingest_paths
+
+    home = root / "home"
+    wh = Warehouse(home / "warehouse")
+    ingest_paths([str(bundled_corpus() / s) for s in services], wh.root)
+    build_services(wh, BuildSettings(llm=LLMSettings(model=None)))
+    compose_stage(wh, n, seed=3, min_services=2)
+    return home
