@@ -160,3 +160,114 @@ def train_rl(
         if steps:
             create_table_artifact(key=f"{RL_FLOW}-steps", table=steps)
     return summary
+
+
+LOOP_FLOW = "loop"
+
+
+@flow(name=LOOP_FLOW, log_prints=True)
+def training_loop(
+    model: str = "tiny",
+    sft_steps: int = 20,
+    rl_steps: int = 20,
+    sft_where: str = "true",
+    rl_where: str | None = None,
+    rl_split: str = "rl",
+    num_generations: int = 4,
+    batch_size: int = 4,
+    max_completion_length: int | None = None,
+    eval_splits: list[str] | None = None,
+    k: int = 2,
+    eval_limit: int | None = None,
+    mode: str = "gateway",
+    eval_max_steps: int | None = None,
+    eval_max_new_tokens: int = 256,
+    python: str | None = None,
+) -> dict[str, Any]:
+    """The loop the factory exists for: SFT on the warehouse's completed rollouts
+    (``sft_where``), GRPO from the SFT model on RL tasks (``rl_where``), then the backbone,
+    the SFT model and the RL model evaluated side by side on the same held-out tasks (one
+    evaluation, so every policy sees the same tasks and the same ``k``); reports each
+    model's pass^1, pass^k and mean reward and their deltas against the backbone."""
+    from flows.evaluate import evaluate_flow  # the evaluation flow's own module
+
+    wh = Warehouse(warehouse_root())
+    run_id = str(flow_run.get_id() or "") or uuid.uuid4().hex
+    params = {"model": model, "sft_steps": sft_steps, "rl_steps": rl_steps, "k": k}
+    with recorded_run(wh, LOOP_FLOW, params, run_id=run_id) as summary:
+        sft = train_sft(model=model, max_steps=sft_steps, where=sft_where, python=python)
+        sft_dir = sft["train"]["model_dir"]
+        rl = train_rl(
+            model=sft_dir,
+            max_steps=rl_steps,
+            where=rl_where,
+            split=rl_split,
+            num_generations=num_generations,
+            batch_size=batch_size,
+            max_completion_length=max_completion_length,
+            python=python,
+        )
+        rl_dir = rl["train"]["model_dir"]
+        backbone = "tiny" if model == "tiny" else f"local:{Path(model).resolve()}"
+        # A local policy is named after its folder, and both runs save to `<out>/model`:
+        # links with distinct names keep the two models apart in `evaluations` and their
+        # rollouts in different groups.
+        links = home() / "models"
+        links.mkdir(parents=True, exist_ok=True)
+        named = {}
+        for stage, folder in (("sft", sft_dir), ("rl", rl_dir)):
+            link = links / f"loop-{run_id[:8]}-{stage}"
+            link.unlink(missing_ok=True)
+            link.symlink_to(folder, target_is_directory=True)
+            named[stage] = f"local:{link}"
+        stages = {"backbone": backbone, **named}
+        evaluated = evaluate_flow(
+            policies=list(stages.values()),
+            splits=eval_splits,
+            k=k,
+            limit=eval_limit,
+            mode=mode,
+            run=f"loop-{run_id}",
+            max_steps=eval_max_steps,
+            max_new_tokens=eval_max_new_tokens,
+        )
+        report = evaluated["report"]
+        # The report keeps the policies in the order given: backbone, SFT, RL.
+        scores = {
+            stage: {
+                "policy": result.policy,
+                "pass1": result.overall().pass1.value,
+                "passk": result.overall().passk.value,
+                "mean_reward": result.overall().mean_reward.value,
+            }
+            for stage, result in zip(stages, report.results, strict=True)
+        }
+        base = scores["backbone"]
+        for stage in ("sft", "rl"):
+            scores[stage]["delta"] = {
+                key: None
+                if base[key] is None or scores[stage][key] is None
+                else scores[stage][key] - base[key]
+                for key in ("pass1", "passk", "mean_reward")
+            }
+        summary.update(
+            sft=sft["train"]["run_id"],
+            rl=rl["train"]["run_id"],
+            eval_id=report.eval_id,
+            k=k,
+            scores=scores,
+            warehouse=wh.location,
+        )
+        create_table_artifact(
+            key=f"{LOOP_FLOW}-deltas",
+            table=[
+                {
+                    "stage": s,
+                    **{k2: v for k2, v in row.items() if k2 != "delta"},
+                    **{f"delta_{k2}": v for k2, v in (row.get("delta") or {}).items()},
+                }
+                for s, row in scores.items()
+            ],
+            description="Backbone, SFT and RL models on the same held-out tasks",
+        )
+    return summary
