@@ -5,6 +5,7 @@ here. The adapters themselves live in ``library/serve``."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,14 @@ from library.serve.episode import Episode, EpisodeFactory, bare_task
 from library.services import reference_service_classes
 from tasks.library_view import built_services
 from tasks.review import find_task
+from tasks.rollout import load_tasks
 from warehouse import Warehouse
+
+
+def default_warehouse() -> str:
+    """``flows.settings.warehouse_root`` as a string (tasks/ may not import flows/)."""
+    home = os.path.abspath(os.environ.get("COMPOWORLD_HOME", ".compoworld"))
+    return os.environ.get("COMPOWORLD_WAREHOUSE") or os.path.join(home, "warehouse")
 
 
 class UnknownService(LookupError):
@@ -125,3 +133,13 @@ def episode_factories(
     envs = envs_for(wh, names)
     mode = check_mode(mode)
     return {t.task_id: Served(t, mode, envs) for t in tasks}, envs.close
+
+
+def openenv_app(split: str | None = None, mode: str = "direct") -> Any:
+    """OpenEnv's app over the warehouse's tasks (of ``split``, or every task; reset with
+    ``task_id`` to pick one): ``uvicorn --factory tasks.serve:openenv_app --host 127.0.0.1``."""
+    from library.serve.openenv import openenv_app as app
+
+    wh = Warehouse(default_warehouse())
+    factories, _ = episode_factories(wh, load_tasks(wh, [split] if split else None), mode)
+    return app(factories)

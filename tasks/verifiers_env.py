@@ -8,7 +8,6 @@ gives the environment; verifiers' own evaluation (``vf-eval``'s ``run_eval``) ru
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +20,7 @@ from library.compose import Task
 from library.serve.episode import Episode
 from library.serve.verifiers_env import CompoWorldData, CompoWorldTask, EpisodeHarness, task_data
 from tasks.rollout import load_tasks
-from tasks.serve import Envs, envs_for
+from tasks.serve import Envs, default_warehouse, envs_for
 from warehouse import Warehouse
 
 PLUGIN_ID = "compoworld"
@@ -30,11 +29,6 @@ PLUGIN_ID = "compoworld"
 # below imports it), and is both (it exports our taskset and our harness).
 for _group in ("tasksets", "harnesses"):
     sys.modules.setdefault(f"verifiers.v1.{_group}.{PLUGIN_ID}", sys.modules[__name__])
-
-
-def default_warehouse() -> str:
-    home = os.environ.get("COMPOWORLD_HOME", ".compoworld")
-    return os.environ.get("COMPOWORLD_WAREHOUSE") or os.path.join(home, "warehouse")
 
 
 class CompoWorldTasksetConfig(vf.TasksetConfig):
