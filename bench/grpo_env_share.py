@@ -10,7 +10,10 @@ services and stored in a temporary warehouse (the trainer reads them back with S
 - ``tiny model``: the randomly initialised model generates (it rarely writes a tool call, so
   the environment is mostly resets and judging);
 - ``scripted``: the same trainer with generation scripted to call every step of the gold
-  plan through the gateway (``training.scripted``), so every rollout makes real tool calls.
+  plan through the gateway (``training.scripted``), so every rollout makes real tool calls;
+- ``sandboxed``: scripted generation on a warehouse the factory built (two bundled specs
+  ingested, compiled, verified; tasks composed over them), so the services are generated
+  code and run in sandbox workers, as on a ``make demo`` warehouse.
 """
 
 from __future__ import annotations
@@ -27,15 +30,23 @@ os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from library.compose import compose_tasks
+from library.llm import LLMSettings
 from library.services import reference_service_classes
+from tasks.build import BuildSettings, build_services
+from tasks.compose import compose_stage
+from tasks.ingest import bundled_corpus, ingest_paths
+from tasks.rollout import load_tasks
 from training.grpo import GRPOSettings, finish, prepare
 from training.scripted import script_generation
 from warehouse import Warehouse
 
 
-def run(root: Path, name: str, tasks: list, args: argparse.Namespace, scripted: bool) -> dict:
+def run(
+    root: Path, name: str, tasks: list, args: argparse.Namespace, scripted: bool, wh: str = "wh"
+) -> dict:
     settings = GRPOSettings(
-        warehouse=str(root / "wh"),
+        warehouse=str(root / wh),
+        split="",
         out=str(root / name),
         max_steps=args.steps,
         num_generations=args.generations,
@@ -82,6 +93,13 @@ def main() -> None:
         )
         for name, scripted in (("tiny model", False), ("scripted", True)):
             report(name, run(root, name.replace(" ", "-"), tasks, args, scripted))
+        factory = Warehouse(root / "factory")
+        specs = ("openapi/crm.yaml", "openapi/helpdesk.yaml")
+        ingest_paths([str(bundled_corpus() / s) for s in specs], factory.root)
+        build_services(factory, BuildSettings(llm=LLMSettings(model=None)))
+        compose_stage(factory, args.tasks, seed=3, min_services=2)
+        built = load_tasks(factory)
+        report("sandboxed", run(root, "sandboxed", built, args, True, wh="factory"))
 
 
 if __name__ == "__main__":

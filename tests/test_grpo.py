@@ -215,6 +215,10 @@ def test_generated_services_run_in_sandbox_workers_as_they_run_in_process(
     task = compose_tasks(classes, 1, seed=1).tasks[0]
     factory, where, close = backend_factory(task.services, CLASSES, code)
     assert where == "sandbox workers (2 generated services)"
+    # Gateway distractors with code are mounted too (as the rollout stage mounts them).
+    _, with_distractor, close_other = backend_factory(["crm"], [], code, ["mail"])
+    close_other()
+    assert with_distractor == where
     book, clock = TaskBook(), EnvClock()
     seen = []
     try:

@@ -190,11 +190,14 @@ def backend_factory(
     services: Sequence[str],
     trusted: Sequence[type[Service]],
     generated: Mapping[str, str],
+    distractors: Sequence[str] = (),
 ) -> tuple[Callable[[], Env], str, Callable[[], None]]:
-    """(env factory, what runs where, close). ``generated``: service name -> source code from
-    the warehouse (untrusted: sandbox workers); ``trusted``: reference classes (in-process).
-    A generated build of a service wins over a trusted class of the same name: it is what
-    the tasks were composed and verified against."""
+    """(env factory, what runs where, close). ``services``: what the tasks need;
+    ``distractors``: what gateway mode also mounts where there is code for it (as the
+    rollout stage does); ``generated``: service name -> source code from the warehouse
+    (untrusted: sandbox workers); ``trusted``: reference classes (in-process). A generated
+    build of a service wins over a trusted class of the same name: it is what the tasks were
+    composed and verified against."""
     classes = {c.name: c for c in trusted}
     missing = sorted(s for s in services if s not in generated and s not in classes)
     if missing:
@@ -202,7 +205,7 @@ def backend_factory(
             f"the selected tasks mount services with no code: {missing} (neither built in "
             f"the warehouse nor a trusted reference service: {sorted(classes)})"
         )
-    wanted = set(services)
+    wanted = set(services) | set(distractors)
     if not any(s in generated for s in wanted):
         return (lambda: InProcessEnv(classes)), "in-process (trusted reference services)", _noop
     refs = {n: f"{c.__module__}:{c.__qualname__}" for n, c in classes.items() if n in wanted}

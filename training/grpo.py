@@ -235,16 +235,20 @@ def prepare(settings: GRPOSettings) -> Prepared:
         )
         book = TaskBook()
         needed: set[str] = set()
+        distractors: set[str] = set()
         for row in dataset.select_columns(["task_id", "task"]):
-            needed.update(book.get(row["task_id"], row["task"]).services)
+            task = book.get(row["task_id"], row["task"])
+            needed.update(task.services)
+            distractors.update(task.distractor_services)
     except SelectionError as exc:
         raise InputError(str(exc)) from None
     except ImportError as exc:  # datasets
         raise MissingDependencies(f"training needs datasets ({exc})") from None
     trusted = reference_service_classes() if settings.trusted_services else []
+    names = sorted(needed | distractors)
     try:
         backend, where_runs, close = backend_factory(
-            sorted(needed), trusted, built_code(wh, sorted(needed))
+            sorted(needed), trusted, built_code(wh, names), sorted(distractors - needed)
         )
     except MissingServices as exc:
         raise InputError(str(exc)) from None
