@@ -68,11 +68,13 @@ def test_openenv_client_solves_composed_tasks(served) -> None:
             assert env.state()["task_id"] == task.task_id
 
 
-def test_openenv_wrong_answers_and_idle_episodes_score_less(served) -> None:
+def test_openenv_bad_input_wrong_answers_and_idle_episodes(served) -> None:
     url, tasks = served
     task = tasks[0]
     with GenericEnvClient(base_url=url).sync() as env:
-        env.reset(task_id=task.task_id)
+        with pytest.raises(RuntimeError, match="unknown task 'no-such-task'"):
+            env.reset(task_id="no-such-task")
+        env.reset(task_id=task.task_id)  # the session goes on
         bad = env.step({"tool_name": task.gold_plan[0]["tool"], "arguments": {"nope": 1}})
         assert bad.observation["result"]["error"]["code"] == "invalid_argument"
         end = env.step({"final_answer": ""})
