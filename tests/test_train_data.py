@@ -4,6 +4,7 @@ lineage in the metrics."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -16,9 +17,9 @@ from library.compose import compose_tasks
 from library.judge import judge_rollouts
 from library.rollout import InProcessEnv, OraclePolicy, RolloutSettings, run_groups_sync
 from library.services import reference_service_classes
-from tasks.training import SFTRequest, sft_stage
+from tasks.training import SFTRequest, training_row
 from training.data import SelectionError, select_sft_trajectories
-from training.sft import InputError, SFTSettings, train
+from training.sft import InputError, SFTSettings, parse_args, train
 from warehouse import Warehouse
 
 CLASSES = reference_service_classes()
@@ -61,11 +62,11 @@ def test_sft_selection_streams_completed_rollouts_with_lineage(
         select_sft_trajectories(warehouse, where="s.reward > 2")
 
 
-def test_sft_stage_trains_on_a_warehouse_selection_and_records_it(
+def test_sft_trains_on_a_warehouse_selection_and_records_its_lineage(
     warehouse: Warehouse, tmp_path: Path
 ) -> None:
-    """The train-sft stage's own path: ``python -m training.sft --warehouse --where`` in a
-    subprocess, then its ``training_runs`` row."""
+    """What ``python -m training.sft --warehouse W --where X`` (the train-sft stage's command)
+    does, in process, and the ``training_runs`` row the stage writes from its metrics."""
     request = SFTRequest(
         data=warehouse.location,
         out_dir=str(tmp_path / "out"),
@@ -73,13 +74,20 @@ def test_sft_stage_trains_on_a_warehouse_selection_and_records_it(
         warehouse=warehouse.location,
         where="s.reward >= 0.9",
     )
-    summary = sft_stage(warehouse, request, "sft-wh-1", log=lambda line: None)
-    assert summary["steps"] == 2 and summary["samples"] == warehouse.count("rollouts")
-    [row] = warehouse.query("SELECT * FROM training_runs").to_pylist()
-    assert row["where_clause"] == "s.reward >= 0.9" and "s.completed" in row["query"]
-    files = json.loads(row["data_files"])
+    command = request.command()
+    settings = parse_args(command[command.index("training.sft") + 1 :])
+    assert (settings.warehouse, settings.where) == (warehouse.location, "s.reward >= 0.9")
+    metrics = json.loads(json.dumps(train(settings), default=str))  # as metrics.json reads
+    assert metrics["steps"] == 2 and metrics["samples"] == warehouse.count("rollouts")
+    now = dt.datetime.now(dt.UTC)
+    row = training_row(
+        "sft-wh-1", request, metrics, started=now, finished=now, duration_s=1.0, export_id=None
+    )
+    warehouse.append("training_runs", [row], batch_id="sft-wh-1")
+    [stored] = warehouse.query("SELECT * FROM training_runs").to_pylist()
+    assert stored["where_clause"] == "s.reward >= 0.9" and "s.completed" in stored["query"]
+    files = json.loads(stored["data_files"])
     assert set(files) == {"rollouts", "rollout_scores", "tasks"} and all(files.values())
-    metrics = json.loads(row["metrics"])
-    assert row["data_sha256"] == metrics["lineage"]["digest"] and metrics["loss_finite"]
+    assert stored["data_sha256"] == metrics["lineage"]["digest"] and metrics["loss_finite"]
     with pytest.raises(InputError, match="the selection is empty"):
         train(SFTSettings(warehouse=warehouse.location, out=str(tmp_path), where="false"))
