@@ -30,3 +30,15 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An isolated $COMPOWORLD_HOME."""
     monkeypatch.setenv("COMPOWORLD_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slow: a long end-to-end test (scheduled first; keep them few)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Long tests first: with -n 2 the short ones then fill in around them, instead of one
+    # long test running alone at the end while the other worker idles.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
