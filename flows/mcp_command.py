@@ -42,9 +42,10 @@ def mcp(
     through the compoworld/reset and compoworld/score methods, not through tools)."""
     err = Console(stderr=True)  # stdout is the protocol's channel over stdio
     try:
-        from library.serve.mcp import serve_http, serve_stdio
+        import mcp  # noqa: F401  # the extra, checked before any work
+
         from tasks.review import TaskNotFound
-        from tasks.serve import UnknownService, served
+        from tasks.serve import UnknownService, serve_mcp, served
         from warehouse import Warehouse
     except ImportError as exc:
         err.print(f"[red]error:[/red] {exc}; install the extra: pip install 'compoworld[serve]'")
@@ -65,11 +66,9 @@ def mcp(
         err.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2) from None
     try:
-        if transport is Transport.stdio:
-            serve_stdio(what)
-        else:
+        if transport is Transport.http:
             err.print(f"MCP on http://127.0.0.1:{port}/mcp ({what.task.task_id}, {mode.value})")
-            serve_http(what, port)
+        serve_mcp(what, transport.value, port)
     except KeyboardInterrupt:
         pass
     finally:

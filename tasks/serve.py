@@ -143,3 +143,16 @@ def openenv_app(split: str | None = None, mode: str = "direct") -> Any:
     wh = Warehouse(default_warehouse())
     factories, _ = episode_factories(wh, load_tasks(wh, [split] if split else None), mode)
     return app(factories)
+
+
+def serve_mcp(what: Served, transport: str = "stdio", port: int = 8000) -> None:
+    """Serve ``what`` over MCP until the client leaves (stdio) or an interrupt (HTTP on
+    127.0.0.1:``port``). Needs the ``serve`` extra."""
+    from library.serve.mcp import serve_http, serve_stdio
+
+    if transport == "stdio":
+        serve_stdio(what)
+    elif transport == "http":
+        serve_http(what, port)
+    else:
+        raise ValueError(f"transport must be stdio or http, not {transport!r}")
