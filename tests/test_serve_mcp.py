@@ -143,6 +143,7 @@ def test_http_client_solves_tasks_in_both_modes(home) -> None:
 SESSIONS = 100
 
 
+@pytest.mark.slow
 def test_concurrent_http_sessions_are_isolated(home) -> None:
     """100 sessions on one server and one task, each writing its own contact: 100 distinct
     final states, each exactly what the same write gives in-process (no cross-talk)."""

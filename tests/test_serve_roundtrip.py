@@ -63,6 +63,7 @@ def view(spec: ToolSpec) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_served_tools_ingest_into_the_services_own_toolspecs(tmp_path: Path) -> None:
     home = tmp_path / "home"
     served_dir, own_dir = tmp_path / "served", tmp_path / "own"
