@@ -19,6 +19,7 @@ from library.compose import compose_tasks
 from library.services import reference_service_classes
 from warehouse import Warehouse
 
+pytestmark = pytest.mark.slow  # a fresh interpreter and a temporary Prefect API per command
 ROOT = Path(__file__).resolve().parents[1]
 CHAT = ROOT / "tests" / "data" / "chat_sample.jsonl"
 
