@@ -263,10 +263,11 @@ class ThreadedEnv(InProcessEnv):
 
 
 @contextmanager
-def in_thread_server(server: EpisodeServer) -> Iterator[str]:
+def in_thread_server(server: EpisodeServer, idle_timeout_s: float = 1800) -> Iterator[str]:
     """``server`` over streamable HTTP on loopback, in a thread of this process."""
     port = free_port()
-    config = uvicorn.Config(server.http_app(), host="127.0.0.1", port=port, log_level="error")
+    app = server.http_app(idle_timeout_s)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error")
     web = uvicorn.Server(config)
     thread = threading.Thread(target=web.run, daemon=True)
     thread.start()
@@ -281,6 +282,7 @@ def in_thread_server(server: EpisodeServer) -> Iterator[str]:
 
 def test_a_session_that_disconnects_mid_call_leaves_the_server_serving() -> None:
     task = bare_task(["slow"], 0, {})
+    closed = ThreadedEnv.closed
     server = EpisodeServer(
         lambda: Episode(task, ThreadedEnv([Slow]), "direct"), sessions="connection"
     )
@@ -305,4 +307,27 @@ def test_a_session_that_disconnects_mid_call_leaves_the_server_serving() -> None
         while server.open_sessions and time.monotonic() < deadline:
             time.sleep(0.05)  # the interrupted call finishes, then its episode is closed
         assert server.open_sessions == 0
-    assert ThreadedEnv.closed == 2
+    assert ThreadedEnv.closed == closed + 2
+
+
+def test_a_session_left_open_is_closed_when_idle() -> None:
+    """A client that vanishes without ending its session: the idle timeout ends the
+    session and closes its episode."""
+    task = bare_task(["slow"], 0, {})
+    closed = ThreadedEnv.closed
+    server = EpisodeServer(
+        lambda: Episode(task, ThreadedEnv([Slow]), "direct"), sessions="connection"
+    )
+
+    async def vanish(url: str) -> None:
+        transport = streamable_http_client(url, terminate_on_close=False)
+        async with Client(transport) as client:
+            assert not (await client.call_tool("slow__tick", {"tick_id": "t"})).is_error
+
+    with in_thread_server(server, idle_timeout_s=1.0) as url:
+        anyio.run(vanish, url)
+        deadline = time.monotonic() + 30
+        while server.open_sessions and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.open_sessions == 0
+    assert ThreadedEnv.closed == closed + 1

@@ -276,9 +276,14 @@ class EpisodeServer:
         finally:
             await self.close()
 
-    def http_app(self) -> Any:
-        """A Starlette app serving streamable HTTP at ``/mcp`` (loopback host checks on)."""
-        return self.server.streamable_http_app(host="127.0.0.1", json_response=True)
+    def http_app(self, idle_timeout_s: float = 1800) -> Any:
+        """A Starlette app serving streamable HTTP at ``/mcp`` (loopback host checks on).
+        A session idle for ``idle_timeout_s`` is closed with its episode: a client that
+        vanishes without ending its session must not hold a World (or a worker) forever."""
+        app = self.server.streamable_http_app(host="127.0.0.1", json_response=True)
+        # The SDK's manager takes the timeout; its app factory does not pass it through.
+        self.server.session_manager.session_idle_timeout = idle_timeout_s
+        return app
 
 
 def serve_stdio(factory: EpisodeFactory) -> None:
