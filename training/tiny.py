@@ -5,7 +5,9 @@ themselves (message text, tool-call arguments, tool schemas). Its chat template 
 copy of the Qwen3 template, byte for byte, so TRL recognises it: with ``assistant_only_loss``
 the SFT trainer swaps in the matching ``qwen3_training.jinja`` (``{% generation %}`` markers,
 end-of-turn token inside the mask), and GRPO can parse the ``<tool_call>`` blocks it renders.
-The model is a two-layer Qwen3 with hidden size 64 (~0.2M parameters).
+The model is a two-layer Qwen3 with hidden size 64 (~0.2M parameters); ``size="0.5b"`` gives
+Qwen3-0.6B's widths with 32 layers (~0.5B parameters with this small vocabulary), randomly
+initialised too, for the GPU check (``training/gpu_check.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,26 @@ TEMPLATE_TEXT = (
     '"arguments": <args-json-object>}\n</tool_call>\nuser\nassistant\n<think>\n\n</think>\n\n'
 )
 MAX_CORPUS_CHARS = 1_000_000  # enough for the merges; bounds the tokenizer's training time
+# Model shapes (Qwen3Config fields). "0.5b": Qwen3-0.6B's hidden size, heads and MLP width;
+# 32 layers instead of 28 bring it to ~0.5B parameters without Qwen's 151k-token embedding.
+SIZES: dict[str, dict[str, int]] = {
+    "tiny": {
+        "hidden_size": 64,
+        "intermediate_size": 128,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 16,
+    },
+    "0.5b": {
+        "hidden_size": 1024,
+        "intermediate_size": 3072,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+    },
+}
 
 
 def qwen3_chat_template() -> str:
@@ -87,19 +109,16 @@ def build_tokenizer(records: Iterable[dict[str, Any]], vocab_size: int = 2048) -
     return hf
 
 
-def build_model(tokenizer: Any, seed: int = 0) -> Any:
-    """A randomly initialised two-layer Qwen3 sized for the tokenizer."""
+def build_model(tokenizer: Any, seed: int = 0, size: str = "tiny") -> Any:
+    """A randomly initialised Qwen3 of shape ``SIZES[size]`` sized for the tokenizer."""
     import torch
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
+    if size not in SIZES:
+        raise ValueError(f"unknown model size {size!r} (one of {', '.join(SIZES)})")
     config = Qwen3Config(
         vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        head_dim=16,
+        **SIZES[size],
         max_position_embeddings=32768,  # rotary: no parameters per position
         tie_word_embeddings=True,
         pad_token_id=tokenizer.pad_token_id,
@@ -119,11 +138,12 @@ def build_tiny(
     *,
     vocab_size: int = 2048,
     seed: int = 0,
+    size: str = "tiny",
 ) -> tuple[Any, Any]:
     """(model, tokenizer), both built here; saved to ``out_dir`` when given (a folder that
-    ``from_pretrained`` and ``--model`` accept)."""
+    ``from_pretrained`` and ``--model`` accept). ``size`` is a key of ``SIZES``."""
     tokenizer = build_tokenizer(records, vocab_size=vocab_size)
-    model = build_model(tokenizer, seed=seed)
+    model = build_model(tokenizer, seed=seed, size=size)
     if out_dir is not None:
         model.save_pretrained(out_dir)
         tokenizer.save_pretrained(out_dir)
