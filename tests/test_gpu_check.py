@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,12 @@ from training.gpu_check import (
     JSON_PREFIX,
     NOT_RUN_NOTE,
     CheckSettings,
+    DeviceMemory,
+    Phase,
     parse_args,
     plan,
     ratios,
+    run_phase,
     smoke_settings,
 )
 
@@ -71,6 +75,26 @@ def test_smoke_settings_from_the_flag_or_the_env(monkeypatch: pytest.MonkeyPatch
     assert ratios(rows) == {"sft": {"tokens_per_s": 2.0, "step_s": 0.5, "peak_mem": 0.5}}
 
 
+def test_a_run_in_its_own_process_reports_the_entry_points_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The GPU mode's path: a worker process per run, its output relayed, its exit code kept
+    (a bad model folder is the entry points' exit 2, before torch loads)."""
+    argv = ["--data", str(tmp_path / "none.jsonl"), "--model", str(tmp_path / "nope")]
+    phase = Phase("sft", "plain", [*argv, "--out", str(tmp_path / "sft-plain")], fp32=True)
+    rc, tail, peak = run_phase(phase, tmp_path / "r.json", sys.executable, gpu=False)
+    assert rc == 2 and peak is None
+    assert any("model folder not found" in line for line in tail)
+    assert "  | error: model folder not found" in capsys.readouterr().out
+    assert not (tmp_path / "r.json").exists()
+    with DeviceMemory(period=0.01) as sampler:
+        time.sleep(0.05)
+    if sampler._read is None:  # neither NVML nor nvidia-smi (this machine): no figure
+        assert sampler.peak is None
+    else:
+        assert sampler.peak is not None and sampler.peak > 0
+
+
 @pytest.mark.slow
 def test_cpu_smoke_run_prints_the_figures(tmp_path: Path) -> None:
     env = {**os.environ, "COMPOWORLD_TRAIN_PYTHON": sys.executable, "HF_HUB_OFFLINE": "1"}
@@ -89,7 +113,7 @@ def test_cpu_smoke_run_prints_the_figures(tmp_path: Path) -> None:
     for kind, steps in (("sft", 2), ("grpo", 1)):
         for config in ("project", "plain"):
             row = rf"^{kind} {config}\s+{steps}\s+{NUM}\s+{NUM}\s+{NUM}\s+(-|{NUM})"
-            row += rf"\s+{NUM}r\s+-\s+fp32"
+            row += rf"\s+{NUM}r\s+-\s+{NUM}\s+fp32"
             assert re.search(row, text, re.M), (row, text[-2000:])
         ratio = (
             rf"^ratio {kind} project/plain: tokens/s x{NUM}, step time x{NUM}, peak memory x{NUM}$"
@@ -108,6 +132,7 @@ def test_cpu_smoke_run_prints_the_figures(tmp_path: Path) -> None:
         assert r["steps"] == (2 if kind == "sft" else 1)
         assert r["tokens_per_s"] > 0 and r["step_s"] > 0 and r["peak_mem_gib"] > 0
         assert r["peak_mem_kind"] == "cpu-rss" and r["device_peak_gib"] is None
+        assert r["wall_s"] > r["step_s"]  # the whole run: set-up and every step
         assert r["use_vllm"] is False and r["precision"] == "fp32"
         assert r["gradient_checkpointing"] is (config == "project")
     assert runs[("grpo", "project")]["generated_tokens_per_s"] > 0

@@ -17,7 +17,8 @@ What it does, in a temporary folder (``--out DIR`` keeps it):
    widths, 32 layers, ~0.5B parameters with the small BPE vocabulary trained on the
    transcripts), saved in fp32; nothing is downloaded. vLLM loads an fp32 checkpoint in bf16.
 3. **Four runs**, each in its own process (so one run's GPU memory, vLLM's included, is gone
-   before the next starts), through the entry points' own functions and options:
+   before the next starts; ``--cpu-smoke`` runs them in the driver's process, which imports
+   the training stack once), through the entry points' own functions and options:
 
    ============  =======================================================================
    sft project   ``training.sft``: bf16 (where the GPU has it), gradient checkpointing
@@ -36,8 +37,9 @@ What it does, in a temporary folder (``--out DIR`` keeps it):
 Printed per run: steps, median step time (the first step is shown apart: warm-up), tokens/s
 (tokens the trainer processed, from TRL's ``num_tokens``: the samples' tokens for SFT,
 prompt + completion tokens for GRPO), generated tokens/s (GRPO), peak memory (torch's
-peak reserved GPU memory in the run's process; on CPU the process's peak RSS) and the whole
-device's peak (NVML / nvidia-smi, sampled while the run lasts); then the project/plain ratios
+peak reserved GPU memory in the run's process; on CPU the process's peak RSS), the
+whole device's peak (NVML / nvidia-smi, sampled while the run lasts) and the run's wall time
+(start-up, model loading and vLLM's start included); then the project/plain ratios
 and one ``GPU_CHECK_JSON {...}`` line (also ``<out>/gpu_check.json``).
 
 Exit codes: 0 every run completed; 1 a run failed; 2 no CUDA GPU (the GPU mode) or bad
@@ -344,8 +346,11 @@ def run_phase_inline(phase: Phase, result_path: Path) -> tuple[int, list[str], N
         return 1, [f"{type(exc).__name__}: {exc}"], None
 
 
-def summarise(result: dict[str, Any], device_peak: int | None = None) -> dict[str, Any]:
-    """A run's printed figures from its worker's result."""
+def summarise(
+    result: dict[str, Any], device_peak: int | None = None, wall_s: float | None = None
+) -> dict[str, Any]:
+    """A run's printed figures from its worker's result (``wall_s``: the whole run, start-up,
+    model loading and vLLM's start included)."""
     steps = result["step_seconds"]
     later = steps[1:] or steps  # the first step warms up (allocations, kernels, caches)
     busy = sum(steps)
@@ -371,6 +376,7 @@ def summarise(result: dict[str, Any], device_peak: int | None = None) -> dict[st
         "final_loss": result.get("final_loss"),
         "mean_reward": result.get("mean_reward"),
         "train_seconds": result.get("train_seconds"),
+        "wall_s": None if wall_s is None else round(wall_s, 2),
     }
 
 
@@ -400,7 +406,7 @@ def _fmt(x: Any, spec: str = ",.1f") -> str:
 def table(rows: list[dict[str, Any]]) -> list[str]:
     head = (
         f"{'run':<13}{'steps':>6}{'step s':>9}{'first s':>9}{'tokens/s':>11}{'gen tok/s':>11}"
-        f"{'peak GiB':>10}{'device GiB':>12}  precision  ckpt  vllm"
+        f"{'peak GiB':>10}{'device GiB':>12}{'run s':>8}  precision  ckpt  vllm"
     )
     lines = [head]
     for r in rows:
@@ -409,7 +415,7 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
             f"{r['kind'] + ' ' + r['config']:<13}{r['steps']:>6}{_fmt(r['step_s'], '.3f'):>9}"
             f"{_fmt(r['first_step_s'], '.3f'):>9}{_fmt(r['tokens_per_s']):>11}"
             f"{_fmt(r['generated_tokens_per_s']):>11}{mem:>10}"
-            f"{_fmt(r['device_peak_gib'], '.2f'):>12}"
+            f"{_fmt(r['device_peak_gib'], '.2f'):>12}{_fmt(r.get('wall_s'), '.1f'):>8}"
             f"  {r['precision']:<9}  {'on' if r['gradient_checkpointing'] else 'off':<4}"
             f"  {'on' if r['use_vllm'] else 'off'}"
         )
@@ -506,6 +512,7 @@ def check(cs: CheckSettings, python: str = sys.executable) -> int:
             sys.stdout.flush()
             result_path = root / "runs" / f"{phase.name}.result.json"
             result_path.parent.mkdir(parents=True, exist_ok=True)
+            t_run = time.perf_counter()
             if cs.in_process:
                 rc, tail, peak = run_phase_inline(phase, result_path)
             else:
@@ -514,7 +521,8 @@ def check(cs: CheckSettings, python: str = sys.executable) -> int:
                 failures.append(f"{phase.name} exited {rc}: {tail[-1] if tail else ''}")
                 print(f"error: {phase.name} failed (exit {rc})", file=sys.stderr)
                 continue
-            rows.append(summarise(json.loads(result_path.read_text()), peak))
+            result = json.loads(result_path.read_text())
+            rows.append(summarise(result, peak, time.perf_counter() - t_run))
         total = round(time.perf_counter() - t0, 1)
         report = {
             "mode": cs.mode,
@@ -541,7 +549,8 @@ def check(cs: CheckSettings, python: str = sys.executable) -> int:
         print(
             "(step s: median after the first step; tokens/s: tokens the trainer processed per "
             "second of step time; peak GiB: torch's peak reserved GPU memory in the run's "
-            "process, 'r' = peak RSS on CPU; device GiB: the whole GPU's peak used memory)"
+            "process, 'r' = peak RSS on CPU; device GiB: the whole GPU's peak used memory; "
+            "run s: the whole run, start-up and model loading (and vLLM's start) included)"
         )
         within = "within" if total <= cs.budget_s else "OVER"
         print(f"total {total} s ({within} the {cs.budget_s} s budget)")
@@ -602,11 +611,22 @@ def worker(argv: list[str]) -> int:
     cut = argv.index("--") if "--" in argv else len(argv)
     a = p.parse_args(argv[:cut])
     rest = argv[cut + 1 :]
-    from training.sft import training_env_defaults
+    from training.sft import InputError, MissingDependencies, training_env_defaults
 
     training_env_defaults()
-    measure = _measure_callback()
-    if a.kind == "sft":
+    try:
+        return _work(a.kind, rest, Path(a.result), fp32=a.fp32)
+    except InputError as exc:  # the entry points' exit codes (training.sft.run_cli)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except MissingDependencies as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+
+
+def _work(kind: str, rest: list[str], result_path: Path, *, fp32: bool) -> int:
+    measures: list[Any] = []  # the callback, made once transformers is imported
+    if kind == "sft":
         from unittest import mock
 
         from training import sft
@@ -616,12 +636,13 @@ def worker(argv: list[str]) -> int:
 
         def build_measured(*args: Any, **kwargs: Any) -> Any:
             trainer, facts = build(*args, **kwargs)
-            trainer.add_callback(measure)
+            measures.append(_measure_callback())
+            trainer.add_callback(measures[-1])
             return trainer, facts
 
         with ExitStack() as stack:
             stack.enter_context(mock.patch.object(sft, "build_trainer", build_measured))
-            if a.fp32:
+            if fp32:
                 device = sft._device()[0]
                 stack.enter_context(mock.patch.object(sft, "_device", lambda: (device, False)))
             metrics = sft.train(settings)
@@ -632,19 +653,20 @@ def worker(argv: list[str]) -> int:
 
         settings = grpo.parse_args(rest)
         prep = grpo.prepare(settings)
-        prep.trainer.add_callback(measure)
+        measures.append(_measure_callback())
+        prep.trainer.add_callback(measures[-1])
         metrics = grpo.finish(prep)
         step_seconds = [s["step_s"] for s in metrics["per_step"]]
         checkpointing, use_vllm = settings.checkpointing(), settings.use_vllm
         per_step = settings.batch_size * settings.grad_accum * metrics["world_size"]
-        generated = round(sum(measure.completion_lengths) * per_step)
+        generated = round(sum(measures[-1].completion_lengths) * per_step)
     result = {
-        "kind": a.kind,
-        "config": Path(settings.out).name.removeprefix(f"{a.kind}-"),
+        "kind": kind,
+        "config": Path(settings.out).name.removeprefix(f"{kind}-"),
         "steps": metrics["steps"],
         "step_seconds": step_seconds,
         "train_seconds": metrics["train_seconds"],
-        "tokens": measure.num_tokens,
+        "tokens": measures[-1].num_tokens,
         "generated_tokens": generated,
         "parameters": metrics["parameters"],
         "device": metrics["device"],
@@ -656,7 +678,10 @@ def worker(argv: list[str]) -> int:
         "mean_reward": metrics.get("mean_reward"),
         **_peaks(),
     }
-    Path(a.result).write_text(json.dumps(result, indent=2) + "\n")
+    result_path.write_text(json.dumps(result, indent=2) + "\n")
+    if not metrics.get("loss_finite", True):
+        print(f"error: the training loss is not finite: {metrics['losses']}", file=sys.stderr)
+        return 1
     return 0
 
 
