@@ -94,7 +94,7 @@ class CheckSettings:
     num_generations: int = 4
     grpo_batch: int = 8  # two groups per step
     completion_length: int = 512
-    max_tool_calls: int = 4
+    max_tool_calls: int = 2  # bounds the generation rounds of a step (the time budget)
     use_vllm: bool = True
     in_process: bool = False  # True: the runs in this process (CPU smoke), not one each
     seed: int = 0
@@ -461,13 +461,22 @@ def preflight(cs: CheckSettings) -> tuple[int, str] | None:
 
 
 def _device_name() -> str:
+    """The GPUs as nvidia-smi names them (asking torch would open a CUDA context in the
+    driver, which would then hold GPU memory through every run), else the CPU."""
     import torch
 
-    if torch.cuda.is_available():
-        props = torch.cuda.get_device_properties(0)
-        gib = props.total_memory / GIB
-        return f"{props.name} ({gib:.0f} GiB), {torch.cuda.device_count()} visible"
-    return f"cpu ({os.cpu_count()} cores)"
+    if not torch.cuda.is_available():
+        return f"cpu ({os.cpu_count()} cores)"
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        out = ""
+    return f"{out.replace(chr(10), '; ') or 'cuda'} ({torch.cuda.device_count()} visible)"
 
 
 def check(cs: CheckSettings, python: str = sys.executable) -> int:
@@ -478,11 +487,12 @@ def check(cs: CheckSettings, python: str = sys.executable) -> int:
         print(f"error: {message}", file=sys.stderr)
         return code
     versions = _versions()
+    device = _device_name()
     print(f"== CompoWorld GPU check ({cs.mode}) ==")
     if not cs.gpu:
         print(NOT_RUN_NOTE)
     print(
-        f"device: {_device_name()} | torch {versions['torch']} | transformers "
+        f"device: {device} | torch {versions['torch']} | transformers "
         f"{versions['transformers']} | trl {versions['trl']} | vllm "
         f"{versions['vllm'] or 'not installed'}"
     )
@@ -527,7 +537,7 @@ def check(cs: CheckSettings, python: str = sys.executable) -> int:
         report = {
             "mode": cs.mode,
             "gpu_path_run": cs.gpu,
-            "device": _device_name(),
+            "device": device,
             "versions": versions,
             "settings": asdict(cs),
             "warehouse": data,
