@@ -245,6 +245,21 @@ def build_model_dir(
 
 
 # -- the runs ----------------------------------------------------------------------------------
+def nvidia_smi(query: str, *formats: str) -> list[str]:
+    """``nvidia-smi --query-gpu=QUERY``: one line per GPU; [] when it cannot run."""
+    fmt = ",".join(["csv", "noheader", *formats])
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", f"--query-gpu={query}", f"--format={fmt}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
 class DeviceMemory:
     """The device's peak used memory while a run lasts, sampled every ``period`` seconds
     through NVML (``pynvml``, which vLLM installs) or ``nvidia-smi``; None without either."""
@@ -269,12 +284,7 @@ class DeviceMemory:
             return None
 
         def smi() -> int | None:
-            out = subprocess.run(
-                ["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
-                capture_output=True,
-                text=True,
-                timeout=10,
-            ).stdout.split()
+            out = nvidia_smi("memory.used", "nounits")
             return int(out[0]) * 1024**2 if out else None
 
         return smi
@@ -467,16 +477,8 @@ def _device_name() -> str:
 
     if not torch.cuda.is_available():
         return f"cpu ({os.cpu_count()} cores)"
-    try:
-        out = subprocess.run(
-            ["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        out = ""
-    return f"{out.replace(chr(10), '; ') or 'cuda'} ({torch.cuda.device_count()} visible)"
+    names = "; ".join(nvidia_smi("name,memory.total")) or "cuda"
+    return f"{names} ({torch.cuda.device_count()} visible)"
 
 
 def check(cs: CheckSettings, python: str = sys.executable) -> int:
