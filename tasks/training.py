@@ -288,19 +288,8 @@ def sft_stage(
 ) -> dict[str, Any]:
     """Train, then append one ``training_runs`` row (batch id = run id, so a retried write
     adds nothing). Returns the row without the bulky metrics, for run summaries."""
-    started = dt.datetime.now(dt.UTC)
-    t0 = time.perf_counter()
-    metrics = run_training(request, log)
-    row = training_row(
-        run_id,
-        request,
-        metrics,
-        started=started,
-        finished=dt.datetime.now(dt.UTC),
-        duration_s=time.perf_counter() - t0,
-        export_id=export_id or export_id_of(wh, request.data),
-    )
-    wh.append("training_runs", [row], batch_id=run_id)
+    export_id = export_id or export_id_of(wh, request.data)
+    row, metrics = _train_and_record(wh, request, run_id, export_id, log)
     summary = {k: v for k, v in row.items() if k not in ("metrics", "parameters")}
     summary["losses"] = [
         {"step": x.get("step"), "loss": x["loss"]} for x in metrics.get("losses", [])
@@ -311,12 +300,15 @@ def sft_stage(
     return summary
 
 
-def rl_stage(
-    wh: Warehouse, request: GRPORequest, run_id: str, *, log: Callable[[str], None] = print
-) -> dict[str, Any]:
-    """GRPO on RL tasks selected from ``wh``, then one ``training_runs`` row with the
-    selection's lineage (query, Parquet files, band). Returns the row without the bulky
-    metrics, for run summaries."""
+def _train_and_record(
+    wh: Warehouse,
+    request: SFTRequest | GRPORequest,
+    run_id: str,
+    export_id: str | None,
+    log: Callable[[str], None],
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Train, then append one ``training_runs`` row (batch id = run id, so a retried write
+    adds nothing); the row and the metrics."""
     started = dt.datetime.now(dt.UTC)
     t0 = time.perf_counter()
     metrics = run_training(request, log)
@@ -327,9 +319,19 @@ def rl_stage(
         started=started,
         finished=dt.datetime.now(dt.UTC),
         duration_s=time.perf_counter() - t0,
-        export_id=None,
+        export_id=export_id,
     )
     wh.append("training_runs", [row], batch_id=run_id)
+    return row, metrics
+
+
+def rl_stage(
+    wh: Warehouse, request: GRPORequest, run_id: str, *, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """GRPO on RL tasks selected from ``wh``, then one ``training_runs`` row with the
+    selection's lineage (query, Parquet files, band). Returns the row without the bulky
+    metrics, for run summaries."""
+    row, metrics = _train_and_record(wh, request, run_id, None, log)
     summary = {k: v for k, v in row.items() if k not in ("metrics", "parameters", "query")}
     lineage = metrics.get("lineage") or {}
     summary["data_files"] = {t: len(f) for t, f in (lineage.get("files") or {}).items()}
