@@ -54,6 +54,7 @@ from typing import Any
 
 import orjson
 
+from library.rollout.record import chat_features
 from library.runtime import Gateway, World
 from tasks.curate import CurationResult, load_rollouts, loads
 from warehouse import Warehouse
@@ -413,20 +414,9 @@ def _export_id(kind: str, path: Path, content: bytes) -> str:
 
 def _write_hf(tmp: Path, records: list[dict[str, Any]]) -> None:
     import datasets
-    from datasets import Dataset, Features, List, Value
+    from datasets import Dataset
 
-    call = {
-        "id": Value("string"),
-        "type": Value("string"),
-        "function": {"name": Value("string"), "arguments": Value("string")},
-    }
-    message = {
-        "role": Value("string"),
-        "content": Value("string"),
-        "tool_calls": List(call),
-        "tool_call_id": Value("string"),
-    }
-    features = Features({"messages": List(message), "tools": Value("string")})
+    features = chat_features()
     was_on = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # a pipeline log is no place for a bar per export
     try:

@@ -36,6 +36,7 @@ import pyarrow as pa
 from library.compose.task import Task
 from library.rollout.env import meta_tool_schemas
 from library.rollout.prompt import opening_messages
+from library.rollout.record import chat_features
 from warehouse import Warehouse
 from warehouse.schemas import TABLES
 
@@ -399,22 +400,9 @@ def sft_query(where: str | None) -> str:
 
 
 def _sft_features() -> Any:
-    from datasets import Features, List, Value
+    from datasets import Value
 
-    call = {
-        "id": Value("string"),
-        "type": Value("string"),
-        "function": {"name": Value("string"), "arguments": Value("string")},
-    }
-    message = {
-        "role": Value("string"),
-        "content": Value("string"),
-        "tool_calls": List(call),
-        "tool_call_id": Value("string"),
-    }
-    return Features(
-        {"messages": List(message), "tools": Value("string"), "rollout_id": Value("string")}
-    )
+    return chat_features(rollout_id=Value("string"))
 
 
 def sft_record(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -105,3 +105,22 @@ class Rollout(BaseModel):
 def _total(values: list[int | None]) -> int | None:
     known = [v for v in values if v is not None]
     return sum(known) if known else None
+
+
+def chat_features(**extra: Any) -> Any:
+    """The ``datasets`` features of a chat record (OpenAI messages with tool calls, the tool
+    schemas as a JSON string), plus ``extra`` columns: one schema for exports and training."""
+    from datasets import Features, List, Value
+
+    call = {
+        "id": Value("string"),
+        "type": Value("string"),
+        "function": {"name": Value("string"), "arguments": Value("string")},
+    }
+    message = {
+        "role": Value("string"),
+        "content": Value("string"),
+        "tool_calls": List(call),
+        "tool_call_id": Value("string"),
+    }
+    return Features({"messages": List(message), "tools": Value("string"), **extra})
