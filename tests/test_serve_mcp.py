@@ -288,10 +288,17 @@ def test_a_session_that_disconnects_mid_call_leaves_the_server_serving() -> None
     )
 
     async def leave_mid_call(url: str) -> None:
-        async with Client(url) as client:
-            with anyio.move_on_after(0.3) as scope:  # the client goes away during the call
-                await client.call_tool("slow__tick", {"tick_id": "t1", "seconds": 2.0})
-            assert scope.cancelled_caught
+        left_mid_call = False
+        try:
+            async with Client(url) as client:
+                with anyio.move_on_after(0.3) as scope:  # the client goes away during the call
+                    await client.call_tool("slow__tick", {"tick_id": "t1", "seconds": 2.0})
+                left_mid_call = scope.cancelled_caught
+        except* (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            # The client library's own reader may already be closed when a late reply
+            # lands (seen on CI); the server's behaviour, not the client's, is under test.
+            pass
+        assert left_mid_call
 
     async def next_session(url: str) -> dict[str, Any]:
         async with Client(url) as client:
