@@ -11,9 +11,10 @@ import datetime as dt
 import hashlib
 import math
 import os
+import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,7 @@ def compose_stage(
     oversample: int = 10,
     paraphrase: bool | None = None,
     paraphrase_with: LLMClient | None = None,
+    on_progress: Callable[[int, int, str], None] | None = None,
 ) -> ComposeSummary:
     """Compose ``n`` verified tasks over the built library, sharded over sandbox workers.
 
@@ -180,7 +182,8 @@ def compose_stage(
     ``paraphrase`` (default: ``COMPOWORLD_PARAPHRASE`` set to 1/true): a model rewrites each
     instruction as a person would, literals kept verbatim (else the template stays), through
     the configured model (``COMPOWORLD_LLM_*``), replayed from ``llm_calls`` on reruns;
-    ``paraphrase_with`` gives the client directly (tests).
+    ``paraphrase_with`` gives the client directly (tests). ``on_progress(done, total, note)``
+    hears of each step: each shard composed, the recheck, the write (from pool threads).
     """
     t0 = time.perf_counter()
     services = list(built_services(wh).values())
@@ -191,10 +194,21 @@ def compose_stage(
     per_shard = math.ceil(wanted / shards) + 5  # a little slack: merging drops near-duplicates
     cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
 
+    steps, finished = shards + 2, [0]  # the shards, the isolated recheck, the write
+    progress_lock = threading.Lock()
+
+    def progress(note: str) -> None:
+        if on_progress is not None:
+            with progress_lock:
+                finished[0] += 1
+                on_progress(finished[0], steps, note)
+
     def job(sandbox: Sandbox, shard: int) -> dict[str, Any]:
         payload = load_library(sandbox, services)
         payload |= {"n": per_shard, "seed": seed, "shard": shard, "shards": shards, "config": cfg}
-        return sandbox.invoke(COMPOSE, payload)
+        out = sandbox.invoke(COMPOSE, payload)
+        progress(f"shard {shard + 1} of {shards} composed")
+        return out
 
     with SandboxPool(shards, COMPOSE_POLICY, fresh_per_job=False) as pool:
         results = pool.map(job, range(shards))
@@ -220,6 +234,7 @@ def compose_stage(
         if verdicts[t.task_id] is not None:
             summary.rejections[f"isolated recheck: {verdicts[t.task_id]}"] += 1
     tasks = [t for t in tasks if verdicts[t.task_id] is None]
+    progress(f"{len(tasks)} tasks passed the isolated recheck")
     summary.near_duplicates = dropped
     summary.composed = len(tasks)
     client = paraphrase_with or (paraphrase_client(wh) if wants_paraphrase(paraphrase) else None)
@@ -234,6 +249,7 @@ def compose_stage(
         summary.record(t)
     run = _hash([seed, n, cfg, graph_id(services), sorted(require_any or ())], 8)
     summary.written = write_tasks(wh, tasks, run=run)
+    progress(f"{summary.written} new tasks written")
     summary.wall_s = time.perf_counter() - t0
     return summary
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from warehouse import Warehouse
@@ -22,4 +23,13 @@ def task_mix(wh: Warehouse) -> list[dict[str, Any]]:
         "with pairs as (select domain, unnest(capabilities) as capability from tasks) "
         "select domain, capability, count(*) as tasks from pairs "
         "group by domain, capability order by domain, capability"
+    ).to_pylist()
+
+
+def rollout_failures(wh: Warehouse, since: dt.datetime, limit: int = 200) -> list[dict[str, Any]]:
+    """Rollouts written since ``since`` that did not finish, with their error (a sample)."""
+    return wh.query(
+        "select task_id, policy, mode, status, error from rollouts "
+        "where status <> 'finished' and created_at >= $since order by created_at limit $limit",
+        {"since": since, "limit": limit},
     ).to_pylist()
