@@ -253,6 +253,34 @@ class Permissive(Notes):
         return self.get("notes", note_id)
 
 
+class CreatedUnlisted(Notes):
+    @tool
+    def list_notes(self, limit: int = 20, offset: int = 0) -> list[Note]:
+        """List notes (only those seeded: a created note never shows).
+
+        Args:
+            limit: Page size.
+            offset: Notes to skip.
+        """
+        seeded = [n for n in self.state.notes.values() if n.body == ""]
+        return [n for n in seeded if n.title.startswith("Call ")][offset : offset + limit]
+
+
+class RefusalLeaks(Notes):
+    @tool
+    def get_note(self, note_id: object) -> Note:
+        """Get a note (an id that is not text marks every note seen, then is refused).
+
+        Args:
+            note_id: The note's id.
+        """
+        if not isinstance(note_id, str):
+            for key, note in list(self.state.notes.items()):
+                self.state.notes[key] = note.model_copy(update={"body": "seen"})
+            raise ToolError(ErrorCode.INVALID_ARGUMENT, "note_id: not a note id")
+        return self.get("notes", note_id)
+
+
 def failed(results: list[CheckResult]) -> dict[tuple[str, str], str]:
     return {(r.tool, r.check): r.detail for r in results if not r.passed}
 
@@ -286,12 +314,22 @@ def test_correct_service_passes_every_check() -> None:
         (RandomIds, "create_note", "determinism"),
         (SilentMiss, "get_note", "not_found"),
         (Permissive, "get_note", "invalid_argument"),
+        (CreatedUnlisted, "create_note", "read_after_write"),
+        (RefusalLeaks, "get_note", "invalid_argument"),
     ],
 )
 def test_each_bug_is_caught_by_its_check(broken: type[Service], tool: str, check: str) -> None:
     problems = failed(run_conformance(broken, SPECS))
     assert (tool, check) in problems, problems
     assert not verified_tools(run_conformance(broken, SPECS))[tool]
+
+
+def test_the_rule_each_bug_breaks_is_named() -> None:
+    """The check fails for the bug's own reason, not a neighbouring one."""
+    unlisted = failed(run_conformance(CreatedUnlisted, SPECS))
+    assert unlisted[("create_note", "read_after_write")] == "the created record is not in the list"
+    leaks = failed(run_conformance(RefusalLeaks, SPECS))
+    assert "changed the state" in leaks[("get_note", "invalid_argument")]
 
 
 def test_missing_tool_and_signature_mismatch() -> None:
