@@ -1,11 +1,14 @@
 """The build stage: ingested specs -> generated services, verified in sandboxed workers.
 
-Per service the tiers are tried in order: the compiler (no model); the coding agent for the
-tools the compiler could not express or that failed verification (needs a model, or recorded
-answers in ``llm_calls``); then the world model for what still fails (needs a model at run
-time). Every tool ends in exactly one of: verified (by which tier), world_model, or rejected
-with a reason. Results land in ``services``, ``service_tools`` and ``service_checks``; a
-service whose inputs and code were already built is skipped, so reruns add nothing.
+Per service the tiers are tried in order (``library.verify.build.run_cascade``, the one
+cascade, given here a verifier that judges each candidate over what a sandbox worker
+answers): the compiler (no model); the coding agent for the tools the compiler could not
+express or that failed verification (needs a model, or recorded answers in ``llm_calls``);
+then the world model for what still fails (needs a model at run time). Every tool ends in
+exactly one of: verified (by which tier), world_model, or rejected with a reason. Results
+land in ``services``, ``service_tools`` and ``service_checks``; a service whose inputs and
+code were already built is skipped, so reruns add nothing. A service whose model tiers
+failed (a model outage after retries) is not written, so the next run builds it again.
 """
 
 from __future__ import annotations
@@ -22,21 +25,26 @@ from typing import Any
 
 import orjson
 
-from library.coding_agent import CodingAgent, CodingAgentSettings, VerifyOutcome
+from library.coding_agent import CodingAgent, CodingAgentSettings
 from library.compiler import compile_service
 from library.llm import LLMClient, LLMSettings
 from library.sandbox import Sandbox, SandboxError, SandboxPolicy, SandboxPool
 from library.toolspec import ToolSpec, spec_from_row
+from library.verify.build import (
+    CODING_AGENT,
+    COMPILER,
+    REJECTED,
+    VERIFIED,
+    WORLD_MODEL,
+    ToolFate,
+    Verdict,
+    run_cascade,
+)
 from library.verify.conformance import verified_tools
 from library.verify.remote import run_remote_conformance
 from tasks.batches import batches
 from warehouse import Warehouse
 
-VERIFIED, WORLD_MODEL, REJECTED = "verified", "world_model", "rejected"
-COMPILER, CODING_AGENT = "compiler", "coding_agent"
-NO_MODEL = (
-    "no model configured for the coding-agent and world-model tiers (set COMPOWORLD_LLM_MODEL)"
-)
 # CPython 3.11's ast module is not thread-safe ("AST constructor recursion depth mismatch"
 # under concurrent parses), and the compiler parses what it emits: one compile at a time.
 _COMPILE_LOCK = threading.Lock()
@@ -113,16 +121,6 @@ def compiled_identity(
 
 
 @dataclass(slots=True)
-class ToolFate:
-    tool: str
-    tool_id: str
-    access: str
-    status: str  # verified | world_model | rejected
-    tier: str | None
-    reason: str = ""
-
-
-@dataclass(slots=True)
 class ServiceResult:
     service: str
     service_id: str
@@ -135,6 +133,9 @@ class ServiceResult:
     duration_s: float
     doc_hashes: list[str] = field(default_factory=list)
     skipped: bool = False  # already built: nothing written
+    # The model tiers could not run (see ``Cascade.model_failure``): nothing is written, so a
+    # rerun tries the service again.
+    model_failure: str = ""
 
     @property
     def tier(self) -> str:
@@ -189,36 +190,34 @@ class ServiceResult:
         }
 
 
-def verify_in_sandbox(
+def sandbox_verdict(
     sandbox: Sandbox, service: str, code: str, specs: list[ToolSpec], seed: int
-) -> tuple[dict[str, bool], list[dict[str, Any]], str]:
+) -> Verdict:
     """Load ``code`` in the (fresh) worker and judge it with the conformance suite, run here
-    over what the worker answers (``library.verify.remote``).
-
-    Returns (verified per tool, check rows, failure reason if the sandbox refused the code).
-    """
+    over what the worker answers (``library.verify.remote``): the cascade's production
+    ``Verify``. A worker the sandbox had to end is restarted and the code refused."""
     module = f"svc_{service}_{hashlib.blake2b(code.encode(), digest_size=6).hexdigest()}"
     try:
         loaded = sandbox.load(module, code)
         found = next((s for s in loaded if s.service == service), loaded[0] if loaded else None)
         if found is None:
-            return {}, [], "the code defines no Service subclass"
+            return Verdict(refused="the code defines no Service subclass")
         # The checks run here, in the parent; the worker only executes the calls.
         results = run_remote_conformance(
             sandbox, found, [s.model_dump(mode="json") for s in specs], seed
         )
     except SandboxError as exc:
         sandbox.restart()
-        return {}, [], f"sandbox: {exc.reason}"
-    return verified_tools(results), [r.to_row() for r in results], ""
+        return Verdict(refused=f"sandbox: {exc.reason}")
+    return Verdict(verified_tools(results), results)
 
 
-def _first_failures(checks: list[dict[str, Any]]) -> dict[str, str]:
-    first: dict[str, str] = {}
-    for c in checks:
-        if not c["passed"] and c["tool"] not in first:
-            first[c["tool"]] = f"{c['check']}: {c.get('detail') or 'failed'}"
-    return first
+def verify_in_sandbox(
+    sandbox: Sandbox, service: str, code: str, specs: list[ToolSpec], seed: int
+) -> tuple[dict[str, bool], list[dict[str, Any]], str]:
+    """``sandbox_verdict`` as (verified per tool, check rows, why the code was refused)."""
+    verdict = sandbox_verdict(sandbox, service, code, specs, seed)
+    return verdict.verified, verdict.rows(), verdict.refused
 
 
 @dataclass(slots=True)
@@ -238,10 +237,10 @@ def build_service(
     agent: CodingAgent | None,
     already_built: set[str],
 ) -> ServiceResult:
-    """Run the tiers for one service (inside ``sandbox``, a worker of its own)."""
+    """Run the tiers for one service (``library.verify.build.run_cascade``), every candidate
+    judged over what ``sandbox``, a worker of its own, answers."""
     t0 = time.perf_counter()
     input_hash, code, skipped, service_id = compiled_identity(service, specs, settings.seed)
-    code_hash = _hash(code)
     docs = sorted({s.doc_hash for s in specs})
     if service_id in already_built:
         return ServiceResult(
@@ -249,7 +248,7 @@ def build_service(
             service_id,
             input_hash,
             code,
-            code_hash,
+            _hash(code),
             [],
             [],
             0,
@@ -258,76 +257,31 @@ def build_service(
             skipped=True,
         )
 
-    reasons: dict[str, str] = dict(skipped)
-    verified: dict[str, str] = {}  # tool -> tier
-    checks: list[dict[str, Any]] = []
-    compiled_specs = [s for s in specs if s.name not in skipped]
-    if code and compiled_specs:
-        ok, rows, refused = verify_in_sandbox(sandbox, service, code, compiled_specs, settings.seed)
-        checks += [r | {"tier": COMPILER} for r in rows]
-        failures = _first_failures(rows)
-        for s in compiled_specs:
-            if ok.get(s.name):
-                verified[s.name] = COMPILER
-            else:
-                reasons[s.name] = refused or f"compiler: {failures.get(s.name, 'not verified')}"
+    def verify(candidate: str, judged: list[ToolSpec]) -> Verdict:
+        return sandbox_verdict(sandbox, service, candidate, judged, settings.seed)
 
-    attempts = 0
-    left = [s for s in specs if s.name not in verified]
-    if left and agent is not None:
-
-        def verify(candidate: str) -> VerifyOutcome:
-            ok, rows, refused = verify_in_sandbox(sandbox, service, candidate, specs, settings.seed)
-            if refused:
-                return VerifyOutcome(passed=False, failures=[refused])
-            failed = _first_failures(rows)
-            return VerifyOutcome(
-                passed=all(ok.get(s.name) for s in specs),
-                failures=[f"{t}: {why}" for t, why in failed.items()],
-            )
-
-        result = agent.repair(service, specs, code or None, verify)
-        attempts = result.rounds
-        if result.code:
-            ok, rows, _ = verify_in_sandbox(sandbox, service, result.code, specs, settings.seed)
-            # Adopt the agent's code only if it keeps every tool the compiler verified.
-            if all(ok.get(t) for t in verified) and sum(map(bool, ok.values())) > len(verified):
-                code, code_hash = result.code, _hash(result.code)
-                checks = [r | {"tier": CODING_AGENT} for r in rows]
-                for s in left:
-                    if ok.get(s.name):
-                        verified[s.name] = CODING_AGENT
-                failures = _first_failures(rows)
-                for s in left:
-                    if s.name in failures:
-                        reasons[s.name] += f"; coding agent: {failures[s.name]}"
-
-    fates = []
-    model_ready = settings.llm.configured
-    for s in specs:
-        if s.name in verified:
-            fates.append(ToolFate(s.name, s.id, s.access, VERIFIED, verified[s.name]))
-        elif model_ready and s.output_schema is not None:
-            fates.append(
-                ToolFate(s.name, s.id, s.access, WORLD_MODEL, WORLD_MODEL, reasons.get(s.name, ""))
-            )
-        else:
-            why = reasons.get(s.name, "not verified")
-            why += (
-                "; world model: the spec has no output schema" if model_ready else f"; {NO_MODEL}"
-            )
-            fates.append(ToolFate(s.name, s.id, s.access, REJECTED, None, why))
+    cascade = run_cascade(
+        service,
+        specs,
+        code,
+        skipped,
+        verify,
+        agent=agent,
+        world_model=settings.llm.configured,
+    )
+    code_hash = _hash(cascade.code)
     return ServiceResult(
         service,
         _hash(service, input_hash, code_hash),
         input_hash,
-        code,
+        cascade.code,
         code_hash,
-        fates,
-        checks,
-        attempts,
+        cascade.fates,
+        cascade.checks,
+        cascade.attempts,
         time.perf_counter() - t0,
         docs,
+        model_failure=cascade.model_failure,
     )
 
 
@@ -337,6 +291,9 @@ class BuildSummary:
     services_built: int = 0
     services_skipped: int = 0
     sandbox_failures: int = 0
+    # Services whose model tiers failed (an outage after retries): not written, retried by
+    # the next run; service -> why.
+    model_failures: dict[str, str] = field(default_factory=dict)
     tools: Counter[tuple[str, str]] = field(default_factory=Counter)  # (status, tier) -> n
     services_by_tier: Counter[str] = field(default_factory=Counter)
     agent_ran: bool = False
@@ -383,6 +340,7 @@ class BuildSummary:
         self.services_built += other.services_built
         self.services_skipped += other.services_skipped
         self.sandbox_failures += other.sandbox_failures
+        self.model_failures.update(other.model_failures)
         self.tools.update(other.tools)
         self.services_by_tier.update(other.services_by_tier)
         self.agent_ran = self.agent_ran or other.agent_ran
@@ -395,6 +353,7 @@ class BuildSummary:
             "services_built": self.services_built,
             "services_already_built": self.services_skipped,
             "sandbox_failures": self.sandbox_failures,
+            "model_failures": dict(sorted(self.model_failures.items())),
             "tools": total,
             "tools_verified": verified,
             "verified_share": round(verified / total, 4) if total else 0.0,
@@ -440,7 +399,7 @@ def build_services(
     def job(sandbox: Sandbox, item: tuple[str, list[ToolSpec]]) -> ServiceResult:
         result = build_service(sandbox, item[0], item[1], settings, agent, done)
         summary.note_protections(sandbox.info.get("protections") or {})
-        if not result.skipped:
+        if not result.skipped and not result.model_failure:
             # One service = one batch per table, keyed by its id: reruns never duplicate.
             for table, rows in result.rows(now).items():
                 if rows:
@@ -465,6 +424,10 @@ def build_services(
         result = outcome.value
         if result.skipped:
             summary.services_skipped += 1
+            continue
+        if result.model_failure:  # nothing written: counted as rejected, a rerun retries
+            summary.model_failures[result.service] = result.model_failure
+            summary.tools[(REJECTED, "")] += len(specs)
             continue
         summary.services_built += 1
         summary.services_by_tier[result.tier] += 1
