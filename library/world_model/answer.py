@@ -3,7 +3,8 @@
 An answer is ``{"result": ..., "state_patch": [RFC 6902 ops]}`` or, for a call that must
 fail, ``{"error": {"code", "message"}}``. The result is checked against the tool's output
 schema; the patch is applied to the state's JSON document and the outcome validated by the
-service's own ``State`` model, so a simulated tool can only ever produce a state the real
+service's own ``State`` model, or by its JSON schema for a service in a sandbox worker
+(``library.world_model.state``), so a simulated tool can only ever produce a state the real
 service could hold.
 """
 
@@ -12,8 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import jsonpatch
-import jsonpointer
 import orjson
 from jsonschema import exceptions as js_exceptions
 from jsonschema import validators
@@ -21,13 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from library.runtime import ErrorCode, State
 from library.runtime.world import describe_validation_error
+from library.world_model.state import MAX_ERRORS, InvalidAnswer, ModelState
 
 _FENCED = re.compile(r"```(?:json)?\s*\n(.*?)```", re.DOTALL | re.IGNORECASE)
-MAX_ERRORS = 5
-
-
-class InvalidAnswer(ValueError):
-    """Why an answer was rejected; the message is fed back to the model verbatim."""
+__all__ = ["Answer", "AnswerError", "InvalidAnswer", "SchemaCheck", "apply_patch", "parse_answer"]
 
 
 class AnswerError(BaseModel):
@@ -105,28 +101,4 @@ def _describe(what: str, err: js_exceptions.ValidationError) -> str:
 
 def apply_patch(state: State, patch: list[dict[str, Any]]) -> State:
     """The state after the patch, validated by its own model; the input is not touched."""
-    doc = state.model_dump(mode="json")
-    try:
-        patched = jsonpatch.apply_patch(doc, patch, in_place=True)
-    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as exc:
-        raise InvalidAnswer(f"state_patch cannot be applied: {exc}") from None
-    except (TypeError, KeyError, ValueError) as exc:  # malformed ops that jsonpatch lets through
-        raise InvalidAnswer(f"state_patch is malformed: {type(exc).__name__}: {exc}") from None
-    try:
-        new = type(state).model_validate(patched)
-    except ValidationError as exc:
-        raise InvalidAnswer(f"the patched state is invalid: {_short(exc)}") from None
-    for name, records in new.collections().items():
-        for key, record in records.items():
-            if key != record.id:
-                raise InvalidAnswer(
-                    f"the patched state is invalid: {name}/{key} holds a record whose id is "
-                    f"{record.id!r}; a record's key must equal its id"
-                )
-    return new
-
-
-def _short(exc: ValidationError) -> str:
-    parts = describe_validation_error(exc).split("; ")
-    more = f" (and {len(parts) - MAX_ERRORS} more)" if len(parts) > MAX_ERRORS else ""
-    return "; ".join(parts[:MAX_ERRORS]) + more
+    return ModelState(state).patched(patch).state

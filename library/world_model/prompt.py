@@ -7,8 +7,9 @@ from typing import Any
 
 import orjson
 
-from library.runtime import ErrorCode, Record, State
+from library.runtime import ErrorCode, State
 from library.toolspec import ToolSpec
+from library.world_model.state import StateView, as_view
 
 SYSTEM = f"""\
 You simulate one tool of a software service. Given the tool's specification, the service's \
@@ -64,31 +65,34 @@ def relevant_collections(spec: ToolSpec, names: list[str]) -> list[str]:
 
 
 def state_slice(
-    spec: ToolSpec, state: State, arguments: dict[str, Any], max_records: int, max_chars: int
+    spec: ToolSpec,
+    state: State | StateView,
+    arguments: dict[str, Any],
+    max_records: int,
+    max_chars: int,
 ) -> tuple[dict[str, Any], list[str]]:
     """The state document cut to the relevant collections and capped in size, plus notes on
     what was left out. Records whose id appears in the arguments are kept first."""
-    collections = state.collections()
-    shown = relevant_collections(spec, list(collections))
+    view = as_view(state)
+    names = view.collection_names()
+    shown = relevant_collections(spec, names)
     mentioned = _strings(arguments)
-    scalars = state.model_dump(mode="json", exclude=set(collections))
+    scalars = view.scalars()
     limit = max_records
     while True:
         doc: dict[str, Any] = dict(scalars)
         notes: list[str] = []
         for name in shown:
-            records: dict[str, Record] = collections[name]
-            order = [k for k in records if k in mentioned] + [
-                k for k in records if k not in mentioned
-            ]
+            ids = view.record_ids(name)
+            order = [k for k in ids if k in mentioned] + [k for k in ids if k not in mentioned]
             kept = order[:limit]
-            doc[name] = {k: records[k].model_dump(mode="json") for k in kept}
-            if len(kept) < len(records):
-                notes.append(f"{name}: showing {len(kept)} of {len(records)} records")
+            doc[name] = view.records(name, kept)
+            if len(kept) < len(ids):
+                notes.append(f"{name}: showing {len(kept)} of {len(ids)} records")
         if limit <= 1 or len(_json(doc)) <= max_chars:
             break
         limit //= 2
-    hidden = [n for n in collections if n not in shown]
+    hidden = [n for n in names if n not in shown]
     if hidden:
         notes.append(f"collections not shown: {', '.join(hidden)}")
     return doc, notes
@@ -96,13 +100,14 @@ def state_slice(
 
 def build_messages(
     spec: ToolSpec,
-    state: State,
+    state: State | StateView,
     arguments: dict[str, Any],
     now: dt.datetime | None,
     max_records: int,
     max_chars: int,
 ) -> list[dict[str, str]]:
-    doc, notes = state_slice(spec, state, arguments, max_records, max_chars)
+    view = as_view(state)
+    doc, notes = state_slice(spec, view, arguments, max_records, max_chars)
     tool = {
         "service": spec.service,
         "name": spec.name,
@@ -111,8 +116,11 @@ def build_messages(
         "input_schema": spec.input_schema,
         "output_schema": spec.output_schema,
     }
-    types = type(state).collection_types
-    schemas = {name: _untitled(types[name].model_json_schema()) for name in doc if name in types}
+    schemas = {}
+    for name in doc:
+        schema = view.record_schema(name) if name in view.collection_names() else None
+        if schema is not None:
+            schemas[name] = _untitled(schema)
     parts = [
         f"## Tool\n{_json(tool, indent=True)}",
         f"## Service state\n{_json(doc)}",

@@ -14,9 +14,10 @@ from library.llm import LLMCallError, LLMClient, settings_from_env
 from library.runtime import ErrorCode, State
 from library.runtime.errors import fail, ok
 from library.toolspec import ToolSpec
-from library.world_model.answer import Answer, InvalidAnswer, SchemaCheck, apply_patch, parse_answer
+from library.world_model.answer import Answer, InvalidAnswer, SchemaCheck, parse_answer
 from library.world_model.cache import AnswerCache, MemoryAnswerCache, cache_key
 from library.world_model.prompt import build_messages, retry_message
+from library.world_model.state import StateView, as_view
 
 ENV_PREFIX = "COMPOWORLD_WORLD_MODEL_"
 
@@ -37,10 +38,11 @@ class WorldModelSettings(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class Simulation:
-    """One simulated call: the envelope, and the new state when a write call succeeded."""
+    """One simulated call: the envelope, and the new state when a write call succeeded (a
+    ``State`` when called with one, the JSON document when called with a ``DocumentState``)."""
 
     envelope: dict[str, Any]
-    state: State | None = None
+    state: Any = None
     attempts: int = 0
     cached: bool = False
     call_ids: list[str] = field(default_factory=list)
@@ -48,8 +50,9 @@ class Simulation:
 
 
 class WorldModelTool:
-    """Simulates one tool. ``call`` never changes the state it is given: a write call's new
-    state comes back in ``Simulation.state`` for the caller to install.
+    """Simulates one tool. ``call`` never changes the state it is given (a ``State``, or any
+    ``StateView`` such as a sandboxed service's JSON document): a write call's new state comes
+    back in ``Simulation.state`` for the caller to install.
 
     ``ModelNotConfigured`` propagates (a setup error); model call failures and answers that
     stay invalid after ``max_attempts`` become an ``internal`` error envelope.
@@ -72,20 +75,23 @@ class WorldModelTool:
         self._outputs = SchemaCheck(spec.output_schema, "result")
 
     def call(
-        self, state: State, arguments: dict[str, Any], *, now: dt.datetime | None = None
+        self,
+        state: State | StateView,
+        arguments: dict[str, Any],
+        *,
+        now: dt.datetime | None = None,
     ) -> Simulation:
+        view = as_view(state)
         problems = self._inputs.errors(arguments)
         if problems:
             return Simulation(fail(ErrorCode.INVALID_ARGUMENT, "; ".join(problems)))
-        key = cache_key(self.spec.id, state, arguments)
+        key = cache_key(self.spec.id, view, arguments)
         cached = self.cache.get(key)
         if cached is not None:
             # The same answer on the same state passes the same checks: no need to doubt it.
-            return self._outcome(cached, state, attempts=0, cached=True)
+            return self._outcome(cached, view, attempts=0, cached=True)
         s = self.settings
-        messages = build_messages(
-            self.spec, state, arguments, now, s.max_records, s.max_state_chars
-        )
+        messages = build_messages(self.spec, view, arguments, now, s.max_records, s.max_state_chars)
         purpose = f"world_model/{self.spec.service}/{self.spec.name}"
         call_ids: list[str] = []
         rejections: list[str] = []
@@ -101,14 +107,14 @@ class WorldModelTool:
                 )
             call_ids.append(reply.record.call_id)
             try:
-                answer, new_state = self._check(reply.content, state)
+                answer, new_state = self._check(reply.content, view)
             except InvalidAnswer as exc:
                 rejections.append(str(exc))
                 messages = [*messages, {"role": "assistant", "content": reply.content}]
                 messages.append(retry_message(str(exc)))
                 continue
             self.cache.put(key, answer)
-            return self._outcome(answer, state, attempt, False, new_state, call_ids, rejections)
+            return self._outcome(answer, view, attempt, False, new_state, call_ids, rejections)
         return Simulation(
             fail(
                 ErrorCode.INTERNAL,
@@ -120,7 +126,7 @@ class WorldModelTool:
             rejections=rejections,
         )
 
-    def _check(self, reply: str, state: State) -> tuple[Answer, State | None]:
+    def _check(self, reply: str, state: StateView) -> tuple[Answer, StateView | None]:
         answer = parse_answer(reply)
         if answer.error is not None:
             return answer, None
@@ -131,15 +137,15 @@ class WorldModelTool:
             return answer, None
         if not self.writes:
             raise InvalidAnswer(f"{self.spec.name} is read-only: its state_patch must be []")
-        return answer, apply_patch(state, answer.state_patch)
+        return answer, state.patched(answer.state_patch)
 
     def _outcome(
         self,
         answer: Answer,
-        state: State,
+        state: StateView,
         attempts: int,
         cached: bool,
-        new_state: State | None = None,
+        new_state: StateView | None = None,
         call_ids: list[str] | None = None,
         rejections: list[str] | None = None,
     ) -> Simulation:
@@ -148,10 +154,10 @@ class WorldModelTool:
         else:
             envelope = ok(answer.result)
             if new_state is None and answer.state_patch:
-                new_state = apply_patch(state, answer.state_patch)
+                new_state = state.patched(answer.state_patch)
         return Simulation(
             envelope,
-            new_state,
+            new_state.value if new_state is not None else None,
             attempts=attempts,
             cached=cached,
             call_ids=call_ids or [],
