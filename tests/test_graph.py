@@ -26,6 +26,7 @@ from library.graph import (
     render_service_graph_html,
     service_graph,
 )
+from library.graph.nodes import keyed_fields
 from library.services import reference_service_classes
 
 
@@ -137,11 +138,15 @@ def test_reference_services_graph_and_outputs() -> None:
 
 
 def test_spec_nodes_take_missing_outputs_from_classes() -> None:
-    # Function-calling formats have no output schema: without the class, no outputs.
+    # Function-calling formats have no output schema: ingestion infers one (marked), and the
+    # built class's own outputs replace it where the class is given.
     specs = bundled_specs(["returns"])["returns"]
+    assert all("output_inferred" in s.vendor for s in specs)
     bare = nodes_from_specs(specs)
-    assert all(not n.outputs for n in bare)
     cls = load_service(compile_service(specs).source)
     filled = nodes_from_specs(specs, classes={"returns": cls})
     assert any(n.outputs for n in filled)
     assert [n.inputs for n in filled] == [n.inputs for n in bare]
+    built = {n.name: n.outputs for n in filled}
+    for name, tool in cls.tools.items():  # the class's outputs, not the inferred ones
+        assert built[name] == tuple(keyed_fields(tool.output_schema))

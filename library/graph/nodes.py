@@ -86,8 +86,9 @@ def nodes_from_specs(
     """One node per (verified) spec. ``verified``: ``{service: {tool: bool}}``,
     ``{"service__tool": bool}`` or a set of qualified names; None keeps every tool.
 
-    Function-calling formats publish no output schema; where a spec has none, the output
-    fields come from the service class in ``classes`` (``{service: class}``), if given.
+    Function-calling formats publish no output schema; where a spec has none (or only one
+    inferred at ingest), the output fields come from the service class in ``classes``
+    (``{service: class}``), if given: what the built tool returns beats a guess.
     """
     nodes = []
     for spec in specs:
@@ -99,7 +100,8 @@ def nodes_from_specs(
             if key is not None:
                 fields[f.side].append(FieldRef(f.path, key, f.required))
         cls = (classes or {}).get(spec.service)
-        if not spec.output_schema and cls is not None and spec.name in cls.tools:
+        declared = spec.output_schema and "output_inferred" not in spec.vendor  # else: built
+        if not declared and cls is not None and spec.name in cls.tools:
             fields["output"] = keyed_fields(cls.tools[spec.name].output_schema)
         nodes.append(
             ToolNode(

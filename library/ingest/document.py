@@ -10,6 +10,7 @@ from pathlib import Path
 from library.ingest.build import build_spec
 from library.ingest.detect import Detected, detect
 from library.ingest.functions import parse_functions
+from library.ingest.infer_output import infer_outputs
 from library.ingest.issues import Issues
 from library.ingest.loader import LoadError, load
 from library.ingest.naming import service_name
@@ -156,7 +157,7 @@ def _ingest_bytes(
         raws = parse_openapi(det, issues)
     else:
         raws = parse_functions(det, issues, frozenset(i for i, _ in loaded.bad_lines))
-    specs = _build_all(raws, det, issues, label, doc_hash)
+    specs = _with_inferred_outputs(_build_all(raws, det, issues, label, doc_hash), issues)
     if not specs and not issues.items:
         issues.add("", ErrorKind.EMPTY, "the document declares no tools")
     return specs, issues.finish()
@@ -204,6 +205,20 @@ def _build_all(
         by_name[raw.name] = spec.id
         specs.append(spec)
     return specs
+
+
+def _with_inferred_outputs(specs: list[ToolSpec], issues: Issues) -> list[ToolSpec]:
+    """Output schemas inferred for the tools that declare none; a failure there loses the
+    inference, never the tools."""
+    try:
+        return infer_outputs(specs)
+    except Exception as exc:
+        issues.warn(
+            "",
+            ErrorKind.INTERNAL,
+            f"output inference failed, outputs left as declared ({type(exc).__name__}: {exc})",
+        )
+        return specs
 
 
 def _build(raw: RawTool, det: Detected, service: str, label: str, doc_hash: str) -> ToolSpec:

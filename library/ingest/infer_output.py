@@ -1,0 +1,237 @@
+"""Output schemas for function-style tools that declare none, inferred from their family.
+
+Most MCP servers and function-calling tool sets (tau, OpenAI function lists, Docker's MCP
+catalog) publish input schemas only, yet a service needs to know what a tool gives back. A
+resource's tools describe its record between them: ``create_x`` and ``update_x`` say what a
+record holds (their inputs), ``get_x(x_id)`` and ``delete_x(x_id)`` name its id, a read keyed
+by other parameters (``get_customer_by_phone(phone_number)``) shows stored fields, list
+filters show more. From that record, each tool without an output gets the answer its verb
+implies: the record for create, read, update, action and delete, a list of records for list
+and search.
+
+Every synthesized schema says so: its root carries ``x-compoworld-inferred`` (what it was
+inferred from) and the spec's ``vendor["output_inferred"]`` the same, so the ingested data and
+the coverage report tell declared outputs from inferred ones. A tool's id stays the hash of
+what its publisher declared: inference is derived data, re-run on every ingest.
+
+OpenAPI and Swagger operations are left alone: there a missing response schema usually means
+no body (``204``), not an unknown one.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from library.ingest.naming import singular, snake, tokens
+from library.ingest.semantics import infer_fields
+from library.toolspec import SpecFormat, ToolSpec, Verb
+
+INFERRED_KEY = "x-compoworld-inferred"
+VENDOR_KEY = "output_inferred"
+
+FUNCTION_FORMATS = frozenset(
+    {SpecFormat.MCP, SpecFormat.OPENAI, SpecFormat.BFCL, SpecFormat.DOCKER_MCP}
+)
+_ID_WORDS = frozenset({("id",), ("sid",), ("uuid",), ("guid",)})
+# Parameters that shape a query rather than describe a record.
+_PAGING = frozenset(
+    {"limit", "offset", "cursor", "page", "page_size", "per_page", "page_token", "max_results",
+     "starting_after", "sort", "sort_by", "order", "order_by", "direction", "max_count", "count",
+     "num_results", "top_k"}
+)  # fmt: skip
+_QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "text", "term", "filter"})
+_RANGE = re.compile(
+    r"^(?:(min|max|from|to|since|until|start|end)_.+|.+_(after|before|since|until|from|to|min|"
+    r"max|gte|lte|gt|lt))$"
+)
+# Action words that move a record through states: such a record keeps a ``status``, which
+# no input shows (``cancel_reservation(reservation_id)`` implies one).
+_STATUS_ACTIONS = frozenset(
+    {"cancel", "void", "close", "complete", "finish", "archive", "unarchive", "restore",
+     "publish", "unpublish", "send", "approve", "reject", "decline", "accept", "submit",
+     "suspend", "pause", "resume", "activate", "reactivate", "enable", "deactivate", "disable",
+     "refund", "capture", "subscribe", "unsubscribe", "resolve", "reopen", "confirm", "ship",
+     "deliver", "start", "stop", "escalate", "return", "pay", "exchange"}
+)  # fmt: skip
+
+
+@dataclass(slots=True)
+class RecordShape:
+    """What a resource's tools say about its record."""
+
+    resource: str
+    id_key: str = "id"
+    id_schema: dict[str, Any] = field(default_factory=lambda: {"type": "string"})
+    properties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    required: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)  # "create_x inputs", "get_x key", ...
+
+    def add(self, name: str, node: Any, required: bool, evidence: str) -> None:
+        if name == self.id_key or not isinstance(node, dict) or name in self.properties:
+            if required and name in self.properties and name not in self.required:
+                self.required.append(name)
+            return
+        self.properties[name] = _stored(node)
+        if required:
+            self.required.append(name)
+        if evidence not in self.evidence:
+            self.evidence.append(evidence)
+
+    def schema(self) -> dict[str, Any]:
+        props = {self.id_key: dict(self.id_schema), **self.properties}
+        return {
+            "type": "object",
+            "properties": props,
+            "required": [self.id_key, *self.required],
+        }
+
+
+def own_id(spec: ToolSpec, resource: str) -> str | None:
+    """The required parameter naming the record a tool acts on: ``<resource>_id`` or ``id``."""
+    want = (*tokens(singular(resource)), "id")
+    for name in spec.input_schema.get("required") or ():
+        if isinstance(name, str) and (tokens(name) == want or tokens(name) in _ID_WORDS):
+            return name
+    return None
+
+
+def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
+    """The record of every resource the tools of one service act on."""
+    by_resource: dict[str, list[ToolSpec]] = defaultdict(list)
+    for spec in specs:
+        if spec.resource:
+            by_resource[spec.resource].append(spec)
+    return {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
+
+
+def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
+    # without an id parameter to copy, the id is ``<resource>_id``, not ``id``: two resources
+    # known by a name alone must not look like one record
+    shape = RecordShape(resource, id_key=f"{snake(singular(resource))}_id")
+    ids = Counter(name for t in tools if (name := own_id(t, resource)) is not None)
+    if ids:
+        shape.id_key = ids.most_common(1)[0][0]
+        node = _first_property(tools, shape.id_key)
+        if node is not None and node.get("type") in ("string", "integer"):
+            shape.id_schema = {"type": node["type"]}
+    # creates first: their required inputs are what a record cannot lack
+    ordered = sorted(tools, key=lambda t: (not _creates(t, resource), t.verb != Verb.UPDATE))
+    for spec in ordered:
+        props = spec.input_schema.get("properties") or {}
+        required = set(spec.input_schema.get("required") or ())
+        own = own_id(spec, resource)
+        creating = _creates(spec, resource)
+        if creating or spec.verb == Verb.UPDATE:
+            for name, node in props.items():
+                if name != own and _describes_record(name):
+                    shape.add(name, node, creating and name in required, f"{spec.name} inputs")
+        elif spec.verb == Verb.READ and own is None:
+            # ``get_customer_by_phone(phone_number)``: the key is a stored field
+            for name in sorted(required):
+                if _describes_record(name):
+                    shape.add(name, props.get(name), True, f"{spec.name} key")
+    if not shape.properties:  # nothing writes the records: list filters are what they show
+        for spec in tools:
+            if spec.verb not in (Verb.LIST, Verb.SEARCH):
+                continue
+            for name, node in (spec.input_schema.get("properties") or {}).items():
+                if _describes_record(name) and not _RANGE.match(snake(name)):
+                    shape.add(name, node, False, f"{spec.name} filters")
+    if "status" not in shape.properties:
+        if any(_status_action(t) for t in tools):
+            shape.add("status", {"type": "string"}, False, "status actions")
+        elif tokens(resource)[-1:] == ("status",) and (ids or shape.properties):
+            # ``get_flight_status(flight_number, date)``: the status is what is read
+            shape.add("status", {"type": "string"}, True, "the resource's name")
+    if not shape.properties and (ids or any(t.verb in (Verb.LIST, Verb.SEARCH) for t in tools)):
+        # Records listed or fetched by id, and nothing else known: they are at least named
+        # (lists of nameless things are not what such tools describe).
+        shape.properties["name"] = {"type": "string"}
+        shape.required.append("name")
+        shape.evidence.append("a name (nothing else is known)")
+    return shape
+
+
+def _creates(spec: ToolSpec, resource: str) -> bool:
+    """A create, or an action naming no existing record (``send_message(to, body)``)."""
+    if spec.verb == Verb.CREATE:
+        return True
+    return spec.verb in (Verb.ACTION, None) and own_id(spec, resource) is None
+
+
+def _status_action(spec: ToolSpec) -> bool:
+    if spec.verb != Verb.ACTION:
+        return False
+    return any(t in _STATUS_ACTIONS for t in tokens(spec.name))
+
+
+def _describes_record(name: str) -> bool:
+    key = snake(name)
+    return bool(key) and key not in _PAGING and key not in _QUERY and name.isidentifier()
+
+
+def _first_property(tools: list[ToolSpec], name: str) -> dict[str, Any] | None:
+    for spec in tools:
+        node = (spec.input_schema.get("properties") or {}).get(name)
+        if isinstance(node, dict):
+            return node
+    return None
+
+
+def _stored(node: dict[str, Any]) -> dict[str, Any]:
+    """A parameter's schema as the stored field's: its type and constraints, not its default
+    (a stored value has no default) nor the parameter's prose about how to call the tool."""
+    kept = {k: copy.deepcopy(v) for k, v in node.items() if k != "default"}
+    return kept
+
+
+def inferred_output(spec: ToolSpec, shape: RecordShape) -> dict[str, Any]:
+    record = shape.schema()
+    if spec.verb in (Verb.LIST, Verb.SEARCH):
+        out: dict[str, Any] = {"type": "array", "items": record}
+    else:
+        out = record
+    out[INFERRED_KEY] = _basis(spec, shape)
+    return out
+
+
+def _basis(spec: ToolSpec, shape: RecordShape) -> str:
+    what = "a list of records" if spec.verb in (Verb.LIST, Verb.SEARCH) else "the record"
+    return f"{what} of {shape.resource}, from: {', '.join(shape.evidence)}"
+
+
+def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
+    """The specs of one document, each function-style tool without an output schema given
+    one inferred from its resource's tools (others unchanged, order kept)."""
+    wanting = [
+        s
+        for s in specs
+        if s.output_schema is None and s.format in FUNCTION_FORMATS and s.resource and s.verb
+    ]
+    if not wanting:
+        return specs
+    by_service: dict[str, list[ToolSpec]] = defaultdict(list)
+    for spec in specs:
+        by_service[spec.service].append(spec)
+    shapes = {service: record_shapes(tools) for service, tools in by_service.items()}
+    out: list[ToolSpec] = []
+    wanted = {id(s) for s in wanting}
+    for spec in specs:
+        if id(spec) not in wanted or spec.resource is None:
+            out.append(spec)
+            continue
+        shape = shapes[spec.service][spec.resource]
+        if not shape.properties:  # a state with no record (a device's settings): no basis
+            out.append(spec)
+            continue
+        schema = inferred_output(spec, shape)
+        fields = infer_fields(spec.input_schema, schema, spec.resource)
+        vendor = {**spec.vendor, VENDOR_KEY: schema[INFERRED_KEY]}
+        out.append(
+            spec.model_copy(update={"output_schema": schema, "fields": fields, "vendor": vendor})
+        )
+    return out

@@ -1,0 +1,110 @@
+"""Output schemas inferred at ingest for function-style tools that declare none (real tau2,
+MCP and Docker MCP specs from ../shared/specs), and what the compiler tier makes of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from library.ingest import ingest_document
+from library.ingest.infer_output import INFERRED_KEY, VENDOR_KEY
+from library.toolspec import ToolSpec, tool_id
+from library.verify import build_service
+
+SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
+pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
+
+
+def _tools(relative: str) -> dict[str, ToolSpec]:
+    specs, _ = ingest_document(SPECS / relative)
+    return {s.name: s for s in specs}
+
+
+def test_inferred_output_is_marked_in_the_schema_the_vendor_facts_and_the_row() -> None:
+    tools = _tools("functions/tau2/retail.json")
+    spec = tools["get_product_details"]
+    assert spec.output_schema is not None
+    assert "products" in spec.output_schema[INFERRED_KEY]
+    assert spec.vendor[VENDOR_KEY] == spec.output_schema[INFERRED_KEY]
+    row = spec.to_row()
+    assert row["output_schema"][INFERRED_KEY] and row["vendor"][VENDOR_KEY]
+    jsonschema.Draft202012Validator.check_schema(spec.output_schema)
+
+
+def test_a_tool_id_hashes_what_the_publisher_declared_not_the_inference() -> None:
+    spec = _tools("functions/tau2/retail.json")["get_product_details"]
+    declared = tool_id(spec.service, spec.name, spec.description, spec.input_schema, None)
+    assert spec.id == declared
+
+
+def test_the_record_comes_from_the_create_inputs_keyed_by_the_id_parameter() -> None:
+    tools = _tools("mcp/docker/simplechecklist.json")
+    create = tools["create_project"].input_schema
+    record = tools["get_project"].output_schema
+    assert record is not None and record["type"] == "object"
+    # the id key is the parameter get/update/delete name the project by
+    assert "project_id" in tools["get_project"].input_schema["required"]
+    assert record["required"][0] == "project_id"
+    assert set(create["properties"]) <= set(record["properties"])
+    assert set(create.get("required") or ()) <= set(record["required"])
+    listed = tools["list_projects"].output_schema
+    assert listed is not None and listed["type"] == "array"
+    assert listed["items"]["properties"] == record["properties"]
+
+
+def test_a_send_without_an_id_creates_the_record() -> None:
+    tools = _tools("mcp/docker/gmail-mcp.json")
+    listed = tools["listMessages"].output_schema
+    assert listed is not None
+    assert {"to", "subject", "body"} <= set(listed["items"]["properties"])  # sendMessage's
+
+
+def test_list_filters_are_fields_but_query_words_and_result_counts_are_not() -> None:
+    # BFCL's web search declares no response; nothing creates its results
+    listed = _tools("functions/bfcl_multi_turn/web_search.json")["search_engine_query"]
+    assert listed.output_schema is not None
+    fields = set(listed.output_schema["items"]["properties"])
+    assert "region" in fields
+    assert not fields & {"keywords", "max_results"}
+
+
+def test_a_lookup_key_is_a_stored_field() -> None:
+    record = _tools("functions/tau2/telecom.json")["get_customer_by_phone"].output_schema
+    assert record is not None
+    assert "phone_number" in record["required"]
+
+
+def test_records_known_only_by_name_keep_their_own_id_key() -> None:
+    tools = _tools("mcp/docker/kubectl-mcp-server.json")
+    nodes, namespaces = tools["get_nodes"].output_schema, tools["get_namespaces"].output_schema
+    assert nodes is not None and namespaces is not None
+    assert nodes["items"]["required"] == ["node_id", "name"]
+    assert namespaces["items"]["required"] == ["namespace_id", "name"]
+
+
+def test_a_device_setting_with_no_record_gets_no_output() -> None:
+    # ``check_wifi_status()``: no id, no key, nothing listed: there is no record to infer
+    tools = _tools("functions/tau2/telecom_user.json")
+    assert tools["check_wifi_status"].output_schema is None
+    assert VENDOR_KEY not in tools["check_wifi_status"].vendor
+
+
+def test_openapi_operations_without_a_response_schema_are_left_alone() -> None:
+    for path in sorted((SPECS / "openapi").glob("*.json")):
+        specs, _ = ingest_document(path)
+        assert not [s.name for s in specs if VENDOR_KEY in s.vendor], path.name
+
+
+def test_tools_known_only_by_inference_now_build_and_verify() -> None:
+    """Lookups tau2 publishes without outputs: the compiler had nothing but an id (or no
+    parameter naming the customer) and skipped them; with the inferred record they verify."""
+    specs, _ = ingest_document(SPECS / "functions/tau2/telecom.json")
+    build = build_service(specs)
+    for name in ("get_customer_by_phone", "get_customer_by_name"):
+        assert build.outcomes[name].outcome == "verified", build.outcomes[name].reason
+    specs, _ = ingest_document(SPECS / "functions/tau2/retail.json")
+    build = build_service(specs)
+    for name in ("get_product_details", "get_item_details", "list_all_product_types"):
+        assert build.outcomes[name].outcome == "verified", build.outcomes[name].reason
