@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -27,6 +28,9 @@ from library.rollout import (
     group_key,
     run_groups_sync,
 )
+from library.rollout.env import world_model_policy
+from library.world_model import AnswerCache, DirectoryAnswerCache
+from library.world_model.remote import SandboxedWorldModel
 from tasks.batches import batches
 from tasks.library_view import built_services
 from tasks.llm_store import WarehouseCallStore
@@ -130,11 +134,14 @@ def rollout_stage(
     limit: int | None = None,
     run: str = "",
     task_ids: Sequence[str] | None = None,
+    world_model: SandboxedWorldModel | None = None,
 ) -> RolloutSummary:
     """Roll out and judge every task (of ``splits``, or among ``task_ids``) that has no group
     for this policy yet.
 
-    ``llm=None`` runs the oracle; otherwise a litellm policy with those settings.
+    ``llm=None`` runs the oracle; otherwise a litellm policy with those settings. The built
+    services' world-model tools are mounted beside their verified ones and answered by
+    ``world_model`` (default: ``world_model_runtime(wh)``, the configured model).
     """
     t0 = time.perf_counter()
     settings = settings or RolloutSettings.from_env(group_size=2, concurrency=2)
@@ -160,7 +167,17 @@ def rollout_stage(
     used = {name for t in todo for name in (*t.services, *t.distractor_services)}
     services = [s for s in built_services(wh).values() if s.name in used]
     homes = {s.name: s.module for s in services}
-    envs = SandboxEnvPool(None, {s.module: s.code for s in services}, homes=homes)
+    simulated = {s.name: s.world_model_specs for s in services if s.world_model_tools}
+    if simulated and world_model is None:
+        world_model = world_model_runtime(wh)
+    envs = SandboxEnvPool(
+        None,
+        {s.module: s.code for s in services},
+        world_model_policy() if simulated else None,
+        homes=homes,
+        simulated=simulated,
+        world_model=world_model,
+    )
     try:
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:
@@ -176,6 +193,20 @@ def rollout_stage(
     summary.mean_reward = sum(row["reward"] for row in scores) / len(scores) if scores else 0.0
     summary.wall_s = time.perf_counter() - t0
     return summary
+
+
+def world_model_cache_dir() -> Path:
+    """Where validated world-model answers are kept between runs."""
+    return Path(os.environ.get("COMPOWORLD_HOME", ".compoworld")).absolute() / "world_model_cache"
+
+
+def world_model_runtime(wh: Warehouse, cache: AnswerCache | None = None) -> SandboxedWorldModel:
+    """The world model that answers sandboxed services' world-model tools: the configured
+    model (``COMPOWORLD_LLM_*``), its calls recorded in and replayed from ``llm_calls``, its
+    validated answers kept in ``cache`` (default: a folder under ``$COMPOWORLD_HOME``)."""
+    client = LLMClient(LLMSettings.from_env(), WarehouseCallStore(wh))
+    cache = cache if cache is not None else DirectoryAnswerCache(world_model_cache_dir())
+    return SandboxedWorldModel(client, cache=cache)
 
 
 def done_groups(wh: Warehouse) -> set[str]:

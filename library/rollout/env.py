@@ -19,7 +19,7 @@ import functools
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 import orjson
@@ -29,8 +29,10 @@ from library.compose.task import Task
 from library.runtime import ErrorCode, Gateway, Service, State, ToolError, World
 from library.runtime.errors import fail
 from library.runtime.world import parse_arguments, qualified, unknown_tool_message
-from library.sandbox import LoadedService, Sandbox, SandboxPolicy
+from library.sandbox import LoadedService, Sandbox, SandboxPolicy, ToolInfo
 from library.seed import seed_pool
+from library.toolspec import ToolSpec
+from library.world_model.remote import INVOKE_PREFIX, SandboxedWorldModel, spec_tool_schema
 
 Mode = Literal["direct", "gateway"]
 MODES: tuple[Mode, ...] = ("direct", "gateway")
@@ -169,6 +171,8 @@ class _SplitWorld:
         self.boxes: dict[str, Sandbox] = {}  # service -> its worker
         self.tool_names: list[str] = []
         self._routes: dict[str, tuple[_RemoteService, Any]] = {}
+        # qualified name -> (its spec, the handler answering it here in the parent)
+        self.simulated: dict[str, tuple[ToolSpec, Callable[[dict[str, Any]], dict]]] = {}
 
     def add(self, box: Sandbox, infos: list[LoadedService]) -> None:
         for info in infos:
@@ -178,6 +182,25 @@ class _SplitWorld:
                 self._routes[qualified(svc.name, td.name)] = (svc, td)
         # One order, as a single World mounts them: services by name, tools as declared.
         self.services = dict(sorted(self.services.items()))
+        self.tool_names = [qualified(s.name, t) for s in self.services.values() for t in s.tools]
+
+    def simulate(
+        self, service: str, spec: ToolSpec, handler: Callable[[dict[str, Any]], dict]
+    ) -> None:
+        """Mount a world-model tool on ``service`` (added, or in place of the code's tool of
+        that name): described by its spec, answered by ``handler``."""
+        svc = self.services[service]
+        info = ToolInfo(
+            spec.name,
+            spec.description or spec.name,
+            spec.access == "write",
+            spec.input_schema,
+            spec.output_schema,
+        )
+        svc.tools[spec.name] = info
+        name = qualified(service, spec.name)
+        self._routes[name] = (svc, info)
+        self.simulated[name] = (spec, handler)
         self.tool_names = [qualified(s.name, t) for s in self.services.values() for t in s.tools]
 
     def tool(self, name: str) -> tuple[_RemoteService, Any] | None:
@@ -191,6 +214,9 @@ class _SplitWorld:
             args = parse_arguments(arguments)
         except ToolError as exc:
             return fail(exc.code, exc.message)
+        simulated = self.simulated.get(name)
+        if simulated is not None:
+            return simulated[1](args)
         return self.boxes[route[0].name].call(name, args, world=self.world)
 
 
@@ -306,6 +332,11 @@ class SandboxEnv:
     (shared with other envs, this env's World under ``world`` in each), else the env's own.
     ``on_close`` receives the env when the engine is done with it (a pool takes it back);
     without it ``close()`` leaves the workers to their owner (``shutdown()`` ends them).
+
+    ``simulated``: service -> the specs of its world-model tools (the build's ``world_model``
+    tools), mounted on that service beside (or in place of) its code's tools and answered
+    by ``world_model`` here in the parent; the module workers' policy must allow its invoke
+    target (``world_model_policy``).
     """
 
     blocking = True
@@ -323,8 +354,12 @@ class SandboxEnv:
         max_workers: int = 64,
         workers: ModuleWorkers | None = None,
         world: int = 1,
+        simulated: Mapping[str, Sequence[ToolSpec]] | None = None,
+        world_model: SandboxedWorldModel | None = None,
     ) -> None:
         self.sandbox = sandbox
+        self.simulated = {k: list(v) for k, v in (simulated or {}).items()}
+        self.world_model = world_model
         self.refs = dict(refs or {})
         self.pool_seed = pool_seed
         self.seed_size = seed_size
@@ -388,8 +423,23 @@ class SandboxEnv:
             else:
                 box.mount(refs, seed=task.seed, states=states, world=self.world)
             world.add(box, box.describe(world=self.world))
+            if self.world_model is not None:
+                for name in group:
+                    for spec in self.simulated.get(name, ()):
+                        world.simulate(name, spec, self._simulator(box, name, spec))
         self._split_world, self._mode, self._services = world, mode, list(task.services)
         self._gateway = Gateway(world) if gateway else None  # type: ignore[arg-type]
+
+    def _simulator(
+        self, box: Sandbox, service: str, spec: ToolSpec
+    ) -> Callable[[dict[str, Any]], dict]:
+        model, ref, world = self.world_model, self._ref(service) or service, self.world
+        assert model is not None
+
+        def answer(arguments: dict[str, Any]) -> dict:
+            return model.call(box, world, service, ref, spec, arguments)
+
+        return answer
 
     def _split(self) -> _SplitWorld:
         if self._split_world is None:
@@ -405,6 +455,8 @@ class SandboxEnv:
             schemas.update(
                 (s["function"]["name"], s) for s in box.tool_schemas("openai", world=self.world)
             )
+        for name, (spec, _) in world.simulated.items():
+            schemas[name] = spec_tool_schema(spec, name)
         return [schemas[name] for name in world.tool_names if name in schemas]
 
     def call(self, name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
@@ -439,6 +491,15 @@ class SandboxEnv:
         if self._own_workers:
             self.workers.close()
         self.sandbox.close()
+
+
+def world_model_policy(policy: SandboxPolicy | None = None) -> SandboxPolicy:
+    """``policy`` (default: the default policy) allowing the trusted invoke target through
+    which the parent learns a sandboxed service's State schema (world-model tools)."""
+    policy = policy or SandboxPolicy()
+    if INVOKE_PREFIX in policy.invoke_prefixes:
+        return policy
+    return policy.model_copy(update={"invoke_prefixes": (*policy.invoke_prefixes, INVOKE_PREFIX)})
 
 
 def states_hash(states: Mapping[str, Mapping[str, Any]]) -> str:

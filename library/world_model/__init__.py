@@ -2,7 +2,12 @@
 answers are validated (output schema, State schema) before they are returned or applied."""
 
 from library.world_model.answer import Answer, AnswerError, InvalidAnswer, apply_patch, parse_answer
-from library.world_model.cache import AnswerCache, MemoryAnswerCache, cache_key
+from library.world_model.cache import (
+    AnswerCache,
+    DirectoryAnswerCache,
+    MemoryAnswerCache,
+    cache_key,
+)
 from library.world_model.mount import simulated_service, simulated_tool_def, with_simulated_tools
 from library.world_model.prompt import state_slice
 from library.world_model.simulator import Simulation, WorldModelSettings, WorldModelTool
@@ -11,6 +16,7 @@ __all__ = [
     "Answer",
     "AnswerCache",
     "AnswerError",
+    "DirectoryAnswerCache",
     "InvalidAnswer",
     "MemoryAnswerCache",
     "Simulation",
