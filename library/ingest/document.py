@@ -16,6 +16,7 @@ from library.ingest.loader import LoadError, load
 from library.ingest.naming import service_name
 from library.ingest.openapi import parse_openapi
 from library.ingest.raw import RawTool
+from library.ingest.stateless import mark_stateless
 from library.toolspec import ErrorKind, SpecError, SpecFormat, ToolSpec
 
 MAX_BYTES = 64 * 1024 * 1024  # the largest public OpenAPI documents are ~20 MB
@@ -91,12 +92,15 @@ def ingest_document(
     *,
     source_file: str | None = None,
     service: str | None = None,
+    infer: bool = True,
 ) -> tuple[list[ToolSpec], list[SpecError]]:
     """Parse one spec document of any supported format.
 
     ``source``: a path, or the document's bytes (then ``source_file`` names it in errors and,
     without ``service``, gives the service name). Never raises: every problem, down to a bug in
     the ingester itself, comes back as a SpecError and the rest of the document still ingests.
+    ``infer=False`` leaves out what ingestion adds beyond the document (stateless marks,
+    inferred output schemas): the published tools alone, for comparisons.
     """
     label = source_file or ("<bytes>" if isinstance(source, bytes) else os.fspath(source))
     try:
@@ -105,7 +109,7 @@ def ingest_document(
         return [], [unreadable_error(label, exc)]
     doc_hash = content_hash(data)
     try:
-        return _ingest_bytes(data, label, doc_hash, service)
+        return _ingest_bytes(data, label, doc_hash, service, infer)
     except Exception as exc:  # the promise: never raise; a bug is reported, not propagated
         return [], [
             _whole(
@@ -127,7 +131,7 @@ def _whole(label: str, doc_hash: str, kind: ErrorKind, message: str) -> SpecErro
 
 
 def _ingest_bytes(
-    data: bytes, label: str, doc_hash: str, service: str | None
+    data: bytes, label: str, doc_hash: str, service: str | None, infer: bool
 ) -> tuple[list[ToolSpec], list[SpecError]]:
     if len(data) > MAX_BYTES:
         return [], [
@@ -157,7 +161,9 @@ def _ingest_bytes(
         raws = parse_openapi(det, issues)
     else:
         raws = parse_functions(det, issues, frozenset(i for i, _ in loaded.bad_lines))
-    specs = _with_inferred_outputs(_build_all(raws, det, issues, label, doc_hash), issues)
+    specs = _build_all(raws, det, issues, label, doc_hash)
+    if infer:
+        specs = _with_inferred_outputs(specs, issues)
     if not specs and not issues.items:
         issues.add("", ErrorKind.EMPTY, "the document declares no tools")
     return specs, issues.finish()
@@ -208,10 +214,10 @@ def _build_all(
 
 
 def _with_inferred_outputs(specs: list[ToolSpec], issues: Issues) -> list[ToolSpec]:
-    """Output schemas inferred for the tools that declare none; a failure there loses the
-    inference, never the tools."""
+    """Stateless functions marked, then output schemas inferred for the tools that declare
+    none; a failure there loses the inference, never the tools."""
     try:
-        return infer_outputs(specs)
+        return infer_outputs(mark_stateless(specs))
     except Exception as exc:
         issues.warn(
             "",

@@ -28,6 +28,7 @@ from typing import Any
 
 from library.ingest.naming import singular, snake, tokens
 from library.ingest.semantics import infer_fields
+from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import SpecFormat, ToolSpec, Verb
 
 INFERRED_KEY = "x-compoworld-inferred"
@@ -103,7 +104,7 @@ def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
     """The record of every resource the tools of one service act on."""
     by_resource: dict[str, list[ToolSpec]] = defaultdict(list)
     for spec in specs:
-        if spec.resource:
+        if spec.resource and STATELESS_KEY not in spec.vendor:
             by_resource[spec.resource].append(spec)
     return {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
 
@@ -199,6 +200,22 @@ def inferred_output(spec: ToolSpec, shape: RecordShape) -> dict[str, Any]:
     return out
 
 
+def _computes(spec: ToolSpec) -> bool:
+    marked = spec.vendor.get(STATELESS_KEY)
+    return isinstance(marked, dict) and marked.get("kind") == "computation"
+
+
+def _computed_output(stateless: dict[str, Any]) -> dict[str, Any]:
+    """A computation answers one number (``evaluate`` returns ``{result_key: value}``)."""
+    key = str(stateless.get("result_key") or "result")
+    return {
+        "type": "object",
+        "properties": {key: {"type": "number"}},
+        "required": [key],
+        INFERRED_KEY: f"the value of {stateless.get('operation')}, computed from the arguments",
+    }
+
+
 def _basis(spec: ToolSpec, shape: RecordShape) -> str:
     what = "a list of records" if spec.verb in (Verb.LIST, Verb.SEARCH) else "the record"
     return f"{what} of {shape.resource}, from: {', '.join(shape.evidence)}"
@@ -210,7 +227,9 @@ def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
     wanting = [
         s
         for s in specs
-        if s.output_schema is None and s.format in FUNCTION_FORMATS and s.resource and s.verb
+        if s.output_schema is None
+        and s.format in FUNCTION_FORMATS
+        and ((s.resource and s.verb) or _computes(s))
     ]
     if not wanting:
         return specs
@@ -221,14 +240,16 @@ def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
     out: list[ToolSpec] = []
     wanted = {id(s) for s in wanting}
     for spec in specs:
-        if id(spec) not in wanted or spec.resource is None:
+        if id(spec) not in wanted:
             out.append(spec)
             continue
-        shape = shapes[spec.service][spec.resource]
-        if not shape.properties:  # a state with no record (a device's settings): no basis
-            out.append(spec)
+        if _computes(spec):
+            schema = _computed_output(spec.vendor[STATELESS_KEY])
+        elif spec.resource is None or not shapes[spec.service][spec.resource].properties:
+            out.append(spec)  # a state with no record (a device's settings): no basis
             continue
-        schema = inferred_output(spec, shape)
+        else:
+            schema = inferred_output(spec, shapes[spec.service][spec.resource])
         fields = infer_fields(spec.input_schema, schema, spec.resource)
         vendor = {**spec.vendor, VENDOR_KEY: schema[INFERRED_KEY]}
         out.append(
