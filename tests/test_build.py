@@ -70,6 +70,27 @@ MEMOS_SPEC = {
                 "required": ["count"],
             },
         },
+        {
+            # A judgment, not a record: left to the coding agent (the compiler finds no record
+            # it reads, nor a verb it knows).
+            "name": "score_memo",
+            "description": "Score a memo.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"memo_id": {"type": "string", "description": "The memo's id."}},
+                "required": ["memo_id"],
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "memo_id": {"type": "string"},
+                    "score": {"type": "integer", "minimum": 0, "maximum": 10},
+                    "reason": {"type": "string"},
+                },
+                "required": ["memo_id", "score", "reason"],
+            },
+            "annotations": {"readOnlyHint": True},
+        },
     ]
 }
 
@@ -78,7 +99,7 @@ GOOD_MEMOS = '''
 
 import random
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from library.runtime import ErrorCode, Record, Ref, Service, State, ToolError, tool
 from library.seed import SeedPool
@@ -93,6 +114,12 @@ class Memo(Record):
 
 class Count(BaseModel):
     count: int
+
+
+class Score(BaseModel):
+    memo_id: str
+    score: int = Field(ge=0, le=10)
+    reason: str
 
 
 class MemosState(State):
@@ -135,9 +162,20 @@ class Memos(Service):
     def count_memos(self) -> Count:
         """Count the memos in the workspace."""
         return Count(count=len(self.state.memos))
+
+    @tool
+    def score_memo(self, memo_id: MemoId) -> Score:
+        """Score a memo.
+
+        Args:
+            memo_id: The memo's id.
+        """
+        memo = self.get("memos", memo_id)
+        words = len(f"{memo.title} {memo.body}".split())
+        return Score(memo_id=memo.id, score=min(10, words), reason=f"{words} words")
 '''
 
-BROKEN_MEMOS = GOOD_MEMOS.replace("return Count(count=len(self.state.memos))", "return 'many'")
+BROKEN_MEMOS = GOOD_MEMOS.replace("return Score(memo_id=memo.id,", "return 'high'  # (")
 
 
 def fence(code: str) -> str:
@@ -221,14 +259,14 @@ def test_coding_agent_implements_what_the_compiler_skipped(memos_wh: Warehouse) 
         summary = build_services(memos_wh, settings)
         assert len(model.requests) == 1
         prompt = json.dumps(model.requests[0]["messages"])
-        assert "count_memos" in prompt  # the spec the compiler could not express
+        assert "score_memo" in prompt  # the spec the compiler could not express
     tools = tools_table(memos_wh)
-    assert tools["count_memos"]["status"] == "verified"
-    assert tools["count_memos"]["tier"] == "coding_agent"
+    assert tools["score_memo"]["status"] == "verified"
+    assert tools["score_memo"]["tier"] == "coding_agent"
     assert tools["create_memo"]["tier"] == "compiler"
     assert summary.to_dict()["tiers"][1]["verified"] == 1
     code = memos_wh.query("select code, tier from services").to_pylist()[0]
-    assert "def count_memos" in code["code"] and code["tier"] == "mixed"
+    assert "def score_memo" in code["code"] and code["tier"] == "mixed"
     assert memos_wh.count("llm_calls") == 1
 
 
@@ -238,9 +276,9 @@ def test_persistent_failure_falls_back_to_the_world_model(memos_wh: Warehouse) -
         build_services(memos_wh, settings)
         assert len(model.requests) == 2
         second = json.dumps(model.requests[1]["messages"])
-        assert "count_memos" in second  # the failure was fed back
+        assert "score_memo" in second  # the failure was fed back
     tools = tools_table(memos_wh)
-    assert tools["count_memos"]["status"] == "world_model"
+    assert tools["score_memo"]["status"] == "world_model"
     assert tools["create_memo"]["status"] == "verified"
     assert memos_wh.count("llm_calls") == 2
 
@@ -256,4 +294,4 @@ def test_a_rebuild_replays_recorded_model_answers(memos_wh: Warehouse, tmp_path:
     with ScriptedModel([]) as silent:
         build_services(memos_wh, BuildSettings(llm=silent.settings(), coding=settings.coding))
         assert silent.requests == []
-    assert tools_table(memos_wh)["count_memos"]["tier"] == "coding_agent"
+    assert tools_table(memos_wh)["score_memo"]["tier"] == "coding_agent"
