@@ -85,6 +85,13 @@ def _view(record: BaseModel, keys: frozenset[str]) -> dict[str, Any]:
     """The part of a record this answer shows (the spec lists its keys)."""
     return {k: v for k, v in record.model_dump(mode="json").items() if k in keys}
 ''',
+    "_answer": '''
+def _answer(record: BaseModel, answer: dict[str, Any]) -> dict[str, Any]:
+    """A write's acknowledgement: the spec answers with these keys, not with the record the
+    write stored (which supplies the id the answer may carry)."""
+    del record
+    return answer
+''',
     "_offset_of": '''
 def _offset_of(cursor: str | None) -> int:
     """Cursors are opaque to callers; this service issues the offset of the next page."""

@@ -549,7 +549,8 @@ class _RecordWriter:
         if self.tree:
             out.append(f"{INDENT * 3}{self.tree}.append(record_id)")
         uses_i = any(re.search(r"(?<![\w.])i\b", line) for line in out)
-        lines.append(f"{pad}for {'i' if uses_i else '_'} in range(size):")
+        count = "1" if self.record.singleton else "size"
+        lines.append(f"{pad}for {'i' if uses_i else '_'} in range({count}):")
         return lines + out
 
     @property
@@ -900,7 +901,7 @@ class _RecordWriter:
             return self._ref(spec, name, required, depth)
         if sem == "id" and kind is Kind.INT:
             target = self.w.plan.records.get(resolve_ref(spec.ref, self.collections) or "")
-            if target is not None and target.id_style.kind == "int":
+            if target is not None and target.id_style.numeric:
                 found = self._ref(spec, name, required, depth)
                 if found is not None:
                     flat = found.flat() if isinstance(found, Call) else found

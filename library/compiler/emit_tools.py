@@ -20,6 +20,7 @@ from library.compiler.model import (
     ServicePlan,
     Shape,
     ToolPlan,
+    TypeSpec,
     WrapperPlan,
 )
 from library.compiler.naming import a_or_an, class_name, words
@@ -83,21 +84,34 @@ class ToolWriter:
             "delete": self._delete,
             "list": self._list,
             "search": self._list,
+            "count": self._count,
             "action": self._action,
         }[tool.verb]
         lines = lines + body(tool, record)
         if tool.output.shape is Shape.ENVELOPE:
-            attr = self._wrapper(tool.output.cls).fields[0].attr
-            lines = _returned(lines, lambda value: f"{tool.output.cls}({attr}={value})")
+            wrapper = self._wrapper(tool.output.cls)
+            attr = wrapper.fields[0].attr
+            fixed = [
+                f"{f.attr}={tool.output.meta[f.name]}"
+                for f in wrapper.fields[1:]
+                if f.name in tool.output.meta
+            ]
+            cls = str(tool.output.cls)
+            lines = _returned(lines, lambda value: _call_text(cls, [f"{attr}={value}", *fixed]))
+        elif tool.output.shape is Shape.ANSWER:
+            self.helpers.add("_answer")
+            lines = _returned(lines, lambda value: _answer_call(value, tool.output.meta))
         elif tool.output.shape is Shape.VIEW:
             self.helpers.add("_view")
-            keys = self._keys(tool)
+            keys = self._keys(tool, list(tool.output.meta))
             lines = _returned(lines, lambda value: f"_view({value}, {keys})")
+        elif tool.output.shape is Shape.ONE:
+            lines = _returned(lines, lambda value: f"[{value}]")
         return lines
 
-    def _keys(self, tool: ToolPlan) -> str:
+    def _keys(self, tool: ToolPlan, shown: list[str]) -> str:
         """A module-level frozenset of the keys a view shows (named once per key set)."""
-        items = [json.dumps(k) for k in sorted(tool.output.meta)]
+        items = [json.dumps(k) for k in sorted(shown)]
         text = "frozenset({" + ", ".join(items) + "})"
         if text not in self.aliases:
             name = f"{class_name(tool.method).upper()}_KEYS"
@@ -158,11 +172,13 @@ class ToolWriter:
         return f" = {default_literal(p) or 'None'}"
 
     def _returns(self, tool: ToolPlan, record: RecordPlan) -> str:
-        if tool.output.shape is Shape.LIST:
+        if tool.output.shape is Shape.LIST and tool.output.shown:
+            return "list[dict[str, Any]]"
+        if tool.output.shape in (Shape.LIST, Shape.ONE):
             return f"list[{record.cls}]"
         if tool.output.shape in (Shape.PAGE, Shape.DELETION, Shape.ENVELOPE):
             return tool.output.cls or record.cls
-        if tool.output.shape is Shape.VIEW:
+        if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT):
             return "dict[str, Any]"
         return record.cls
 
@@ -176,7 +192,7 @@ class ToolWriter:
             if p.role not in (Role.FIELD, Role.REF, Role.FILTER) or not p.ref_collection:
                 continue
             target = self.plan.records.get(p.ref_collection)
-            int_ids = target is not None and target.id_style.kind == "int"
+            int_ids = target is not None and target.id_style.numeric
             if p.type.kind is not Kind.STR and not (int_ids and p.type.kind is Kind.INT):
                 continue
             value = f"str({p.attr})" if p.type.kind is Kind.INT else p.attr
@@ -285,19 +301,32 @@ class ToolWriter:
             )
             lines = [f"{PAD}for r in self.state.{record.resource}.values():"]
             lines = self._ref_checks(tool) + lines
+            what = words(singular(record.resource))
+            if not keys:  # a singleton: the one record is the answer
+                return [*lines, f"{INDENT * 3}return r", *_error("NOT_FOUND", f"no {what} yet")]
             lines += [*_if(cond, 3), f"{INDENT * 4}return r"]
             shown = ", ".join(f"{p.name} {{{p.attr}!r}}" for p in keys)
-            return lines + _error(
-                "NOT_FOUND", f"no {words(singular(record.resource))} with {shown}"
-            )
+            return lines + _error("NOT_FOUND", f"no {what} with {shown}")
         scope = self._scope_checks(tool, record) + self._ref_checks(tool)
         if not scope:
             return [f"{PAD}return self.get({coll}, {ident.attr})"]
         return [f"{PAD}record = self.get({coll}, {ident.attr})", *scope, f"{PAD}return record"]
 
-    def _update(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+    def _only(self, tool: ToolPlan, record: RecordPlan) -> tuple[ParamPlan, list[str]]:
+        """The id parameter, or for a singleton (no parameter names it) the lines that find
+        its one record's id, and a stand-in parameter for it."""
         ident = self._id(tool)
-        assert ident is not None
+        if ident is not None:
+            return ident, []
+        assert record.singleton, f"{tool.name}: no id parameter, and not a singleton"
+        stand_in = ParamPlan("id", "record_id", TypeSpec(Kind.STR, "str"), True, role=Role.ID)
+        coll = f"self.state.{record.resource}"
+        lines = [f"{PAD}record_id = next(iter({coll}), None)", *_if("record_id is None", 2)]
+        lines += _error("NOT_FOUND", f"no {words(singular(record.resource))} yet", 3)
+        return stand_in, lines
+
+    def _update(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        ident, found = self._only(tool, record)
         coll = json.dumps(record.resource)
         checks = (
             self._scope_checks(tool, record)
@@ -315,7 +344,7 @@ class ToolWriter:
         stamp = [s for s in self._stamped(record) if s[0] not in dict(changes)]
         if stamp:
             lines.append(f"{PAD}now = self.now()")
-        return lines + self._save(record, ident.attr, changes + stamp)
+        return found + lines + self._save(record, ident.attr, changes + stamp)
 
     def _delete(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         ident = self._id(tool)
@@ -326,7 +355,7 @@ class ToolWriter:
         if scope:
             lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
         lines += self._ref_checks(tool)
-        if tool.output.shape in (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE):
+        if tool.output.shape in (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE, Shape.ONE):
             return [*lines, f"{PAD}return self.delete({coll}, {ident.attr})"]
         values = {"id": "record.id", "true": "True"}
         wrapper = self._wrapper(tool.output.cls)
@@ -338,9 +367,9 @@ class ToolWriter:
         return lines + call(f"return {tool.output.cls}", kw, 2)
 
     def _action(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
-        ident = self._id(tool)
+        ident, found = self._only(tool, record)
         action = tool.action
-        assert ident is not None and action is not None
+        assert action is not None
         coll = json.dumps(record.resource)
         what = f"{words(singular(record.resource))} {{{ident.attr}!r}}"
         lines = [f"{PAD}record = self.get({coll}, {ident.attr})", *self._scope_checks(tool, record)]
@@ -391,10 +420,18 @@ class ToolWriter:
         lines += self._save(record, ident.attr, changes + stamp)
         if not any("record." in line for line in lines[1:]):
             lines[0] = f"{PAD}self.get({coll}, {ident.attr})"
-        return lines
+        return found + lines
 
-    # -- list and search ------------------------------------------------------------------
+    # -- list, search and count -----------------------------------------------------------
     def _list(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        return self._found(tool, record) + self._paginate(tool, record)
+
+    def _count(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        (key,) = tool.output.meta
+        return [*self._found(tool, record), f"{PAD}return {{{json.dumps(key)}: len(found)}}"]
+
+    def _found(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        """``found = [...]``: the records the filters, ranges and query select, in order."""
         lines: list[str] = []
         query = next(iter(tool.by_role(Role.QUERY)), None)
         conds: list[Expr] = []
@@ -440,7 +477,7 @@ class ToolWriter:
             lines.append(f"{PAD}]")
         else:
             lines.append(f"{PAD}found = list({source})")
-        return lines + self._paginate(tool, record)
+        return lines
 
     def _filter(self, p: ParamPlan, record: RecordPlan) -> str:
         field = record.fields[p.target or p.name]
@@ -502,6 +539,10 @@ class ToolWriter:
             lines.append(f"{PAD}selected = found[{start}:]")
         else:
             lines.append(f"{PAD}selected = found")
+        if tool.output.shown:  # the items show part of each record
+            self.helpers.add("_view")
+            keys = self._keys(tool, list(tool.output.shown))
+            lines.append(f"{PAD}selected = [_view(r, {keys}) for r in selected]")
         if tool.output.shape is Shape.LIST:
             return [*lines, f"{PAD}return selected"]
         meta = set(tool.output.meta.values())
@@ -546,8 +587,31 @@ def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
         line = out[first]
         pad = line[: len(line) - len(line.lstrip())]
         out[first] = pad + "data = " + line.lstrip().removeprefix("return ")
-        out.insert(last + 1, f"{pad}return {wrap('data')}")
+        head, *rest = wrap("data").split("\n")  # a long wrap comes as lines, indented alike
+        out[last + 1 : last + 1] = [f"{pad}return {head}", *(f"{pad}{r}" for r in rest)]
     return out
+
+
+def _answer_call(value: str, meta: dict[str, str]) -> str:
+    """``_answer(data, {...})`` on one line, or one item a line when that is too long."""
+    items = [f"{json.dumps(k)}: {v}" for k, v in meta.items()]
+    one = f"_answer({value}, {{{', '.join(items)}}})"
+    if _fits_return(one):
+        return one
+    body = [f"{INDENT * 2}{item}," for item in items]
+    return "\n".join(["_answer(", f"{INDENT}{value},", f"{INDENT}{{", *body, f"{INDENT}}},", ")"])
+
+
+def _call_text(head: str, args: list[str]) -> str:
+    """``head(a, b)`` on one line, or one argument a line when that is too long."""
+    one = f"{head}({', '.join(args)})"
+    if _fits_return(one):
+        return one
+    return "\n".join([f"{head}(", *(f"{INDENT}{a}," for a in args), ")"])
+
+
+def _fits_return(text: str) -> bool:
+    return len(PAD) + len("return ") + len(text) <= WIDTH
 
 
 def _flat(expr: Expr) -> str:

@@ -85,7 +85,7 @@ def _fits(pattern: str, low: int, high: int | None, text: str) -> bool:
 
 def new_id_source(style: IdStyle, prefix: str, resource: str) -> str:
     """Python source (in a tool body or ``seed``) for a new id of this style."""
-    if style.kind == "int":
+    if style.numeric:
         return "int_id(self)"
     if style.kind == "uuid":
         return f"uuid_id(self, {json.dumps(prefix)})"

@@ -30,12 +30,18 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class IdStyle:
-    """How a record's ids look: ``kind`` is runtime | int | uuid | pattern."""
+    """How a record's ids look: ``kind`` is runtime | int | digits | uuid | pattern
+    (``digits``: text of digits on the wire, that id parameters may give as integers)."""
 
     kind: str = "runtime"
     pattern: str | None = None
     min_length: int = 0
     max_length: int | None = None
+
+    @property
+    def numeric(self) -> bool:
+        """Ids are counted integers (shown as numbers, or as text of digits)."""
+        return self.kind in ("int", "digits")
 
 
 RUNTIME = IdStyle()
@@ -99,6 +105,10 @@ class RecordPlan:
     unfit: str | None = None  # why the runtime's records cannot stand for this resource
     id_key: str = "id"  # the output key holding the id (``sid``, ``changesetId``)
     id_style: IdStyle = RUNTIME  # integers, UUIDs, patterned strings
+    # Answers of reads that show no id (a whois entry, a VAT rate, the account's usage): the
+    # records are a table the reads look up by their parameters, the id never shown.
+    lookup: bool = False
+    singleton: bool = False  # one record per service (the account, ``/me``): no id selects it
 
     @property
     def aliased(self) -> bool:
@@ -153,6 +163,11 @@ class Shape(StrEnum):
     DELETION = "deletion"  # a confirmation object ({id, deleted})
     ENVELOPE = "envelope"  # the record under one key (``{"data": {...}}``)
     VIEW = "view"  # the part of the record the answer shows (``meta``: the keys)
+    # A write's acknowledgement that is not the record (``{"result": "ok"}``): ``meta`` maps
+    # each required key to its source (the record's id, or a fixed value)
+    ANSWER = "answer"
+    ONE = "one"  # the record as the only item of an array (``[record]``)
+    COUNT = "count"  # how many records match the filters (``{"count": 12}``)
 
 
 @dataclass(slots=True)
@@ -161,6 +176,7 @@ class OutputPlan:
     cls: str | None = None  # PAGE/DELETION wrapper class
     items: str | None = None  # PAGE/ENVELOPE: the spec key holding the record(s)
     meta: dict[str, str] = field(default_factory=dict)  # wrapper key -> meaning
+    shown: tuple[str, ...] = ()  # LIST/PAGE of partial views: the keys each item shows
 
 
 @dataclass(slots=True)

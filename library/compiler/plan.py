@@ -19,6 +19,7 @@ from library.compiler.naming import class_name, words
 from library.compiler.records import (
     RecordBuilder,
     RecordSource,
+    answer_source,
     assign_resources,
     preferred_sources,
     record_source,
@@ -43,6 +44,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
     resources = assign_resources(usable)
     sources = preferred_sources(usable, resources, sources)
+    sources |= _answers(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
     for spec in usable:
         resource = resources.get(spec.name)
@@ -133,7 +135,7 @@ def _tools(
     order = {spec.name: i for i, spec in enumerate(usable)}
     out = []
     for spec, record, verb in sorted(planned, key=lambda t: order[t[0].name]):
-        if verb not in ("read", "list", "search") and spec.access == "read":
+        if verb not in ("read", "list", "search", "count") and spec.access == "read":
             skipped[spec.name] = "read-only, yet it does not read a record the compiler can find"
         elif not set(record.fields) - {"created_at", "updated_at"}:
             skipped[spec.name] = f"nothing is known about {words(record.resource)} but their id"
@@ -146,6 +148,24 @@ def _tools(
                 skipped[spec.name] = exc.reason
             except Exception as exc:  # a compiler bug: this tool goes to the next tier
                 skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
+    return out
+
+
+def _answers(
+    specs: list[ToolSpec], resources: dict[str, str | None], sources: dict[str, RecordSource]
+) -> dict[str, RecordSource]:
+    """Answer sources of the reads of resources no tool shows as a record with an id (and
+    that nothing writes): those resources become lookup tables."""
+    shown = {resources.get(name) for name in sources}
+    written = {resources.get(s.name) for s in specs if s.access != "read"}
+    out: dict[str, RecordSource] = {}
+    for spec in specs:
+        resource = resources.get(spec.name)
+        if resource is None or resource in shown or resource in written:
+            continue
+        found = answer_source(spec)
+        if found is not None:
+            out[spec.name] = found
     return out
 
 

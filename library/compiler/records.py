@@ -112,6 +112,31 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
     return None
 
 
+def answer_source(spec: ToolSpec) -> RecordSource | None:
+    """A read's answer that is an object without an id (a whois entry, a VAT rate, usage
+    counters): stored as a record the read looks up by its parameters, its id never shown."""
+    if spec.access != "read" or str(spec.verb) != "read":
+        return None
+    root = spec.output_schema
+    out = deref(root, root)
+    props = out.get("properties")
+    if json_types(out)[0] - {"object"} or not isinstance(props, dict) or not props:
+        return None
+    if not all(isinstance(k, str) and k.isidentifier() for k in props):
+        return None
+    return RecordSource(out, "", "answer")
+
+
+def lookup_keys(spec: ToolSpec) -> list[str]:
+    """The parameters a lookup is keyed by: the required ones, paging aside."""
+    props = spec.input_schema.get("properties") or {}
+    return [
+        k
+        for k in spec.input_schema.get("required") or ()
+        if k in props and snake(k) not in PAGING and k.isidentifier()
+    ]
+
+
 def preferred_sources(
     specs: list[ToolSpec],
     resources: dict[str, str | None],
@@ -323,10 +348,19 @@ class RecordBuilder:
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.output_schema))
         description = next((str(src.schema.get("description") or "") for _, src in shaped), "")
+        lookup = bool(shaped) and all(src.container == "answer" for _, src in shaped)
+        for spec, _ in shaped if lookup else ():  # what selects an answer is stored with it
+            infos = infos_by_path(spec.fields, "input")
+            props = spec.input_schema.get("properties") or {}
+            for key in lookup_keys(spec):
+                self._add(fields, taken, key, props[key], infos, owner, _defs(spec.input_schema))
+                required.add(key)
         inputs = [(s, v) for s, v in tools if v in ("create", "update")]
         inputs.sort(key=lambda sv: sv[1] != "create")
         if style is None and not unfit:
             style = _style_from_params(resource, tools)
+        if style in (None, RUNTIME) and not unfit and _integer_id_params(resource, tools):
+            style = IdStyle("digits")  # text ids the paths take as integers: digits
         for spec, verb in inputs:
             schema = spec.input_schema
             own = own_id_param(spec, resource)
@@ -355,6 +389,8 @@ class RecordBuilder:
             unfit=unfit,
             id_key=key_of_id,
             id_style=style or RUNTIME,
+            lookup=lookup,
+            singleton=_singleton(resource, tools, lookup),
         )
 
     def _add(
@@ -443,12 +479,30 @@ class RecordBuilder:
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.input_schema))
 
 
+def _singleton(resource: str, tools: list[tuple[ToolSpec, str]], lookup: bool) -> bool:
+    """One record per service (``GET /self/account``, ``PUT /me``): nothing creates, lists or
+    deletes it, no tool names one by id or key, and a read takes no required parameter."""
+    if any(verb in ("create", "list", "search", "delete") for _, verb in tools):
+        return False
+    if any(own_id_param(spec, resource) for spec, _ in tools):
+        return False
+    if lookup:
+        return not any(lookup_keys(spec) for spec, _ in tools)
+    reads = [spec for spec, verb in tools if verb == "read"]
+    return bool(reads) and all(not spec.input_schema.get("required") for spec in reads)
+
+
 def _consistent(shaped: list[tuple[ToolSpec, RecordSource]]) -> list[tuple[ToolSpec, RecordSource]]:
     """The record outputs that show the same record: a delete's ``{id, deleted}`` has an id too,
     but is not the record."""
     if not shaped:
         return shaped
-    canon = max((props_of(src) for _, src in shaped), key=len)
+    # the record is what its get (else create, update, list) shows: a search's hits or an
+    # action's answer may carry more keys, but they are another thing
+    _, best = min(
+        shaped, key=lambda ss: (_VERB_PRIORITY.get(str(ss[0].verb), 9), -len(props_of(ss[1])))
+    )
+    canon = props_of(best)
     return [(s, src) for s, src in shaped if jaccard(props_of(src), canon) >= 0.5]
 
 
@@ -483,6 +537,18 @@ def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdSt
         if isinstance(found, IdStyle):
             return found
     return None
+
+
+def _integer_id_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> bool:
+    """Whether a tool names the record by an integer parameter (``/groups/{groupKey}``)."""
+    for spec, _ in tools:
+        own = own_id_param(spec, resource)
+        if own is None:
+            continue
+        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+        if json_types(node)[0] and json_types(node)[0] <= {"integer"}:
+            return True
+    return False
 
 
 def _id_unfit(node: dict[str, Any]) -> str | None:

@@ -47,8 +47,8 @@ from library.compiler.records import (
     record_source,
 )
 from library.compiler.types import TypeMapper, infos_by_path, json_types
-from library.compiler.values import json_literal, server_value
-from library.ingest.naming import singular, snake
+from library.compiler.values import answer_constant, json_literal, server_value
+from library.ingest.naming import singular, snake, tokens
 from library.toolspec import ToolSpec
 
 # Locals of generated tool bodies: parameters with these names are renamed (and aliased).
@@ -112,7 +112,25 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         source = record_source(spec)  # a "read" that returns a page of records lists them
         if source is not None and source.container in ("page", "list"):
             return "list"
+        if count_key(spec) is not None:
+            return "count"
     return verb
+
+
+COUNT_KEYS = frozenset({"count", "total", "total_count", "totalcount", "number", "size"})
+
+
+def count_key(spec: ToolSpec) -> str | None:
+    """The key of a read that answers with how many records there are (``{"count": 12}``)."""
+    root = deref(spec.output_schema, spec.output_schema) if spec.output_schema else {}
+    props = root.get("properties")
+    if not isinstance(props, dict) or len(props) != 1:
+        return None
+    key, node = next(iter(props.items()))
+    node = deref(node, spec.output_schema)
+    if key.lower() not in COUNT_KEYS or json_types(node)[0] != {"integer"}:
+        return None
+    return key
 
 
 class ToolPlanner:
@@ -200,6 +218,8 @@ class ToolPlanner:
             )
         if verb in ("read", "update", "delete", "action") and own is None:
             keys = [p for p in out if p.role is Role.KEY]
+            if record.singleton and verb != "delete":
+                return out  # the one record is the one acted on
             if verb != "read" or not keys:
                 raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
         return out
@@ -210,18 +230,18 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            wire_int = record.id_style.kind == "int" and param.type.kind is Kind.INT
+            wire_int = record.id_style.numeric and param.type.kind is Kind.INT
             if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
                 kind = "integers" if wire_int else "strings"
                 raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
             ref = "IntRef" if wire_int else "Ref"
-            if record.id_style.kind == "int" and param.type.kind is Kind.ANY:
+            if record.id_style.numeric and param.type.kind is Kind.ANY:
                 ref = "AnyRef"  # a number or a text: both name a record
             param.type = TypeSpec(Kind.STR, f'{ref}["{record.resource}"]', semantic="id")
             param.default = MISSING
             return
-        if verb in ("list", "search"):
+        if verb in ("list", "search", "count"):
             self._list_role(param, record, field)
         elif verb == "create":
             param.role = Role.FIELD if field is not None else Role.IGNORED
@@ -293,6 +313,8 @@ class ToolPlanner:
         if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
         known = frozenset(record.fields) | {record.id_key}
+        if verb == "count":  # how many records match: computed from the state
+            return OutputPlan(Shape.COUNT, None, None, {str(count_key(spec)): "total"})
         if verb in RECORD_VERBS or verb == "delete":
             view = self._view(root, record, known)
             if view is not None:
@@ -300,19 +322,30 @@ class ToolPlanner:
         matches = source is not None and jaccard(props_of(source), known) >= 0.5
         if matches and source is not None and source.id_key != record.id_key:
             matches = False
+        shown: list[str] | None = None
+        if not matches and source is not None and source.id_key == record.id_key:
+            shown = self._shown(source.schema, record, known)  # a partial view in a list
+            matches = shown is not None and source.container in ("list", "page")
         if verb in RECORD_VERBS or verb == "delete":
             if matches and source is not None and source.container == "record":
                 return OutputPlan(Shape.RECORD)
             if matches and source is not None and source.container == "envelope":
                 return self._envelope(schema, source, record)
+            if matches and source is not None and source.container == "list" and not shown:
+                return OutputPlan(Shape.ONE)  # ``[record]``: the one record, in an array
             if verb == "delete":
                 return self._deletion(schema, record)
+            answer = self._answer(root, record) if verb != "read" else None
+            if answer is not None:
+                return answer
             raise Skip(f"output is not {a_or_an(words(singular(record.resource)))} record")
         if not matches or source is None or source.container == "record":
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
-            return OutputPlan(Shape.LIST)
-        return self._page(schema, source, record)
+            return OutputPlan(Shape.LIST, shown=tuple(shown or ()))
+        page = self._page(schema, source, record, bool(shown))
+        page.shown = tuple(shown or ())
+        return page
 
     def _view(
         self, root: dict[str, Any], record: RecordPlan, known: frozenset[str]
@@ -320,6 +353,17 @@ class ToolPlanner:
         """A partial view of the record (``{Status, MFADelete}`` of a bucket), or the record
         where the answer allows no other keys: the keys it shows, each one the record has,
         every required one a required field."""
+        shown = self._shown(root, record, known)
+        if shown is None:
+            return None
+        return OutputPlan(Shape.VIEW, None, None, {k: k for k in shown})
+
+    def _shown(
+        self, root: dict[str, Any], record: RecordPlan, known: frozenset[str]
+    ) -> list[str] | None:
+        """The keys of a view of the record: each one the record has, typed alike, every
+        required one a required field; None when the node is not such a view, or is the
+        whole record."""
         props = root.get("properties")
         if not isinstance(props, dict) or not props or not set(props) <= known:
             return None
@@ -336,28 +380,92 @@ class ToolPlanner:
             widened = (want, have) == ("number", "integer")  # an integer is a number
             if field is not None and want not in (None, have) and not widened:
                 return None
-        return OutputPlan(Shape.VIEW, None, None, {k: k for k in props})
+        return list(props)
+
+    def _answer(self, root: dict[str, Any], record: RecordPlan) -> OutputPlan | None:
+        """A write that answers with an acknowledgement (``{"result": "ok"}``, ``{"id": ...,
+        "queued": true}``), not the record: its required keys get the record's id or a fixed
+        value; None when one of them can be neither."""
+        if json_types(root)[0] - {"object"} or not isinstance(root.get("properties", {}), dict):
+            return None
+        props = root.get("properties") or {}
+        own = (*tokens(singular(record.resource)), "id")
+        meta: dict[str, str] = {}
+        for key in root.get("required") or ():
+            node = deref(props.get(key), root)
+            wire = json_types(node)[0]
+            if key == record.id_key or tokens(key) in (own, ("id",)):
+                if wire <= {"string"}:
+                    meta[key] = "data.id"
+                elif wire <= {"integer", "number"} and record.id_style.numeric:
+                    meta[key] = "int(data.id)"
+                else:
+                    return None
+                continue
+            value = self._answered(key, node, record)
+            if value is None:
+                return None
+            meta[key] = value
+        return OutputPlan(Shape.ANSWER, None, None, meta)
+
+    def _answered(self, key: str, node: dict[str, Any], record: RecordPlan) -> str | None:
+        """Source of one key of an acknowledgement: the record's own value where it has the
+        field (``points_balance``), the moment of the call for a timestamp, else a fixed
+        value."""
+        field = record.fields.get(key)
+        wire = _json_kind(node)
+        if field is not None and field.required and not field.type.nullable:
+            have = _json_of(field.type.kind)
+            if wire is not None and (wire == have or (wire, have) == ("number", "integer")):
+                if field.type.kind is Kind.DATETIME:
+                    return f"data.{field.attr}.isoformat()"
+                if field.type.kind is Kind.DATE:
+                    return f"data.{field.attr}.isoformat()"
+                if field.type.kind in (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL):
+                    return f"data.{field.attr}"
+        if wire == "string" and node.get("format") == "date-time":
+            return "self.now().isoformat()"
+        if wire == "string" and node.get("format") == "date":
+            return "self.now().date().isoformat()"
+        return answer_constant(key, node)
 
     def _envelope(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
         """``{"data": <record>}``: the record under one key; other optional keys are left out,
         a required one the compiler cannot fill refuses the tool."""
         key = source.items_key or "data"
         root = deref(schema, schema)
-        others = [k for k in root.get("required") or () if k != key]
-        if others:
-            raise Skip(f"envelope field {others[0]!r} has no meaning the compiler knows")
+        props = root.get("properties") or {}
         field = FieldPlan(key, identifier(key), TypeSpec(Kind.MODEL, record.cls), required=True)
-        cls = self._wrapper(record, [field], {}, "Envelope")
-        return OutputPlan(Shape.ENVELOPE, cls, key)
+        fields, constants = [field], {}
+        for other in root.get("required") or ():
+            if other == key:
+                continue
+            node = deref(props.get(other), schema)
+            value = answer_constant(other, node) if other.isidentifier() else None
+            if value is None:
+                raise Skip(f"envelope field {other!r} has no meaning the compiler knows")
+            kind = {"True": Kind.BOOL, "False": Kind.BOOL}.get(value)
+            if kind is None:
+                kind = Kind.STR if value.startswith('"') else Kind.FLOAT
+                kind = Kind.INT if kind is Kind.FLOAT and value.lstrip("-").isdigit() else kind
+            annotation = {Kind.BOOL: "bool", Kind.STR: "str", Kind.INT: "int"}.get(kind, "float")
+            attr = identifier(other, frozenset(f.attr for f in fields))
+            fields.append(FieldPlan(other, attr, TypeSpec(kind, annotation), required=True))
+            constants[other] = value
+        cls = self._wrapper(record, fields, {}, "Envelope")
+        return OutputPlan(Shape.ENVELOPE, cls, key, constants)
 
-    def _page(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
+    def _page(
+        self, schema: dict, source: RecordSource, record: RecordPlan, views: bool = False
+    ) -> OutputPlan:
         required = set(schema.get("required") or ())
         meta: dict[str, str] = {}
+        item = "dict[str, Any]" if views else record.cls  # views: the keys the items show
         fields = [
             FieldPlan(
                 source.items_key or "data",
                 identifier(source.items_key or "data"),
-                TypeSpec(Kind.LIST, f"list[{record.cls}]"),
+                TypeSpec(Kind.LIST, f"list[{item}]"),
                 required=True,
             )
         ]

@@ -162,3 +162,49 @@ def _server_text(field: FieldPlan, record: RecordPlan, service: str) -> str | No
     if field.name.lower() in _TITLES and not field.unique:  # what an app shows, unnamed
         return json.dumps(f"Untitled {words(singular(record.resource))}")
     return "record_id"
+
+
+_OK_WORDS = ("status", "state", "success", "ok", "result", "message", "acknowledged")
+
+
+def answer_constant(name: str, node: dict[str, Any]) -> str | None:
+    """Source of a fixed value for a key of an acknowledgement (``{"status": 200}``,
+    ``{"result": "ok"}``, ``{"queued": true}``): the spec's default, else a neutral value for a
+    status-like key or a flag; None for content the compiler would have to make up (another
+    record's id, an amount, a code), so such answers are not faked."""
+    kind = node.get("type")
+    kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+    okish = any(w in name.lower() for w in _OK_WORDS)
+    default = node.get("default")
+    if default is not None and _scalar_fits(default, kind, node):
+        return json_literal(default)
+    if kind == "boolean":
+        return "True" if okish else "False"
+    if not okish:
+        return None
+    enum = [v for v in node.get("enum") or () if v is not None]
+    if enum:
+        return json_literal(enum[0]) if _scalar_fits(enum[0], kind, node) else None
+    if kind in ("integer", "number"):
+        low, high = node.get("minimum"), node.get("maximum")
+        value = 200
+        if (isinstance(low, int | float) and value < low) or (
+            isinstance(high, int | float) and value > high
+        ):
+            return None
+        return repr(value if kind == "integer" else float(value))
+    low = node.get("minLength")
+    if kind == "string" and not node.get("format") and not node.get("pattern"):
+        return None if isinstance(low, int) and low > 2 else json.dumps("ok")
+    return None
+
+
+def _scalar_fits(value: Any, kind: Any, node: dict[str, Any]) -> bool:
+    fits = {
+        "string": isinstance(value, str),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, int | float) and not isinstance(value, bool),
+        "boolean": isinstance(value, bool),
+    }.get(kind, False)
+    enum = node.get("enum")
+    return fits and (not enum or value in enum)

@@ -289,8 +289,9 @@ class _Suite:
             # writes keep what locates the record (a parent id, a path segment), sample the rest
             locates = required and (coll is not None or p in c.path_params)
             key = self.id_key(own_coll)
-            if record is not None and p in record and p not in ("id", key) and (lookup or locates):
-                args[p] = record[p]
+            stored = record.get(p) if record is not None and p not in ("id", key) else None
+            if (lookup or locates) and _fits(stored, node, c.input_schema):
+                args[p] = stored
                 continue
             ids = sorted(getattr(state, coll)) if coll else []
             jtype = main_type(simplify(node, c.input_schema))
@@ -476,6 +477,8 @@ class _Suite:
         if c.verb not in ("create", "update", "delete"):
             return None
         getter = self.sibling(c, "read")
+        if getter is None and c.verb == "update":
+            getter = self.only_getter(c)  # a singleton's read: ``GET /account``
         if getter is None:
             return None
         check = {
@@ -490,6 +493,17 @@ class _Suite:
             same = other.resource == c.resource and other.verb == verb
             usable = verb != "read" or self.getter_param(other) is not None
             if same and usable and other.name in self.cls.tools:
+                return other
+        return None
+
+    def only_getter(self, c: ToolContract) -> ToolContract | None:
+        """A read of ``c``'s resource that takes no required parameter, where ``c`` takes no
+        id either: the service keeps one such record (the account, ``/me``)."""
+        if self.own_param(c)[0] is not None:
+            return None
+        for other in self.contracts:
+            same = other.resource == c.resource and other.verb == "read"
+            if same and not other.required and other.name in self.cls.tools:
                 return other
         return None
 
@@ -509,8 +523,9 @@ class _Suite:
         for p in getter.required:
             if p in known:
                 args[p] = known[p]
-        param = self.getter_param(getter) or "id"
-        args[param] = _fit_id(rid, getter.properties.get(param), getter.input_schema)
+        param = self.getter_param(getter) or ("id" if getter.required else None)
+        if param is not None:  # else a singleton's read: no parameter names the record
+            args[param] = _fit_id(rid, getter.properties.get(param), getter.input_schema)
         return self.call(world, getter.name, args)
 
     def create_then_get(
@@ -650,6 +665,14 @@ def _fit_id(value: Any, node: Any, root: dict[str, Any]) -> Any:
     if kind == "integer" and isinstance(value, str) and value.isdigit():
         return int(value)
     return value
+
+
+def _fits(value: Any, node: Any, root: dict[str, Any]) -> bool:
+    """Whether a stored value is valid input for a parameter (a record's ``currency_to`` may
+    be a number where the parameter of that name takes text)."""
+    if value is None:
+        return False
+    return validate(value, simplify(node, root)) is None
 
 
 def _dump(record: Any) -> dict[str, Any]:
