@@ -19,6 +19,26 @@ from warehouse import Warehouse
 from .conftest import SHARED_SPECS
 from .test_sandbox import sandbox_workers
 
+MEMO_ID_INPUT = {
+    "type": "object",
+    "properties": {"memo_id": {"type": "string", "description": "The memo's id."}},
+    "required": ["memo_id"],
+}
+
+
+def score_output(id_field: str, why_field: str, top: int) -> dict:
+    """The output schema of a tool that scores a record: a judgment, not a record."""
+    return {
+        "type": "object",
+        "properties": {
+            id_field: {"type": "string"},
+            "score": {"type": "integer", "minimum": 0, "maximum": top},
+            why_field: {"type": "string"},
+        },
+        "required": [id_field, "score", why_field],
+    }
+
+
 MEMOS_SPEC = {
     "tools": [
         {
@@ -45,11 +65,7 @@ MEMOS_SPEC = {
         {
             "name": "get_memo",
             "description": "Get a memo by id.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {"memo_id": {"type": "string", "description": "The memo's id."}},
-                "required": ["memo_id"],
-            },
+            "inputSchema": MEMO_ID_INPUT,
             "outputSchema": {
                 "type": "object",
                 "properties": {
@@ -75,20 +91,8 @@ MEMOS_SPEC = {
             # it reads, nor a verb it knows).
             "name": "score_memo",
             "description": "Score a memo.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {"memo_id": {"type": "string", "description": "The memo's id."}},
-                "required": ["memo_id"],
-            },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "memo_id": {"type": "string"},
-                    "score": {"type": "integer", "minimum": 0, "maximum": 10},
-                    "reason": {"type": "string"},
-                },
-                "required": ["memo_id", "score", "reason"],
-            },
+            "inputSchema": MEMO_ID_INPUT,
+            "outputSchema": score_output("memo_id", "reason", top=10),
             "annotations": {"readOnlyHint": True},
         },
     ]
@@ -182,14 +186,19 @@ def fence(code: str) -> str:
     return f"Here is the service.\n```python\n{code}\n```"
 
 
-@pytest.fixture
-def memos_wh(tmp_path: Path) -> Warehouse:
-    spec = tmp_path / "specs" / "memos.json"
+def memos_warehouse(root: Path) -> Warehouse:
+    """A warehouse under ``root`` with the memos spec ingested."""
+    spec = root / "specs" / "memos.json"
     spec.parent.mkdir()
     spec.write_bytes(orjson.dumps(MEMOS_SPEC))
-    wh = Warehouse(tmp_path / "wh")
+    wh = Warehouse(root / "wh")
     ingest_paths([str(spec)], wh.root)
     return wh
+
+
+@pytest.fixture
+def memos_wh(tmp_path: Path) -> Warehouse:
+    return memos_warehouse(tmp_path)
 
 
 def tools_table(wh: Warehouse) -> dict[str, dict]:

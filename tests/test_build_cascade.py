@@ -9,7 +9,6 @@ import json
 import time
 from pathlib import Path
 
-import orjson
 import pytest
 
 from library.coding_agent import CodingAgentSettings
@@ -20,7 +19,7 @@ from tasks.build import BuildSettings, build_services, current_specs
 from tasks.ingest import bundled_corpus, ingest_paths
 from warehouse import Warehouse
 
-from .test_build import GOOD_MEMOS, MEMOS_SPEC, fence, tools_table
+from .test_build import GOOD_MEMOS, fence, memos_warehouse, tools_table
 
 AGENT = CodingAgentSettings(max_rounds=2)
 
@@ -28,12 +27,7 @@ AGENT = CodingAgentSettings(max_rounds=2)
 @pytest.fixture
 def memos_wh(tmp_path: Path) -> Warehouse:
     """Memos: the compiler verifies what it can; score_memo is left to the coding agent."""
-    spec = tmp_path / "specs" / "memos.json"
-    spec.parent.mkdir()
-    spec.write_bytes(orjson.dumps(MEMOS_SPEC))
-    wh = Warehouse(tmp_path / "wh")
-    ingest_paths([str(spec)], wh.root)
-    return wh
+    return memos_warehouse(tmp_path)
 
 
 def slow(body: dict) -> str:

@@ -31,6 +31,8 @@ from tasks.llm_store import WarehouseCallStore
 from tasks.rollout import load_tasks, rollout_stage
 from warehouse import Warehouse
 
+from .test_build import score_output
+
 RATIONALE = "A mid-sized company with a named buyer."
 # A judgment no state can compute, added to the bundled CRM: a read of something that is not
 # a record, which the publisher declares a write (``x-tool-type``, as tau2 does) since it also
@@ -55,17 +57,7 @@ SCORE_LEAD = {
             "200": {
                 "description": "The score.",
                 "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "object",
-                            "properties": {
-                                "lead_id": {"type": "string"},
-                                "score": {"type": "integer", "minimum": 0, "maximum": 100},
-                                "rationale": {"type": "string"},
-                            },
-                            "required": ["lead_id", "score", "rationale"],
-                        }
-                    }
+                    "application/json": {"schema": score_output("lead_id", "rationale", top=100)}
                 },
             }
         },
