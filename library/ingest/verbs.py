@@ -218,6 +218,28 @@ def _strip_service(toks: tuple[str, ...], service_tokens: Iterable[str]) -> tupl
     return toks[i:]
 
 
+# Words that say a name is software, not what it keeps.
+_SERVICE_WORDS = frozenset(
+    {"mcp", "server", "api", "apis", "service", "services", "tool", "tools", "app", "bot",
+     "client", "sdk", "remote", "local", "official", "plugin", "connector", "integration"}
+)  # fmt: skip
+
+
+def _names_records(
+    whole: tuple[str, ...], stripped: tuple[str, ...], service: tuple[str, ...]
+) -> bool:
+    """Whether the service-name prefix a tool name lost names the records it acts on: a noun
+    of a longer service name (``expense`` of ``expense_tracker``) or the service's plural
+    (``note_create`` in ``notes``), not the product itself (``git_add`` in ``git``)."""
+    prefix = whole[: len(whole) - len(stripped)]
+    if not prefix:
+        return False
+    rest = [t for t in service if t not in prefix and pluralize(t) not in prefix]
+    rest = [t for t in rest if pluralize(t) not in {pluralize(p) for p in prefix}]
+    rest = [t for t in rest if t not in _SERVICE_WORDS]  # ``kubectl_mcp_server``: a product
+    return bool(rest) or written_plural(prefix[-1]) or pluralize(prefix[-1]) in service
+
+
 def _name_verb(toks: tuple[str, ...]) -> tuple[Verb | None, int, str]:
     for i, tok in enumerate(toks):
         verb = VERB_WORDS.get(tok)
@@ -232,8 +254,13 @@ def name_verb_resource(
     name: str, service: str, id_resources: Iterable[str]
 ) -> tuple[Verb | None, str | None, str]:
     """(verb, resource, the verb word) from a function-style tool name."""
-    toks = _strip_service(tokens(name), tokens(service))
+    whole, service_toks = tokens(name), tokens(service)
+    toks = _strip_service(whole, service_toks)
     verb, index, word = _name_verb(toks)
+    if verb and not _noun(toks[index + 1 :]) and _names_records(whole, toks, service_toks):
+        # ``expense_add`` in ``expense_tracker``: the stripped prefix is what is added
+        toks = whole
+        verb, index, word = _name_verb(toks)
     if verb is None:
         return None, None, ""
     after = toks[index + 1 :]
