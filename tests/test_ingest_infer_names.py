@@ -69,3 +69,15 @@ def test_git_tools_keep_no_resource() -> None:
     specs, _ = ingest_document(SPECS / "mcp/livemcp/git.json")
     named = {s.name: s.resource for s in specs}
     assert named["git_add"] is None and named["git_status"] is None
+
+
+@pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
+def test_task_lists_and_tasks_are_two_resources() -> None:
+    """simplechecklist: ``create_task_list`` makes a task list (``list`` is part of the noun
+    when a list is made), ``list_tasks(task_list_id)`` lists tasks (the verb ``list`` is not
+    the id parameter's noun)."""
+    specs, _ = ingest_document(SPECS / "mcp/docker/simplechecklist.json")
+    resource = {s.name: s.resource for s in specs}
+    assert resource["create_task_list"] == resource["list_task_lists"] == "task_lists"
+    assert resource["list_tasks"] == resource["create_task"] == "tasks"
+    assert resource["get_all_tasks"] == "tasks"

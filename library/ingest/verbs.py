@@ -265,12 +265,15 @@ def name_verb_resource(
         return None, None, ""
     after = toks[index + 1 :]
     before = toks[:index]
-    noun = _noun(after) or _noun(before)
+    # ``create_task_list``: a list that is made, changed or removed is a thing, not a listing
+    named_list = verb not in (V.READ, V.LIST, V.SEARCH)
+    noun = _noun(after, named_list) or _noun(before, named_list)
     ids = list(id_resources)
     resource = None
     for candidate in ids:  # an <x>_id parameter naming a word of the tool name wins
         stem = candidate.rsplit("_", 1)[-1]
-        if any(pluralize(t) == stem or t == stem for t in toks):
+        # not the verb itself: ``list_tasks(task_list_id)`` lists tasks, not task lists
+        if any(pluralize(t) == stem or t == stem for i, t in enumerate(toks) if i != index):
             resource = candidate
             break
     if resource is None and noun:
@@ -284,13 +287,17 @@ def name_verb_resource(
     return verb, resource, word
 
 
-def _noun(toks: tuple[str, ...]) -> tuple[str, ...]:
+def _noun(toks: tuple[str, ...], named_list: bool = False) -> tuple[str, ...]:
     """The object of the verb: words up to the first preposition, fillers dropped, at most the
-    last two (``credit_cards``, ``trending_repositories``)."""
+    last two (``credit_cards``, ``trending_repositories``); with ``named_list``, ``list``
+    after a noun is part of it (``task_list``)."""
     words: list[str] = []
     for tok in toks:
         if tok in _PREPOSITIONS:
             break
+        if tok == "list" and named_list and words:
+            words.append(tok)
+            continue
         if tok in _FILLER or tok.isdigit():
             continue
         words.append(tok)
