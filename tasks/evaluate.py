@@ -36,13 +36,12 @@ from library.llm import LLMClient, LLMSettings
 from library.rollout import (
     OraclePolicy,
     RolloutSettings,
-    SandboxEnvPool,
     opening_messages,
     run_groups_sync,
 )
 from library.rollout.policies import LiteLLMPolicy
 from library.rollout.scripted import ScriptedPolicy
-from tasks.library_view import built_services
+from tasks.library_view import built_services, env_pool
 from tasks.llm_store import WarehouseCallStore
 from tasks.rollout import load_tasks, write_judged
 from warehouse import Warehouse
@@ -261,9 +260,7 @@ def evaluate(
     by_id = {t.task_id: t for t in tasks}
     used = {n for t in tasks for n in (*t.services, *t.distractor_services)}
     built = [s for s in services.values() if s.name in used]
-    envs = SandboxEnvPool(
-        None, {s.module: s.code for s in built}, homes={s.name: s.module for s in built}
-    )
+    envs = env_pool(wh, built)
     try:
         for agent in agents:
             groups = run_groups_sync(tasks, agent, envs, settings, run=run)

@@ -5,10 +5,19 @@ specs."""
 from __future__ import annotations
 
 import hashlib
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from library.llm import LLMClient, LLMSettings
+from library.rollout import SandboxEnvPool
+from library.rollout.env import world_model_policy
 from library.toolspec import ToolSpec
+from library.world_model import AnswerCache, DirectoryAnswerCache
+from library.world_model.remote import SandboxedWorldModel
 from tasks.build import current_specs
+from tasks.llm_store import WarehouseCallStore
 from warehouse import Warehouse
 
 
@@ -63,3 +72,41 @@ def built_services(wh: Warehouse, only_verified: bool = True) -> dict[str, Built
             tuple(r["simulated"] or ()),
         )
     return out
+
+
+def world_model_cache_dir() -> Path:
+    """Where validated world-model answers are kept between runs."""
+    return Path(os.environ.get("COMPOWORLD_HOME", ".compoworld")).absolute() / "world_model_cache"
+
+
+def world_model_runtime(wh: Warehouse, cache: AnswerCache | None = None) -> SandboxedWorldModel:
+    """The world model that answers sandboxed services' world-model tools: the configured
+    model (``COMPOWORLD_LLM_*``), its calls recorded in and replayed from ``llm_calls``, its
+    validated answers kept in ``cache`` (default: a folder under ``$COMPOWORLD_HOME``)."""
+    client = LLMClient(LLMSettings.from_env(), WarehouseCallStore(wh))
+    cache = cache if cache is not None else DirectoryAnswerCache(world_model_cache_dir())
+    return SandboxedWorldModel(client, cache=cache)
+
+
+def env_pool(
+    wh: Warehouse,
+    services: Iterable[BuiltService],
+    refs: Mapping[str, str] | None = None,
+    *,
+    world_model: SandboxedWorldModel | None = None,
+) -> SandboxEnvPool:
+    """Sandboxed envs over built services (each module in a worker of its own; ``refs``:
+    trusted services by ``module:Class``), their world-model tools mounted beside their
+    verified ones and answered by ``world_model`` (default: ``world_model_runtime``)."""
+    services = list(services)
+    simulated = {s.name: s.world_model_specs for s in services if s.world_model_tools}
+    if simulated and world_model is None:
+        world_model = world_model_runtime(wh)
+    return SandboxEnvPool(
+        refs,
+        {s.module: s.code for s in services},
+        world_model_policy() if simulated else None,
+        homes={s.name: s.module for s in services},
+        simulated=simulated,
+        world_model=world_model,
+    )

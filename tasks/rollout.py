@@ -12,7 +12,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -24,15 +23,12 @@ from library.rollout import (
     LiteLLMPolicy,
     OraclePolicy,
     RolloutSettings,
-    SandboxEnvPool,
     group_key,
     run_groups_sync,
 )
-from library.rollout.env import world_model_policy
-from library.world_model import AnswerCache, DirectoryAnswerCache
 from library.world_model.remote import SandboxedWorldModel
 from tasks.batches import batches
-from tasks.library_view import built_services
+from tasks.library_view import built_services, env_pool
 from tasks.llm_store import WarehouseCallStore
 from warehouse import Warehouse
 
@@ -141,7 +137,8 @@ def rollout_stage(
 
     ``llm=None`` runs the oracle; otherwise a litellm policy with those settings. The built
     services' world-model tools are mounted beside their verified ones and answered by
-    ``world_model`` (default: ``world_model_runtime(wh)``, the configured model).
+    ``world_model`` (default: ``tasks.library_view.world_model_runtime``, the configured
+    model).
     """
     t0 = time.perf_counter()
     settings = settings or RolloutSettings.from_env(group_size=2, concurrency=2)
@@ -166,18 +163,7 @@ def rollout_stage(
     # grows with what it uses, not with the library.
     used = {name for t in todo for name in (*t.services, *t.distractor_services)}
     services = [s for s in built_services(wh).values() if s.name in used]
-    homes = {s.name: s.module for s in services}
-    simulated = {s.name: s.world_model_specs for s in services if s.world_model_tools}
-    if simulated and world_model is None:
-        world_model = world_model_runtime(wh)
-    envs = SandboxEnvPool(
-        None,
-        {s.module: s.code for s in services},
-        world_model_policy() if simulated else None,
-        homes=homes,
-        simulated=simulated,
-        world_model=world_model,
-    )
+    envs = env_pool(wh, services, world_model=world_model)
     try:
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:
@@ -193,20 +179,6 @@ def rollout_stage(
     summary.mean_reward = sum(row["reward"] for row in scores) / len(scores) if scores else 0.0
     summary.wall_s = time.perf_counter() - t0
     return summary
-
-
-def world_model_cache_dir() -> Path:
-    """Where validated world-model answers are kept between runs."""
-    return Path(os.environ.get("COMPOWORLD_HOME", ".compoworld")).absolute() / "world_model_cache"
-
-
-def world_model_runtime(wh: Warehouse, cache: AnswerCache | None = None) -> SandboxedWorldModel:
-    """The world model that answers sandboxed services' world-model tools: the configured
-    model (``COMPOWORLD_LLM_*``), its calls recorded in and replayed from ``llm_calls``, its
-    validated answers kept in ``cache`` (default: a folder under ``$COMPOWORLD_HOME``)."""
-    client = LLMClient(LLMSettings.from_env(), WarehouseCallStore(wh))
-    cache = cache if cache is not None else DirectoryAnswerCache(world_model_cache_dir())
-    return SandboxedWorldModel(client, cache=cache)
 
 
 def done_groups(wh: Warehouse) -> set[str]:

@@ -17,7 +17,7 @@ from library.rollout.env import Env, Mode, check_mode
 from library.runtime import Service
 from library.serve.episode import Episode, EpisodeFactory, bare_task
 from library.services import reference_service_classes
-from tasks.library_view import built_services
+from tasks.library_view import built_services, env_pool
 from tasks.review import find_task
 from tasks.rollout import load_tasks
 from warehouse import Warehouse
@@ -59,11 +59,7 @@ def envs_for(wh: Warehouse, names: Sequence[str]) -> Envs:
     if not built:  # no generated code: everything runs here
         return Envs(reference, None)
     refs = {n: f"{c.__module__}:{c.__name__}" for n, c in reference.items() if n not in built}
-    pool = SandboxEnvPool(
-        refs,
-        {s.module: s.code for s in built.values()},
-        homes={s.name: s.module for s in built.values()},
-    )
+    pool = env_pool(wh, built.values(), refs)
     return Envs(reference, pool)
 
 

@@ -63,11 +63,18 @@ def test_production_and_the_compiler_tests_run_the_same_cascade(tmp_path: Path) 
 def test_the_coding_agent_gets_through_rate_limits_timeouts_and_malformed_answers(
     memos_wh: Warehouse,
 ) -> None:
-    replies = [429, slow, "Happy to help! A memo scores by its length.", fence(GOOD_MEMOS)]
+    no_choices = (200, {"id": "chatcmpl-x", "object": "chat.completion", "choices": []})
+    replies = [
+        429,
+        slow,
+        no_choices,
+        "Happy to help! A memo scores by its length.",  # an answer without code
+        fence(GOOD_MEMOS),
+    ]
     with ScriptedModel(replies) as model:
         settings = BuildSettings(llm=model.settings(timeout_s=1.0), coding=AGENT)
         summary = build_services(memos_wh, settings)
-        assert model.hits == 4
+        assert model.hits == 5
         # The reply without code was answered by saying so, in the second round's prompt.
         assert NO_CODE in json.dumps(model.requests[-1]["messages"])
     assert summary.model_failures == {}
@@ -79,9 +86,9 @@ def test_the_coding_agent_gets_through_rate_limits_timeouts_and_malformed_answer
         "order by created_at"
     ).to_pylist()
     errors = [c["error"] or "" for c in calls]
-    assert len(calls) == 4 and [c["attempt"] for c in calls] == [1, 2, 3, 1]
+    assert len(calls) == 5 and [c["attempt"] for c in calls] == [1, 2, 3, 4, 1]
     assert "RateLimitError" in errors[0] and "Timeout" in errors[1]
-    assert errors[2:] == ["", ""]
+    assert "EmptyResponse" in errors[2] and errors[3:] == ["", ""]
 
 
 def test_a_model_outage_leaves_the_service_for_the_next_run(memos_wh: Warehouse) -> None:

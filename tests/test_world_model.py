@@ -4,6 +4,7 @@ invalid ones rejected and retried, persistent failure as an error envelope, the 
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,12 +16,14 @@ from library.llm.testing import ScriptedModel
 from library.runtime import DateTime, Record, Ref, Service, State, ToolDef, World, tool
 from library.toolspec import SpecFormat, ToolSpec, Verb, tool_id
 from library.world_model import (
+    InvalidAnswer,
     MemoryAnswerCache,
     WorldModelSettings,
     WorldModelTool,
     simulated_service,
     state_slice,
 )
+from library.world_model.state import DocumentState, ModelState
 
 NoteId = Ref["notes"]
 T0 = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
@@ -335,3 +338,54 @@ def test_the_state_slice_keeps_the_tools_collections_and_the_records_it_names() 
     assert notes_text == ["notes: showing 3 of 8 records", "collections not shown: tags"]
     small, _ = state_slice(SPECS["get_note"], state, {}, max_records=8, max_chars=600)
     assert 1 <= len(small["notes"]) < 8
+
+
+# -- a sandboxed service's state, checked in the parent ---------------------------------------
+def document_state(schema: dict | None = None) -> DocumentState:
+    state = initial_state()
+    return DocumentState(
+        state.model_dump(mode="json", by_alias=True),
+        schema or NotesState.model_json_schema(),
+        list(NotesState.collection_types),
+    )
+
+
+def test_a_document_state_is_patched_and_checked_here_without_touching_the_original() -> None:
+    doc = document_state()
+    before = orjson.dumps(doc.doc)
+    pinned = doc.patched([{"op": "replace", "path": "/notes/note_1/pinned", "value": True}])
+    assert pinned.value["notes"]["note_1"]["pinned"] is True
+    assert orjson.dumps(doc.doc) == before
+    # Same state, same digest as the typed state: in process and sandboxed share cache keys.
+    assert doc.digest() == ModelState(initial_state()).digest()
+    refused = {
+        "pinned is not a boolean": [
+            {"op": "replace", "path": "/notes/note_1/pinned", "value": "yes"}
+        ],
+        "an unknown field": [{"op": "add", "path": "/notes/note_1/colour", "value": "red"}],
+        "a record under another id": [
+            {"op": "add", "path": "/notes/note_9", "value": {**FIRST_JSON, "id": "note_8"}}
+        ],
+        "a missing path": [{"op": "replace", "path": "/notes/note_7/title", "value": "x"}],
+    }
+    for why, patch in refused.items():
+        with pytest.raises(InvalidAnswer, match=r"patched state is invalid|cannot be applied"):
+            doc.patched(patch)
+            pytest.fail(why)
+
+
+def test_no_regular_expression_from_a_sandboxed_schema_runs_here() -> None:
+    """A pattern built to backtrack would hang the parent: patterns are left to the worker's
+    own model, every other constraint is checked here (a field called "pattern" too)."""
+    schema = NotesState.model_json_schema()
+    note = schema["$defs"]["Note"]["properties"]
+    note["title"] = {"type": "string", "pattern": "^(a+)+$"}
+    note["pattern"] = {"type": "integer"}
+    doc = document_state(schema)
+    slow = "a" * 24 + "!"
+    start = time.perf_counter()
+    titled = doc.patched([{"op": "replace", "path": "/notes/note_1/title", "value": slow}])
+    assert titled.value["notes"]["note_1"]["title"] == slow
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(InvalidAnswer, match="is not of type 'integer'"):
+        doc.patched([{"op": "add", "path": "/notes/note_1/pattern", "value": "x"}])

@@ -83,7 +83,7 @@ def composed(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
         settings = BuildSettings(llm=model.settings(), coding=CodingAgentSettings(max_rounds=1))
         build_services(wh, settings)
         assert model.hits >= 1  # a round for each service with a tool left over
-    compose_stage(wh, 6, seed=1, min_services=2, workers=1)
+    compose_stage(wh, 2, seed=1, min_services=2, workers=1)
     return wh
 
 
@@ -138,6 +138,7 @@ def tool_results(rollout: dict[str, Any]) -> list[dict[str, Any]]:
     return [orjson.loads(m["content"]) for m in messages if m["role"] == "tool"]
 
 
+@pytest.mark.slow  # build, compose and two rollout runs in sandbox workers (~45 s on 2 cores)
 def test_a_world_model_tool_is_answered_over_http_validated_and_replayed_from_the_cache(
     composed: Warehouse, tmp_path: Path
 ) -> None:

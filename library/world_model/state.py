@@ -7,8 +7,8 @@ could not hold. ``ModelState`` validates with the service's own ``State`` model 
 classes, in process). ``DocumentState`` never loads the service's code: the patch is applied
 to the JSON document here and the result checked here against the JSON schema of the
 service's ``State`` (reported by the worker as data), so the decision to accept an answer is
-taken outside the untrusted code; the worker then loads the accepted state through its own
-model as well.
+taken outside the untrusted code (patterns aside: a regular expression from untrusted code is
+never run here); the worker then loads the accepted state through its own model as well.
 """
 
 from __future__ import annotations
@@ -147,9 +147,10 @@ class DocumentState:
         self.schema = schema
         self.collections = [c for c in collections if isinstance(doc.get(c), dict)]
         if validator is None:
-            cls = validators.validator_for(schema)
-            cls.check_schema(schema)
-            validator = cls(schema)
+            checked = without_patterns(schema)
+            cls = validators.validator_for(checked)
+            cls.check_schema(checked)
+            validator = cls(checked)
         self._validator = validator
 
     @property
@@ -197,6 +198,33 @@ class DocumentState:
             raise InvalidAnswer(f"the patched state is invalid: {shown}{more}")
         _check_keys({c: doc[c] for c in self.collections if isinstance(doc.get(c), dict)})
         return DocumentState(doc, self.schema, self.collections, validator=self._validator)
+
+
+def without_patterns(schema: Any) -> Any:
+    """The schema without regular expressions (``pattern``, ``patternProperties``). The schema
+    of a sandboxed service comes from its (untrusted) code, and a pattern built to backtrack
+    for ever would hang the parent's validator; the worker checks patterns itself when it
+    loads the state through its own model."""
+    if isinstance(schema, list):
+        return [without_patterns(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("pattern", "patternProperties"):
+            continue
+        if key in _DATA:
+            out[key] = value  # values, not schemas
+        elif key in _NAMED_SCHEMAS and isinstance(value, dict):
+            # Maps of names (properties, definitions): a property may be called "pattern".
+            out[key] = {name: without_patterns(sub) for name, sub in value.items()}
+        else:
+            out[key] = without_patterns(value)
+    return out
+
+
+_NAMED_SCHEMAS = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})
+_DATA = frozenset({"enum", "const", "default", "examples"})
 
 
 def _describe(err: js_exceptions.ValidationError) -> str:
