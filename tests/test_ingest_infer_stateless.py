@@ -114,11 +114,48 @@ def test_tau_calculate_evaluates_arithmetic_and_nothing_else() -> None:
 def test_think_and_hand_overs_are_stateless_with_nothing_to_compute() -> None:
     tau_bench = _tools("functions/tau_bench/retail.json")
     assert tau_bench["think"].vendor[STATELESS_KEY]["kind"] == "no_op"
-    tau2 = _tools("functions/tau2/retail.json")
-    handover = tau2["transfer_to_human_agents"]  # x-tool-type: generic
-    assert handover.vendor[STATELESS_KEY]["kind"] == "generic"
+    # tau-bench's hand-over carries no tag; tau2's and banking's are named otherwise
+    handovers = [
+        tau_bench["transfer_to_human_agents"],
+        _tools("functions/tau2/retail.json")["transfer_to_human_agents"],
+        _tools("functions/tau2/banking_knowledge.json")["request_human_agent_transfer"],
+    ]
+    for handover in handovers:
+        assert handover.vendor[STATELESS_KEY]["kind"] == "handoff", handover.name
+        assert handover.resource is None
     with pytest.raises(ValueError, match="nothing to compute"):
-        evaluate(handover.vendor[STATELESS_KEY], {"summary": "refund"})
+        evaluate(handovers[0].vendor[STATELESS_KEY], {"summary": "refund"})
+
+
+def test_a_tool_its_publisher_calls_generic_is_stateless() -> None:
+    document = orjson.dumps(
+        [
+            {
+                "type": "function",
+                "x-tool-type": "generic",
+                "function": {
+                    "name": "log_feedback",
+                    "description": "Note the customer's feedback for the quality team.",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"feedback": {"type": "string"}},
+                        "required": ["feedback"],
+                    },
+                },
+            }
+        ]
+    )
+    specs, _ = ingest_document(document, source_file="support.json")
+    assert specs[0].vendor[STATELESS_KEY]["kind"] == "generic"
+    assert specs[0].access == "read" and specs[0].access_source == "x-tool-type"
+
+
+def test_the_expression_the_description_states_becomes_an_example() -> None:
+    """tau's ``calculate``: "such as '2 + 2'" is the one expression the publisher vouches for;
+    it is given as the parameter's JSON Schema example (the conformance suite calls with it)."""
+    for path in ("functions/tau2/airline.json", "functions/tau_bench/retail.json"):
+        node = _tools(path)["calculate"].input_schema["properties"]["expression"]
+        assert node["examples"] == ["2 + 2"], path
 
 
 def test_a_name_alone_does_not_make_a_function() -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 import statistics
 from collections.abc import Callable
 from typing import Any
@@ -179,6 +180,9 @@ def classify(spec: ToolSpec) -> dict[str, Any] | None:
         return {"kind": "conversion", "operation": None, "operands": {}, "result_key": None}
     if words[-1:] == ("think",) and len(props) == 1:
         return {"kind": "no_op", "operation": None, "operands": {}, "result_key": None}
+    if {"human", "transfer"} <= set(words) and {"agent", "agents"} & set(words):
+        # tau's hand-over: ends the conversation, touches no data
+        return {"kind": "handoff", "operation": None, "operands": {}, "result_key": None}
     if spec.vendor.get("x-tool-type") == "generic":
         return {"kind": "generic", "operation": None, "operands": {}, "result_key": None}
     return None
@@ -340,7 +344,33 @@ def mark_stateless(specs: list[ToolSpec]) -> list[ToolSpec]:
             "resource": None,
             "verb": Verb.ACTION,
         }
+        if found["operation"] == "expression":
+            update["input_schema"] = _with_stated_example(spec.input_schema, found)
         if spec.access_source not in _DECLARED_ACCESS:  # what a publisher declares wins
             update |= {"access": "read", "access_source": "stateless"}
         out.append(spec.model_copy(update=update))
     return out
+
+
+_STATED_EXAMPLE = re.compile(
+    r"(?:such as|e\.g\.|for example|like)[:,]?\s*['\"`]([^'\"`]{1,200})['\"`]"
+)
+
+
+def _with_stated_example(schema: dict[str, Any], found: dict[str, Any]) -> dict[str, Any]:
+    """The expression parameter with the example its description states (``such as
+    '2 + 2'``) as a JSON Schema ``examples`` entry, when it evaluates: a caller (and the
+    conformance suite) then has one valid expression the publisher vouches for."""
+    name = found["operands"].get("x")
+    node = (schema.get("properties") or {}).get(name)
+    if not isinstance(node, dict) or node.get("examples"):
+        return schema
+    match = _STATED_EXAMPLE.search(str(node.get("description") or ""))
+    if match is None:
+        return schema
+    try:
+        _arithmetic(match.group(1))
+    except ValueError:
+        return schema
+    properties = {**schema["properties"], name: {**node, "examples": [match.group(1)]}}
+    return {**schema, "properties": properties}
