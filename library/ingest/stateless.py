@@ -11,8 +11,9 @@ were "no resource recognised", or worse, read as creating ``values`` because of
   ``computation`` (a known operation: the answer is computed by :func:`evaluate`, a pure
   function of the arguments, so a built tool returns the right number, not a stored or
   simulated one), ``conversion`` (a unit conversion whose units the spec leaves open),
-  ``no_op`` (``think``: answers nothing, changes nothing) or ``generic`` (declared by its
-  publisher to change no domain state, such as tau2's hand-over to a human agent).
+  ``no_op`` (``think``: answers nothing, changes nothing), ``handoff`` (tau's transfer to a
+  human agent: ends the conversation) or ``generic`` (declared by its publisher, tau2's
+  ``x-tool-type: generic``, to change no domain state).
 - ``access`` is ``read`` (source ``stateless``) unless the publisher declared it,
   ``resource`` is None and ``verb`` is ``action``: no record compiler may give them a
   collection, nor store their answers to look up.
