@@ -81,3 +81,19 @@ def test_task_lists_and_tasks_are_two_resources() -> None:
     assert resource["create_task_list"] == resource["list_task_lists"] == "task_lists"
     assert resource["list_tasks"] == resource["create_task"] == "tasks"
     assert resource["get_all_tasks"] == "tasks"
+
+
+@pytest.mark.parametrize(
+    ("name", "takes_arguments", "verb"),
+    [
+        ("check_installed_apps", False, Verb.LIST),  # every installed app
+        ("check_notifications", False, Verb.LIST),
+        ("check_installed_apps", True, Verb.READ),  # one, picked by its arguments
+        ("check_apn_settings", False, Verb.READ),  # the settings are one state
+        ("check_data_restriction_status", False, Verb.READ),
+    ],
+)
+def test_checking_a_plural_with_no_arguments_lists_them(
+    name: str, takes_arguments: bool, verb: Verb
+) -> None:
+    assert name_verb_resource(name, "phone", [], takes_arguments=takes_arguments)[0] == verb

@@ -53,7 +53,12 @@ def build_spec(
         access, access_source = http_access(raw.http.method, verb), "http"
         path_refs = shape.params or None
     else:
-        verb, resource, word = name_verb_resource(raw.name, service, id_resources(raw.input_schema))
+        verb, resource, word = name_verb_resource(
+            raw.name,
+            service,
+            id_resources(raw.input_schema),
+            takes_arguments=bool(raw.input_schema.get("required")),
+        )
         named_access = name_access(verb, word)
         # A tool we cannot classify is assumed to write: the safe side for composition.
         access, access_source = (named_access, "verb") if named_access else ("write", "default")

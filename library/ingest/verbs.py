@@ -218,6 +218,10 @@ def _strip_service(toks: tuple[str, ...], service_tokens: Iterable[str]) -> tupl
     return toks[i:]
 
 
+# Plurals that name one state, not many records (``check_apn_settings()``).
+_STATE_PLURALS = frozenset(
+    {"data", "settings", "preferences", "options", "stats", "statistics", "details", "metrics"}
+)
 # Words that say a name is software, not what it keeps.
 _SERVICE_WORDS = frozenset(
     {"mcp", "server", "api", "apis", "service", "services", "tool", "tools", "app", "bot",
@@ -251,9 +255,10 @@ def _name_verb(toks: tuple[str, ...]) -> tuple[Verb | None, int, str]:
 
 
 def name_verb_resource(
-    name: str, service: str, id_resources: Iterable[str]
+    name: str, service: str, id_resources: Iterable[str], *, takes_arguments: bool = True
 ) -> tuple[Verb | None, str | None, str]:
-    """(verb, resource, the verb word) from a function-style tool name."""
+    """(verb, resource, the verb word) from a function-style tool name; ``takes_arguments``:
+    whether the tool has a required parameter (``check_notifications()`` lists them all)."""
     whole, service_toks = tokens(name), tokens(service)
     toks = _strip_service(whole, service_toks)
     verb, index, word = _name_verb(toks)
@@ -282,6 +287,9 @@ def name_verb_resource(
     plural = bool(noun) and is_plural(noun[-1]) and noun[-1] not in ("status", "settings")
     if verb is V.READ and plural and word not in ("check", "can", "is", "has", "count", "diff"):
         verb = V.LIST
+    many = bool(noun) and written_plural(noun[-1]) and noun[-1] not in _STATE_PLURALS
+    if verb is V.READ and word == "check" and not takes_arguments and many:
+        verb = V.LIST  # ``check_installed_apps()``: every one of them
     if "all" in after[:2] and verb is V.READ:
         verb = V.LIST
     return verb, resource, word
