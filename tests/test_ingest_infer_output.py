@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jsonschema
+import orjson
 import pytest
 
 from library.ingest import ingest_document
@@ -108,3 +109,41 @@ def test_tools_known_only_by_inference_now_build_and_verify() -> None:
     build = build_service(specs)
     for name in ("get_product_details", "get_item_details", "list_all_product_types"):
         assert build.outcomes[name].outcome == "verified", build.outcomes[name].reason
+
+
+def test_a_recursive_input_keeps_its_defs_in_the_inferred_output() -> None:
+    """A folder tree (``$ref: #/$defs/Node`` inside Node): the record copies the create's
+    property, so the ``$defs`` it refers to must come along or the schema cannot resolve."""
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+        },
+    }
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "create_folder",
+                "description": "Create a folder with a tree of subfolders.",
+                "parameters": {
+                    "type": "object",
+                    "$defs": {"Node": node},
+                    "properties": {"name": {"type": "string"}, "tree": {"$ref": "#/$defs/Node"}},
+                    "required": ["name"],
+                },
+            },
+        },
+        {
+            "type": "function",
+            "function": {"name": "list_folders", "description": "All folders.", "parameters": {}},
+        },
+    ]
+    specs, _ = ingest_document(orjson.dumps(tools), source_file="folders.json")
+    listed = {s.name: s for s in specs}["list_folders"].output_schema
+    assert listed is not None and "Node" in listed["$defs"]
+    tree = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    jsonschema.validate([{"folder_id": "f1", "name": "a", "tree": tree}], listed)
+    with pytest.raises(jsonschema.ValidationError):  # the nested level is checked too
+        jsonschema.validate([{"folder_id": "f1", "name": "a", "tree": {"children": [1]}}], listed)

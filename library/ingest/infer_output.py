@@ -26,6 +26,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from library.ingest.naming import singular, snake, tokens
 from library.ingest.semantics import infer_fields
 from library.ingest.stateless import STATELESS_KEY
@@ -70,19 +72,33 @@ class RecordShape:
     properties: dict[str, dict[str, Any]] = field(default_factory=dict)
     required: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)  # "create_x inputs", "get_x key", ...
+    defs: dict[str, Any] = field(default_factory=dict)  # ``$defs`` the properties refer to
 
-    def add(self, name: str, node: Any, required: bool, evidence: str) -> None:
+    def add(
+        self,
+        name: str,
+        node: Any,
+        required: bool,
+        evidence: str,
+        source: dict[str, Any] | None = None,
+    ) -> None:
+        """``source``: the input schema ``node`` comes from (its ``$defs`` travel along)."""
         if name == self.id_key or not isinstance(node, dict) or name in self.properties:
             if required and name in self.properties and name not in self.required:
                 self.required.append(name)
             return
         self.properties[name] = _stored(node)
+        defs = (source or {}).get("$defs")
+        if isinstance(defs, dict) and '"$ref"' in orjson.dumps(node).decode():
+            for key, value in defs.items():  # recursive schemas keep a $ref to their $defs
+                self.defs.setdefault(key, copy.deepcopy(value))
         if required:
             self.required.append(name)
         if evidence not in self.evidence:
             self.evidence.append(evidence)
 
     def schema(self) -> dict[str, Any]:
+        """The record's schema (its ``$defs`` are the caller's to place at the root)."""
         props = {self.id_key: dict(self.id_schema), **self.properties}
         return {
             "type": "object",
@@ -129,19 +145,22 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         if creating or spec.verb == Verb.UPDATE:
             for name, node in props.items():
                 if name != own and _describes_record(name):
-                    shape.add(name, node, creating and name in required, f"{spec.name} inputs")
+                    evidence = f"{spec.name} inputs"
+                    shape.add(
+                        name, node, creating and name in required, evidence, spec.input_schema
+                    )
         elif spec.verb == Verb.READ and own is None:
             # ``get_customer_by_phone(phone_number)``: the key is a stored field
             for name in sorted(required):
                 if _describes_record(name):
-                    shape.add(name, props.get(name), True, f"{spec.name} key")
+                    shape.add(name, props.get(name), True, f"{spec.name} key", spec.input_schema)
     if not shape.properties:  # nothing writes the records: list filters are what they show
         for spec in tools:
             if spec.verb not in (Verb.LIST, Verb.SEARCH):
                 continue
             for name, node in (spec.input_schema.get("properties") or {}).items():
                 if _describes_record(name) and not _RANGE.match(snake(name)):
-                    shape.add(name, node, False, f"{spec.name} filters")
+                    shape.add(name, node, False, f"{spec.name} filters", spec.input_schema)
     if "status" not in shape.properties:
         if any(_status_action(t) for t in tools):
             shape.add("status", {"type": "string"}, False, "status actions")
@@ -196,6 +215,8 @@ def inferred_output(spec: ToolSpec, shape: RecordShape) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "array", "items": record}
     else:
         out = record
+    if shape.defs:
+        out["$defs"] = copy.deepcopy(shape.defs)  # ``#/$defs/...`` resolves from the root
     out[INFERRED_KEY] = _basis(spec, shape)
     return out
 
