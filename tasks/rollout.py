@@ -92,6 +92,9 @@ class RolloutSummary:
     completed: int = 0
     mean_reward: float = 0.0
     wall_s: float = 0.0
+    # Calls of world-model tools (answered in the parent), and how many from the answer cache.
+    world_model_calls: int = 0
+    world_model_cached: int = 0
 
     def add(self, other: RolloutSummary) -> None:
         """Fold in another batch's summary of the same policy (wall time excluded)."""
@@ -105,6 +108,8 @@ class RolloutSummary:
         self.skipped_groups += other.skipped_groups
         self.statuses.update(other.statuses)
         self.completed += other.completed
+        self.world_model_calls += other.world_model_calls
+        self.world_model_cached += other.world_model_cached
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +121,8 @@ class RolloutSummary:
             "statuses": dict(self.statuses),
             "completion_rate": round(self.completed / self.rollouts, 4) if self.rollouts else 0.0,
             "mean_reward": round(self.mean_reward, 4),
+            "world_model_calls": self.world_model_calls,
+            "world_model_cached": self.world_model_cached,
             "rollouts_per_s": round(self.rollouts / self.wall_s, 1) if self.wall_s else None,
             "wall_s": round(self.wall_s, 2),
         }
@@ -168,6 +175,10 @@ def rollout_stage(
         groups = run_groups_sync(todo, policy, envs, settings, run=run)
     finally:
         envs.close()
+    simulator = envs.env_options.get("world_model")
+    if simulator is not None:
+        summary.world_model_calls = simulator.calls
+        summary.world_model_cached = simulator.cached
     rollouts = [r for group in groups for r in group]
     judged = judge_rollouts({t.task_id: t for t in todo}, rollouts)
     write_judged(wh, rollouts, judged)

@@ -176,6 +176,7 @@ def test_a_world_model_tool_is_answered_over_http_validated_and_replayed_from_th
     # back to the model; the fifth answer is the one taken.
     assert server.world_model_requests == 5
     assert world_model.calls == 1 and world_model.cached == 0
+    assert (first.world_model_calls, first.world_model_cached) == (1, 0)
     wm_calls = wh.query(
         "select attempt, error from llm_calls where purpose = 'world_model/crm/score_lead'"
     ).to_pylist()
@@ -211,6 +212,7 @@ def test_a_world_model_tool_is_answered_over_http_validated_and_replayed_from_th
     )
     assert again.rollouts == 1 and again.statuses == {"finished": 1}, again.to_dict()
     assert silent.calls == 1 and silent.cached == 1
+    assert again.to_dict()["world_model_cached"] == 1
     assert silent.client.model_calls == 0 and silent.client.replays == 0
     rows = wh.query("select * from rollouts where task_id = $t", {"t": task.task_id}).to_pylist()
     assert {r["final_state_hash"] for r in rows} == {row["final_state_hash"]}
