@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from flows.alerts_command import alerts
 from flows.build_command import build
 from flows.compose_command import compose, graph
 from flows.eval_command import eval_
@@ -23,6 +24,7 @@ from flows.mcp_command import mcp
 from flows.serve_command import serve, server
 from flows.settings import warehouse_root
 from flows.show_command import show_app
+from flows.status_command import status
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -56,6 +58,8 @@ app.command(help="Start the Prefect server and its UI on 127.0.0.1.")(server)
 app.command(help="Serve the deployments (factory, nightly expansion, stages) to the UI.")(serve)
 app.command(help="Serve a task or services as an MCP server (stdio or HTTP).")(mcp)
 app.add_typer(show_app, name="show")
+app.command(help="The library's trend over the last runs (from the warehouse).")(status)
+app.command(help="Alert automations for the nightly expansion (failed, grew nothing).")(alerts)
 
 
 class OutputFormat(StrEnum):
@@ -184,9 +188,7 @@ def nightly(
     wait_until_up(api, meanwhile=LAZY_IMPORTS)
     summary = flow(drop=drop, tasks=tasks)
     if "nothing_new" in summary:
-        console.print(f"nothing new: {summary['nothing_new']}")
-        return
-    console.print(f"new or changed services: {', '.join(summary['new_services'])}")
+        return  # the run's log said so
     print_run_summary(summary, console)
 
 

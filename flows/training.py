@@ -10,15 +10,18 @@ subprocess (``python -m training.sft`` / ``training.grpo``, interpreter from ``p
 
 from __future__ import annotations
 
+import re
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from prefect import flow, get_run_logger, task
+from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.runtime import flow_run
 
+from flows.progress import StageReporter, progress_key
 from flows.settings import home, warehouse_root
 from tasks.runs import recorded_run
 from tasks.training import (
@@ -37,10 +40,31 @@ FLOW = "train-sft"
 RL_FLOW = "train-rl"
 
 
+# What the training scripts print after each logged step (training/sft.py, training/grpo.py).
+STEP_LINE = re.compile(r"^\[(?:sft|grpo)\] step (\d+)/(\d+)")
+
+
+def training_log(flow: str, max_steps: int) -> tuple[StageReporter, Callable[[str], None]]:
+    """The training stage's reporter and a log callback for the training subprocess's lines:
+    each line to the run's log, the step lines into the ``<flow>-training-progress``
+    artifact."""
+    report = StageReporter("training")
+    report.start_progress(max_steps, "steps", key=progress_key(flow, "training"))
+
+    def log(line: str) -> None:
+        report.info("%s", line)
+        if step := STEP_LINE.match(line):
+            report.reached(int(step.group(1)))
+
+    return report, log
+
+
 @task(name="train-sft")  # no retries: a failed training run is worth reading, not repeating
 def sft_task(root: str, request: SFTRequest, run_id: str, export_id: str | None) -> dict[str, Any]:
-    logger = get_run_logger()
-    return sft_stage(Warehouse(root), request, run_id, export_id=export_id, log=logger.info)
+    report, log = training_log(FLOW, request.max_steps)
+    result = sft_stage(Warehouse(root), request, run_id, export_id=export_id, log=log)
+    report.finish("training done: %s steps", request.max_steps)
+    return result
 
 
 @flow(name=FLOW, log_prints=True)
@@ -96,8 +120,10 @@ def train_sft(
 
 @task(name="train-rl")  # no retries, as for SFT
 def rl_task(root: str, request: GRPORequest, run_id: str) -> dict[str, Any]:
-    logger = get_run_logger()
-    return rl_stage(Warehouse(root), request, run_id, log=logger.info)
+    report, log = training_log(RL_FLOW, request.max_steps)
+    result = rl_stage(Warehouse(root), request, run_id, log=log)
+    report.finish("training done: %s steps", request.max_steps)
+    return result
 
 
 @flow(name=RL_FLOW, log_prints=True)
