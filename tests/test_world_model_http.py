@@ -18,15 +18,16 @@ import yaml
 
 from library.coding_agent import CodingAgentSettings
 from library.compose import Task
-from library.llm import LLMClient
+from library.llm import LLMClient, MemoryCallStore
 from library.llm.testing import ScriptedModel
 from library.rollout import RolloutSettings
 from library.world_model import DirectoryAnswerCache
 from library.world_model.prompt import SYSTEM as WORLD_MODEL_SYSTEM
 from library.world_model.remote import SandboxedWorldModel
-from tasks.build import BuildSettings, build_services
+from tasks.build import BuildSettings, build_services, current_specs
 from tasks.compose import compose_stage
 from tasks.ingest import bundled_corpus, ingest_paths
+from tasks.library_view import built_services, env_pool
 from tasks.llm_store import WarehouseCallStore
 from tasks.rollout import load_tasks, rollout_stage
 from warehouse import Warehouse
@@ -216,3 +217,37 @@ def test_a_world_model_tool_is_answered_over_http_validated_and_replayed_from_th
     assert silent.client.model_calls == 0 and silent.client.replays == 0
     rows = wh.query("select * from rollouts where task_id = $t", {"t": task.task_id}).to_pylist()
     assert {r["final_state_hash"] for r in rows} == {row["final_state_hash"]}
+
+
+@pytest.mark.slow  # shares the built and composed warehouse above
+def test_gateway_mode_lists_describes_and_calls_a_world_model_tool(composed: Warehouse) -> None:
+    wh = composed
+    task, lead = crm_task(wh)
+    spec = next(s for s in current_specs(wh)["crm"] if s.name == "score_lead")
+    with ScriptedModel([Server(lead).answer("working")]) as model:
+        world_model = SandboxedWorldModel(LLMClient(model.settings(), MemoryCallStore()))
+        pool = env_pool(wh, built_services(wh).values(), world_model=world_model)
+        try:
+            env = pool()
+            env.reset(task, "direct")
+            offered = {t["function"]["name"]: t for t in env.tools()}
+            assert offered["crm__score_lead"]["function"]["parameters"] == spec.input_schema
+            env.reset(task, "gateway")
+            listed = env.call("list_tools", {"service": "crm"})["data"]
+            assert "crm__score_lead" in {t["name"] for t in listed}
+            described = env.call("describe_tool", {"tool_name": "crm__score_lead"})["data"]
+            assert described["output_schema"] == spec.output_schema
+            assert described["read_only"] is False
+            called = env.call(
+                "call_tool", {"tool_name": "crm__score_lead", "arguments": {"lead_id": lead}}
+            )
+            assert called["success"] and called["data"]["score"] == 72
+            assert env.final_states()["crm"]["leads"][lead]["status"] == "working"
+            unknown = env.call(
+                "call_tool", {"tool_name": "crm__score_lead", "arguments": {"lead": lead}}
+            )
+            assert unknown["error"]["code"] == "invalid_argument"  # checked here, no model
+            assert model.hits == 1
+            env.close()
+        finally:
+            pool.close()
