@@ -1,5 +1,9 @@
 """The world-model tier: tools that no service implements reliably, simulated by a model whose
-answers are validated (output schema, State schema) before they are returned or applied."""
+answers are validated (output schema, State schema) before they are returned or applied.
+
+In process (trusted classes): ``with_simulated_tools`` / ``simulated_service``. For services
+in sandbox workers (production): ``remote.SandboxedWorldModel``, which answers and checks in
+the parent and only hands the worker an accepted state."""
 
 from library.world_model.answer import Answer, AnswerError, InvalidAnswer, apply_patch, parse_answer
 from library.world_model.cache import (
