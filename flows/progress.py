@@ -127,7 +127,8 @@ class StageReporter:
     def close_rejections(self) -> None:
         """Say how many rejections were not logged one by one, by reason."""
         if hidden := sum(self._hidden.values()):
-            reasons = ", ".join(f"{r} ({n})" for r, n in self._hidden.most_common(10))
+            top = sorted(self._hidden.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
+            reasons = ", ".join(f"{r} ({n})" for r, n in top)
             self.warning("%d more rejections not listed one by one: %s", hidden, reasons)
 
     # -- progress ---------------------------------------------------------------------------
