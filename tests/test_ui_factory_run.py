@@ -10,7 +10,8 @@ what a person running the factory from the UI relies on:
   at 100%; the screenshot in docs/ is regenerated from it;
 - the deployment refuses parameters outside their schema, naming the parameter;
 - a nightly-expansion run that fails triggers the alert automation, and the "grew nothing"
-  automation fires when no growth event came within its (here short) window.
+  automation fires when no growth event came within its (here short) window;
+- the CLI's nightly prints its log lines once (Prefect's rich console handler), no copy.
 
 Chromium is Debian's (/usr/bin/chromium), driven by playwright; without it the test skips.
 """
@@ -177,6 +178,18 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
             [sys.executable, "-c", FAILING_NIGHTLY],
             client_env | {"COMPOWORLD_WAREHOUSE": str(blocker / "warehouse")},
         )
+        # And the CLI's nightly on an empty drop folder: its log lines print once, in rich.
+        (tmp_path / "drop").mkdir()
+        cli_nightly = subprocess.Popen(
+            [*cli, "nightly", "--drop", str(tmp_path / "drop")],
+            cwd=ROOT,
+            env=env | client_env | {"COLUMNS": "200"},
+            start_new_session=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        started.append(cli_nightly)  # type: ignore[arg-type]
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -239,6 +252,10 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
                 assert f"{stage}: 100%, done" in text, text
             browser.close()
 
+        output, _ = cli_nightly.communicate(timeout=120)
+        assert cli_nightly.returncode == 0, output
+        said = [line for line in output.splitlines() if "nothing new:" in line]
+        assert len(said) == 1 and "compoworld.nightly" in said[0], output
         # The failed nightly triggered its alert; no growth event came, so did the other.
         assert nightly.wait(timeout=120) != 0
         wait_for(
