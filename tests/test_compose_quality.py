@@ -10,8 +10,9 @@ import pytest
 
 from library.compose import compose as compose_module
 from library.compose import compose_tasks, make_env
+from library.compose.binding import carries_across
 from library.compose.catalog import ToolInfo
-from library.compose.coherence import inverted, may_write, range_pairs
+from library.compose.coherence import ends_record, inverted, may_write, range_pairs
 from library.compose.corpus import bundled_library
 from library.compose.motifs import BY_NAME, MOTIFS, name_motif, part_of
 from library.compose.mutants import MutationReport
@@ -324,3 +325,70 @@ def test_shared_reference_records_are_not_edited():
                     f"{task.task_id}: {step['tool']} edits a shared {tool.collection} record"
                 )
     assert edits >= 20  # the check saw real edits
+
+
+def test_each_record_plays_one_part_in_the_story(composed):
+    """What a plan creates it creates as wanted (no "then change the new one"), nothing is
+    created only to be ended, and once an action moved a record on (paused, hired, replied
+    to) no later step edits it or hangs a new record on it."""
+    env, result = composed
+    checked = 0
+    for task in result.tasks:
+        plan = task.gold_plan
+        finished: set[str] = set()
+        for i, step in enumerate(plan):
+            if not step["write"]:
+                continue
+            tool = env.catalog.tools[step["tool"]]
+            own_bind = step["binds"].get(tool.own or "", {})
+            from_step = own_bind.get("from") == "step"
+            made_here = from_step and plan[own_bind["step"]]["kind"] == "create"
+            where = f"{task.task_id} step {i} ({step['tool']})"
+            if step["kind"] == "update":
+                assert not made_here, f"{where} edits the record the plan just created"
+            if step["kind"] == "action" and ends_record(tool.name):
+                assert not made_here, f"{where} ends the record the plan just created"
+            values = {v for v in step["arguments"].values() if isinstance(v, str)}
+            assert not values & finished, f"{where} touches a record an earlier action moved on"
+            checked += 1
+            if step["kind"] == "action" and tool.own:
+                finished.add(step["arguments"][tool.own])
+    assert checked >= 30
+
+
+def test_values_cross_services_only_when_they_mean_the_same_thing():
+    # An expense's amount may come from the hotel's total; a ticket's price may not.
+    assert carries_across("amount", "money", "total_price")
+    assert carries_across("refund_amount", "money", "total")
+    assert not carries_across("ticket_price", "money", "total_price")
+    assert not carries_across("linkedin_url", "url", "web_url")
+    assert carries_across("website_url", "url", "website_url")
+    assert carries_across("customer_email", "email", "email")
+
+
+def test_a_found_record_is_not_created_again_for_the_same_person():
+    """A renewal does not open a second subscription for the customer whose subscription
+    it found; a trip does not book a second stay for the guest whose stay it found."""
+    lib = bundled_library(["subscriptions", "hotels", "helpdesk", "crm", "mail", "payments"])
+    env = make_env(lib.classes, lib.nodes)
+    result = compose_tasks([], 40, env=env, seed=5)
+    creates = 0
+    for task in result.tasks:
+        found: dict[str, set[str]] = {}
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            key = f"{tool.service}.{tool.collection}"
+            people = {
+                v.casefold()
+                for v in step["arguments"].values()
+                if isinstance(v, str) and "@" in v and not env.is_staff("email", v)
+            }
+            if not step["write"]:
+                found.setdefault(key, set()).update(people)
+            elif step["kind"] == "create":
+                creates += 1
+                assert not people & found.get(key, set()), (
+                    f"{task.task_id}: {step['tool']} makes a second record for someone the "
+                    "plan found one for"
+                )
+    assert creates >= 10

@@ -53,6 +53,23 @@ _NOT_RULED = frozenset({"currency", "country", "timezone", "locale", "language",
 _NUMERIC_SKIP = frozenset({"limit", "offset", "total", "seq", "count", "version"})
 
 
+# Money moving from one tool to another is an amount paid, owed or claimed (an expense's
+# amount from the hotel's total); a price or fee is the new record's own (a ticket's price
+# is not a reservation's total).
+_TRANSFERRED_MONEY = frozenset({"amount", "total", "cost", "subtotal"})
+
+
+def carries_across(param: str, key: str, field: str) -> bool:
+    """Whether a value of semantic ``key`` found in another service may fill ``param``:
+    people, companies and business keys travel; money travels only as an amount; a link
+    only into a field of the same name (a pull request's URL is not a LinkedIn profile)."""
+    if key == "money":
+        return param.rsplit("_", 1)[-1] in _TRANSFERRED_MONEY
+    if key == "url":
+        return param == field
+    return True
+
+
 class Binding(WalkState):
     """Where each argument of a step comes from."""
 
@@ -81,6 +98,7 @@ class Binding(WalkState):
             and not f.entity.deleted
             and (f.entity.service, f.entity.collection) != exclude
             and compatible(p, f.value)
+            and (f.entity.service == service or carries_across(p.name, key, f.field))
         ]
         if key in PERSON_KEYS:
             out = [f for f in out if self._fits_role(p.name, key, f.value)]

@@ -29,6 +29,18 @@ FOLLOW_UPS: dict[str, frozenset[str]] = {
     "delivered": frozenset({"return", "archive", "complete", "close"}),
 }  # fmt: skip
 _LEAVE = frozenset(REOPENS) | {"reopen", "restore", "unarchive", "reactivate", "undelete"}
+# Verbs that finish a record's business: a request does not make a record only to end it
+# ("create a meeting, then end the meeting").
+ENDING_VERBS = frozenset({
+    "end", "complete", "close", "cancel", "void", "archive", "pause", "suspend", "deactivate",
+    "reject", "decline", "expire", "terminate", "finish", "resolve", "dismiss", "revoke",
+    "disable",
+})  # fmt: skip
+
+
+def ends_record(tool_name: str) -> bool:
+    """Whether the action ``tool_name`` finishes the record it acts on."""
+    return tool_name.split("_", 1)[0].lower() in ENDING_VERBS
 
 
 def status_of(record: Mapping[str, Any]) -> str | None:

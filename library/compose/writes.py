@@ -15,7 +15,7 @@ from library.compose.catalog import (
     ToolInfo,
     title,
 )
-from library.compose.coherence import inverted, may_write
+from library.compose.coherence import ends_record, inverted, may_write
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.plan import Bound, Step
@@ -50,6 +50,7 @@ class Writes(Binding):
         """The known record a tool acting on one record would act on, if its state allows
         it (a canceled order is not edited, a paid invoice is not voided) and it is not a
         shared reference record (a plan, a property: ``ComposeEnv.catalogs``)."""
+        finished = self._finished()
         options = [
             e
             for e in self.entities
@@ -57,9 +58,20 @@ class Writes(Binding):
             and e.collection == tool.collection
             and (e.service, e.collection) not in self.env.catalogs
             and not e.deleted
+            and (e.service, e.collection, e.id) not in finished
             and self._may_write(e, tool)
         ]
         return self.rng.choice(options) if options else None
+
+    def _finished(self) -> set[tuple[str, str, str]]:
+        """Records a step of this plan already moved on with an action (paused, advanced,
+        replied to, submitted): that is their part of the story, so no later step edits
+        them or hangs new records on them (an interview after the hire)."""
+        return {
+            (s.entity.service, s.entity.collection, s.entity.id)
+            for s in self.steps
+            if s.tool.kind == ACTION and s.entity is not None
+        }
 
     def _may_write(self, entity: Entity, tool: ToolInfo) -> bool:
         current = self._state_record(entity.service, entity.collection, entity.id)
@@ -159,8 +171,16 @@ class Writes(Binding):
         required = self._bind_required(tool, set(), exclude)
         if required is None or not any(b.fact is not None for b in required.values()):
             return None  # a create that uses nothing the agent found is not a flow
-        if self._already_there(tool, required):
+        if self._already_there(tool, required) or self._found_twin(tool, required):
             return None  # a person is added once: an HR record for someone who has one is no work
+        finished = self._finished()
+        if any(
+            b.fact is not None
+            and b.fact.field == "id"
+            and (b.fact.entity.service, b.fact.entity.collection, b.fact.entity.id) in finished
+            for b in required.values()
+        ):
+            return None
         settable = self._settable(tool, None)
         optional = [p for p in settable if p.enum][:1]
         # A colleague who takes the new record on (assignee, owner, host): work has people.
@@ -207,10 +227,31 @@ class Writes(Binding):
         records = getattr(self.world.services[tool.service].state, coll).values()
         return any(str(getattr(r, n, "") or "").casefold() in emails for r in records for n in own)
 
+    def _found_twin(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether the plan already found a record of this collection for the same outside
+        person (their subscription, their reservation): making another for them is a
+        duplicate, not the work."""
+        emails = {
+            str(b.value).casefold()
+            for b in bound.values()
+            if isinstance(b.value, str)
+            and "@" in b.value
+            and not self.env.is_staff("email", b.value)
+        }
+        if not emails:
+            return False
+        for e in self.entities:
+            if e.created or (e.service, e.collection) != (tool.service, tool.collection):
+                continue
+            values = [v for v in e.record.values() for v in (v if isinstance(v, list) else [v])]
+            if any(isinstance(v, str) and v.casefold() in emails for v in values):
+                return True
+        return False
+
     def _update(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
-        if entity is None:
-            return None
+        if entity is None or entity.created:
+            return None  # what a step creates it creates as wanted: no "then change the new one"
         settable = self._settable(tool, entity)
         if not settable:
             return None
@@ -245,7 +286,7 @@ class Writes(Binding):
 
     def _action(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
-        if entity is None:
+        if entity is None or (entity.created and ends_record(tool.name)):
             return None
         self._hold_record(entity)
         own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
@@ -263,10 +304,8 @@ class Writes(Binding):
 
     def _delete(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
-        if entity is None or entity.created:
-            return None
-        if entity.step == 0 and not self.core_work(tool):
-            return None  # the record the request is about goes only when that is the work
+        if entity is None or entity.created or not self.core_work(tool):
+            return None  # a record goes only when removing it is the work (an offboarding)
         if any(f.entity is entity for s in self.steps for f in s.sources if s.write):
             return None
         own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
