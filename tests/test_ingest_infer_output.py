@@ -11,8 +11,10 @@ import pytest
 
 from library.ingest import ingest_document
 from library.ingest.infer_output import INFERRED_KEY, VENDOR_KEY
-from library.toolspec import ToolSpec, tool_id
+from library.toolspec import ToolSpec, spec_from_row, tool_id
 from library.verify import build_service
+from tasks.ingest import ingest_paths
+from warehouse import Warehouse
 
 SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
 pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
@@ -147,3 +149,14 @@ def test_a_recursive_input_keeps_its_defs_in_the_inferred_output() -> None:
     jsonschema.validate([{"folder_id": "f1", "name": "a", "tree": tree}], listed)
     with pytest.raises(jsonschema.ValidationError):  # the nested level is checked too
         jsonschema.validate([{"folder_id": "f1", "name": "a", "tree": {"children": [1]}}], listed)
+
+
+def test_the_inference_survives_the_warehouse(tmp_path: Path) -> None:
+    """What the build stage reads back from ``specs`` still says what was inferred."""
+    ingest_paths([str(SPECS / "functions/tau2/retail.json")], tmp_path)
+    rows = Warehouse(tmp_path).query("select * from specs").to_pylist()
+    back = {s.name: s for s in map(spec_from_row, rows)}
+    fresh = _tools("functions/tau2/retail.json")
+    assert back["get_product_details"].output_schema == fresh["get_product_details"].output_schema
+    assert back["get_product_details"].vendor[VENDOR_KEY]
+    assert back["calculate"].vendor["stateless"] == fresh["calculate"].vendor["stateless"]
