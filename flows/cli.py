@@ -149,8 +149,12 @@ def run(
     tasks: Annotated[int, typer.Option(help="Tasks to compose.")] = 200,
     workers: Annotated[int, typer.Option(help="Sandboxed worker processes per batch.")] = 2,
     runner: RunnerOption = None,
+    specs: Annotated[
+        list[str] | None,
+        typer.Option(help="Spec files or folders to build from (default: the bundled corpus)."),
+    ] = None,
 ) -> None:
-    """Run the main job (the factory flow) on the embedded defaults."""
+    """Run the main job (the factory flow) on the embedded defaults, or on --specs."""
     from flows.early_api import start_in_background, wait_until_up
 
     _check_runner(runner)
@@ -160,11 +164,13 @@ def run(
 
     console.print(
         "[bold]CompoWorld factory[/bold]: ingest, build, graph, compose, rollout, judge, "
-        "curate, export on the bundled corpus (Prefect flow 'factory')"
+        f"curate, export on {', '.join(specs) if specs else 'the bundled corpus'} "
+        "(Prefect flow 'factory')"
     )
     flow = _with_runner(factory, runner)
     wait_until_up(api, meanwhile=LAZY_IMPORTS)
-    print_run_summary(flow(tasks=tasks, workers=workers), console)
+    paths = [str(Path(p).resolve()) for p in specs] if specs else None
+    print_run_summary(flow(spec_paths=paths, tasks=tasks, workers=workers), console)
 
 
 @app.command()
