@@ -74,13 +74,21 @@ LISTS = st.sampled_from(["array", "data", "items_cursor"])
 
 
 @st.composite
-def record_schemas(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], dict[str, Any], str]:
-    names = draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=6, unique=True))
+def fields(
+    draw: st.DrawFn, names: tuple[str, ...] = NAMES, least: int = 1
+) -> tuple[dict[str, Any], list[str]]:
+    """Record properties of random types (some nullable), and which of them are required."""
+    chosen = draw(st.lists(st.sampled_from(names), min_size=least, max_size=6, unique=True))
     props = {}
-    for name in names:
+    for name in chosen:
         node = draw(scalar())
         props[name] = nullable(node) if draw(st.booleans()) else node
-    required = [n for n in names if draw(st.booleans())]
+    return props, [n for n in chosen if draw(st.booleans())]
+
+
+@st.composite
+def record_schemas(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], dict[str, Any], str]:
+    props, required = draw(fields())
     return props, required, draw(IDS), draw(ID_KEYS)
 
 

@@ -135,7 +135,15 @@ def is_action_word(word: str) -> bool:
 def status_field(record: RecordPlan) -> FieldPlan | None:
     for name in STATUS_FIELDS:
         field = record.fields.get(name)
-        if field is not None and field.type.kind in (Kind.ENUM, Kind.STR):
+        if field is not None and field.type.kind is Kind.ENUM:
+            return field
+        # free text holds any state word; a pattern, format or length may refuse them
+        constrained = (
+            {"pattern", "format", "maxLength", "minLength"} & set(field.type.schema)
+            if field
+            else set()
+        )
+        if field is not None and field.type.kind is Kind.STR and not constrained:
             return field
     return None
 

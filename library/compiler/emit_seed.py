@@ -1096,7 +1096,8 @@ class _RecordWriter:
             if f.name in paired:
                 args.append((f.attr, paired[f.name]))
                 continue
-            if who and kind in ("street", "line2", "city", "region", "postal_code"):
+            text = f.type.kind is Kind.STR  # a ``location`` object is not the city's name
+            if who and text and kind in ("street", "line2", "city", "region", "postal_code"):
                 if kind == "line2":
                     expr: Expr | None = '""' if f.required else None
                 else:
@@ -1140,7 +1141,8 @@ class _RecordWriter:
         model = self.models.get(item.model or "") if item.kind is Kind.MODEL else None
         if model is not None and any(f.name == "id" for f in model.fields):
             return "[]"  # nested records (children, replies) are records of their own
-        people = item.semantic in ("email", "person_name", "phone") or (
+        texts = item.kind is Kind.STR  # an enum tagged ``phone`` still draws from the enum
+        people = (texts and item.semantic in ("email", "person_name", "phone")) or (
             model is not None
             and any(f.type.semantic in ("email", "person_name") for f in model.fields)
         )

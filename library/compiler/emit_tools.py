@@ -178,6 +178,8 @@ class ToolWriter:
             return f"list[{record.cls}]"
         if tool.output.shape in (Shape.PAGE, Shape.DELETION, Shape.ENVELOPE):
             return tool.output.cls or record.cls
+        if tool.output.shape is Shape.COUNT and "" in tool.output.meta:
+            return "int"
         if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT):
             return "dict[str, Any]"
         return record.cls
@@ -428,7 +430,8 @@ class ToolWriter:
 
     def _count(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         (key,) = tool.output.meta
-        return [*self._found(tool, record), f"{PAD}return {{{json.dumps(key)}: len(found)}}"]
+        answer = f"{{{json.dumps(key)}: len(found)}}" if key else "len(found)"
+        return [*self._found(tool, record), f"{PAD}return {answer}"]
 
     def _found(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         """``found = [...]``: the records the filters, ranges and query select, in order."""

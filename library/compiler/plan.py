@@ -157,7 +157,8 @@ def _answers(
     """Answer sources of the reads of resources no tool shows as a record with an id (and
     that nothing writes): those resources become lookup tables."""
     shown = {resources.get(name) for name in sources}
-    written = {resources.get(s.name) for s in specs if s.access != "read"}
+    # an answer table may be changed in place (``PUT /settings``), not grown or shrunk
+    written = {resources.get(s.name) for s in specs if str(s.verb) in ("create", "delete")}
     out: dict[str, RecordSource] = {}
     for spec in specs:
         resource = resources.get(spec.name)

@@ -87,7 +87,7 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
         return RecordSource(items, "[].", "list", id_key=key) if key else None
     props = out.get("properties") or {}
     arrays = [
-        (key, deref(node.get("items"), root))
+        (key, deref(deref(node, root).get("items"), root))  # ``allOf`` parts merged first
         for key, node in props.items()
         if isinstance(node, dict) and deref(node, root).get("type") == "array"
     ]
@@ -115,13 +115,17 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
 def answer_source(spec: ToolSpec) -> RecordSource | None:
     """A read's answer that is an object without an id (a whois entry, a VAT rate, usage
     counters): stored as a record the read looks up by its parameters, its id never shown."""
-    if spec.access != "read" or str(spec.verb) != "read":
+    if spec.access != "read" or str(spec.verb) not in ("read", "list", "search"):
         return None
     root = spec.output_schema
     out = deref(root, root)
     props = out.get("properties")
     if json_types(out)[0] - {"object"} or not isinstance(props, dict) or not props:
         return None
+    if str(spec.verb) != "read" and any(
+        deref(node, root).get("type") == "array" for node in props.values()
+    ):
+        return None  # a list's answer holding an array is a page of something
     if not all(isinstance(k, str) and k.isidentifier() for k in props):
         return None
     return RecordSource(out, "", "answer")
@@ -482,6 +486,8 @@ class RecordBuilder:
 def _singleton(resource: str, tools: list[tuple[ToolSpec, str]], lookup: bool) -> bool:
     """One record per service (``GET /self/account``, ``PUT /me``): nothing creates, lists or
     deletes it, no tool names one by id or key, and a read takes no required parameter."""
+    if lookup:  # a list that answers with one object reads the answer
+        tools = [(s, "read" if answer_source(s) is not None else v) for s, v in tools]
     if any(verb in ("create", "list", "search", "delete") for _, verb in tools):
         return False
     if any(own_id_param(spec, resource) for spec, _ in tools):

@@ -39,6 +39,7 @@ from library.compiler.naming import SERVICE_ATTRS, a_or_an, collection_for, iden
 from library.compiler.records import (
     QUERY_NAMES,
     RecordSource,
+    answer_source,
     deref,
     jaccard,
     own_id_param,
@@ -108,6 +109,9 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         return "update" if settable else "action"
     if verb == "read" and spec.access == "write" and own and is_action_word(word):
         return "action"
+    lookup = record is not None and record.lookup
+    if verb in ("list", "search") and own is None and lookup and answer_source(spec):
+        return "read"  # one answer, not a list: ``GET /taxes/settings``
     if verb == "read" and own is None:
         source = record_source(spec)  # a "read" that returns a page of records lists them
         if source is not None and source.container in ("page", "list"):
@@ -121,8 +125,14 @@ COUNT_KEYS = frozenset({"count", "total", "total_count", "totalcount", "number",
 
 
 def count_key(spec: ToolSpec) -> str | None:
-    """The key of a read that answers with how many records there are (``{"count": 12}``)."""
+    """The key of a read that answers with how many records there are (``{"count": 12}``),
+    ``""`` when the answer is the number itself (``GET /activities/count``)."""
     root = deref(spec.output_schema, spec.output_schema) if spec.output_schema else {}
+    if json_types(root)[0] == {"integer"}:
+        named = {"count", "total"} & set(tokens(spec.name))
+        path = spec.http.path.rstrip("/") if spec.http else ""
+        counted = named or path.endswith("/count") or "number of" in spec.description.lower()
+        return "" if counted else None
     props = root.get("properties")
     if not isinstance(props, dict) or len(props) != 1:
         return None
@@ -230,8 +240,10 @@ class ToolPlanner:
         name = param.name
         field = record.fields.get(name)
         if name == own:
-            wire_int = record.id_style.numeric and param.type.kind is Kind.INT
-            if param.type.kind not in ((Kind.INT,) if wire_int else (Kind.STR, Kind.ANY)):
+            # a numbered record's id may be declared a number (``rule_id: number``)
+            numbers = (Kind.INT, Kind.FLOAT)
+            wire_int = record.id_style.numeric and param.type.kind in numbers
+            if param.type.kind not in (numbers if wire_int else (Kind.STR, Kind.ANY)):
                 kind = "integers" if wire_int else "strings"
                 raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
@@ -378,8 +390,8 @@ class ToolPlanner:
             node = deref(props[key], root)
             want, have = _json_kind(node), _json_of(field.type.kind) if field else None
             widened = (want, have) == ("number", "integer")  # an integer is a number
-            if field is not None and want not in (None, have) and not widened:
-                return None
+            if field is not None and have is not None and want not in (None, have) and not widened:
+                return None  # (an enum's or any value's JSON type is its values')
         return list(props)
 
     def _answer(self, root: dict[str, Any], record: RecordPlan) -> OutputPlan | None:
@@ -648,9 +660,13 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
     if param.kind is Kind.ANY or field.kind is Kind.ANY:
         return param if field.kind is Kind.ANY else _with_schema(field, param)
     text = (Kind.STR, Kind.ENUM)
+    if param.kind in text and field.kind in text and param.is_text != field.is_text:
+        return None  # text against an enum of numbers: another thing of the same name
     if param.kind in text and field.kind in (*text, Kind.DATE, Kind.DATETIME):
         if param.kind is Kind.ENUM and field.kind is Kind.ENUM:
-            return param if set(param.enum) <= set(field.enum) else _with_schema(field, param)
+            # values the field cannot hold make the parameter another thing (``mode``:
+            # merge|overwrite against a record's ``mode``: import), not a narrower one
+            return param if set(param.enum) <= set(field.enum) else None
         if param.kind is Kind.ENUM or (field.kind is Kind.STR and field.semantic in (None, "id")):
             return param
         if field.kind in (Kind.DATE, Kind.DATETIME):  # text compared with a moment: parse it

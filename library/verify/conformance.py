@@ -139,6 +139,8 @@ class _Suite:
         """The record in a write's result: the result itself, or the one object of an
         envelope (``{"data": {...}}``)."""
         key = self.id_key(collection)
+        if isinstance(data, list) and len(data) == 1:  # ``[record]``: the one record
+            data = data[0]
         if isinstance(data, dict) and key not in data:
             inner = [v for v in data.values() if isinstance(v, dict) and key in v]
             if len(inner) == 1:
@@ -298,7 +300,7 @@ class _Suite:
             if ids and jtype in ("string", None):
                 args[p] = rng.choice(ids)
                 continue
-            if ids and jtype == "integer" and all(i.isdigit() for i in ids):
+            if ids and jtype in ("integer", "number") and all(i.isdigit() for i in ids):
                 args[p] = int(rng.choice(ids))  # integer ids are strings inside the service
                 continue
             args[p] = sampler.value(
@@ -376,7 +378,7 @@ class _Suite:
         ids = sorted(getattr(self.state(world), coll)) if coll else []
         if ids and main_type(node) in ("string", None):
             values.append(ids[0])
-        elif ids and main_type(node) == "integer" and ids[0].isdigit():
+        elif ids and main_type(node) in ("integer", "number") and ids[0].isdigit():
             values.append(int(ids[0]))
         enum = [v for v in node.get("enum") or () if v is not None]
         values += enum[:MAX_VALUES]
@@ -464,7 +466,7 @@ class _Suite:
     ) -> str | None:
         for p in params:
             world.restore(base)
-            numeric = main_type(simplify(c.properties[p], c.input_schema)) == "integer"
+            numeric = main_type(simplify(c.properties[p], c.input_schema)) in ("integer", "number")
             unknown: Any = 987_654_321 if numeric else f"missing_{p}_0"
             envelope = self.call(world, c.name, {**args, p: unknown})
             code = (envelope.get("error") or {}).get("code")
@@ -662,7 +664,7 @@ def _fit_id(value: Any, node: Any, root: dict[str, Any]) -> Any:
     kind = main_type(simplify(node, root))
     if kind == "string" and isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    if kind == "integer" and isinstance(value, str) and value.isdigit():
+    if kind in ("integer", "number") and isinstance(value, str) and value.isdigit():
         return int(value)
     return value
 
