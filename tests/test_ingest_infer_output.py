@@ -160,3 +160,13 @@ def test_the_inference_survives_the_warehouse(tmp_path: Path) -> None:
     assert back["get_product_details"].output_schema == fresh["get_product_details"].output_schema
     assert back["get_product_details"].vendor[VENDOR_KEY]
     assert back["calculate"].vendor["stateless"] == fresh["calculate"].vendor["stateless"]
+
+
+def test_call_options_and_lists_under_a_parent_are_not_records() -> None:
+    # ``edit_file(path, edits, dryRun)``: a dry run is how to call, not what a file holds
+    read_file = _tools("mcp/livemcp/filesystem.json")["read_file"].output_schema
+    assert read_file is not None and "dryRun" not in read_file["properties"]
+    assert {"path", "content"} <= set(read_file["properties"])
+    # ``get_bills_for_customer(customer_id)`` lists bills, not customers: nothing to infer
+    bills = _tools("functions/tau2/telecom.json")["get_bills_for_customer"]
+    assert bills.output_schema is None and VENDOR_KEY not in bills.vendor

@@ -46,6 +46,8 @@ _PAGING = frozenset(
      "starting_after", "sort", "sort_by", "order", "order_by", "direction", "max_count", "count",
      "num_results", "top_k"}
 )  # fmt: skip
+# How to run a call, not what a record holds (``edit_file(path, edits, dryRun)``).
+_OPTIONS = frozenset({"dry_run", "force", "confirm", "overwrite", "recursive", "validate_only"})
 _QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "text", "term", "filter"})
 _RANGE = re.compile(
     r"^(?:(min|max|from|to|since|until|start|end)_.+|.+_(after|before|since|until|from|to|min|"
@@ -191,7 +193,8 @@ def _status_action(spec: ToolSpec) -> bool:
 
 def _describes_record(name: str) -> bool:
     key = snake(name)
-    return bool(key) and key not in _PAGING and key not in _QUERY and name.isidentifier()
+    stored = key not in _PAGING and key not in _QUERY and key not in _OPTIONS
+    return bool(key) and stored and name.isidentifier()
 
 
 def _first_property(tools: list[ToolSpec], name: str) -> dict[str, Any] | None:
@@ -268,6 +271,10 @@ def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
             schema = _computed_output(spec.vendor[STATELESS_KEY])
         elif spec.resource is None or not shapes[spec.service][spec.resource].properties:
             out.append(spec)  # a state with no record (a device's settings): no basis
+            continue
+        elif spec.verb in (Verb.LIST, Verb.SEARCH) and own_id(spec, spec.resource):
+            # ``get_bills_for_customer(customer_id)``: what it lists is not the customer
+            out.append(spec)
             continue
         else:
             schema = inferred_output(spec, shapes[spec.service][spec.resource])
