@@ -230,3 +230,17 @@ def test_round_trip_and_description(criterion: Criterion) -> None:
 def test_the_new_kinds_are_registered() -> None:
     assert REGISTRY["only_requested_changes"] is OnlyRequestedChanges
     assert REGISTRY["answer_omits"] is AnswerOmits
+
+
+def test_only_requested_changes_on_plain_json_states():
+    """Judges compare exported JSON: equal collections pass only when nothing was to be
+    added, and an equal copy of a record is unchanged while an edit is still caught."""
+    record = {"id": "t1", "status": "open", "tags": ["a"]}
+    states = {"helpdesk": {"tickets": {"t1": record}}}
+    same = {"helpdesk": {"tickets": {"t1": dict(record, tags=["a"])}}}
+    edited = {"helpdesk": {"tickets": {"t1": dict(record, status="closed")}}}
+    assert OnlyRequestedChanges("helpdesk").check(states, same, "")
+    assert not OnlyRequestedChanges("helpdesk", added={"tickets": 1}).check(states, same, "")
+    assert not OnlyRequestedChanges("helpdesk").check(states, edited, "")
+    allowed = OnlyRequestedChanges("helpdesk", updated={"tickets": {"t1": ["status"]}})
+    assert allowed.check(states, edited, "")
