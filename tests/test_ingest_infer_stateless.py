@@ -102,7 +102,8 @@ def test_tau_calculate_evaluates_arithmetic_and_nothing_else() -> None:
     calculate = _tools("functions/tau2/retail.json")["calculate"]
     assert calculate.vendor[STATELESS_KEY]["operation"] == "expression"
     assert _run(calculate, expression="(2 + 3) * 4 / -8") == -2.5
-    for hostile in ("__import__('os').system('true')", "2 ** 1000000", "x + 1", "[1] * 9"):
+    hostile_inputs = ("__import__('os').system('true')", "2 ** 1000000", "x + 1", "[1] * 9")
+    for hostile in (*hostile_inputs, "9" * 400, "1e308 * 10", "(" * 240 + "1" + ")" * 240):
         with pytest.raises(ValueError):
             evaluate(calculate.vendor[STATELESS_KEY], {"expression": hostile})
     # tau2 declares no output: a computation answers one number, marked inferred

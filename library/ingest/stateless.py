@@ -316,9 +316,12 @@ def _arithmetic(expression: Any) -> float:
         raise ValueError(f"an expression is a string of at most {MAX_EXPRESSION} characters")
     try:
         tree = ast.parse(expression.strip(), mode="eval")
-    except SyntaxError:
+    except (SyntaxError, RecursionError):
         raise ValueError(f"not an arithmetic expression: {expression[:80]!r}") from None
-    return _node(tree.body)
+    try:
+        return _node(tree.body)
+    except (OverflowError, RecursionError):  # a 400-digit literal, 400 signs in a row
+        raise ValueError("the expression's numbers are too large or too deep") from None
 
 
 def _node(node: ast.AST) -> float:
