@@ -105,10 +105,21 @@ def report(
     by_format: dict[str, Counter[str]] = defaultdict(Counter)
     for r in rows:
         by_format[r["format"]][r["outcome"]] += 1
-    print("  per format:")
+    gaps: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        if r["category"]:
+            gaps[r["format"]][r["category"]] += 1
+    per_format: dict[str, Counter[str]] = defaultdict(Counter)
+    for fmt, b in builds:
+        per_format[fmt]["services"] += 1
+        per_format[fmt]["served"] += bool(b.verified)
+    print("  per format (services with >= 1 verified tool; the format's top gaps):")
     for fmt, counts in sorted(by_format.items()):
         n = sum(counts.values())
-        print(f"    {fmt:11s} {n:6} tools  verified {counts['verified'] / n:6.1%}")
+        served = f"{per_format[fmt]['served']}/{per_format[fmt]['services']} services"
+        print(f"    {fmt:11s} {n:6} tools  verified {counts['verified'] / n:6.1%}  {served}")
+        for reason, k in gaps[fmt].most_common(3):
+            print(f"        {k:5}  {reason}")
     reasons = Counter(f"{r['outcome']}: {r['category']}" for r in rows if r["category"])
     print("  not verified, by reason:")
     for reason, n in reasons.most_common(top):

@@ -432,6 +432,9 @@ def test_rejection_reasons_group_into_categories() -> None:
     assert reason_category(
         "compiler: every_parameter: with created_after='x': internal: t raised TypeError: no"
     ) == ("every_parameter: internal (TypeError)")
+    assert reason_category("no output schema, and nothing is known about usage but their id") == (
+        "no output schema, and nothing is known about <x> but their id"
+    )
     assert reason_category("no resource recognised; no model configured for the tiers") == (
         "no resource recognised"
     )

@@ -138,7 +138,10 @@ def _tools(
         if verb not in ("read", "list", "search", "count") and spec.access == "read":
             skipped[spec.name] = "read-only, yet it does not read a record the compiler can find"
         elif not set(record.fields) - {"created_at", "updated_at"}:
-            skipped[spec.name] = f"nothing is known about {words(record.resource)} but their id"
+            unsaid = "" if spec.output_schema else "no output schema, and "
+            skipped[spec.name] = (
+                f"{unsaid}nothing is known about {words(record.resource)} but their id"
+            )
         elif record.unfit:
             skipped[spec.name] = record.unfit
         else:

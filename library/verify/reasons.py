@@ -15,6 +15,10 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^output is not an? .+ record$", "output is not a <resource> record"),
         (r"^output is not a list of .+$", "output is not a list of <resources>"),
         (r"^nothing is known about .+ but their id$", "nothing is known about <x> but their id"),
+        (
+            r"^no output schema, and nothing is known about .+ but their id$",
+            "no output schema, and nothing is known about <x> but their id",
+        ),
         (r"^no parameter identifies the .+$", "no parameter identifies the <resource>"),
         (r"^no parameter says what the new .+ holds$", "a create with no field parameter"),
         (r"^lists by the id of one .+$", "lists by the id of one <parent>"),
