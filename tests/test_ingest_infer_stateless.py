@@ -78,6 +78,8 @@ def test_computations_give_the_numbers_their_names_promise(
         ("square_root", {"number": -4, "precision": 2}, "negative"),
         ("logarithm", {"value": 0, "base": 10, "precision": 2}, "positive"),
         ("mean", {"numbers": []}, "empty"),
+        ("sum_values", {"numbers": [1e308, 1e308]}, "too large"),
+        ("multiply", {"a": 1e308, "b": 10}, "no finite number"),
     ],
 )
 def test_arguments_outside_an_operation_are_refused_by_name(

@@ -283,12 +283,15 @@ def evaluate(stateless: dict[str, Any], arguments: dict[str, Any]) -> dict[str, 
     if not isinstance(operation, str):
         raise ValueError(f"{stateless.get('kind')} functions have nothing to compute")
     xs = [arguments[operands[role]] for role in ("x", "y") if role in operands]
-    if operation.startswith("convert:"):
-        _, source, target = operation.split(":")
-        value = CONVERSIONS[(source, target)](float(xs[0]))
-    else:
-        _, run = OPERATIONS[operation]
-        value = float(run(xs))
+    try:
+        if operation.startswith("convert:"):
+            _, source, target = operation.split(":")
+            value = CONVERSIONS[(source, target)](float(xs[0]))
+        else:
+            _, run = OPERATIONS[operation]
+            value = float(run(xs))
+    except OverflowError:  # fsum past the largest float, an integer too large for one
+        raise ValueError(f"{operation}: the result is too large for a number") from None
     digits_param = operands.get("digits")
     digits = arguments.get(digits_param) if digits_param else None
     if isinstance(digits, int) and not isinstance(digits, bool):
