@@ -86,10 +86,12 @@ def test_a_failed_batch_is_reported_and_the_others_land(
     ingest_paths([str(bundled_corpus() / "openapi" / s) for s in SPECS[:2]], wh.location)
     real = build.build_services
 
-    def fails_for_crm(wh: Warehouse, settings: object, services: list[str]) -> object:
+    def fails_for_crm(
+        wh: Warehouse, settings: object, services: list[str], **options: object
+    ) -> object:
         if "crm" in services:
             raise RuntimeError("worker lost")
-        return real(wh, settings, services)
+        return real(wh, settings, services, **options)  # options: the progress callback
 
     monkeypatch.setattr("flows.factory.build_services", fails_for_crm)
     out = stages.build_flow(batch_size=1)["build"]
