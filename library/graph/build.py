@@ -19,7 +19,7 @@ from typing import Any
 
 import networkx as nx
 
-from library.graph.keys import TYPE_WEIGHTS, WEAK, key_type, link_weight
+from library.graph.keys import TYPE_WEIGHTS, WEAK, is_weak, key_type, link_weight
 from library.graph.nodes import ToolNode
 
 DEFAULT_MAX_CROSS_OUT = 24
@@ -46,8 +46,8 @@ def _link(cross: bool, offers: frozenset[str], needs: dict[str, bool]) -> dict[s
         if w is not None:
             keys.append(key)
             best = max(best, w)
-    if not keys:
-        return None
+    if not keys or all(is_weak(k) for k in keys):
+        return None  # a shared timestamp, link or amount alone is no dependency
     return {"weight": round(best, 4), "keys": keys, "cross_service": cross}
 
 
@@ -86,14 +86,14 @@ def build_graph(
         ranked = sorted(out_keys, key=lambda k: (-TYPE_WEIGHTS.get(key_type(k), 0.1), k))
         for key in ranked:
             kind = key_type(key)
-            if kind == "id":
-                continue
+            if kind == "id" or kind in WEAK:
+                continue  # ids stay local; weak keys make no edge alone (spent budget else)
             if budget is not None and budget <= 0:
                 break
             # Consumers that need the value (writes, mostly) and consumers that filter by it
             # (lookups) take turns, so a capped producer still reaches both.
             needs_it = _window(producer, key, required.get(key, ()))
-            filters = iter(()) if kind in WEAK else _window(producer, key, optional.get(key, ()))
+            filters = _window(producer, key, optional.get(key, ()))
             budget = _take(producer, _interleave(needs_it, filters), targets, budget)
         for cid in sorted(targets):
             if cid == producer.id:
