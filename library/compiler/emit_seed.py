@@ -1127,6 +1127,16 @@ class _RecordWriter:
         return {}
 
     def _list(self, name: str, spec: TypeSpec, depth: int, who: str) -> Expr:
+        found = self._items(name, spec, depth, who)
+        least = spec.schema.get("minItems")
+        if found != "[]" or not isinstance(least, int) or least < 1 or spec.item is None:
+            return found
+        # a list the spec says is never empty gets one item of its own type
+        self._required_now = True
+        one = self._value(singular(name), spec.item, True, False, depth + 1, who)
+        return Call("", [(None, one)] * least, brackets="[]") if one is not None else found
+
+    def _items(self, name: str, spec: TypeSpec, depth: int, who: str) -> Expr:
         item = spec.item
         if item is None or depth > 3 or item.kind in (Kind.DICT, Kind.ANY):
             return "[]"
@@ -1377,7 +1387,11 @@ class _RecordWriter:
             examples.append(example)
         examples = [e for e in examples if not pattern or _fits(pattern, e)]
         coded = [e for e in examples if re.search(r"\d", e) and len(e) <= 40]
-        sample = pattern is not None and regex_sample(pattern, random.Random(name)) is not None
+        # drawable every time, not once: a seed must never fall back to ``""`` (rstr cannot
+        # honour lookaheads and backreferences, so some patterns draw only now and then)
+        sample = pattern is not None and all(
+            regex_sample(pattern, random.Random(f"{name}:{k}")) is not None for k in range(8)
+        )
         if unique:
             var = self._local(f"{name}_list")
             if coded:

@@ -67,12 +67,17 @@ def id_style(node: dict[str, Any]) -> IdStyle | str:
     if isinstance(pattern, str):
         if not usable_pattern(pattern):
             return f"record ids must match {pattern!r}, which cannot be used"
-        if _fits(pattern, low, high, "rec_0123456789"):
+        if all(_fits(pattern, low, high, text) for text in _RUNTIME_LIKE):
             return RUNTIME
         return IdStyle("pattern", pattern, low, high)
     if low > 14 or (high is not None and high < 14):
         return IdStyle("pattern", ".+", low, high)
     return RUNTIME
+
+
+# Ids the runtime makes (``<prefix>_<10 hex digits>``): a pattern must take all of them, not
+# one that happens to hold ``123`` (``[1-5]\d\d`` is searched, not matched).
+_RUNTIME_LIKE = ("rec_0123456789", "abc_abcdefabcd", "x_ffffffffff", "rec_a0a0a0a0a0")
 
 
 def _fits(pattern: str, low: int, high: int | None, text: str) -> bool:

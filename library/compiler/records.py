@@ -343,10 +343,12 @@ class RecordBuilder:
             for key, node in (src.schema.get("properties") or {}).items():
                 if key == key_of_id:
                     prefix = _id_prefix(node, prefix)
-                    if style is None and not unfit:
+                    # the most constrained style any output declares (one shows a UUID
+                    # pattern, another a bare string: the ids are UUIDs)
+                    if (style is None or style == RUNTIME) and not unfit:
                         found = id_style(deref(node, spec.output_schema))
                         if isinstance(found, IdStyle):
-                            style = found
+                            style = found if style is None or found != RUNTIME else style
                         else:
                             unfit = found
                     continue

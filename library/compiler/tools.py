@@ -258,7 +258,8 @@ class ToolPlanner:
         elif verb == "create":
             param.role = Role.FIELD if field is not None else Role.IGNORED
         elif verb == "read":
-            if param.required and field is not None and (own is None or field.required):
+            # a key or scope is a field every record holds: an optional one may be unset
+            if param.required and field is not None and field.required:
                 param.role = Role.KEY if own is None else Role.SCOPE
             else:
                 param.role = Role.IGNORED
@@ -388,7 +389,7 @@ class ToolPlanner:
         for key in props:  # a view holds what the record stores, typed alike
             field = record.fields.get(key)
             node = deref(props[key], root)
-            want, have = _json_kind(node), _json_of(field.type.kind) if field else None
+            want, have = _json_kind(node), _json_of_type(field.type) if field else None
             widened = (want, have) == ("number", "integer")  # an integer is a number
             if field is not None and have is not None and want not in (None, have) and not widened:
                 return None  # (an enum's or any value's JSON type is its values')
@@ -427,7 +428,7 @@ class ToolPlanner:
         field = record.fields.get(key)
         wire = _json_kind(node)
         if field is not None and field.required and not field.type.nullable:
-            have = _json_of(field.type.kind)
+            have = _json_of_type(field.type)
             if wire is not None and (wire == have or (wire, have) == ("number", "integer")):
                 if field.type.kind is Kind.DATETIME:
                     return f"data.{field.attr}.isoformat()"
@@ -745,6 +746,18 @@ _JSON_OF = {
 
 def _json_of(kind: Kind) -> str | None:
     return _JSON_OF.get(kind)
+
+
+def _json_of_type(spec: TypeSpec) -> str | None:
+    """The JSON type of a field's values; an enum's is its members' (``1, 2, 3``: integer)."""
+    if spec.kind is not Kind.ENUM:
+        return _json_of(spec.kind)
+    kinds = {
+        "boolean" if isinstance(v, bool) else "integer" if isinstance(v, int) else
+        "number" if isinstance(v, float) else "string" if isinstance(v, str) else "null"
+        for v in spec.enum
+    } - {"null"}  # fmt: skip
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _json_kind(node: dict[str, Any]) -> str | None:

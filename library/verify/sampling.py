@@ -170,9 +170,9 @@ class Sampler:
         sample = SEMANTIC_SAMPLES.get(semantic or "")
         if isinstance(sample, str) and _within(len(sample), low, high):
             return sample
-        if semantic == "id":
-            return f"{name.removesuffix('_id') or 'rec'}_sample01"
         text = f"sample {name}".strip() if name else "sample"
+        if semantic == "id":
+            text = f"{name.removesuffix('_id') or 'rec'}_sample01"
         if len(text) < low:
             text = text + "x" * (low - len(text))
         if high is not None and len(text) > high:
