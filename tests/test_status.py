@@ -228,3 +228,28 @@ def test_reporter_lists_the_first_rejections_and_counts_the_rest(
     assert sum("rejected:" in line for line in lines) == SAMPLE
     assert "30 more rejections not listed one by one: not_found (15), timeout (15)" in lines
     assert lines[-1] == "build done"
+
+
+def test_training_step_lines_move_the_training_progress_artifact(prefect_harness: None) -> None:
+    from prefect import flow, get_client
+
+    from flows.training import training_log
+
+    @flow(name="train-sft-lines")
+    def feed(lines: list[str]) -> list[float]:
+        """The training task's log callback fed the trainer's lines, as sft_task does."""
+        report, log = training_log("train-sft", 4)
+        seen = []
+        for line in lines:
+            log(line)
+            with get_client(sync_client=True) as client:
+                found = client.read_artifacts(limit=200)
+            seen.append(next(a.data for a in found if a.id == report.artifact_id))
+        return seen
+
+    lines = [
+        "{'loss': 1.0}",  # not a step line: the artifact stays
+        "[sft] step 2/4 loss 1.0000",
+        "[grpo] step 4/4 reward 1.0000 completion 1.0 tool calls/rollout 1.00",
+    ]
+    assert feed(lines) == [0, 50, 100]
