@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
 from library.graph.nodes import ToolNode, schema_fields
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
@@ -40,8 +41,9 @@ def words(name: str) -> str:
 
 
 def title(service: str) -> str:
-    """``customer_success`` -> ``Customer Success``; ``crm`` -> ``CRM``."""
-    return " ".join(t.upper() if t in ACRONYMS else t.capitalize() for t in service.split("_"))
+    """``customer_success`` -> ``Customer Success``; ``braze_com`` -> ``Braze`` (see
+    ``service_names``)."""
+    return human_service_name(service)
 
 
 def singular(name: str) -> str:
