@@ -14,6 +14,7 @@ import networkx as nx
 
 from library.compose.catalog import LOOKUP, Catalog, ToolInfo
 from library.compose.config import ComposeConfig
+from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -23,8 +24,40 @@ from library.seed import SeedPool, seed_pool
 
 # The domains one organisation's work moves through for an outside person (a customer, a
 # contact, a guest) and for one of its own people.
-CUSTOMER_STACK = frozenset({"sales", "support", "commerce", "finance", "collaboration", "travel"})
-INTERNAL_STACK = frozenset({"people", "engineering", "collaboration", "finance", "travel"})
+CUSTOMER_STACK = frozenset(
+    {"sales", "marketing", "support", "commerce", "finance", "collaboration", "communications"}
+    | {"travel"}
+)
+INTERNAL_STACK = frozenset(
+    {"people", "engineering", "it", "data", "collaboration", "communications", "finance"}
+    | {"travel"}
+)
+# Work on a thing (an order, a cluster, a file) stays among the tools one team runs beside
+# the service it starts in: a shop's order goes to payments and support, not to a Kubernetes
+# cluster; a betting app's session to nothing but its own payments and messages. Keyed by
+# the domain of the task's first service; collaboration and messaging tools sit beside
+# anything an organisation does, so a task starting there may go to any of its work.
+_WORK = CUSTOMER_STACK | INTERNAL_STACK
+THING_STACKS: dict[str, frozenset[str]] = {
+    "sales": CUSTOMER_STACK,
+    "marketing": CUSTOMER_STACK | {"data"},
+    "support": CUSTOMER_STACK,
+    "commerce": frozenset(
+        {"commerce", "finance", "support", "marketing", "sales", "collaboration", "communications"}
+    ),
+    "finance": frozenset(
+        {"finance", "commerce", "sales", "people", "collaboration", "communications"}
+    ),
+    "people": INTERNAL_STACK,
+    "engineering": frozenset({"engineering", "it", "data", "collaboration", "communications"}),
+    "it": frozenset({"it", "engineering", "people", "collaboration", "communications"}),
+    "data": frozenset({"data", "engineering", "it", "marketing", "collaboration"}),
+    "travel": frozenset({"travel", "finance", "people", "collaboration", "communications"}),
+    "media": frozenset({"media", "marketing", "collaboration", "communications", "data"}),
+    "entertainment": frozenset({"entertainment", "finance", "communications", "marketing"}),
+    "collaboration": _WORK,
+    "communications": _WORK,
+}
 # Collections a policy note can be: written documents people look things up in.
 _DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
@@ -39,6 +72,9 @@ class ComposeEnv:
     ) -> None:
         self.config = config or ComposeConfig()
         self.classes = {c.name: c for c in classes}
+        # Each service's category and domain, from its own texts (stacks and task domains
+        # read them); a profile registered before (with declared categories) is kept.
+        register_profiles(p for p in profiles_of(classes) if not has_profile(p.service))
         if nodes is None:
             nodes = [n for c in classes for n in nodes_from_service(c)]
         self.nodes = [n for n in nodes if n.service in self.classes]
@@ -121,10 +157,11 @@ class ComposeEnv:
     def stack_of(self, first: Any) -> frozenset[str] | None:
         """The domains a task that opens with step ``first`` moves through: those serving
         customers when it opens on an outside person, the internal ones when it opens on a
-        colleague; None (anything goes) when it opens on a thing."""
+        colleague; when it opens on a thing, those one team runs beside the first service
+        (``THING_STACKS``; None, anything goes, for a domain not listed there)."""
         values = [v for v in first.args.values() if isinstance(v, str) and "@" in v]
         if not values:
-            return None
+            return THING_STACKS.get(service_domain(first.tool.service))
         return INTERNAL_STACK if self.is_staff("email", values[0]) else CUSTOMER_STACK
 
     def identity(self, key: str, value: object) -> str:
