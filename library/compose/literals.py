@@ -18,6 +18,7 @@ from typing import Any
 from library.compose.catalog import Param
 from library.compose.topics import topic_texts
 from library.seed import vocab
+from library.seed.numbers import numeric_range
 
 # Parts of a person's name: never made up here, always bound from a record.
 _PERSON_PARTS = frozenset(
@@ -122,6 +123,8 @@ def _pool() -> Any:
 
 def number(p: Param, rng: random.Random, integer: bool) -> int | float | None:
     rule = next((r for r in _NUMBERS if re.search(r[0], p.name.lower())), None)
+    if rule is None and (meant := numeric_range(p.name)) is not None:
+        rule = (p.name, *meant)  # a latitude, a port, a percentage: what the name means
     default_lo, default_hi = (rule[1], rule[2]) if rule else (1 if integer else 5, None)
     lo = p.minimum if p.minimum is not None else default_lo
     hi = p.maximum if p.maximum is not None else default_hi
