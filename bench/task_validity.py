@@ -34,6 +34,8 @@ offending part). Figures (the README of the audit; the code below is the definit
     argument whose every alternative is skipped is inconclusive.
 6.  terminal-state edits: update / action / delete steps on a record whose status-like
     field holds a terminal value just before the step, the step not being a way out of it.
+6b. story breaks: a write that edits (updates) a record the plan itself created, or that
+    touches (as its target or any id argument) a record an earlier action step moved on.
 7.  unrelated thresholds: threshold binds whose source record is neither the record the
     step writes nor linked to it by an id (either way) or a shared business key.
 8.  inverted ranges: (start, end)-like pairs with end < start in records the plan created
@@ -931,6 +933,7 @@ def audit_task(task: Task, ctx: Ctx) -> dict[str, Any]:
     r["placeholders"] = placeholders(task, rep)
     r["stated"] = stated_literals(rep, ctx)
     r["terminal"] = terminal_edits(rep, ctx)
+    r["story"] = story_breaks(rep, ctx)
     r["thresholds"] = unrelated_thresholds(rep, ctx)
     r["written"] = written_figures(task, rep, ctx)
     r["audit_s"] = time.perf_counter() - t0
@@ -1330,6 +1333,34 @@ def terminal_edits(rep: Replay, ctx: Ctx) -> dict[str, Any]:
                 f"step {i} {step['tool']} on {coll} {rec.id} whose {fname} is {value!r}"
             )
             out["pairs"].append(f"{short} on {value}")
+    return out
+
+
+def story_breaks(rep: Replay, ctx: Ctx) -> dict[str, Any]:
+    """Writes that break a record's story: editing what the plan just created, or touching
+    a record after an action moved it on (paused, advanced, replied to)."""
+    task = rep.task
+    out: dict[str, Any] = {"writes": 0, "found": []}
+    created: set[str] = set()
+    moved_on: set[str] = set()
+    for i, step in enumerate(task.gold_plan):
+        if not step.get("write"):
+            continue
+        out["writes"] += 1
+        kind = step_kind(step)
+        ids = {v for v in (step.get("arguments") or {}).values() if isinstance(v, str)}
+        svc = str(step["tool"]).split("__", 1)[0]
+        target = _target(rep.snaps[i].states.get(svc), step, ctx)
+        own = str(target[1].id) if target is not None else None
+        if kind == "update" and own in created:
+            out["found"].append(f"step {i} {step['tool']} edits the record step's create made")
+        if ids & moved_on:
+            out["found"].append(f"step {i} {step['tool']} touches a record an action moved on")
+        data = rep.outs[i]
+        if kind == "create" and isinstance(data, dict) and data.get("id") is not None:
+            created.add(str(data["id"]))
+        if kind == "action" and own is not None:
+            moved_on.add(own)
     return out
 
 
@@ -1886,6 +1917,20 @@ def figures(
             f"{sum(r['terminal']['edits'] for r in rep)} edits; "
             f"top: {', '.join(f'{k} x{v}' for k, v in pairs.most_common(3))}",
             ex((r["task_id"], f) for r in te for f in r["terminal"]["found"]),
+        )
+    )
+
+    # 6b
+    sb = [r for r in rep if r.get("story", {}).get("found")]
+    rows.append(
+        Row(
+            "6b",
+            "tasks breaking a record's story (edit of its own creation, step after an action)",
+            len(sb),
+            len(rep),
+            f"{sum(len(r['story']['found']) for r in sb)}/"
+            f"{sum(r.get('story', {}).get('writes', 0) for r in rep)} writes",
+            ex((r["task_id"], f) for r in sb for f in r["story"]["found"]),
         )
     )
 
