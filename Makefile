@@ -34,7 +34,7 @@ demo: $(VENV)/.control
 	$(BIN)/compoworld run
 
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --durations=30
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
