@@ -3,8 +3,11 @@ and each deliberately broken variant fails the check named for its bug."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -420,6 +423,89 @@ def test_every_optional_parameter_is_exercised() -> None:
     assert "created_after=" in detail and "internal" in detail and "TypeError" in detail
     problems = failed(run_conformance(LastPageCrash, SPECS))
     assert "limit=100" in problems[("list_notes", "every_parameter")]
+
+
+SINCE_LIST = spec(
+    "list_notes",
+    "list",
+    {
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "offset": {"type": "integer"},
+        "created_since": {"type": "string", "format": "date-time"},
+    },
+    [],
+    {"type": "array", "items": NOTE_SCHEMA},
+)
+
+
+def _created(svc: Notes, since: DateTime | None, keep: Callable[[Any, Any], bool]) -> list[Note]:
+    notes = list(svc.state.notes.values())
+    return [n for n in notes if since is None or keep(n.created_at, since)]
+
+
+class SinceNotes(Notes):
+    """Correct: ``created_since`` keeps the notes created at or after the bound."""
+
+    @tool
+    def list_notes(
+        self, limit: int = 20, offset: int = 0, created_since: DateTime | None = None
+    ) -> list[Note]:
+        """List notes.
+
+        Args:
+            limit: Page size.
+            offset: Notes to skip.
+            created_since: Only notes created at or after this moment.
+        """
+        found = _created(self, created_since, lambda at, bound: at >= bound)
+        return found[offset : offset + limit]
+
+
+class SinceStrict(SinceNotes):
+    """``>`` for ``>=``: a note created at the bound is left out."""
+
+    @tool
+    def list_notes(
+        self, limit: int = 20, offset: int = 0, created_since: DateTime | None = None
+    ) -> list[Note]:
+        """List notes created after a moment (strictly)."""
+        found = _created(self, created_since, lambda at, bound: at > bound)
+        return found[offset : offset + limit]
+
+
+class SinceBackwards(SinceNotes):
+    """``<=`` for ``>=``: the bound is read as an upper one."""
+
+    @tool
+    def list_notes(
+        self, limit: int = 20, offset: int = 0, created_since: DateTime | None = None
+    ) -> list[Note]:
+        """List notes created up to a moment."""
+        found = _created(self, created_since, lambda at, bound: at <= bound)
+        return found[offset : offset + limit]
+
+
+class SpreadNotes(SinceNotes):
+    """Notes seeded at different moments (a range filter needs values to tell apart)."""
+
+    def seed(self, pool: SeedPool, rng: random.Random, size: int) -> NotesState:
+        self.state = NotesState()
+        for k, person in enumerate(rng.sample(pool.people, size)):
+            at = self.now() - dt.timedelta(days=k)
+            note = Note(id=self.new_id("note"), title=f"Call {person.full_name}", created_at=at)
+            self.put("notes", note)
+        return self.state
+
+
+def test_range_filters_are_checked_at_their_bound() -> None:
+    correct = type("Correct", (SpreadNotes,), {})
+    assert failed(run_conformance(correct, [SINCE_LIST])) == {}
+    strict = type("Strict", (SpreadNotes,), {"list_notes": SinceStrict.list_notes})
+    problems = failed(run_conformance(strict, [SINCE_LIST]))
+    assert "left out the record" in problems[("list_notes", "range_filter")]
+    backwards = type("Backwards", (SpreadNotes,), {"list_notes": SinceBackwards.list_notes})
+    problems = failed(run_conformance(backwards, [SINCE_LIST]))
+    assert "listed a record whose created_at" in problems[("list_notes", "range_filter")]
 
 
 def test_rejection_reasons_group_into_categories() -> None:

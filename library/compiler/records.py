@@ -294,15 +294,28 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
     return None
 
 
-def range_target(name: str, fields: dict[str, FieldPlan]) -> tuple[str, str] | None:
-    """``created_after`` -> (``created_at``, ``ge``); ``min_amount`` -> (``amount``, ``ge``)."""
+def range_parts(name: str) -> tuple[list[str], str, bool] | None:
+    """What a range filter bounds: (the field names it may bound, ``ge``/``le``, whether its
+    name says the bound itself is left out: ``_gt``, ``_lt``, ``_after``, ``_before``)."""
     match = _RANGE.match(name)
     if not match:
         return None
     stem = match.group("f1") or match.group("f2")
     word = match.group("pre") or match.group("post")
     op = "ge" if word in _LOWER else "le"
-    for candidate in (stem, f"{stem}_at", f"{stem}_date", f"{stem}_on"):
+    strict = word in ("gt", "lt", "after", "before")
+    return [stem, f"{stem}_at", f"{stem}_date", f"{stem}_on"], op, strict
+
+
+def range_target(name: str, fields: dict[str, FieldPlan]) -> tuple[str, str] | None:
+    """``created_after`` -> (``created_at``, ``ge``); ``min_amount`` -> (``amount``, ``ge``).
+    The compiler's bound keeps what is on it (``>=``): ``created_after`` of a record's own
+    moment lists that record."""
+    parts = range_parts(name)
+    if parts is None:
+        return None
+    candidates, op, _ = parts
+    for candidate in candidates:
         field = fields.get(candidate)
         if field and field.type.kind in (Kind.INT, Kind.FLOAT, Kind.DATE, Kind.DATETIME):
             return candidate, op

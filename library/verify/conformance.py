@@ -36,6 +36,7 @@ from typing import Any
 import orjson
 
 from library.compiler.naming import collection_for
+from library.compiler.records import range_parts
 from library.ingest.naming import singular, tokens
 from library.runtime import Service, World
 from library.runtime.world import hash_state, qualified
@@ -223,6 +224,9 @@ class _Suite:
         record("determinism", lambda: self.determinism(c, outcome))
         args = outcome.attempts[-1]
         record("every_parameter", lambda: self.every_parameter(c, world, base, args))
+        bounds = self.range_params(c, outcome.envelope.get("data"))
+        if bounds:
+            record("range_filter", lambda: self.range_filter(c, world, base, args, bounds))
         world.restore(base)
         record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
         probes = self.id_params(c)
@@ -427,6 +431,63 @@ class _Suite:
             error = envelope.get("error") or {}
             if error.get("code") == "internal":
                 return f"with {what}: internal: {str(error.get('message'))[:200]}"
+        return None
+
+    def range_params(self, c: ToolContract, data: Any) -> dict[str, tuple[str, str, bool]]:
+        """A list's optional range filters whose field its items show: parameter ->
+        (item key, ``ge``/``le``, whether the name says the bound is left out)."""
+        if c.verb not in ("list", "search"):
+            return {}
+        items, _ = _page(data)
+        keys = {k for item in items if isinstance(item, dict) for k in item}
+        out: dict[str, tuple[str, str, bool]] = {}
+        for p in c.properties:
+            parts = range_parts(p) if p not in c.required else None
+            if parts is None:
+                continue
+            candidates, op, strict = parts
+            key = next((k for k in candidates if k in keys), None)
+            if key is not None:
+                out[p] = (key, op, strict)
+        return out
+
+    def range_filter(
+        self,
+        c: ToolContract,
+        world: World,
+        base: Any,
+        args: dict[str, Any],
+        bounds: dict[str, tuple[str, str, bool]],
+    ) -> str | None:
+        """A range filter bounds what it names: with a listed record's own value as the bound,
+        every record listed is on the right side of it, and the record itself is listed
+        unless the filter's name says the bound is left out (``created_after`` of a record's
+        creation moment lists that record; ``min_amount`` of its amount too)."""
+        world.restore(base)
+        every = self.call(world, c.name, args)
+        items, _ = _page(every.get("data"))
+        for p, (key, op, strict) in bounds.items():
+            pivots = [i for i in items if isinstance(i, dict) and _ordered(i.get(key))]
+            if not pivots:
+                continue
+            pivot = pivots[0]  # the first listed: first of those it matches too, on any page
+            bound = pivot[key]
+            world.restore(base)
+            envelope = self.call(world, c.name, {**args, p: bound})
+            if not envelope.get("success"):
+                code = (envelope.get("error") or {}).get("code")
+                if code == "invalid_argument":
+                    continue  # the parameter takes another form than the field shows
+                return f"{p}={bound!r} gave {code}: {_failure(envelope)}"
+            found, _ = _page(envelope["data"])
+            for item in found:
+                value = item.get(key) if isinstance(item, dict) else None
+                if _ordered(value) and not _on_side(value, bound, op):
+                    return f"{p}={bound!r} listed a record whose {key} is {value!r}"
+            ident = self.id_key(c.resource)
+            listed = any(isinstance(i, dict) and i.get(ident) == pivot.get(ident) for i in found)
+            if not strict and not listed and pivot.get(ident) is not None:
+                return f"{p}={bound!r} left out the record whose {key} is that bound"
         return None
 
     def invalid_argument(
@@ -725,6 +786,28 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
         None,
     )
     return items, cursor
+
+
+def _ordered(value: Any) -> bool:
+    """A value a range compares: a number, or a date or timestamp in text."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int | float) or (isinstance(value, str) and _moment(value) is not None)
+
+
+def _on_side(value: Any, bound: Any, op: str) -> bool:
+    """Whether ``value`` is within a ``ge``/``le`` bound (values that do not compare are)."""
+    a: Any
+    b: Any
+    if isinstance(value, str) and isinstance(bound, str):
+        a, b = _moment(value), _moment(bound)
+    elif _ordered(value) and _ordered(bound) and not isinstance(value, str):
+        a, b = value, bound
+    else:
+        return True
+    if a is None or b is None or isinstance(b, str):
+        return True
+    return a >= b if op == "ge" else a <= b
 
 
 def _mismatches(sent: dict[str, Any], found: Any, skip: set[str]) -> str | None:
