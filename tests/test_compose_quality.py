@@ -14,7 +14,7 @@ from library.compose.binding import carries_across
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
 from library.compose.corpus import bundled_library
-from library.compose.motifs import BY_NAME, MOTIFS, name_motif, part_of
+from library.compose.motifs import BY_NAME, MOTIFS, SEQUELS, name_motif, part_of
 from library.compose.mutants import MutationReport
 from library.compose.plan import QUERY_PARAMS, Bound, Step
 from library.compose.prune import purposeful, renumber
@@ -392,3 +392,21 @@ def test_a_found_record_is_not_created_again_for_the_same_person():
                     "plan found one for"
                 )
     assert creates >= 10
+
+
+def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
+    """A hard task's second piece of work follows from the first (a refund, then its
+    escalation), not an unrelated errand (a renewal, then a room booking)."""
+    env, _ = composed
+    assert set(SEQUELS) == {m.name for m in MOTIFS}
+    assert all(name in BY_NAME for names in SEQUELS.values() for name in names)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(3))
+    drawn = 0
+    for motif, _ in env.workflows:
+        for _ in range(10):
+            second = walker._choose_workflow(after=motif)
+            if second is not None:
+                drawn += 1
+                assert second.name in SEQUELS[motif.name], (motif.name, second.name)
+    assert drawn >= 10

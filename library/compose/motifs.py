@@ -245,6 +245,25 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
 
 _NO_NEW_PEOPLE = frozenset({"offboarding"})
 
+# The second piece of work a long request may carry for the same person: what naturally
+# follows the first (a refund, then the escalation of the ticket; a hire, then their
+# onboarding), never an unrelated errand (a renewal, then a room booking).
+SEQUELS: dict[str, tuple[str, ...]] = {
+    "onboarding": ("scheduling", "follow-up"),
+    "offboarding": ("billing", "follow-up"),
+    "escalation": ("refund", "follow-up", "scheduling"),
+    "refund": ("escalation", "billing", "follow-up"),
+    "renewal": ("billing", "escalation", "follow-up"),
+    "scheduling": ("follow-up",),
+    "billing": ("refund", "escalation", "follow-up"),
+    "fulfilment": ("refund", "escalation", "follow-up"),
+    "hiring": ("onboarding", "scheduling", "follow-up"),
+    "procurement": ("billing", "expenses", "follow-up"),
+    "travel": ("expenses", "scheduling", "follow-up"),
+    "expenses": ("billing", "follow-up"),
+    "follow-up": ("scheduling",),
+}
+
 # Verbs that contradict a workflow: onboarding someone does not suspend them.
 CONTRADICTS: dict[str, frozenset[str]] = {
     "onboarding": frozenset(

@@ -29,7 +29,7 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
-from library.compose.motifs import Motif, motif_of
+from library.compose.motifs import SEQUELS, Motif, motif_of
 from library.compose.plan import Step
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.walk_state import Reject
@@ -99,7 +99,7 @@ class Walker(Lookups, Writes):
                 if hard:
                     # A long request is often two pieces of work for one person (a refund,
                     # then an escalation): a second workflow's steps are allowed too.
-                    second = self._choose_workflow()
+                    second = self._choose_workflow(after=self.motif)
                     if second is not None:
                         self.allowed = self.allowed | self.env.motif_tools(second)
         if not self._start():
@@ -131,8 +131,11 @@ class Walker(Lookups, Writes):
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
 
-    def _choose_workflow(self) -> Motif | None:
+    def _choose_workflow(self, after: Motif | None = None) -> Motif | None:
         options = self.env.workflows
+        if after is not None:
+            sequels = SEQUELS.get(after.name, ())
+            options = [(m, w) for m, w in options if m.name in sequels]
         if not options:
             return None
         return self.rng.choices([m for m, _ in options], [w for _, w in options])[0]
