@@ -34,7 +34,7 @@ from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, Servi
 from library.compiler.naming import words
 from library.compiler.patterns import regex_sample
 from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
-from library.compiler.values import example_of, fallback_text, patterned_text
+from library.compiler.values import example_of, fallback_text, of_format, patterned_text
 from library.ingest.naming import singular
 from library.seed import seed_pool, vocab
 from library.seed.vocab import role_of
@@ -897,6 +897,9 @@ class _RecordWriter:
                 options = f"get_args({spec.annotation})"
                 return _call("pool.currency", options, *([source] if source else []))
             return self._enum(low, spec)
+        members = [v for v in spec.schema.get("enum") or () if isinstance(v, str)]
+        if kind is Kind.STR and members:  # an enum too large for a Literal: one of its members
+            return _call("rng.choice", Call("", [(None, json.dumps(v)) for v in members[:8]], "[]"))
         if sem == "id" and kind is Kind.STR:
             return self._ref(spec, name, required, depth)
         if sem == "id" and kind is Kind.INT:
@@ -1101,7 +1104,7 @@ class _RecordWriter:
                 if kind == "line2":
                     expr: Expr | None = '""' if f.required else None
                 else:
-                    expr = self._address(str(kind), who)
+                    expr = _fitted(self._address(str(kind), who), f.type)  # ``state``: 2 long
             else:
                 expr = self.value(f.name, f.type, f.required, False, depth + 1, who)
             args.append((f.attr, expr))
@@ -1386,7 +1389,11 @@ class _RecordWriter:
         if isinstance(example, str) and example not in examples:
             examples.append(example)
         examples = [e for e in examples if not pattern or _fits(pattern, e)]
-        coded = [e for e in examples if re.search(r"\d", e) and len(e) <= 40]
+        fmt = node.get("format")
+        if fmt in ("date", "date-time"):  # a date-time example of a date field is no example
+            examples = [e for e in examples if of_format(e, str(fmt))]
+        # digits varied one by one make no valid date (``2025-39-17``): formatted values stay
+        coded = [e for e in examples if re.search(r"\d", e) and len(e) <= 40 and not fmt]
         # drawable every time, not once: a seed must never fall back to ``""`` (rstr cannot
         # honour lookaheads and backreferences, so some patterns draw only now and then)
         sample = pattern is not None and all(

@@ -325,6 +325,15 @@ class ToolPlanner:
         root = deref(schema, schema) if schema else {}
         if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
+        undefined: list[str] = []
+        for node in (root, source.schema if source is not None else {}):
+            props = node.get("properties")
+            if isinstance(props, dict) and props:
+                undefined += sorted(set(node.get("required") or ()) - set(props))
+        if undefined:  # a copy-pasted ``required`` list: no answer can satisfy it
+            raise Skip(
+                f"the output requires {', '.join(map(repr, undefined))} but never defines it"
+            )
         known = frozenset(record.fields) | {record.id_key}
         if verb == "count":  # how many records match: computed from the state
             return OutputPlan(Shape.COUNT, None, None, {str(count_key(spec)): "total"})

@@ -244,6 +244,8 @@ class TypeMapper:
         if enum and len(enum) <= MAX_ENUM and _same_scalar_type(enum):
             alias = self.enum_alias(enum, at.hint, at.owner)
             return TypeSpec(Kind.ENUM, alias, enum=enum, semantic=semantic)
+        if enum and semantic == "id":
+            semantic = None  # a listed set of codes (``currencyId``), not another record's id
         fmt = node.get("format")
         if isinstance(fmt, str) and fmt not in _FORMATS_OF.get(semantic or "", (fmt,)):
             semantic = None  # a declared format (``uuid``) beats a guess from the name

@@ -7,6 +7,7 @@ with the state's id counter, so every value is deterministic under replay.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from typing import Any
@@ -208,3 +209,15 @@ def _scalar_fits(value: Any, kind: Any, node: dict[str, Any]) -> bool:
     }.get(kind, False)
     enum = node.get("enum")
     return fits and (not enum or value in enum)
+
+
+def of_format(text: str, fmt: str) -> bool:
+    """Whether a text is a ``date`` or a ``date-time`` as JSON Schema means them (an example
+    the spec gives may be the other one)."""
+    try:
+        if fmt == "date":
+            return len(text) == 10 and dt.date.fromisoformat(text) is not None
+        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return "T" in text.upper() and moment is not None

@@ -29,6 +29,7 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^page field .+ has no meaning .+$", "page field with no known meaning"),
         (r"^delete output field .+ has no meaning .+$", "delete output field with no meaning"),
         (r"^malformed spec: .+$", "malformed spec"),
+        (r"^the output requires .+ but never defines it$", "output requires undefined keys"),
         (r"^compiler error: (\w+).*$", r"compiler error: \1"),
         (r"^belongs to service .+$", "belongs to another service"),
     )

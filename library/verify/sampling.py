@@ -13,6 +13,7 @@ from typing import Any
 
 from library.compiler.patterns import regex_sample
 from library.compiler.types import merge_all_of
+from library.compiler.values import of_format
 
 MAX_DEPTH = 6
 SEMANTIC_SAMPLES = {
@@ -206,6 +207,9 @@ def _fits(value: Any, node: dict[str, Any], jtype: str | None) -> bool:
     }
     if jtype is not None and not checks.get(jtype, True):
         return False
+    fmt = node.get("format")
+    if isinstance(value, str) and fmt in ("date", "date-time") and not of_format(value, fmt):
+        return False  # a date-time example of a date parameter is not a valid date
     if isinstance(value, str):
         pattern = node.get("pattern")
         try:
