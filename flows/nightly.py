@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 from prefect import flow
 from prefect.runtime import flow_run
+from prefect.task_runners import TaskRunner
 from pydantic import Field
 
 from flows.alerts import library_grew
@@ -74,7 +75,6 @@ def nightly_expansion(
     """Ingest new spec files from the drop folder and grow services, tasks and exports;
     then publish the ``library-health`` trend artifact."""
     wh = Warehouse(warehouse_root())
-    root = wh.location
     report = StageReporter("nightly")
     folder = drop_folder(drop)
     params = {
@@ -93,29 +93,47 @@ def nightly_expansion(
         scoped_env(policy_env(mode, model)),
         chosen_runner(task_runner) as runner,
     ):
-        if not has_spec_files(folder):
-            summary["nothing_new"] = f"no spec files in {folder}"
-        else:
-            before = service_versions(wh)
-            summary["ingest"] = ingest_specs([str(folder)], root)
-            new = sorted(changed_services(before, service_versions(wh)))
-            summary["new_services"] = new
-            if not new:
-                summary["nothing_new"] = "every spec file in the drop folder was already ingested"
-        if "nothing_new" in summary:
-            report.warning("nothing new: %s", summary["nothing_new"])
-            publish(FLOW, summary, wh)
-            publish_library_health(wh)
-            return summary
-        report.info("new or changed services: %s", ", ".join(new))
-        summary["build"] = build_step(root, seed, workers, runner=runner)
-        summary["graph"] = graph_task(root, str(home() / "graph"))
-        summary["compose"] = compose_step(root, tasks, seed, workers, new)
-        summary["rollout"] = rollout_step(root, group_size, workers, True, runner=runner)
-        summary["export"] = export_task(root, str(home() / "exports"))
-        summary["warehouse"] = root
-        publish(FLOW, summary, wh)
-        publish_library_health(wh)
-        library_grew(len(new), summary["compose"].get("written", 0))
-    report.info("nightly expansion done: %d new services", len(new))
+        grow(summary, wh, folder, tasks, group_size, seed, workers, runner, report)
+    # After the run's own row is in `runs`: the trend then includes this run.
+    publish_library_health(wh)
+    if "nothing_new" not in summary:
+        library_grew(len(summary["new_services"]), summary["compose"].get("written", 0))
     return summary
+
+
+def grow(
+    summary: dict[str, Any],
+    wh: Warehouse,
+    folder: Path,
+    tasks: int,
+    group_size: int,
+    seed: int,
+    workers: int,
+    runner: TaskRunner | None,
+    report: StageReporter,
+) -> None:
+    """The nightly's stages, filling ``summary``; they stop after the ingest when nothing
+    is new."""
+    root = wh.location
+    if not has_spec_files(folder):
+        summary["nothing_new"] = f"no spec files in {folder}"
+    else:
+        before = service_versions(wh)
+        summary["ingest"] = ingest_specs([str(folder)], root)
+        new = sorted(changed_services(before, service_versions(wh)))
+        summary["new_services"] = new
+        if not new:
+            summary["nothing_new"] = "every spec file in the drop folder was already ingested"
+    if "nothing_new" in summary:
+        report.warning("nothing new: %s", summary["nothing_new"])
+        publish(FLOW, summary, wh)
+        return
+    report.info("new or changed services: %s", ", ".join(new))
+    summary["build"] = build_step(root, seed, workers, runner=runner)
+    summary["graph"] = graph_task(root, str(home() / "graph"))
+    summary["compose"] = compose_step(root, tasks, seed, workers, new)
+    summary["rollout"] = rollout_step(root, group_size, workers, True, runner=runner)
+    summary["export"] = export_task(root, str(home() / "exports"))
+    summary["warehouse"] = root
+    publish(FLOW, summary, wh)
+    report.info("nightly expansion done: %d new services", len(new))

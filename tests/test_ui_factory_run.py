@@ -143,7 +143,8 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
         start([*cli, "server", "--port", str(port)])
         wait_healthy(api)
         client_env = {"PREFECT_API_URL": api}
-        start([sys.executable, "-c", SERVE], client_env)
+        # One oracle pass (not both modes): what the page shows is the same, sooner.
+        start([sys.executable, "-c", SERVE], client_env | {"COMPOWORLD_ORACLE_BOTH_MODES": "0"})
         # The alerts, with a 20-second "grew nothing" window (two nights in production).
         made = subprocess.run(
             [*cli, "alerts", "--quiet-hours", str(20 / 3600)],
@@ -256,6 +257,15 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
         assert cli_nightly.returncode == 0, output
         said = [line for line in output.splitlines() if "nothing new:" in line]
         assert len(said) == 1 and "compoworld.nightly" in said[0], output
+        # The nightly published the trend (with the factory's run too if that ended first).
+        health = api_call(
+            f"{api}/artifacts/filter",
+            {"artifacts": {"key": {"any_": ["library-health", "library-health-chart"]}}},
+        )
+        table = next(a for a in health if a["key"] == "library-health")
+        rows = json.loads(table["data"]) if isinstance(table["data"], str) else table["data"]
+        assert rows[-1]["flow"] == "nightly-expansion" and "tools_verified" in rows[-1], rows
+        assert any(a["key"] == "library-health-chart" for a in health)
         # The failed nightly triggered its alert; no growth event came, so did the other.
         assert nightly.wait(timeout=120) != 0
         wait_for(
