@@ -35,7 +35,11 @@ _AMBIGUOUS = {
 # Numbers by meaning: (name pattern, low, high).
 _NUMBERS = (
     (r"(^|_)(rating|stars)$", 1, 5),
-    (r"(^|_)(quantity|qty|units|seats|count|passengers|rooms|guests)(_|$)", 1, 20),
+    # Counts a person asks for: a stay of one to four rooms, not thirteen.
+    (r"(^|_)(rooms|nights)$", 1, 4),
+    (r"(^|_)(guests|passengers|adults|attendees)$", 1, 6),
+    (r"(^|_)seats$", 2, 50),
+    (r"(^|_)(quantity|qty|units|count)(_|$)", 1, 10),
     (r"probability|percent|percentage|discount|health_score", 5, 95),
     (r"duration_minutes|minutes", 15, 120),
     (r"(^|_)hours$", 1, 8),
