@@ -7,7 +7,9 @@
 2. the graph: edges, cross-service edges, the share of edges whose only keys are weak
    (timestamps, urls, amounts...), and the domain and category inferred per service;
 3. composition (as ``bench/compose.py``): tasks, rejections, services per task, domains,
-   and ``--sample`` instructions.
+   and ``--sample`` instructions;
+4. why walks fail: the start tools (lookups a user can open with), how their first calls
+   fail, where walks start and how far they get (``--diagnose N`` walks).
 """
 
 from __future__ import annotations
@@ -76,6 +78,39 @@ def graph_figures(lib: Library) -> None:
     print(f"  services per domain: {dict(domains.most_common())}")
 
 
+def walk_diagnosis(lib: Library, walks: int) -> None:
+    import random
+
+    from library.compose import ComposeConfig, make_env
+    from library.compose.walk import Walker
+    from library.compose.walk_state import Reject
+
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    starts = Counter(t.service for t in env.starts)
+    print(f"start tools: {len(env.starts)} in {len(starts)} services {dict(starts)}")
+    for motif, _ in env.workflows:
+        print(f"  workflow {motif.name}: core work in {sorted(env.start_services(motif))}")
+    reasons: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    for j in range(walks):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(f"0:{j}"))
+        try:
+            walker.walk()
+            reasons["walked"] += 1
+        except Reject as exc:
+            reasons[exc.reason] += 1
+        failures.update(walker.failures)
+        lengths[len(walker.steps)] += 1
+        if walker.steps:
+            first[walker.steps[0].tool.qualified] += 1
+    print(f"walks: {dict(reasons)}; steps {dict(sorted(lengths.items()))}")
+    print(f"  failed start calls: {dict(failures.most_common(6))}")
+    print(f"  first steps: {dict(first.most_common(5))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--specs", nargs="*", default=[str(ROOT.parent / "shared" / "specs")])
@@ -83,10 +118,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--diagnose", type=int, default=100, help="walks to diagnose (0: none)")
     args = parser.parse_args()
     lib = library_figures(args.specs)
     graph_figures(lib)
     compose_figures(lib, args.n, args.workers, args.seed, args.sample)
+    if args.diagnose:
+        walk_diagnosis(lib, args.diagnose)
 
 
 if __name__ == "__main__":
