@@ -1,6 +1,6 @@
 """The training commands as a person runs them: ``compoworld train`` (SFT) and ``compoworld
-train rl`` (GRPO) in a fresh process with no Prefect server configured, their printed result
-read back, and what they recorded in the warehouse."""
+train rl`` (GRPO) in a fresh process against a configured Prefect server, their printed
+result read back, and what they recorded in the warehouse."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from library.compose import compose_tasks
 from library.services import reference_service_classes
 from warehouse import Warehouse
 
-pytestmark = pytest.mark.slow  # a fresh interpreter and a temporary Prefect API per command
+pytestmark = pytest.mark.slow  # a fresh interpreter (torch, TRL) per command
 ROOT = Path(__file__).resolve().parents[1]
 CHAT = ROOT / "tests" / "data" / "chat_sample.jsonl"
 
@@ -31,11 +31,16 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def compoworld(tmp: Path, *args: str, timeout: int = 400) -> subprocess.CompletedProcess[str]:
+    from prefect.settings import PREFECT_API_URL
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
     env |= {
         "COMPOWORLD_HOME": str(tmp / "home"),
         "PREFECT_HOME": str(tmp / "prefect"),
         "COLUMNS": "200",
+        # A configured Prefect server (the session's): each command would otherwise boot a
+        # temporary one, and the commands that do are tested in test_cli_run.py.
+        "PREFECT_API_URL": str(PREFECT_API_URL.value()),
     }
     cmd = [sys.executable, "-m", "flows.cli", *args]
     return subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
@@ -46,7 +51,7 @@ def printed_json(stdout: str) -> dict:
     return json.loads(stdout[stdout.index("{") :])
 
 
-def test_train_sft_prints_its_result(shared: Path) -> None:
+def test_train_sft_prints_its_result(prefect_harness: None, shared: Path) -> None:
     proc = compoworld(shared, "train", "--model", "tiny", "--max-steps", "2", "--export", str(CHAT))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     result = printed_json(proc.stdout)
@@ -55,7 +60,9 @@ def test_train_sft_prints_its_result(shared: Path) -> None:
     assert Path(result["model_dir"], "model.safetensors").is_file()
 
 
-def test_train_rl_records_lineage_and_the_judges_rewards(shared: Path) -> None:
+def test_train_rl_records_lineage_and_the_judges_rewards(
+    prefect_harness: None, shared: Path
+) -> None:
     tasks = compose_tasks(reference_service_classes(), 4, seed=1).tasks[:2]
     wh = Warehouse(shared / "home" / "warehouse")
     wh.append("tasks", [t.model_copy(update={"split": "rl"}).to_row() for t in tasks])
