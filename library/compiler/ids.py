@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from library.compiler.model import RUNTIME, IdStyle
+from library.compiler.patterns import drawable
 from library.compiler.types import json_types, usable_pattern
 from library.ingest.naming import singular, tokens
 
@@ -69,6 +70,8 @@ def id_style(node: dict[str, Any]) -> IdStyle | str:
             return f"record ids must match {pattern!r}, which cannot be used"
         if all(_fits(pattern, low, high, text) for text in _RUNTIME_LIKE):
             return RUNTIME
+        if not drawable(pattern, low, high):
+            return f"record ids must match {pattern!r}, which no id can be drawn for"
         return IdStyle("pattern", pattern, low, high)
     if low > 14 or (high is not None and high < 14):
         return IdStyle("pattern", ".+", low, high)

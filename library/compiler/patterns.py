@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 
 import rstr
 
@@ -33,3 +34,13 @@ def regex_sample(
         if long_enough and compiled.search(text):
             return text
     return None
+
+
+@lru_cache(maxsize=2048)
+def drawable(pattern: str, min_length: int = 0, max_length: int | None = None) -> bool:
+    """Whether values matching the pattern within the bounds can be drawn every time (rstr
+    cannot honour every construct: a seed must never fail, nor fall back to ``""``)."""
+    return all(
+        regex_sample(pattern, random.Random(f"drawable:{k}"), min_length, max_length) is not None
+        for k in range(8)
+    )

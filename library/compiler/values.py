@@ -14,6 +14,7 @@ from typing import Any
 
 from library.compiler.model import FieldPlan, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import words
+from library.compiler.patterns import drawable
 from library.compiler.types import usable_pattern
 from library.ingest.naming import singular
 
@@ -107,6 +108,9 @@ def patterned_text(spec: TypeSpec, seed: str) -> str | None:
     if not usable_pattern(pattern):
         return None
     low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
+    bounds = (low if isinstance(low, int) else 0, high if isinstance(high, int) else None)
+    if not drawable(pattern, *bounds):
+        return None
     args = [seed, json.dumps(pattern)]
     if isinstance(high, int) or isinstance(low, int):
         args.append(str(low if isinstance(low, int) else 0))
