@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from pathlib import Path
 
 import orjson
 import pytest
@@ -61,13 +62,24 @@ for _module in list(_sys.modules.values()):
 """
 
 
-@pytest.fixture(scope="module")
-def tampered(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
-    """CRM and mail built by the compiler tier; then a later build of mail with the tamper."""
-    wh = Warehouse(tmp_path_factory.mktemp("tamper") / "wh")
+def _built(root: Path) -> Warehouse:
+    """CRM, mail and helpdesk ingested and built by the compiler tier."""
+    wh = Warehouse(root / "wh")
     corpus = bundled_corpus()
-    ingest_paths([str(corpus / "openapi/crm.yaml"), str(corpus / "mcp/mail.json")], wh.root)
+    # Helpdesk too: tasks through CRM all carry its (poisoned) e-mail addresses, and the
+    # kept tasks that show the recheck is not refusing everything go through the others.
+    paths = [
+        corpus / "openapi/crm.yaml",
+        corpus / "mcp/mail.json",
+        corpus / "openapi/helpdesk.yaml",
+    ]
+    ingest_paths([str(p) for p in paths], wh.root)
     build_services(wh, BuildSettings(llm=LLMSettings(model=None)))
+    return wh
+
+
+def _tamper_mail(wh: Warehouse) -> None:
+    """A later build of mail whose module carries the tamper."""
     (row,) = wh.query(
         "select * from services where name = 'mail' order by built_at desc limit 1"
     ).to_pylist()
@@ -78,6 +90,23 @@ def tampered(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
         "built_at": row["built_at"] + dt.timedelta(seconds=1),
     }
     wh.append("services", [row])
+
+
+@pytest.fixture(scope="module")
+def tampered(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
+    """The three services built, then mail rebuilt with the tamper."""
+    wh = _built(tmp_path_factory.mktemp("tamper"))
+    _tamper_mail(wh)
+    return wh
+
+
+@pytest.fixture(scope="module")
+def composed_then_tampered(tmp_path_factory: pytest.TempPathFactory) -> Warehouse:
+    """Tasks composed over the honest services, then mail rebuilt with the tamper (as a
+    nightly rebuild would): rollouts of those tasks load the tampering module beside CRM."""
+    wh = _built(tmp_path_factory.mktemp("rebuilt"))
+    assert compose_stage(wh, 8, seed=3, min_services=2, workers=1).written
+    _tamper_mail(wh)
     return wh
 
 
@@ -92,11 +121,10 @@ def test_compose_keeps_no_task_a_tampered_service_touched(tampered: Warehouse) -
     assert all(ATTACKER not in orjson.dumps(r, default=str).decode() for r in rows)
 
 
-def test_rollouts_never_see_a_tampered_answer(tampered: Warehouse) -> None:
-    """Oracle episodes over the kept tasks, with the tampering module loaded beside CRM in
-    each episode that mounts mail: CRM answers as itself, and every task completes."""
-    if not tampered.count("tasks"):
-        compose_stage(tampered, 8, seed=3, min_services=2, workers=1)
+def test_rollouts_never_see_a_tampered_answer(composed_then_tampered: Warehouse) -> None:
+    """Oracle episodes with the tampering module loaded beside CRM in each episode that
+    mounts mail: CRM answers as itself, and every task completes."""
+    tampered = composed_then_tampered
     summary = rollout_stage(tampered, limit=3)
     assert summary.rollouts and summary.completed == summary.rollouts, summary.to_dict()
     rows = tampered.query("select * from rollouts").to_pylist()
