@@ -3,6 +3,8 @@ held by different people, and a rubric that catches the mutants of its gold plan
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -22,6 +24,7 @@ from library.compose.roles import is_staff_role, role_of
 from library.compose.run import task_world
 from library.compose.topics import topic_texts
 from library.compose.walk import Walker
+from library.compose.walk_state import Reject
 from library.seed import vocab
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar", "storefront", "invoicing", "hr", "identity"]
@@ -395,18 +398,26 @@ def test_a_found_record_is_not_created_again_for_the_same_person():
 
 
 def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
-    """A hard task's second piece of work follows from the first (a refund, then its
-    escalation), not an unrelated errand (a renewal, then a room booking)."""
+    """A hard walk's writes are its workflow's and those of the workflows that follow from
+    it (a refund, then its escalation), not an unrelated errand (a renewal, then a room
+    booking)."""
     env, _ = composed
     assert set(SEQUELS) == {m.name for m in MOTIFS}
     assert all(name in BY_NAME for names in SEQUELS.values() for name in names)
     world, base = env.world(0)
-    walker = Walker(env, world, base, random.Random(3))
-    drawn = 0
-    for motif, _ in env.workflows:
-        for _ in range(10):
-            second = walker._choose_workflow(after=motif)
-            if second is not None:
-                drawn += 1
-                assert second.name in SEQUELS[motif.name], (motif.name, second.name)
-    assert drawn >= 10
+    walked = 0
+    for seed in range(40):
+        walker = Walker(env, world, base, random.Random(seed))
+        walker.cfg = dataclasses.replace(walker.cfg, hard_share=1.0)
+        with contextlib.suppress(Reject):  # a rejected walk still chose what it may write
+            walker.walk()
+        if walker.motif is None or walker.allowed is None:
+            continue
+        walked += 1
+        own = {walker.motif.name, *SEQUELS[walker.motif.name]}
+        fitting = set().union(*(env.motif_tools(m) for m, _ in env.workflows if m.name in own))
+        assert walker.allowed <= fitting, walker.motif.name
+        assert walker.allowed > env.motif_tools(walker.motif) or fitting == env.motif_tools(
+            walker.motif
+        )
+    assert walked >= 10

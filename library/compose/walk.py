@@ -29,7 +29,7 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
-from library.compose.motifs import SEQUELS, Motif, motif_of
+from library.compose.motifs import BY_NAME, SEQUELS, Motif, motif_of
 from library.compose.plan import Step
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.walk_state import Reject
@@ -97,11 +97,13 @@ class Walker(Lookups, Writes):
             if self.motif is not None:
                 self.allowed = self.env.motif_tools(self.motif)
                 if hard:
-                    # A long request is often two pieces of work for one person (a refund,
-                    # then an escalation): a second workflow's steps are allowed too.
-                    second = self._choose_workflow(after=self.motif)
-                    if second is not None:
-                        self.allowed = self.allowed | self.env.motif_tools(second)
+                    # A long request is often more than one piece of work for one person (a
+                    # refund, then its escalation): every workflow that follows from the
+                    # first is allowed too.
+                    for name in SEQUELS.get(self.motif.name, ()):
+                        sequel = BY_NAME.get(name)
+                        if sequel is not None and any(m is sequel for m, _ in self.env.workflows):
+                            self.allowed = self.allowed | self.env.motif_tools(sequel)
         if not self._start():
             raise Reject("no_start")
         while len(self.steps) < target_steps:
@@ -131,11 +133,8 @@ class Walker(Lookups, Writes):
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
 
-    def _choose_workflow(self, after: Motif | None = None) -> Motif | None:
+    def _choose_workflow(self) -> Motif | None:
         options = self.env.workflows
-        if after is not None:
-            sequels = SEQUELS.get(after.name, ())
-            options = [(m, w) for m, w in options if m.name in sequels]
         if not options:
             return None
         return self.rng.choices([m for m, _ in options], [w for _, w in options])[0]
