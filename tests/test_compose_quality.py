@@ -192,16 +192,19 @@ def test_instructions_vary_and_open_with_the_goal(composed):
 
 def test_every_task_carries_out_one_workflow(composed):
     """Each task has a motif and does that motif's own work; every other write belongs to
-    it, or (a long request being two pieces of work) all to one second workflow."""
+    it, or (a long request being more than one piece of work) to a workflow that follows
+    from it (``SEQUELS``)."""
     env, result = composed
     for task in result.tasks:
         motif = BY_NAME[task.motif]
         writes = [env.catalog.tools[s["tool"]] for s in task.gold_plan if s["write"]]
         assert any(t.qualified in env.core_tools(motif) for t in writes), task.task_id
         off = [t for t in writes if not part_of(motif, t.name, t.collection)]
-        assert not off or any(
-            all(part_of(second, t.name, t.collection) for t in off) for second in MOTIFS
-        ), (task.task_id, [t.qualified for t in off])
+        sequels = [BY_NAME[name] for name in SEQUELS[motif.name]]
+        assert all(any(part_of(m, t.name, t.collection) for m in sequels) for t in off), (
+            task.task_id,
+            [t.qualified for t in off],
+        )
 
 
 def test_lookups_search_for_the_subject_not_for_other_people(composed):
