@@ -12,7 +12,8 @@ import pytest
 
 from library.ingest import ingest_document
 from library.ingest.infer_output import INFERRED_KEY, VENDOR_KEY
-from library.ingest.stateless import STATELESS_KEY, evaluate
+from library.ingest.stateless import STATELESS_KEY
+from library.runtime.compute import evaluate
 from library.toolspec import ToolSpec
 from library.verify import build_service
 
@@ -43,9 +44,26 @@ def test_every_bfcl_math_tool_is_stateless_reads_and_names_no_resource(
         assert marked is not None, name
         assert spec.access == "read" and spec.resource is None, name
     kinds = {n: s.vendor[STATELESS_KEY]["kind"] for n, s in math_api.items()}
-    # the SI / imperial conversions name no units: nothing to compute them with
-    assert kinds.pop("si_unit_conversion") == kinds.pop("imperial_si_conversion") == "conversion"
     assert set(kinds.values()) == {"computation"}
+    # the SI / imperial conversions take their units as arguments: ``convert_units``, with a
+    # unit pair given as the unit parameters' examples (a valid call the suite can make)
+    for name in ("si_unit_conversion", "imperial_si_conversion"):
+        marked = math_api[name].vendor[STATELESS_KEY]
+        assert marked["operation"] == "convert_units", name
+        assert marked["operands"] == {"x": "value", "from": "unit_in", "to": "unit_out"}
+        props = math_api[name].input_schema["properties"]
+        arguments = {"value": 2.0, "unit_in": props["unit_in"]["examples"][0]}
+        arguments["unit_out"] = props["unit_out"]["examples"][0]
+        assert evaluate(marked, arguments)["result"] > 0
+    imperial = math_api["imperial_si_conversion"].vendor[STATELESS_KEY]
+    miles = evaluate(imperial, {"value": 3, "unit_in": "miles", "unit_out": "km"})["result"]
+    assert math.isclose(miles, 4.828032)
+    fahrenheit = {"value": 212, "unit_in": "Fahrenheit", "unit_out": "celsius"}
+    assert math.isclose(evaluate(imperial, fahrenheit)["result"], 100)
+    with pytest.raises(ValueError, match="cannot convert length"):
+        evaluate(imperial, {"value": 1, "unit_in": "m", "unit_out": "kg"})
+    with pytest.raises(ValueError, match="unknown unit"):
+        evaluate(imperial, {"value": 1, "unit_in": "m", "unit_out": "furlongs-ish"})
 
 
 def test_computations_give_the_numbers_their_names_promise(
@@ -175,10 +193,12 @@ def test_a_name_alone_does_not_make_a_function() -> None:
 
 def test_stateless_functions_are_never_stored_as_records(math_api: dict[str, ToolSpec]) -> None:
     """The compiler must not turn ``sum_values`` into a collection of ``values``, nor store
-    ``add``'s answers to look up: no stateless tool is compiled as a record tool."""
+    ``add``'s answers to look up: every math tool is compiled as a computation, and the
+    service keeps no collection."""
     build = build_service(list(math_api.values()))
-    compiled = set(build.compiled.compiled_tools) if build.compiled else set()
-    assert not compiled
+    assert build.compiled is not None and set(build.compiled.compiled_tools) == set(math_api)
+    assert "self.state." not in build.compiled.source
+    assert "compute(" in build.compiled.source
 
 
 def test_an_operation_word_over_other_parameters_is_no_function() -> None:

@@ -108,7 +108,7 @@ def emit_source(plan: ServicePlan) -> str:
     """The Python source of the plan's Service (deterministic: same plan, same text)."""
     taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
     taken |= {r.cls for r in plan.records.values()} | {plan.cls, f"{plan.cls}State"}
-    taken.add(f"{plan.cls}Transition")
+    taken |= {f"{plan.cls}Transition", "compute"}
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
     tools = ToolWriter(plan, taken)
     methods = _methods(plan, tools)
@@ -154,7 +154,7 @@ def _id_aliases(body: str) -> tuple[str, str]:
 
 def _assign(name: str, value: str) -> str:
     line = f"{name} = {value}"
-    if len(line) <= WIDTH:
+    if len(line) <= WIDTH or "\n" in value:  # short, or laid out already
         return line
     if value.startswith("frozenset({"):  # as ruff lays out a long set of names
         inner = value.removeprefix("frozenset(").removesuffix(")")
@@ -203,6 +203,8 @@ def _imports(body: str) -> str:
     first = [f"from library.runtime import {', '.join(runtime)}"] if runtime else []
     if first and len(first[0]) > WIDTH:
         first = ["from library.runtime import (", *(f"{INDENT}{n}," for n in runtime), ")"]
+    if "compute" in used:
+        first.append("from library.runtime.compute import compute")
     if "SeedPool" in used:
         first.append("from library.seed import SeedPool")
     blocks = [b for b in (std, third, first) if b]
@@ -355,7 +357,8 @@ def _service(plan: ServicePlan, methods: dict[str, list[str]], seeds: SeedWriter
     for tool in plan.tools:
         if tool.resource != current:
             current = tool.resource
-            lines += ["", f"{INDENT}# -- {words(current)} " + "-" * max(3, 84 - len(current))]
+            title = words(current) or "computed from the arguments"
+            lines += ["", f"{INDENT}# -- {title} " + "-" * max(3, 84 - len(title))]
         else:
             lines.append("")
         lines += methods[tool.name]

@@ -7,6 +7,7 @@ import ast
 import json
 import textwrap
 from collections.abc import Callable
+from typing import Any
 
 from library.compiler.actions import status_field
 from library.compiler.emit_seed import put_call
@@ -34,6 +35,7 @@ from library.compiler.source import (
     docstring,
     render,
 )
+from library.compiler.stateless import HANDOFF_ANSWER
 from library.compiler.tools import default_literal
 from library.compiler.types import constraints
 from library.ingest.naming import singular
@@ -44,6 +46,15 @@ PAGINATE_MAX = 500  # the runtime's ``paginate`` accepts limits up to this
 
 def _lit(value: object) -> str:
     return json.dumps(value) if isinstance(value, str) else repr(value)
+
+
+def py_literal(value: Any) -> str:
+    """Python source of a JSON-like value (dicts, lists, text, numbers, booleans, None)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    return _lit(value)
 
 
 def _msg(text: str) -> str:
@@ -61,9 +72,12 @@ class ToolWriter:
         self.helpers: set[str] = set()  # module-level helpers the bodies call
         self.aliases: dict[str, str] = {}  # long parameter annotation -> module-level alias
         self.taken = taken
+        self.functions: dict[str, str] = {}  # stateless function literal -> constant name
 
     # -- signature ------------------------------------------------------------------------
     def method(self, tool: ToolPlan) -> list[str]:
+        if tool.stateless is not None:
+            return self._stateless(tool, tool.stateless)
         record = self.plan.records[tool.resource]
         options = ["write=True"] if tool.write else []
         if tool.method != tool.name:
@@ -108,6 +122,41 @@ class ToolWriter:
         elif tool.output.shape is Shape.ONE:
             lines = _returned(lines, lambda value: f"[{value}]")
         return lines
+
+    def _stateless(self, tool: ToolPlan, marking: dict[str, Any]) -> list[str]:
+        """A stateless function: its answer from its arguments (``compute``), an empty answer
+        (``think``) or the hand-over's acknowledgement; no state read or written."""
+        options = [] if tool.method == tool.name else [f"name={json.dumps(tool.name)}"]
+        lines = [f"{INDENT}@tool({', '.join(options)})" if options else f"{INDENT}@tool"]
+        kind = marking.get("kind")
+        lines += self._head(tool, "dict[str, float]" if kind == "computation" else "str")
+        args = [(p.attr, p.description or f"The {words(p.name)}.") for p in self._ordered(tool)]
+        lines += docstring(tool.description, 2, args)
+        if kind == "no_op":
+            return [*lines, f'{PAD}return ""']
+        if kind == "handoff":
+            return [*lines, f"{PAD}return {json.dumps(HANDOFF_ANSWER)}"]
+        shown = {k: marking.get(k) for k in ("operation", "operands", "result_key")}
+        name = self._function(tool, shown)
+        given = "{" + ", ".join(f"{json.dumps(p.name)}: {p.attr}" for p in tool.params) + "}"
+        return lines + call("return compute", [name, given], 2)
+
+    def _function(self, tool: ToolPlan, shown: dict[str, Any]) -> str:
+        """A module-level constant holding what ``compute`` needs (one per distinct function)."""
+        flat = py_literal(shown)
+        if flat in self.functions:
+            return self.functions[flat]
+        name = f"{tool.method.upper()}_FUNCTION"
+        while name in self.taken:
+            name += "_"
+        self.taken.add(name)
+        text = flat
+        if len(f"{name} = {flat}") > WIDTH:  # one key per line, as ruff lays out a long dict
+            rows = "".join(f"{INDENT}{py_literal(k)}: {py_literal(v)},\n" for k, v in shown.items())
+            text = "{\n" + rows + "}"
+        self.aliases[text] = name
+        self.functions[flat] = name
+        return name
 
     def _keys(self, tool: ToolPlan, shown: list[str]) -> str:
         """A module-level frozenset of the keys a view shows (named once per key set)."""

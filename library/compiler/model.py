@@ -220,6 +220,9 @@ class ToolPlan:
     fallbacks: dict[str, str] = field(default_factory=dict)  # create: optional param -> default
     search_fields: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # why a parameter has no effect, etc.
+    # verb "compute": a stateless function (``vendor["stateless"]``), answered from its
+    # arguments by ``library.runtime.compute`` (no resource, nothing stored)
+    stateless: dict[str, Any] | None = None
 
     def by_role(self, *roles: Role) -> list[ParamPlan]:
         return [p for p in self.params if p.role in roles]

@@ -25,9 +25,12 @@ from library.compiler.records import (
     record_source,
     resource_key,
 )
+from library.compiler.stateless import STATELESS_KINDS, plan_stateless
 from library.compiler.tools import Skip, ToolPlanner, effective_verb
 from library.compiler.types import TypeMapper
 from library.ingest.naming import singular
+from library.ingest.stateless import REASON as STATELESS_REASON
+from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import ToolSpec
 
 
@@ -46,15 +49,22 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     sources = preferred_sources(usable, resources, sources)
     sources |= _answers(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
+    stateless: list[ToolSpec] = []
     for spec in usable:
         resource = resources.get(spec.name)
-        if resource is None:
+        if STATELESS_KEY in spec.vendor:
+            if spec.vendor[STATELESS_KEY].get("kind") in STATELESS_KINDS:
+                stateless.append(spec)
+            else:
+                skipped[spec.name] = STATELESS_REASON
+        elif resource is None:
             skipped[spec.name] = "no resource recognised"
         else:
             by_resource[resource].append((spec, effective_verb(spec, resource, None)))
     records = _records(by_resource, sources, mapper, skipped)
     planner = ToolPlanner(service, {r.resource: r for r in records.values()}, mapper)
     tools = _tools(usable, by_resource, records, sources, planner, skipped)
+    tools += [plan_stateless(spec, mapper, planner.methods) for spec in stateless]
     used = {t.resource for t in tools}
     kept = {r.resource: r for r in records.values() if r.resource in used}
     _unshadow(kept, mapper, planner)

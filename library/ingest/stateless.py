@@ -26,15 +26,15 @@ no state to verify, and is rejected with :data:`REASON` (or simulated by the wor
 
 from __future__ import annotations
 
-import ast
-import math
-import operator
 import re
-import statistics
-from collections.abc import Callable
 from typing import Any
 
 from library.ingest.naming import tokens
+from library.runtime.compute import (
+    CONVERSIONS,
+    OPERATIONS,
+    arithmetic,
+)
 from library.toolspec import ToolSpec, Verb
 
 STATELESS_KEY = "stateless"
@@ -43,82 +43,6 @@ _DECLARED_ACCESS = frozenset({"x-tool-type", "readOnlyHint", "destructiveHint"})
 _EXPRESSION_WORDS = frozenset({"expression", "expr", "formula", "equation"})
 _DIGITS = ("precision", "decimal_places", "digits", "ndigits", "decimals", "places")
 
-Numbers = list[float]
-
-
-def _binary(fn: Callable[[float, float], float]) -> Callable[[list[Any]], float]:
-    return lambda xs: fn(xs[0], xs[1])
-
-
-def _divide(a: float, b: float) -> float:
-    if b == 0:
-        raise ValueError("division by zero")
-    return a / b
-
-
-def _sqrt(x: float) -> float:
-    if x < 0:
-        raise ValueError("the square root of a negative number is not a real number")
-    return math.sqrt(x)
-
-
-def _log(value: float, base: float) -> float:
-    if value <= 0 or base <= 0 or base == 1:
-        raise ValueError("a logarithm needs a positive value and a positive base other than 1")
-    return math.log(value, base)
-
-
-def _percentage(part: float, whole: float) -> float:
-    if whole == 0:
-        raise ValueError("a percentage of a whole of zero")
-    return part / whole * 100
-
-
-def _non_empty(fn: Callable[[Numbers], float]) -> Callable[[list[Any]], float]:
-    def run(xs: list[Any]) -> float:
-        if not xs[0]:
-            raise ValueError("the list of numbers is empty")
-        return fn(xs[0])
-
-    return run
-
-
-def _stdev(numbers: Numbers) -> float:
-    # population standard deviation: the list is the whole data set the caller gives
-    return statistics.pstdev(numbers)
-
-
-def _power(base: float, exponent: float) -> float:
-    try:
-        result = base**exponent
-    except (OverflowError, ZeroDivisionError) as exc:
-        raise ValueError(f"power: {exc}") from None
-    if isinstance(result, complex):
-        raise ValueError("a negative base to a fractional power is not a real number")
-    return float(result)
-
-
-# operation -> (operand shape, implementation). Shapes: "pair" (two numbers, in the order the
-# parameters are declared), "number" (one), "numbers" (one list of numbers), "expression".
-OPERATIONS: dict[str, tuple[str, Callable[[list[Any]], float]]] = {
-    "add": ("pair", _binary(operator.add)),
-    "subtract": ("pair", _binary(operator.sub)),
-    "multiply": ("pair", _binary(operator.mul)),
-    "divide": ("pair", _binary(_divide)),
-    "power": ("pair", _binary(_power)),
-    "percentage": ("pair", _binary(_percentage)),
-    "log": ("pair", _binary(_log)),
-    "sqrt": ("number", lambda xs: _sqrt(xs[0])),
-    "abs": ("number", lambda xs: abs(xs[0])),
-    "round": ("number", lambda xs: float(xs[0])),  # the rounding is the digits operand's
-    "sum": ("numbers", lambda xs: math.fsum(xs[0])),
-    "mean": ("numbers", _non_empty(statistics.fmean)),
-    "median": ("numbers", _non_empty(statistics.median)),
-    "max": ("numbers", _non_empty(max)),
-    "min": ("numbers", _non_empty(min)),
-    "stdev": ("numbers", _non_empty(_stdev)),
-    "expression": ("expression", lambda xs: _arithmetic(xs[0])),
-}
 # tool-name words -> operation (all words must be in the name)
 _NAMES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("add",), "add"), (("plus",), "add"), (("subtract",), "subtract"), (("minus",), "subtract"),
@@ -131,28 +55,6 @@ _NAMES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("standard", "deviation"), "stdev"), (("stdev",), "stdev"), (("calculate",), "expression"),
     (("evaluate",), "expression"), (("calculator",), "expression"),
 )  # fmt: skip
-# Fixed conversions named ``<from>_to_<to>``: units per unit (exact by definition), each
-# pair also read backwards; temperatures are not proportional and are written out.
-_FACTORS: dict[tuple[str, str], float] = {
-    ("gallon", "liter"): 3.785411784,  # US gallon
-    ("mile", "km"): 1.609344,
-    ("mile", "kilometer"): 1.609344,
-    ("pound", "kg"): 0.45359237,
-    ("inch", "cm"): 2.54,
-    ("foot", "meter"): 0.3048,
-}
-
-
-def _scale(factor: float) -> Callable[[float], float]:
-    return lambda x: x * factor
-
-
-CONVERSIONS: dict[tuple[str, str], Callable[[float], float]] = {
-    **{pair: _scale(f) for pair, f in _FACTORS.items()},
-    **{(b, a): _scale(1 / f) for (a, b), f in _FACTORS.items()},
-    ("celsius", "fahrenheit"): lambda x: x * 9 / 5 + 32,
-    ("fahrenheit", "celsius"): lambda x: (x - 32) * 5 / 9,
-}
 _UNIT_WORDS = {"liters": "liter", "litre": "liter", "litres": "liter", "gallons": "gallon",
                "miles": "mile", "kilometers": "kilometer", "kilometres": "kilometer",
                "pounds": "pound", "lb": "pound", "lbs": "pound", "kilogram": "kg",
@@ -178,6 +80,14 @@ def classify(spec: ToolSpec) -> dict[str, Any] | None:
             "result_key": result_key or "result",
         }
     if _is_conversion(words, props):
+        units = _unit_operands(props, required)
+        if units is not None and result_key is not False:
+            return {
+                "kind": "computation",
+                "operation": "convert_units",
+                "operands": units,
+                "result_key": result_key or "result",
+            }
         return {"kind": "conversion", "operation": None, "operands": {}, "result_key": None}
     if words[-1:] == ("think",) and len(props) == 1:
         return {"kind": "no_op", "operation": None, "operands": {}, "result_key": None}
@@ -263,6 +173,24 @@ def _is_conversion(words: tuple[str, ...], props: dict[str, Any]) -> bool:
     return ("conversion" in words or "convert" in words) and len(numbers) == 1 and len(units) >= 2
 
 
+_SOURCE_WORDS = frozenset({"in", "from", "source", "input", "src"})
+_TARGET_WORDS = frozenset({"out", "to", "target", "output", "dest", "destination"})
+
+
+def _unit_operands(props: dict[str, Any], required: list[str]) -> dict[str, str] | None:
+    """``{x, from, to}`` of ``convert(value, unit_in, unit_out)``: one required number and two
+    required text units, told apart by their names (``in``/``from`` against ``out``/``to``)."""
+    numbers = [p for p in required if _number(props[p])]
+    units = [p for p in required if "unit" in tokens(p) and _is(props[p], "string")]
+    if len(numbers) != 1 or len(units) != 2 or len(required) != 3:
+        return None
+    source = [u for u in units if set(tokens(u)) & _SOURCE_WORDS]
+    target = [u for u in units if set(tokens(u)) & _TARGET_WORDS]
+    if len(source) != 1 or len(target) != 1 or source == target:
+        return None
+    return {"x": numbers[0], "from": source[0], "to": target[0]}
+
+
 def _is(node: Any, kind: str) -> bool:
     return isinstance(node, dict) and node.get("type") == kind
 
@@ -273,69 +201,6 @@ def _number(node: Any) -> bool:
 
 def _numbers(node: Any) -> bool:
     return _is(node, "array") and _number(node.get("items"))
-
-
-def evaluate(stateless: dict[str, Any], arguments: dict[str, Any]) -> dict[str, float]:
-    """The answer of a ``computation``: ``{result_key: value}``. Raises ValueError (naming the
-    problem) for arguments the operation is not defined on."""
-    operation = stateless.get("operation")
-    operands: dict[str, str] = stateless.get("operands") or {}
-    if not isinstance(operation, str):
-        raise ValueError(f"{stateless.get('kind')} functions have nothing to compute")
-    xs = [arguments[operands[role]] for role in ("x", "y") if role in operands]
-    try:
-        if operation.startswith("convert:"):
-            _, source, target = operation.split(":")
-            value = CONVERSIONS[(source, target)](float(xs[0]))
-        else:
-            _, run = OPERATIONS[operation]
-            value = float(run(xs))
-    except OverflowError:  # fsum past the largest float, an integer too large for one
-        raise ValueError(f"{operation}: the result is too large for a number") from None
-    digits_param = operands.get("digits")
-    digits = arguments.get(digits_param) if digits_param else None
-    if isinstance(digits, int) and not isinstance(digits, bool):
-        value = round(value, digits)
-    elif operation == "round":
-        value = float(round(value))
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"{operation} gives no finite number for these arguments")
-    return {str(stateless.get("result_key") or "result"): value}
-
-
-_BINARY_OPS: dict[type[ast.operator], Callable[[float, float], float]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: _divide,
-}
-MAX_EXPRESSION = 500
-
-
-def _arithmetic(expression: Any) -> float:
-    """Numbers, ``+ - * /``, unary signs and parentheses, as tau's ``calculate`` documents;
-    anything else (names, calls, powers) is refused, never evaluated."""
-    if not isinstance(expression, str) or len(expression) > MAX_EXPRESSION:
-        raise ValueError(f"an expression is a string of at most {MAX_EXPRESSION} characters")
-    try:
-        tree = ast.parse(expression.strip(), mode="eval")
-    except (SyntaxError, RecursionError):
-        raise ValueError(f"not an arithmetic expression: {expression[:80]!r}") from None
-    try:
-        return _node(tree.body)
-    except (OverflowError, RecursionError):  # a 400-digit literal, 400 signs in a row
-        raise ValueError("the expression's numbers are too large or too deep") from None
-
-
-def _node(node: ast.AST) -> float:
-    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        value = _node(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_OPS:
-        return _BINARY_OPS[type(node.op)](_node(node.left), _node(node.right))
-    raise ValueError("only numbers, + - * / and parentheses are allowed in an expression")
 
 
 def mark_stateless(specs: list[ToolSpec]) -> list[ToolSpec]:
@@ -353,6 +218,10 @@ def mark_stateless(specs: list[ToolSpec]) -> list[ToolSpec]:
         }
         if found["operation"] == "expression":
             update["input_schema"] = _with_stated_example(spec.input_schema, found)
+        if found["operation"] == "convert_units":
+            update["input_schema"] = _with_unit_examples(
+                spec.input_schema, found, tokens(spec.name)
+            )
         if spec.access_source not in _DECLARED_ACCESS:  # what a publisher declares wins
             update |= {"access": "read", "access_source": "stateless"}
         out.append(spec.model_copy(update=update))
@@ -376,8 +245,32 @@ def _with_stated_example(schema: dict[str, Any], found: dict[str, Any]) -> dict[
     if match is None:
         return schema
     try:
-        _arithmetic(match.group(1))
+        arithmetic(match.group(1))
     except ValueError:
         return schema
     properties = {**schema["properties"], name: {**node, "examples": [match.group(1)]}}
     return {**schema, "properties": properties}
+
+
+# Units for the examples of a conversion's unit parameters, by the words of the tool's name
+# (``imperial_si_conversion``: from an imperial unit to an SI one); else metres to feet.
+_UNIT_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, str]], ...] = (
+    (("imperial", "si"), ("foot", "meter")),
+    (("metric", "imperial"), ("meter", "foot")),
+)
+
+
+def _with_unit_examples(
+    schema: dict[str, Any], found: dict[str, Any], words: tuple[str, ...]
+) -> dict[str, Any]:
+    """The unit parameters with one unit each as a JSON Schema ``examples`` entry, when the
+    spec gives none: a caller (and the conformance suite) then has one valid pair."""
+    operands = found["operands"]
+    props = schema.get("properties") or {}
+    pair = next((p for named, p in _UNIT_PAIRS if words[: len(named)] == named), None)
+    out = dict(props)
+    for role, unit in zip(("from", "to"), pair or ("meter", "foot"), strict=True):
+        node = props.get(operands[role])
+        if isinstance(node, dict) and not node.get("examples") and not node.get("enum"):
+            out[operands[role]] = {**node, "examples": [unit]}
+    return {**schema, "properties": out}

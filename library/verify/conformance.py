@@ -27,6 +27,7 @@ class and JSON-able specs, so a sandbox worker can run it on untrusted code.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -39,6 +40,7 @@ from library.compiler.naming import collection_for
 from library.compiler.records import range_parts
 from library.ingest.naming import singular, tokens
 from library.runtime import Service, World
+from library.runtime.compute import evaluate
 from library.runtime.world import hash_state, qualified
 from library.seed import seed_pool
 from library.toolspec import ToolSpec
@@ -218,6 +220,8 @@ class _Suite:
             return results
         if c.output_schema:
             record("output_schema", lambda: validate(outcome.envelope["data"], c.output_schema))
+        if c.computation is not None:
+            record("computed", lambda: self.computed(c, outcome))
         if c.reads:
             record("read_only", lambda: self.read_only(outcome))
         record("round_trip", lambda: self.round_trip(world, outcome.hash_after))
@@ -334,9 +338,30 @@ class _Suite:
             code = (envelope.get("error") or {}).get("code")
             if envelope.get("success") or code not in ("failed_precondition", "conflict"):
                 break
+        for _ in range(MAX_CANDIDATES if c.computation is not None else 0):
+            # a function is not defined everywhere its schema allows (a square root of -2, a
+            # division by 0, units the spec leaves open): draw other arguments
+            if (envelope.get("error") or {}).get("code") != "invalid_argument":
+                break
+            args = self.arguments(c, world, rng, None)
+            attempts.append(args)
+            envelope = self.call(world, c.name, args)
         return _Outcome(attempts, envelope, hash_before, self.fresh_hash(world), record_id)
 
     # -- checks ---------------------------------------------------------------------------
+    def computed(self, c: ToolContract, outcome: _Outcome) -> str | None:
+        """A stateless computation answers what the operation gives for its arguments."""
+        assert c.computation is not None
+        want = evaluate(c.computation, outcome.attempts[-1])
+        got = outcome.envelope.get("data")
+        for key, value in want.items():
+            found = got.get(key) if isinstance(got, dict) else None
+            if not isinstance(found, int | float) or not math.isclose(
+                found, value, rel_tol=1e-9, abs_tol=1e-12
+            ):
+                return f"{key}: answered {found!r}, the {c.computation['operation']} is {value!r}"
+        return None
+
     def read_only(self, outcome: _Outcome) -> str | None:
         if outcome.hash_before != outcome.hash_after:
             return "a read tool changed the state"

@@ -24,6 +24,9 @@ class ToolContract:
     refs: dict[str, str | None] = field(default_factory=dict)  # input param -> ref resource
     semantics: dict[str, str] = field(default_factory=dict)  # input path -> semantic type
     path_params: frozenset[str] = frozenset()
+    # a stateless computation's marking (``vendor["stateless"]``): its answer is checked
+    # against ``library.runtime.compute.evaluate``
+    computation: dict[str, Any] | None = None
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -58,6 +61,9 @@ def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
     params = http.get("params") if isinstance(http, dict) else None
     path_params = frozenset(k for k, v in (params or {}).items() if v == "path")
     verb = data.get("verb")
+    vendor = data.get("vendor") if isinstance(data.get("vendor"), dict) else {}
+    marking = vendor.get("stateless")
+    computation = marking if isinstance(marking, dict) and marking.get("operation") else None
     return ToolContract(
         service=str(data.get("service") or ""),
         name=str(data["name"]),
@@ -69,4 +75,5 @@ def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
         refs=refs,
         semantics=semantics,
         path_params=path_params,
+        computation=computation,
     )

@@ -1,0 +1,70 @@
+"""Stateless tools: functions that answer from their arguments and keep nothing.
+
+Ingestion marks them ``vendor["stateless"]`` (``library.ingest.stateless``). Three kinds are
+compiled, each to a body that touches no state:
+
+- ``computation`` (``add``, ``square_root``, ``imperial_si_conversion``, tau's
+  ``calculate``): ``return compute(<marking>, <arguments>)``, the answer computed by
+  ``library.runtime.compute`` (a division by zero, a negative square root or an unknown unit is
+  refused with ``invalid_argument``);
+- ``no_op`` (tau's ``think``): answers an empty string and changes nothing, as tau's does;
+- ``handoff`` (a transfer to a human agent): answers that the transfer is made.
+
+Other kinds (a conversion between units the spec leaves open, a publisher's ``generic`` tool)
+have nothing to compute and are rejected with ``library.ingest.stateless.REASON``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from library.compiler.model import MISSING, OutputPlan, ParamPlan, Role, Shape, ToolPlan
+from library.compiler.naming import SERVICE_ATTRS, identifier
+from library.compiler.types import TypeMapper, infos_by_path
+from library.ingest.stateless import STATELESS_KEY
+from library.toolspec import ToolSpec
+
+STATELESS_KINDS = frozenset({"computation", "no_op", "handoff"})
+HANDOFF_ANSWER = "Transfer successful"  # what tau's transfer tools answer
+# Locals and module names of the emitted body: parameters with these names are renamed.
+_BODY_NAMES = frozenset({"self", "compute", "arguments"})
+
+
+def plan_stateless(spec: ToolSpec, mapper: TypeMapper, methods: set[str]) -> ToolPlan:
+    """The plan of one stateless tool (``methods``: method names taken, updated)."""
+    marking: dict[str, Any] = dict(spec.vendor[STATELESS_KEY])
+    schema = spec.input_schema
+    required = set(schema.get("required") or ())
+    infos = infos_by_path(spec.fields, "input")
+    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    taken = set(_BODY_NAMES)
+    params: list[ParamPlan] = []
+    for name, node in (schema.get("properties") or {}).items():
+        node = node if isinstance(node, dict) else {}
+        ptype = mapper.map(node, path=name, infos=infos, hint=name, owner=spec.name, defs=defs)
+        attr = identifier(name, frozenset(taken))
+        taken.add(attr)
+        params.append(
+            ParamPlan(
+                name=name,
+                attr=attr,
+                type=ptype,
+                required=name in required,
+                default=node.get("default", MISSING),
+                description=str(node.get("description") or ""),
+                role=Role.FIELD,
+            )
+        )
+    method = identifier(spec.name, frozenset(SERVICE_ATTRS | methods))
+    methods.add(method)
+    return ToolPlan(
+        name=spec.name,
+        method=method,
+        verb="compute",
+        resource="",
+        description=spec.description.strip() or f"{spec.name}, computed from its arguments.",
+        params=params,
+        output=OutputPlan(Shape.ANSWER),
+        write=False,
+        stateless=marking,
+    )
