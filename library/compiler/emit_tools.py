@@ -100,6 +100,7 @@ class ToolWriter:
             "search": self._list,
             "count": self._count,
             "action": self._action,
+            "clear": self._clear,
         }[tool.verb]
         lines = lines + body(tool, record)
         if tool.output.shape is Shape.ENVELOPE:
@@ -229,7 +230,7 @@ class ToolWriter:
             return tool.output.cls or record.cls
         if tool.output.shape is Shape.COUNT and "" in tool.output.meta:
             return "int"
-        if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT):
+        if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT, Shape.EMPTY):
             return "dict[str, Any]"
         return record.cls
 
@@ -369,9 +370,21 @@ class ToolWriter:
         ident = self._id(tool)
         if ident is not None:
             return ident, []
-        assert record.singleton, f"{tool.name}: no id parameter, and not a singleton"
         stand_in = ParamPlan("id", "record_id", TypeSpec(Kind.STR, "str"), True, role=Role.ID)
         coll = f"self.state.{record.resource}"
+        keys = tool.by_role(Role.KEY)
+        if keys:  # a natural key names the record (``key``, ``path``, ``name``)
+            cond = " and ".join(
+                f"r.{record.fields[p.target or p.name].attr} == {p.attr}" for p in keys
+            )
+            loop = f"(r.id for r in {coll}.values() if {cond})"
+            found = Call("next", [(None, loop), (None, "None")])
+            lines = render(found, 2, "record_id = ")
+            lines += _if("record_id is None", 2)
+            shown = ", ".join(f"{p.name} {{{p.attr}!r}}" for p in keys)
+            lines += _error("NOT_FOUND", f"no {words(singular(record.resource))} with {shown}", 3)
+            return stand_in, lines
+        assert record.singleton, f"{tool.name}: no id parameter, and not a singleton"
         lines = [f"{PAD}record_id = next(iter({coll}), None)", *_if("record_id is None", 2)]
         lines += _error("NOT_FOUND", f"no {words(singular(record.resource))} yet", 3)
         return stand_in, lines
@@ -398,10 +411,9 @@ class ToolWriter:
         return found + lines + self._save(record, ident.attr, changes + stamp)
 
     def _delete(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
-        ident = self._id(tool)
-        assert ident is not None
+        ident, found = self._only(tool, record)
         coll = json.dumps(record.resource)
-        lines: list[str] = []
+        lines: list[str] = list(found)
         scope = self._scope_checks(tool, record)
         if scope:
             lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
@@ -416,6 +428,15 @@ class ToolWriter:
         else:
             lines.append(f"{PAD}self.delete({coll}, {ident.attr})")
         return lines + call(f"return {tool.output.cls}", kw, 2)
+
+    def _clear(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        """Every record of the collection is deleted; the answer shows nothing."""
+        coll = json.dumps(record.resource)
+        return [
+            f"{PAD}for record_id in list(self.state.{record.resource}):",
+            f"{PAD}{INDENT}self.delete({coll}, record_id)",
+            f"{PAD}return {{}}",
+        ]
 
     def _action(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         ident, found = self._only(tool, record)

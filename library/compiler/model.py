@@ -168,6 +168,7 @@ class Shape(StrEnum):
     ANSWER = "answer"
     ONE = "one"  # the record as the only item of an array (``[record]``)
     COUNT = "count"  # how many records match the filters (``{"count": 12}``)
+    EMPTY = "empty"  # an empty object: the write's acknowledgement shows nothing required
 
 
 @dataclass(slots=True)

@@ -503,7 +503,7 @@ def _singleton(resource: str, tools: list[tuple[ToolSpec, str]], lookup: bool) -
     deletes it, no tool names one by id or key, and a read takes no required parameter."""
     if lookup:  # a list that answers with one object reads the answer
         tools = [(s, "read" if answer_source(s) is not None else v) for s, v in tools]
-    if any(verb in ("create", "list", "search", "delete") for _, verb in tools):
+    if any(verb in ("create", "list", "search", "delete", "clear") for _, verb in tools):
         return False
     if any(own_id_param(spec, resource) for spec, _ in tools):
         return False

@@ -107,6 +107,8 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
             p for p in spec.input_schema.get("properties") or {} if p != own and p in record.fields
         ]
         return "update" if settable else "action"
+    if verb == "delete" and own is None and not spec.input_schema.get("properties"):
+        return "clear"  # ``DELETE /cache``, ``memory_clear()``: every record goes
     if verb == "read" and spec.access == "write" and own and is_action_word(word):
         return "action"
     lookup = record is not None and record.lookup
@@ -170,7 +172,7 @@ class ToolPlanner:
             description=spec.description.strip() or f"{verb.title()} {words(resource)}.",
             params=params,
             output=output,
-            write=verb in ("create", "update", "delete", "action"),
+            write=verb in ("create", "update", "delete", "action", "clear"),
         )
         if verb == "create":
             tool.server_values = self._server_values(tool, record)
@@ -230,7 +232,9 @@ class ToolPlanner:
             keys = [p for p in out if p.role is Role.KEY]
             if record.singleton and verb != "delete":
                 return out  # the one record is the one acted on
-            if verb != "read" or not keys:
+            if verb != "read" and not record.lookup:
+                keys = natural_key(out, record, every=verb == "delete")
+            if not keys:
                 raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
         return out
 
@@ -323,6 +327,11 @@ class ToolPlanner:
     ) -> OutputPlan:
         schema = spec.output_schema
         root = deref(schema, schema) if schema else {}
+        if verb == "clear":
+            types, _ = json_types(root)
+            if root.get("required") or (types and types != {"object"}):
+                raise Skip("clearing answers something other than an acknowledgement")
+            return OutputPlan(Shape.EMPTY)
         if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
         undefined: list[str] = []
@@ -645,6 +654,30 @@ class ToolPlanner:
         texty = [n for n, f in record.fields.items() if _searchable(f)]
         chosen = [n for n in named if n in texty]
         return chosen or texty
+
+
+def natural_key(
+    params: list[ParamPlan], record: RecordPlan, every: bool = False
+) -> list[ParamPlan]:
+    """A write with no id parameter names its record by a natural key: the first required
+    parameter holding a required text or integer field of the record (``key`` of
+    ``replace(key, value)``, ``path`` of ``edit_file(path, edits)``, ``name`` of
+    ``scale(name, replicas)``); with ``every`` (a delete, whose parameters all say which
+    record), all of them (``uninstall(name, namespace)``). They become lookup KEYs; the other
+    parameters keep their roles. An empty list when no parameter can be one."""
+    keys: list[ParamPlan] = []
+    for p in params:
+        field = record.fields.get(p.target or p.name)
+        if not p.required or p.type.nullable or field is None or not field.required:
+            continue
+        if p.role not in (Role.FIELD, Role.SCOPE) or p.name in ("created_at", "updated_at"):
+            continue
+        if field.type.kind in (Kind.STR, Kind.INT) and p.type.kind is field.type.kind:
+            p.role, p.target = Role.KEY, field.name
+            keys.append(p)
+            if not every:
+                break
+    return keys
 
 
 def _searchable(field: FieldPlan) -> bool:

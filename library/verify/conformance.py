@@ -281,12 +281,14 @@ class _Suite:
         world: World,
         rng: random.Random,
         record: dict[str, Any] | None,
+        keyed: bool = True,
     ) -> dict[str, Any]:
         state = self.state(world)
         sampler = Sampler(rng, world.now())
         own, own_coll = self.own_param(c)
         optional = c.verb in ("create", "update", "action")
         lookup = c.verb in ("read", "delete")  # every parameter names the record: take its values
+        natural = self.natural_key(c, record) if own is None and keyed else None
         args: dict[str, Any] = {}
         for p, node in c.properties.items():
             required = p in c.required
@@ -294,6 +296,9 @@ class _Suite:
                 continue
             if record is not None and p == own:
                 args[p] = _fit_id(record[self.id_key(own_coll)], node, c.input_schema)
+                continue
+            if record is not None and p == natural:
+                args[p] = record[p]
                 continue
             coll = collection_for(p, c.refs.get(p), self.collections)
             # writes keep what locates the record (a parent id, a path segment), sample the rest
@@ -315,6 +320,17 @@ class _Suite:
                 node, name=p, path=p, semantics=c.semantics, root=c.input_schema
             )
         return args
+
+    def natural_key(self, c: ToolContract, record: dict[str, Any] | None) -> str | None:
+        """A write with no id parameter names its record by a natural key: the first required
+        parameter whose value the record holds (``key`` of ``replace(key, value)``)."""
+        if record is None or c.verb not in LOOKUP_VERBS:
+            return None
+        for p in c.required:
+            held = p not in ("id", *self.id_keys.values()) and record.get(p) is not None
+            if held and _fits(record[p], c.properties.get(p), c.input_schema):
+                return p
+        return None
 
     def valid_call(self, c: ToolContract, world: World) -> _Outcome:
         rng = random.Random(f"{self.seed}:{c.name}")
@@ -338,6 +354,14 @@ class _Suite:
             code = (envelope.get("error") or {}).get("code")
             if envelope.get("success") or code not in ("failed_precondition", "conflict"):
                 break
+        code = (envelope.get("error") or {}).get("code")
+        if code == "conflict" and c.verb == "action" and record_id is not None:
+            # an action that makes a record (``authenticate(username, password)``) names no
+            # existing one: its arguments are new values, not a natural key
+            args = self.arguments(c, world, rng, None, keyed=False)
+            attempts.append(args)
+            envelope = self.call(world, c.name, args)
+            record_id = None
         for _ in range(MAX_CANDIDATES if c.computation is not None else 0):
             # a function is not defined everywhere its schema allows (a square root of -2, a
             # division by 0, units the spec leaves open): draw other arguments

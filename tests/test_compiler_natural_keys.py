@@ -1,0 +1,68 @@
+"""Writes that name their record by a natural key (``replace(key, value)``, ``edit_file(path)``,
+``uninstall(name, namespace)``) and deletes that clear a whole collection (``memory_clear()``),
+compiled from real specs in ../shared/specs and verified."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from library.compiler import compile_service, load_service, plan_service
+from library.compiler.model import Role
+from library.ingest import ingest_document
+from library.runtime import Service, World
+from library.runtime.world import qualified
+from library.toolspec import ToolSpec
+from library.verify import build_service
+
+SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
+pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
+
+
+@pytest.fixture(scope="module")
+def memory_kv() -> list[ToolSpec]:
+    specs, _ = ingest_document(SPECS / "functions/bfcl_multi_turn/memory_kv.json")
+    return specs
+
+
+def _call(world: World, cls: type[Service], name: str, **arguments: object) -> dict:
+    return world.call(qualified(cls.name, name), arguments)
+
+
+def test_key_value_writes_find_their_record_by_its_key(memory_kv: list[ToolSpec]) -> None:
+    plan = plan_service(memory_kv)
+    replace = next(t for t in plan.tools if t.name == "core_memory_replace")
+    assert [(p.name, p.role) for p in replace.params] == [("key", Role.KEY), ("value", Role.FIELD)]
+    cls = load_service(compile_service(memory_kv).source)
+    world = World([cls()], seed=0)
+    _call(world, cls, "core_memory_add", key="favourite_city", value="Lisbon")
+    _call(world, cls, "core_memory_add", key="pet", value="a cat")
+    assert _call(world, cls, "core_memory_replace", key="favourite_city", value="Porto")["success"]
+    stored = {r.key: r.value for r in world.services[cls.name].state.core_memory.values()}
+    assert stored == {"favourite_city": "Porto", "pet": "a cat"}
+    missing = _call(world, cls, "core_memory_remove", key="no_such_key")
+    assert missing["error"]["code"] == "not_found"
+    assert _call(world, cls, "core_memory_remove", key="pet")["success"]
+    assert [r.key for r in world.services[cls.name].state.core_memory.values()] == [
+        "favourite_city"
+    ]
+    assert _call(world, cls, "core_memory_clear") == {"success": True, "data": {}}
+    assert not world.services[cls.name].state.core_memory
+
+
+def test_natural_key_writes_and_clears_are_verified(memory_kv: list[ToolSpec]) -> None:
+    build = build_service(memory_kv)
+    for name in ("core_memory_replace", "core_memory_remove", "core_memory_clear"):
+        assert name in build.verified, build.outcomes[name]
+        assert name.replace("core", "archival") in build.verified
+
+
+def test_a_delete_names_its_record_by_every_key_it_takes() -> None:
+    # ``uninstall_helm_chart(name, namespace)``: two charts may share a name across namespaces
+    specs, _ = ingest_document(SPECS / "mcp/docker/kubectl-mcp-server.json")
+    plan = plan_service(specs)
+    uninstall = next(t for t in plan.tools if t.name == "uninstall_helm_chart")
+    assert {p.name for p in uninstall.by_role(Role.KEY)} == {"name", "namespace"}
+    build = build_service(specs)
+    assert {"uninstall_helm_chart", "upgrade_helm_chart", "scale_deployment"} <= set(build.verified)
