@@ -81,7 +81,8 @@ def apply_rule(rule: Rule, records: list[dict[str, Any]]) -> int:
     return pick(keyed)[1]
 
 
-def _time_words(field: str) -> str:
+def time_words(field: str) -> str:
+    """``updated_at`` -> ``last update time``; ``check_in_at`` -> ``check in time``."""
     if field == "created_at":
         return "creation time"
     if field == "updated_at":
@@ -98,7 +99,7 @@ def rule_text(rule: Rule, noun: str) -> str:
     if rule.kind == MATCHING:
         which = f'whose {field_words(rule.field)} is "{rule.value}"'
     elif rule.kind in (LATEST, EARLIEST):
-        which = f"whose {_time_words(rule.field)} is the {rule.kind}"
+        which = f"whose {time_words(rule.field)} is the {rule.kind}"
     else:
         which = f"with the {rule.kind} {field_words(rule.field)}"
     return f"If more than one {noun} matches, use the one {which}."

@@ -1,13 +1,24 @@
 """The template instruction: deterministic, offline, readable English built from the plan's
 ``text`` notes. It names records only by what a user knows (an email, a SKU, a subject
-line), states every rule, and never shows an id."""
+line), states every rule, and never shows an id.
+
+``render_instruction`` writes what a user would: the goal, then the changes, each on a
+record named by how it is found (``library.compose.referring``), then the guards and what to
+report. With ``steps=True`` it narrates every step, reads included (one sentence per step, as
+``SENTENCES`` phrase them): the review's view of a plan, and the fallback should the request
+form ever leave out a stated value."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from library.compose.plan import literal_texts
+from library.compose.referring import write_centric
+
 Note = Mapping[str, Any]
+Notes = Sequence[Note]
+Plan = Sequence[Mapping[str, Any]]
 
 
 def _values(pairs: Sequence[Sequence[str]]) -> str:
@@ -109,18 +120,53 @@ def _cap(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
+def required_literals(plan: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every value the plan takes from the user, as the instruction must state it: stated
+    arguments, threshold limits and outcomes, policy-note titles, matching rules' values."""
+    out: list[str] = []
+    for step in plan:
+        args = step.get("arguments") or {}
+        for name, bind in (step.get("binds") or {}).items():
+            if bind.get("from") == "user":
+                out += literal_texts(args.get(name))
+            elif bind.get("from") == "rule" and "policy" in bind:
+                out += literal_texts((plan[bind["policy"]].get("arguments") or {}).get("query"))
+            elif bind.get("from") == "rule":
+                for key in ("limit", "above", "otherwise"):
+                    out += literal_texts(bind.get(key))[:1]
+        select = step.get("select") or {}
+        if select.get("rule") == "matching":
+            out.append(str(select.get("value")))
+    return list(dict.fromkeys(out))
+
+
 def render_instruction(
-    plan: Sequence[Mapping[str, Any]],
-    guards: Sequence[Note] = (),
-    answers: Sequence[Note] = (),
+    plan: Plan,
+    guards: Notes = (),
+    answers: Notes = (),
     *,
     goal: str = "",
     variant: int = 0,
+    steps: bool = False,
 ) -> str:
     """``plan``: gold plan steps with their ``text`` notes; ``guards``: ``{scope, service,
     noun, nouns}``; ``answers``: ``{field, of}``; ``goal``: the opening sentence (what the
     request is for, e.g. from the plan's workflow motif); ``variant`` picks one of several
-    phrasings of each part, so that no single template dominates."""
+    phrasings of each part, so that no single template dominates. The request form
+    (goal, changes, guards, answer); with ``steps``, or should the request form leave out
+    a stated value, the step form."""
+    if steps:
+        return _narrate(plan, guards, answers, goal, variant)
+    text, unnamed = write_centric(plan, guards, answers, goal, variant)
+    if unnamed:  # a found record nothing mentions: say to find it, where the plan does
+        text, unnamed = write_centric(plan, guards, answers, goal, variant, unnamed)
+    if unnamed or any(lit not in text for lit in required_literals(plan)):
+        return _narrate(plan, guards, answers, goal, variant)
+    return text
+
+
+def _narrate(plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int) -> str:
+    """Every step narrated, reads included, in plan order."""
     sentences: list[str] = [goal] if goal else []
     service = None
     wrote = False

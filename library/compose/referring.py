@@ -1,0 +1,746 @@
+"""Write-centric instructions: what a user writes is the changes they want, each on a record
+named by what they know about it ("Ronald's most recently updated call in Voice", "the
+technician of that work order"), not the reads an agent will need to find it.
+
+The plan's ``text`` notes say everything: a lookup note says how its record is found (by a
+stated value, by another record's field, by a search, with a selection rule), a fetch note
+which reference leads to it, a write note what changes. Each record a read finds becomes a
+*referring expression*, built at its first mention from the chain of notes that leads to it
+(the selection rule folded in: "the oldest", "with the largest amount", ``whose channel is
+"email"``); later mentions are short ("the call", "that call", "it"). Reads that only feed a
+write are not narrated; a read is narrated (as "find ...") only where leaving it to its first
+mention could change what it finds (a write in between touches its service) or where nothing
+mentions it. A service is named at the first record in it. Guards close the request in one
+sentence. Deterministic: ``variant`` picks among the phrasings of each part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from library.compose.realism import time_words
+
+Note = Mapping[str, Any]
+Notes = Sequence[Note]
+Plan = Sequence[Mapping[str, Any]]
+
+# Roles a person "has" a record in: "Ronald's call" is the call whose user is Ronald.
+_POSSESSIVE = frozenset(
+    {"customer", "user", "guest", "employee", "contact", "candidate", "client", "member",
+     "patient", "traveler", "traveller", "driver", "applicant", "buyer", "subscriber",
+     "requester", "passenger", "tenant"}
+)  # fmt: skip
+# Roles a verb says better: "the issues assigned to Anna".
+_VERBS = {
+    "assignee": "assigned to {p}",
+    "assigned_to": "assigned to {p}",
+    "reporter": "reported by {p}",
+    "owner": "owned by {p}",
+    "organizer": "organized by {p}",
+    "organiser": "organized by {p}",
+    "author": "written by {p}",
+    "sender": "from {p}",
+    "recipient": "sent to {p}",
+    "host": "hosted by {p}",
+    "created_by": "created by {p}",
+    "creator": "created by {p}",
+    "manager": "managed by {p}",
+}
+# Fields named for the person in them: "attendees" (the people), "to" (the recipient).
+_BARE_ROLES = {
+    "attendee": "attendee",
+    "participant": "participant",
+    "to": "recipient",
+    "from": "sender",
+    "sender": "sender",
+    "recipient": "recipient",
+    "cc": "cc",
+}
+# Words before "email" that say which address, not whose.
+_NOT_ROLES = frozenset(
+    {"personal", "work", "primary", "secondary", "backup", "alternate", "alternative",
+     "notification", "billing", "reply", "business", "private", "other"}
+)  # fmt: skip
+_PARTICLES = frozenset({"up", "in", "out", "off", "down", "over", "back", "on", "to", "for"})
+_LITERAL = re.compile(r'^(?:"|-?\d)|\("[^"]*@[^"]*"\)$')
+
+
+@dataclass(slots=True)
+class Record:
+    """A record a read step finds: its label (unique in the task) and how it is found."""
+
+    label: str
+    step: int
+    note: Note
+    select: Mapping[str, Any] | None
+    service: str
+    deps: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """The person the opening names: ``Ronald Garcia ("ronald.garcia@...")``."""
+
+    first: str
+    said: str
+
+
+def _words_end(text: str, *ends: str) -> str | None:
+    for end in ends:
+        if text == end:
+            return ""
+        if text.endswith(" " + end):
+            return text[: -len(end) - 1]
+    return None
+
+
+def person_role(field_words: str) -> str | None:
+    """``reviewer email`` -> ``reviewer``; ``email`` -> ``""`` (the record's own person);
+    ``from address`` -> ``sender``; ``attendee`` -> ``attendee``; None when the field holds
+    no person (``personal email`` -> ``""``: whose address, not which person)."""
+    base = _words_end(field_words, "email", "emails", "email address", "address")
+    if base is None:
+        word = field_words.removesuffix("s")
+        if word in _POSSESSIVE or word.replace(" ", "_") in _VERBS or word in _BARE_ROLES:
+            return _BARE_ROLES.get(word, word)
+        return None
+    if not base or base in _NOT_ROLES:
+        return ""
+    return {"from": "sender", "to": "recipient", "reply to": ""}.get(base, base)
+
+
+def _join(items: Sequence[str], last: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
+    """(a word before the noun, a phrase after it) saying which of several matches:
+    ("most recently updated", "") or ("", "with the largest amount")."""
+    if not select:
+        return "", ""
+    kind, name = str(select.get("rule")), str(select.get("field"))
+    words = name.replace("_", " ")
+    if kind in ("latest", "earliest") and name == "updated_at":
+        return ("most recently updated" if kind == "latest" else "least recently updated"), ""
+    if kind in ("latest", "earliest") and name == "created_at":
+        return ("newest" if kind == "latest" else "oldest"), ""
+    if kind in ("latest", "earliest"):
+        return "", f"with the {kind} {time_words(name)}"
+    if kind in ("largest", "smallest"):
+        return "", f"with the {kind} {words}"
+    if kind == "matching":
+        return "", f'whose {words} is "{select.get("value")}"'
+    return "", ""
+
+
+def _join_postmods(parts: Sequence[str]) -> str:
+    """``with A``, ``with B`` -> ``with A and B``."""
+    out: list[str] = []
+    seen_with = False
+    for part in parts:
+        out.append(f"and {part[5:]}" if part.startswith("with ") and seen_with else part)
+        seen_with = seen_with or part.startswith("with ")
+    return " ".join(out)
+
+
+class Writer:
+    """One instruction's body: its write sentences, guards and answer request."""
+
+    def __init__(
+        self,
+        plan: Sequence[Mapping[str, Any]],
+        goal: str,
+        variant: int,
+        force: Iterable[str] = (),
+    ) -> None:
+        self.plan = plan
+        self.variant = variant
+        self.records: dict[str, Record] = {}
+        for i, step in enumerate(plan):
+            t = step["text"]
+            if t.get("kind") in ("lookup", "fetch") and t.get("label"):
+                self.records[str(t["label"])] = Record(
+                    str(t["label"]), i, t, step.get("select"), str(t["service"])
+                )
+        # Longest first, so that "the Mail message" is not read as "the message".
+        self.labels = sorted(self.records, key=len, reverse=True)
+        for rec in self.records.values():
+            rec.deps = self._mentions(self._note_phrases(rec.note)) - {rec.label}
+        self.created = [
+            str(step["text"]["label"])
+            for step in plan
+            if step["text"].get("kind") == "create" and step["text"].get("label")
+        ]
+        self.introduced: set[str] = set()
+        self.alias: dict[str, str] = {}  # how a record is called once named otherwise
+        self.named: set[str] = set()
+        self.force = set(force)
+        self.subject = self._subject(goal)
+        self.opening = self._opening(goal)
+
+    # -- who and what ------------------------------------------------------------------------
+    def _subject(self, goal: str) -> Subject | None:
+        if not self.plan:
+            return None
+        t = self.plan[0]["text"]
+        said = t.get("search") or next((p for _, p in t.get("by") or ()), None)
+        if not isinstance(said, str) or not said.startswith('"'):
+            return None
+        m = re.search(r"([A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*) \(" + re.escape(said) + r"\)", goal)
+        if m is None:
+            return None
+        tokens = m.group(1).split()
+        local = re.split(r"[._\-+]", said.strip('"').split("@")[0])[0].casefold()
+        first = next((w for w in tokens if w.casefold() == local), None)
+        if first is None:
+            first = tokens[-2] if len(tokens) >= 2 else tokens[0]
+        return Subject(first, said)
+
+    def _opening(self, goal: str) -> str | None:
+        """The record the opening already names (``the product "4KMON-LIT"``), if its
+        lookup needs no rule: then "the product" is enough."""
+        if not self.plan:
+            return None
+        t = self.plan[0]["text"]
+        said = t.get("search") or next((p for _, p in t.get("by") or ()), None)
+        if (
+            t.get("kind") == "lookup"
+            and t.get("label") in self.records
+            and not self.plan[0].get("select")
+            and isinstance(said, str)
+            and f"{t.get('noun')} {said}" in goal
+            and len(t.get("by") or ()) <= 1
+            and not t.get("of")
+        ):
+            return str(t["label"])
+        return None
+
+    @staticmethod
+    def _note_phrases(t: Note) -> list[str]:
+        out: list[str] = []
+        for key in ("target", "via", "search", "summary"):
+            if isinstance(t.get(key), str):
+                out.append(t[key])
+        for key in ("for", "of"):
+            out += [str(p) for p in t.get(key) or ()]
+        for key in ("by", "values"):
+            out += [str(p) for _, p in t.get(key) or ()]
+        th = t.get("threshold")
+        if isinstance(th, Mapping) and isinstance(th.get("of"), str):
+            out.append(th["of"])
+        return out
+
+    def _mentions(self, phrases: Iterable[str]) -> set[str]:
+        """The found records the phrases name: ``the ticket``, ``the assignee email of
+        the ticket``, or inside a summary (``mark the task as completed``)."""
+        found: set[str] = set()
+        for phrase in phrases:
+            m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+            if m and m.group(2) in self.records:
+                found.add(m.group(2))
+                continue
+            if phrase.startswith("the ") and phrase[4:] in self.records:
+                found.add(phrase[4:])
+                continue
+            text = f" {phrase} "
+            for label in self.labels:
+                needle = f" the {label} "
+                if needle in text:
+                    found.add(label)
+                    text = text.replace(needle, " ")
+        return found
+
+    def _closure(self, labels: set[str]) -> set[str]:
+        out = set(labels)
+        todo = list(labels)
+        while todo:
+            for dep in self.records[todo.pop()].deps:
+                if dep not in out:
+                    out.add(dep)
+                    todo.append(dep)
+        return out
+
+    # -- naming records ----------------------------------------------------------------------
+    def _in(self, service: str) -> str:
+        if service in self.named:
+            return ""
+        self.named.add(service)
+        return f" in {service}"
+
+    def short(self, label: str, k: int = 0) -> str:
+        name = self.alias.get(label, label)
+        return f"that {name}" if (self.variant + k) % 4 == 3 else f"the {name}"
+
+    def np(self, label: str, k: int = 0) -> str:
+        """The record as this sentence names it: in full at its first mention."""
+        if label in self.introduced:
+            return self.short(label, k)
+        self.introduced.add(label)
+        rec = self.records[label]
+        t = rec.note
+        noun = str(t.get("noun") or label)
+        if label == self.opening:
+            return f"the {label}{self._in(rec.service)}"
+        if t.get("kind") == "fetch":
+            return self._fetched(rec, noun)
+        own_name = label != noun and label.endswith(noun) and rec.service in label
+        if own_name:
+            noun = label  # "the Mail message": the label names its service
+        pre, post = _rule_words(rec.select)
+        head = f"{pre} {noun}" if pre else noun
+        posts: list[str] = []
+        owner = ""
+        before = len(self.introduced)
+        search = t.get("search")
+        if isinstance(search, str):
+            if self.subject is not None and search == self.subject.said:
+                owner = f"{self.subject.first}'s"
+            elif _LITERAL.search(search):
+                posts.append(search if search.startswith('"') else f"matching {search}")
+            else:
+                posts.append(f"matching {self.ref(search)}")
+        for owner_phrase in t.get("of") or ():
+            posts.append(f"of {self.ref(str(owner_phrase))}")
+        for fwords, phrase in t.get("by") or ():
+            clause, possessor = self._by(str(fwords), str(phrase), noun)
+            if possessor and not owner:
+                owner = possessor
+            elif possessor:
+                posts.append(f"whose {fwords} is {self.ref(str(phrase))}")
+            elif clause:
+                posts.append(clause)
+        tail = _join_postmods(posts)
+        det = owner or "the"
+        # Named after what the phrase nests: "the expense of Ronald's expense report in
+        # Expenses" names the service once, at the innermost record.
+        svc = "" if own_name else self._in(rec.service)
+        if not tail:
+            return f"{det} {head}{svc}" + (f" {post}" if post else "")
+        if len(self.introduced) == before:
+            # Nothing new named inside: the service closes the phrase, the rule follows.
+            return f"{det} {head} {tail}{svc}" + (f" (the one {post})" if post else "")
+        if post:  # a long tail: the rule before it, so that it cannot attach inside
+            return f"{det} {head}{svc} {post} among those {tail}"
+        return f"{det} {head}{svc} {tail}"
+
+    def _fetched(self, rec: Record, noun: str) -> str:
+        via = str(rec.note.get("via", ""))
+        m = re.fullmatch(r"the (.+) ID of the (.+)", via)
+        if m and m.group(2) in self.records:
+            base, owner = m.group(1), m.group(2)
+            if base == noun or base.endswith(" " + noun):
+                of = self.np(owner)
+                return f"the {base}{self._in(rec.service)} of {of}"
+        via = self.ref(via)
+        return f"the {noun}{self._in(rec.service)} referenced by {via}"
+
+    def _by(self, fwords: str, phrase: str, noun: str) -> tuple[str, str]:
+        """(a clause after the noun, or a possessor before it) for ``whose <fwords> is
+        <phrase>``."""
+        role = person_role(fwords)
+        subject = self.subject
+        if subject is not None and phrase == subject.said and role is not None:
+            return self._role_clause(role, subject.first, possessive=True)
+        if _LITERAL.search(phrase):
+            if role and "@" in phrase and "(" in phrase:
+                return f"with {phrase} as {role}", ""
+            return f"with {fwords} {phrase}", ""
+        m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+        if m and m.group(2) in self.records:
+            src, owner = m.group(1), m.group(2)
+            src_role = person_role(src)
+            if role is not None and src_role:
+                return self._role_clause(role, self._of(src_role, owner), same=src_role)
+            if role == "" and src_role == "":
+                return f"with {self._of(src, owner)}", ""
+            if fwords == f"{owner} {src}":
+                return f"for {self.np(owner)}", ""
+        return f"whose {fwords} is {self.ref(phrase)}", ""
+
+    @staticmethod
+    def _role_clause(
+        role: str, who: str, *, possessive: bool = False, same: str | None = None
+    ) -> tuple[str, str]:
+        """How a record relates to a person in ``role`` (``""``: the record is theirs)."""
+        if role == "" or role == same or (role in _POSSESSIVE and not possessive):
+            return ("", f"{who}'s") if possessive else (f"of {who}", "")
+        if role in _POSSESSIVE:
+            return "", f"{who}'s"
+        verb = _VERBS.get(role.replace(" ", "_"))
+        if verb:
+            return verb.format(p=who), ""
+        return f"with {who} as {role}", ""
+
+    def _of(self, what: str, label: str) -> str:
+        """``the ticket's assignee`` once the ticket is known, else ``the assignee of
+        <the ticket in full>``."""
+        if label in self.introduced:
+            return f"the {self.alias.get(label, label)}'s {what}"
+        return f"the {what} of {self.np(label)}"
+
+    def ref(self, phrase: str, k: int = 0) -> str:
+        """A value phrase of the notes with each found record named as it should be."""
+        if phrase.startswith("the ") and phrase[4:] in self.records:
+            return self.np(phrase[4:], k)
+        m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+        if m and m.group(2) in self.records:
+            return self._of(m.group(1), m.group(2))
+        return phrase
+
+    def embed(self, text: str, label: str | None, replacement: str) -> str:
+        """``text`` with ``the <label>`` replaced (its last occurrence)."""
+        if not label:
+            return text
+        needle = f"the {label}"
+        at = text.rfind(needle)
+        if at < 0:
+            return text
+        return text[:at] + replacement + text[at + len(needle) :]
+
+    # -- sentences ---------------------------------------------------------------------------
+    def values(self, pairs: Sequence[Sequence[str]], k: int, after: str = "") -> str:
+        """`` (topic: "Check-in"; host email: ...)`` or ``, with topic "Check-in", ...``;
+        never a second parenthesis right after ``after``'s."""
+        shown = [(str(label), self.ref(str(phrase), k)) for label, phrase in pairs]
+        if not shown:
+            return ""
+        plain = all(not re.search(r" (?:at|ID|on|by|in|to)$", label) for label, _ in shown)
+        paren = (self.variant + k) % 2 == 0 or not plain or any(", " in p for _, p in shown)
+        if paren and not after.endswith(")"):
+            return " (" + "; ".join(f"{label}: {p}" for label, p in shown) + ")"
+        if paren:
+            return ", with " + "; ".join(f"{label}: {p}" for label, p in shown)
+        return ", with " + _join([f"{label} {p}" for label, p in shown])
+
+    def threshold(self, th: Note | None, target: str | None, k: int) -> str:
+        if not th:
+            return ""
+        v = (self.variant + k) % 3
+        if th.get("policy"):
+            service = str(th["service"])
+            self.named.add(service)
+            for rec in self.records.values():
+                if rec.note.get("search") == th["policy"] and rec.label not in self.introduced:
+                    self.introduced.add(rec.label)
+                    self.alias[rec.label] = "policy note"
+            note = f"our policy note {th['policy']} in {service}"
+            return (
+                f" Set its {th['param']} as {note} says.",
+                f" For its {th['param']}, follow {note}.",
+                f" Its {th['param']} is whatever {note} says it should be.",
+            )[v]
+        of = str(th.get("of", ""))
+        if target is not None and of == f"the {target}":
+            read = f"its {th['field']}"
+        else:
+            read = self.ref(f"the {th['field']} of {of}", k)
+        param, limit, above, otherwise = th["param"], th["limit"], th["above"], th["otherwise"]
+        return (
+            f" If {read} is above {limit}, its {param} must be {above}; otherwise {otherwise}.",
+            f" Its {param} should be {above} if {read} is above {limit}, and {otherwise} if not.",
+            f" For its {param}: {above} when {read} is above {limit}, {otherwise} otherwise.",
+        )[v]
+
+    def create(self, t: Note, k: int) -> str:
+        summary = str(t["summary"])
+        verb, _, rest = summary.partition(" ")
+        if verb == "create" and rest:
+            noun = rest.split(" ")[-1]
+            choices = _CREATE_VERBS.get(noun, ("create", "add", "create"))
+            summary = f"{choices[(self.variant + k) % len(choices)]} {rest}"
+        core = summary + self._in(str(t["service"]))
+        owners = [self.ref(str(p), k) for p in t.get("for") or ()]
+        if owners:
+            core += " for " + _join(owners)
+        return core + self.values(t.get("values") or (), k, core)
+
+    def target(self, t: Note, k: int, it: bool) -> tuple[str | None, str]:
+        """(the written record's label, how this sentence names it)."""
+        target = str(t.get("target", ""))
+        label = target[4:] if target.startswith("the ") else None
+        if it:
+            return label, "it"
+        if label in self.records:
+            return label, self.np(label, k)
+        return label, target
+
+    def update(self, t: Note, k: int, it: bool) -> str:
+        label, name = self.target(t, k, it)
+        pairs = [(str(lab), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
+        v = (self.variant + k) % 3
+        if not pairs:
+            core = f"update {name}"
+        elif v == 0:
+            core = f"update {name}: set " + _join([f"{lab} to {p}" for lab, p in pairs])
+        elif v == 1:
+            core = f"change {name} so that " + _join([f"its {lab} is {p}" for lab, p in pairs])
+        elif it:
+            core = "set " + _join([f"its {lab} to {p}" for lab, p in pairs])
+        elif len(pairs) == 1:
+            core = f"set the {pairs[0][0]} of {name} to {pairs[0][1]}"
+        else:
+            core = f"on {name}, set " + _join([f"{lab} to {p}" for lab, p in pairs])
+        return core + "." + self.threshold(t.get("threshold"), label, k)
+
+    def action(self, t: Note, k: int, it: bool) -> str:
+        summary = str(t["summary"])
+        label = self.written_label(t)
+        summary = _tidy(summary, label)
+        pairs = list(t.get("values") or ())
+        m = re.fullmatch(r"(.+) to an? (\w+)", summary)
+        if m and len(pairs) == 1 and pairs[0][0] == m.group(2):
+            # "advance the application to a stage (stage: "hired")" -> "... to stage "hired""
+            summary, pairs = f"{m.group(1)} to {m.group(2)} {pairs[0][1]}", []
+        if it and label and summary.startswith(f"{summary.split(' ')[0]} the {label}"):
+            name = "it"
+        elif label in self.records:
+            name = self.np(label, k)
+        else:
+            name = f"the {label}" if label else ""
+        text = self.embed(summary, label, name) if label else summary
+        return text + self.values(pairs, k, text) + "."
+
+    def delete(self, t: Note, k: int, it: bool) -> str:
+        _, name = self.target(t, k, it)
+        return ("delete" if (self.variant + k) % 2 == 0 else "remove") + f" {name}."
+
+    def written_label(self, t: Note) -> str | None:
+        if t.get("kind") in ("update", "delete"):
+            target = str(t.get("target", ""))
+            return target[4:] if target.startswith("the ") else None
+        if t.get("kind") == "action":
+            summary = f" {t.get('summary', '')} "
+            known = sorted([*self.labels, *self.created], key=len, reverse=True)
+            return next((lab for lab in known if f" the {lab} " in summary), None)
+        return None
+
+    def reads(self, label: str) -> set[tuple[str, str]]:
+        """(record, field) pairs the finding of ``label`` reads, along its whole chain."""
+        out: set[tuple[str, str]] = set()
+        for lab in self._closure({label}):
+            for phrase in self._note_phrases(self.records[lab].note):
+                m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+                if m and m.group(2) in self.records:
+                    out.add((m.group(2), m.group(1)))
+        return out
+
+    def affects(self, t: Note, rec: Record) -> bool:
+        """Whether the write ``t``, done before ``rec`` is found, could change what finding
+        it gives: it creates or changes a record of the same kind in the same service, or
+        changes a field the finding reads."""
+        written = self.written_label(t)
+        if written is not None:
+            changed = {str(lab) for lab, _ in t.get("values") or ()}
+            th = t.get("threshold")
+            if isinstance(th, Mapping) and th.get("param"):
+                changed.add(str(th["param"]))
+            if t.get("kind") != "update":
+                changed.add("status")
+            if any(lab == written and f in changed for lab, f in self.reads(rec.label)):
+                return True
+            if t.get("kind") == "delete" and written in self._closure({rec.label}):
+                return True
+        if t.get("service") != rec.service:
+            return False
+        if written is not None:
+            kind = (
+                str(self.records[written].note.get("noun", written))
+                if (written in self.records)
+                else written.removeprefix("new ")
+            )
+        else:
+            kind = str(t.get("summary", "")).split(" for ")[0]
+        noun = str(rec.note.get("noun", rec.label))
+        return kind.split(" ")[-1] == noun.split(" ")[-1]
+
+    def depth(self, label: str, seen: frozenset[str] = frozenset()) -> int:
+        """How many records not yet named a first mention of ``label`` would describe."""
+        if label in self.introduced or label in seen:
+            return 0
+        deps = self.records[label].deps
+        return 1 + max((self.depth(d, seen | {label}) for d in deps), default=0)
+
+    def too_deep(self, labels: set[str], most: int = 2) -> Record | None:
+        """A record to name first so that no phrase for ``labels`` nests more than
+        ``most`` new records, or None."""
+        if all(self.depth(lab) <= most for lab in labels):
+            return None
+        inner = [
+            self.records[lab]
+            for lab in self._closure(labels)
+            if lab not in self.introduced and self.depth(lab) == most
+        ]
+        return min(inner, key=lambda r: r.step) if inner else None
+
+    def intro(self, rec: Record, service: str | None, k: int) -> str:
+        """A read narrated because it must happen before a write in ``service``."""
+        if service is not None:
+            lead = f"before you change anything in {service}"
+            self.named.add(service)
+            name = self.np(rec.label, k)
+            if (self.variant + k) % 2 == 0:
+                return f"{lead}, find {name}."
+            return f"you'll need {name}; find it {lead}."
+        name = self.np(rec.label, k)
+        return f"find {name}." if (self.variant + k) % 2 == 0 else f"you'll also need {name}."
+
+
+_CREATE_VERBS: dict[str, tuple[str, ...]] = {
+    "meeting": ("create", "book", "schedule", "set up"),
+    "event": ("create", "add", "schedule"),
+    "booking": ("create", "make", "add"),
+    "reservation": ("create", "make", "book"),
+    "rental": ("create", "book", "arrange"),
+    "interview": ("create", "schedule", "set up"),
+    "comment": ("add", "leave", "post", "create"),
+    "note": ("add", "leave", "create"),
+    "draft": ("create", "write", "prepare"),
+    "ticket": ("create", "open", "raise"),
+    "issue": ("create", "file", "open"),
+}
+_TIDY: tuple[tuple[str, str], ...] = (
+    (r"^reply to the sender for (the .+)$", r"reply to the sender of \1"),
+    (r"^change status for (the .+)$", r"change the status of \1"),
+    (r"^mark an? (?:\w+ )?\w+ as (.+) for (the .+)$", r"mark \2 as \1"),
+    (r"^(\w+) to (an?) (\w+) for (the .+)$", r"\1 \4 to \2 \3"),
+    (r"^(\w+) for (\w+) for (the .+)$", r"\1 \3 for \2"),
+    (r"^(\w+) to (\w+) for (the .+)$", r"\1 \3 to \2"),
+)
+
+
+def _tidy(summary: str, label: str | None) -> str:
+    """A tool summary with its record filled in, as a person says it: ``approve a report
+    for the expense report`` -> ``approve the expense report``; ``submit for approval for
+    the expense report`` -> ``submit the expense report for approval``."""
+    if not label:
+        return summary
+    m = re.fullmatch(r"(\w+) an? (\w+) for (the .+)", summary)
+    if m and m.group(3) == f"the {label}" and label.split(" ")[-1] == m.group(2):
+        return f"{m.group(1)} {m.group(3)}"
+    for pattern, repl in _TIDY:
+        if re.fullmatch(pattern, summary):
+            return re.sub(pattern, repl, summary)
+    return summary
+
+
+_GUARDS = (
+    ("leave every other {o} as it is", "don't create, change or delete any {c}", ", and "),
+    ("don't touch any other {o}", "leave the {c} alone (nothing created, changed or deleted)",
+     "; "),
+    ("apart from that, no other {o} should change",
+     "no {c} should be created, changed or deleted", ", and "),
+)  # fmt: skip
+_ASK = (
+    "Finally, tell me {asked}.",
+    "When you're done, let me know {asked}.",
+    "In your reply, include {asked}.",
+)
+_THEN = ("", "then ", "", "also, ", "", "next, ", "", "after that, ")
+
+
+def _cap(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], variant: int) -> str:
+    if not guards:
+        return ""
+    where: dict[str, set[str]] = {}
+    for step in plan:
+        t = step["text"]
+        for key in ("noun", "nouns", "label"):
+            if isinstance(t.get(key), str):
+                where.setdefault(str(t[key]).removeprefix("new "), set()).add(str(t["service"]))
+    for g in guards:
+        for key in ("noun", "nouns"):
+            if isinstance(g.get(key), str):
+                where.setdefault(str(g[key]), set()).add(str(g["service"]))
+
+    def named(word: str, service: str) -> str:
+        return f"{word} in {service}" if len(where.get(word, ())) > 1 else word
+
+    others = list(
+        dict.fromkeys(named(str(g["noun"]), str(g["service"])) for g in guards
+                      if g["scope"] != "collection")
+    )  # fmt: skip
+    colls = list(
+        dict.fromkeys(named(str(g["nouns"]), str(g["service"])) for g in guards
+                      if g["scope"] == "collection")
+    )  # fmt: skip
+    o_form, c_form, glue = _GUARDS[variant % len(_GUARDS)]
+    parts = []
+    if others:
+        parts.append(o_form.format(o=_join(others, "or")))
+    if colls:
+        parts.append(c_form.format(c=_join(colls, "and" if "{c} alone" in c_form else "or")))
+    return _cap(glue.join(parts)) + "."
+
+
+def write_centric(
+    plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int, force: Iterable[str] = ()
+) -> tuple[str, set[str]]:
+    """(the instruction, the labels of found records it never names)."""
+    w = Writer(plan, goal, variant, force)
+    body: list[str] = []
+    last: str | None = None  # the record the last sentence wrote, if "it" may follow
+    k = 0
+    for i, step in enumerate(plan):
+        t = step["text"]
+        if not step.get("write"):
+            continue
+        refs = w._closure(w._mentions(w._note_phrases(t)))
+        service = str(t["service"])
+        for rec in sorted(w.records.values(), key=lambda r: r.step):
+            if rec.step >= i or rec.label in w.introduced or rec.label in refs:
+                continue
+            if w.affects(t, rec):
+                body.append(_cap(w.intro(rec, service, k)))
+            elif rec.label in w.force:
+                body.append(_cap(w.intro(rec, None, k)))
+            else:
+                continue
+            k += 1
+            last = None
+        while (deep := w.too_deep(w._mentions(w._note_phrases(t)))) is not None:
+            body.append(_cap(w.intro(deep, None, k)))
+            k += 1
+            last = None
+        label = w.written_label(t)
+        it = bool(body) and label is not None and label == last
+        kind = t["kind"]
+        if kind == "create":
+            sentence = w.create(t, k) + "." + w.threshold(t.get("threshold"), None, k)
+        elif kind == "update":
+            sentence = w.update(t, k, it)
+        elif kind == "action":
+            sentence = w.action(t, k, it)
+        else:
+            sentence = w.delete(t, k, it)
+        if it:
+            body[-1] = body[-1][:-1] + ", then " + sentence
+        else:
+            lead = _THEN[(variant + k) % len(_THEN)] if body else ""
+            body.append(_cap(lead + sentence))
+        # "it" may continue only a sentence that ends with the write itself.
+        last = label if sentence.count(". ") == 0 and kind != "create" else None
+        k += 1
+    for rec in sorted(w.records.values(), key=lambda r: r.step):
+        if rec.label in w.force and rec.label not in w.introduced:
+            body.append(_cap(w.intro(rec, None, k)))
+            k += 1
+    asks = {a for x in answers for a in w._mentions([str(x["of"])])}
+    while (deep := w.too_deep(asks)) is not None:
+        body.append(_cap(w.intro(deep, None, k)))
+        k += 1
+    tail = [_guard_sentence(guards, plan, variant)] if guards else []
+    if answers:
+        asked = _join([w.ref(f"the {a['field']} of {a['of']}") for a in answers])
+        tail.append(_ASK[variant % len(_ASK)].format(asked=asked))
+    text = " ".join(s for s in [goal, *body, *tail] if s)
+    missing = set(w.records) - w.introduced
+    return text, missing
