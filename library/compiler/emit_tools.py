@@ -230,6 +230,9 @@ class ToolWriter:
             return tool.output.cls or record.cls
         if tool.output.shape is Shape.COUNT and "" in tool.output.meta:
             return "int"
+        if tool.output.shape is Shape.KEYS:
+            item = "int" if tool.output.meta.get("type") == "integer" else "str"
+            return f"dict[str, list[{item}]]" if tool.output.items else f"list[{item}]"
         if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT, Shape.EMPTY):
             return "dict[str, Any]"
         return record.cls
@@ -496,7 +499,23 @@ class ToolWriter:
 
     # -- list, search and count -----------------------------------------------------------
     def _list(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        if tool.output.shape is Shape.KEYS:
+            return self._found(tool, record) + self._keys_answer(tool)
         return self._found(tool, record) + self._paginate(tool, record)
+
+    def _keys_answer(self, tool: ToolPlan) -> list[str]:
+        """The ids of the records found (a limit and an offset applied), as the spec lists
+        them: text, or integers."""
+        lines: list[str] = []
+        for p in tool.by_role(Role.OFFSET):
+            lines.append(f"{PAD}found = found[{p.attr} or 0 :]")
+        for p in tool.by_role(Role.LIMIT):
+            lines.append(f"{PAD}found = found[: {p.attr}] if {p.attr} is not None else found")
+        ident = "int(r.id)" if tool.output.meta.get("type") == "integer" else "r.id"
+        ids = f"[{ident} for r in found]"
+        key = tool.output.items
+        answer = f"{{{json.dumps(key)}: {ids}}}" if key else ids
+        return [*lines, f"{PAD}return {answer}"]
 
     def _count(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         (key,) = tool.output.meta

@@ -168,6 +168,7 @@ class Shape(StrEnum):
     ANSWER = "answer"
     ONE = "one"  # the record as the only item of an array (``[record]``)
     COUNT = "count"  # how many records match the filters (``{"count": 12}``)
+    KEYS = "keys"  # the ids of the records listed (``items``: the key holding them, or "")
     EMPTY = "empty"  # an empty object: the write's acknowledgement shows nothing required
 
 

@@ -21,6 +21,7 @@ from library.compiler.records import (
     RecordSource,
     answer_source,
     assign_resources,
+    keys_answer,
     preferred_sources,
     record_source,
     resource_key,
@@ -147,7 +148,7 @@ def _tools(
     for spec, record, verb in sorted(planned, key=lambda t: order[t[0].name]):
         if verb not in ("read", "list", "search", "count") and spec.access == "read":
             skipped[spec.name] = "read-only, yet it does not read a record the compiler can find"
-        elif not set(record.fields) - {"created_at", "updated_at"}:
+        elif not set(record.fields) - {"created_at", "updated_at"} and not _lists_ids(spec, verb):
             unsaid = "" if spec.output_schema else "no output schema, and "
             skipped[spec.name] = (
                 f"{unsaid}nothing is known about {words(record.resource)} but their id"
@@ -162,6 +163,11 @@ def _tools(
             except Exception as exc:  # a compiler bug: this tool goes to the next tier
                 skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
     return out
+
+
+def _lists_ids(spec: ToolSpec, verb: str) -> bool:
+    """A list of ids needs nothing of its records but their ids."""
+    return verb in ("list", "search") and keys_answer(spec) is not None
 
 
 def _answers(

@@ -378,6 +378,15 @@ class RecordBuilder:
         inputs.sort(key=lambda sv: sv[1] != "create")
         if style is None and not unfit:
             style = _style_from_params(resource, tools)
+        if (
+            style is None
+            and not unfit
+            and any(
+                verb in ("list", "search") and (keys_answer(spec) or ("", ""))[1] == "integer"
+                for spec, verb in tools
+            )
+        ):
+            style = IdStyle("int")  # the records are listed by integer ids
         if style in (None, RUNTIME) and not unfit and _integer_id_params(resource, tools):
             style = IdStyle("digits")  # text ids the paths take as integers: digits
         for spec, verb in inputs:
@@ -496,6 +505,25 @@ class RecordBuilder:
                 if _RANGE.match(key) or collection_for(key, None, {resource}) == resource:
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.input_schema))
+
+
+def keys_answer(spec: ToolSpec) -> tuple[str, str] | None:
+    """(key, item type) of a list that answers the ids of the records it lists, not the
+    records: ``["a", "b"]`` (key ``""``) or ``{"keys": [...]}``, of strings or integers."""
+    out = spec.output_schema
+    root = deref(out, out) if out else {}
+    key = ""
+    props = root.get("properties")
+    if json_types(root)[0] == {"object"} and isinstance(props, dict) and len(props) == 1:
+        key, node = next(iter(props.items()))
+        root = deref(node, out)
+    if json_types(root)[0] != {"array"}:
+        return None
+    items = deref(root.get("items"), out)
+    kinds, _ = json_types(items if isinstance(items, dict) else {})
+    if kinds not in ({"string"}, {"integer"}) or (isinstance(items, dict) and items.get("enum")):
+        return None
+    return key, next(iter(kinds))
 
 
 def _singleton(resource: str, tools: list[tuple[ToolSpec, str]], lookup: bool) -> bool:

@@ -42,6 +42,7 @@ from library.compiler.records import (
     answer_source,
     deref,
     jaccard,
+    keys_answer,
     own_id_param,
     props_of,
     range_target,
@@ -370,6 +371,10 @@ class ToolPlanner:
             if answer is not None:
                 return answer
             raise Skip(f"output is not {a_or_an(words(singular(record.resource)))} record")
+        keys = keys_answer(spec) if verb in ("list", "search") else None
+        if keys is not None and (keys[1] == "string" or record.id_style.numeric):
+            # the ids of the records listed, not the records (``{"keys": ["a", "b"]}``)
+            return OutputPlan(Shape.KEYS, items=keys[0], meta={"type": keys[1]})
         if not matches or source is None or source.container == "record":
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
@@ -672,6 +677,8 @@ def natural_key(
             continue
         if p.role not in (Role.FIELD, Role.SCOPE) or p.name in ("created_at", "updated_at"):
             continue
+        if p.ref_collection not in (None, record.resource):
+            continue  # another record's id (``serial`` of a device): a scope, not this key
         if field.type.kind in (Kind.STR, Kind.INT) and p.type.kind is field.type.kind:
             p.role, p.target = Role.KEY, field.name
             keys.append(p)
