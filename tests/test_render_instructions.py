@@ -288,3 +288,23 @@ def test_composed_instructions_are_requests_not_step_lists(rendered) -> None:
         ]
         assert len(narrated) < max(1, reads), (task.task_id, narrated)
     assert written >= 0.9 * len(rendered)
+
+
+def test_a_kind_two_services_hold_names_its_service_every_first_time() -> None:
+    """Storefront is named at the order; its customer is still "in Storefront", because
+    Invoicing holds customers too."""
+    plan = [
+        _read("Storefront", "order", by=[["customer email", RONALD]]),
+        _write("action", "Storefront", summary="refund the order"),
+        _read("Storefront", "customer", by=[["email", "the customer email of the order"]]),
+        _read("Invoicing", "customer", label="Invoicing customer", by=[["email", RONALD]]),
+        _stated(
+            _write("update", "Storefront", target="the customer", values=[["tier", '"gold"']]),
+            tier="gold",
+        ),
+        _write("action", "Invoicing", summary="archive the Invoicing customer"),
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=GOAL, variant=0)
+    assert "Refund Ronald's order in Storefront." in text, text
+    assert "the customer record of the order's customer in Storefront" in text, text
+    assert "Ronald's Invoicing customer" in text, text

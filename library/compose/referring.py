@@ -59,6 +59,10 @@ _BARE_ROLES = {
     "recipient": "recipient",
     "cc": "cc",
 }
+# Records that are a person's own entry: "John's user record".
+_RECORD_NOUNS = frozenset(
+    {"user", "candidate", "customer", "employee", "member", "contact", "lead", "subscriber"}
+)
 # Words before "email" that say which address, not whose.
 _NOT_ROLES = frozenset(
     {"personal", "work", "primary", "secondary", "backup", "alternate", "alternative",
@@ -176,6 +180,15 @@ class Writer:
             for step in plan
             if step["text"].get("kind") == "create" and step["text"].get("label")
         ]
+        # The kinds of record (last word of the noun) each service's steps touch.
+        self.kinds: dict[str, set[str]] = {}
+        for step in plan:
+            t = step["text"]
+            words = [str(t[k]) for k in ("noun", "label") if isinstance(t.get(k), str)]
+            if t.get("kind") == "create":
+                words.append(str(t.get("summary", "")).split(" for ")[0])
+            kinds = self.kinds.setdefault(str(t["service"]), set())
+            kinds.update(w.split(" ")[-1] for w in words if w)
         self.introduced: set[str] = set()
         self.alias: dict[str, str] = {}  # how a record is called once named otherwise
         self.named: set[str] = set()
@@ -266,14 +279,33 @@ class Writer:
         return out
 
     # -- naming records ----------------------------------------------------------------------
-    def _in(self, service: str) -> str:
-        if service in self.named:
+    def _in(self, service: str, noun: str = "") -> str:
+        """`` in Voice`` at the first record in a service, or wherever another service of
+        the task holds records of the same kind (a Storefront and an Invoicing customer)."""
+        if service in self.named and not self._shared(noun, service):
             return ""
         self.named.add(service)
         return f" in {service}"
 
+    def _shared(self, noun: str, service: str) -> bool:
+        last = noun.split(" ")[-1]
+        return bool(last) and any(
+            other != service and last in kinds for other, kinds in self.kinds.items()
+        )
+
+    def called(self, label: str) -> str:
+        """A named record's short name: its label, or "Chat message" where another
+        record is the "Mail message"."""
+        if label in self.alias:
+            return self.alias[label]
+        rec = self.records.get(label)
+        others = [*self.records, *(c for c in self.created if not c.startswith("new "))]
+        if rec is not None and any(o != label and o.endswith(" " + label) for o in others):
+            return f"{rec.service} {label}"
+        return label
+
     def short(self, label: str, k: int = 0) -> str:
-        name = self.alias.get(label, label)
+        name = self.called(label)
         return f"that {name}" if (self.variant + k) % 4 == 3 else f"the {name}"
 
     def np(self, label: str, k: int = 0) -> str:
@@ -285,12 +317,13 @@ class Writer:
         t = rec.note
         noun = str(t.get("noun") or label)
         if label == self.opening:
-            return f"the {label}{self._in(rec.service)}"
+            return f"the {label}{self._in(rec.service, noun)}"
         if t.get("kind") == "fetch":
             return self._fetched(rec, noun)
         own_name = label != noun and label.endswith(noun) and rec.service in label
         if own_name:
             noun = label  # "the Mail message": the label names its service
+            self.named.add(rec.service)
         pre, post = _rule_words(rec.select)
         head = f"{pre} {noun}" if pre else noun
         posts: list[str] = []
@@ -310,15 +343,20 @@ class Writer:
             clause, possessor = self._by(str(fwords), str(phrase), noun)
             if possessor and not owner:
                 owner = possessor
+                if person_role(str(fwords)) == "" and noun in _RECORD_NOUNS:
+                    head += " record"  # "John's user record", not "John's user"
             elif possessor:
                 posts.append(f"whose {fwords} is {self.ref(str(phrase))}")
             elif clause:
                 posts.append(clause)
+                own = person_role(str(fwords)) == "" and clause.startswith("of ")
+                if own and noun in _RECORD_NOUNS and not head.endswith(" record"):
+                    head += " record"  # "the customer record of the order's customer"
         tail = _join_postmods(posts)
         det = owner or "the"
         # Named after what the phrase nests: "the expense of Ronald's expense report in
         # Expenses" names the service once, at the innermost record.
-        svc = "" if own_name else self._in(rec.service)
+        svc = "" if own_name else self._in(rec.service, noun)
         if not tail:
             return f"{det} {head}{svc}" + (f" {post}" if post else "")
         if len(self.introduced) == before:
@@ -335,9 +373,9 @@ class Writer:
             base, owner = m.group(1), m.group(2)
             if base == noun or base.endswith(" " + noun):
                 of = self.np(owner)
-                return f"the {base}{self._in(rec.service)} of {of}"
+                return f"the {base}{self._in(rec.service, noun)} of {of}"
         via = self.ref(via)
-        return f"the {noun}{self._in(rec.service)} referenced by {via}"
+        return f"the {noun}{self._in(rec.service, noun)} referenced by {via}"
 
     def _by(self, fwords: str, phrase: str, noun: str) -> tuple[str, str]:
         """(a clause after the noun, or a possessor before it) for ``whose <fwords> is
@@ -380,7 +418,7 @@ class Writer:
         """``the ticket's assignee`` once the ticket is known, else ``the assignee of
         <the ticket in full>``."""
         if label in self.introduced:
-            return f"the {self.alias.get(label, label)}'s {what}"
+            return f"the {self.called(label)}'s {what}"
         return f"the {what} of {self.np(label)}"
 
     def ref(self, phrase: str, k: int = 0) -> str:
@@ -453,7 +491,7 @@ class Writer:
             noun = rest.split(" ")[-1]
             choices = _CREATE_VERBS.get(noun, ("create", "add", "create"))
             summary = f"{choices[(self.variant + k) % len(choices)]} {rest}"
-        core = summary + self._in(str(t["service"]))
+        core = summary + self._in(str(t["service"]), rest.split(" for ")[0])
         owners = [self.ref(str(p), k) for p in t.get("for") or ()]
         if owners:
             core += " for " + _join(owners)
