@@ -308,3 +308,19 @@ def test_a_kind_two_services_hold_names_its_service_every_first_time() -> None:
     assert "Refund Ronald's order in Storefront." in text, text
     assert "the customer record of the order's customer in Storefront" in text, text
     assert "Ronald's Invoicing customer" in text, text
+
+
+def test_the_subject_goes_by_full_name_beside_a_colleague_of_the_same_first_name() -> None:
+    plan = [
+        _read("Helpdesk", "ticket", by=[["customer email", RONALD]]),
+        _stated(
+            _write("action", "Helpdesk", summary="assign the ticket",
+                   values=[["assignee email", 'Ronald Smith ("ronald.smith@changfisher.com")']]),
+            assignee_email="ronald.smith@changfisher.com",
+        ),
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=GOAL, variant=0)
+    assert "Assign Ronald Garcia's ticket in Helpdesk" in text, text
+    close = _write("action", "Helpdesk", summary="close the ticket")
+    alone = render_instruction([plan[0], close], goal=GOAL, variant=0)
+    assert "Close Ronald's ticket in Helpdesk." in alone, alone

@@ -212,6 +212,16 @@ class Writer:
         first = next((w for w in tokens if w.casefold() == local), None)
         if first is None:
             first = tokens[-2] if len(tokens) >= 2 else tokens[0]
+        full = " ".join(tokens[tokens.index(first) :])
+        # A colleague of the same first name in the request: the full name, always.
+        named = {
+            found
+            for step in self.plan
+            for _, phrase in step["text"].get("values") or ()
+            for found in re.findall(r"([A-Z][\w'\-]*(?: [A-Z][\w'\-]*)+) \(\"", str(phrase))
+        }
+        if any(n != full and n.split(" ")[0] == first for n in named):
+            first = full
         return Subject(first, said)
 
     def _opening(self, goal: str) -> str | None:
