@@ -61,7 +61,22 @@ _BARE_ROLES = {
 }
 # Records that are a person's own entry: "John's user record".
 _RECORD_NOUNS = frozenset(
-    {"user", "candidate", "customer", "employee", "member", "contact", "lead", "subscriber"}
+    {
+        "user",
+        "candidate",
+        "customer",
+        "employee",
+        "member",
+        "contact",
+        "lead",
+        "subscriber",
+        "vendor",
+        "supplier",
+        "client",
+        "patient",
+        "applicant",
+        "driver",
+    }
 )
 # Words before "email" that say which address, not whose.
 _NOT_ROLES = frozenset(
@@ -688,6 +703,7 @@ _ASK = (
     "When you're done, let me know {asked}.",
     "In your reply, include {asked}.",
 )
+_FIRST = ("", "please ", "", "first, ", "")
 _THEN = ("", "then ", "", "also, ", "", "next, ", "", "after that, ")
 
 
@@ -772,7 +788,7 @@ def write_centric(
         if it:
             body[-1] = body[-1][:-1] + ", then " + sentence
         else:
-            lead = _THEN[(variant + k) % len(_THEN)] if body else ""
+            lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
             body.append(_cap(lead + sentence))
         # "it" may continue only a sentence that ends with the write itself.
         last = label if sentence.count(". ") == 0 and kind != "create" else None
