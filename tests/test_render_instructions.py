@@ -324,3 +324,27 @@ def test_the_subject_goes_by_full_name_beside_a_colleague_of_the_same_first_name
     close = _write("action", "Helpdesk", summary="close the ticket")
     alone = render_instruction([plan[0], close], goal=GOAL, variant=0)
     assert "Close Ronald's ticket in Helpdesk." in alone, alone
+
+
+def test_a_record_reached_by_an_id_in_its_own_service_does_not_repeat_it() -> None:
+    """Docs and Issue Tracker both hold comments, yet the comments *of the issue* are the
+    issue tracker's: the service is said once, at the issue."""
+    plan = [
+        _read("Issue Tracker", "issue", by=[["assignee email", RONALD]]),
+        _read("Issue Tracker", "comment", of=["the issue"],
+              select={"rule": "latest", "field": "created_at"}),
+        _stated(
+            _write("update", "Issue Tracker", target="the comment", values=[["body", '"Done."']]),
+            body="Done.",
+        ),
+        _read("Docs", "document", by=[["owner email", RONALD]]),
+        _stated(
+            _write("create", "Docs", summary="create a comment", label="new comment",
+                   **{"for": ["the document"]}, values=[["body", '"Seen."']]),
+            body="Seen.",
+        ),
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=GOAL, variant=0)
+    assert "the newest comment of the issue assigned to Ronald in Issue Tracker" in text, text
+    assert text.count(" in Issue Tracker") == 1, text
+    assert "comment in Docs" in text, text

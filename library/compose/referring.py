@@ -312,6 +312,18 @@ class Writer:
         self.named.add(service)
         return f" in {service}"
 
+    def _kind(self, rec: Record, noun: str) -> str:
+        """``noun``, or "" where an id on a record of the same service leads to ``rec`` (the
+        comments of an issue are the issue tracker's): then the service goes unsaid once
+        named."""
+        t = rec.note
+        by_id = self._mentions([str(p) for p in t.get("of") or ()])
+        if t.get("kind") == "fetch":
+            by_id |= self._mentions([str(t.get("via", ""))])
+        if any(self.records[d].service == rec.service for d in by_id):
+            return ""
+        return noun
+
     def _shared(self, noun: str, service: str) -> bool:
         last = noun.split(" ")[-1]
         return bool(last) and any(
@@ -342,7 +354,7 @@ class Writer:
         t = rec.note
         noun = str(t.get("noun") or label)
         if label == self.opening:
-            return f"the {label}{self._in(rec.service, noun)}"
+            return f"the {label}{self._in(rec.service, self._kind(rec, noun))}"
         if t.get("kind") == "fetch":
             return self._fetched(rec, noun)
         own_name = label != noun and label.endswith(noun) and rec.service in label
@@ -381,7 +393,7 @@ class Writer:
         det = owner or "the"
         # Named after what the phrase nests: "the expense of Ronald's expense report in
         # Expenses" names the service once, at the innermost record.
-        svc = "" if own_name else self._in(rec.service, noun)
+        svc = "" if own_name else self._in(rec.service, self._kind(rec, noun))
         if not tail:
             return f"{det} {head}{svc}" + (f" {post}" if post else "")
         if len(self.introduced) == before:
@@ -398,9 +410,9 @@ class Writer:
             base, owner = m.group(1), m.group(2)
             if base == noun or base.endswith(" " + noun):
                 of = self.np(owner)
-                return f"the {base}{self._in(rec.service, noun)} of {of}"
+                return f"the {base}{self._in(rec.service, self._kind(rec, noun))} of {of}"
         via = self.ref(via)
-        return f"the {noun}{self._in(rec.service, noun)} referenced by {via}"
+        return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} referenced by {via}"
 
     def _by(self, fwords: str, phrase: str, noun: str) -> tuple[str, str]:
         """(a clause after the noun, or a possessor before it) for ``whose <fwords> is
