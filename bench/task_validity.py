@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/task_validity.py [--n 1000] [--workers 2] [--seed 0]
                                             [--examples K] [--from-warehouse PATH]
+                                            [--specs PATH ...]
 
-Composes ``--n`` tasks on the bundled corpus in-process (as ``bench/compose.py`` does) or
+Composes ``--n`` tasks on the bundled corpus in-process (as ``bench/compose.py`` does; with
+``--specs``, over the services compiled from a user's spec files or folders instead) or
 reads the ``tasks`` table of a warehouse, then replays every task and measures it with
 detectors of its own: nothing here calls composition's checks (``review``, ``roles``,
 ``verify``...), so a bug there shows up here. Prints one table, every figure a share plus
@@ -85,6 +87,7 @@ from library.compose import (  # noqa: E402
 )
 from library.compose.corpus import bundled_library  # noqa: E402
 from library.compose.run import task_world  # noqa: E402
+from library.compose.spec_library import spec_library  # noqa: E402
 from library.rubric import Criterion, load_criteria  # noqa: E402
 from library.runtime import Service, World  # noqa: E402
 from library.seed import seed_pool  # noqa: E402
@@ -2219,9 +2222,17 @@ def main(argv: Sequence[str] | None = None) -> list[Task]:
     parser.add_argument(
         "--from-warehouse", default=None, metavar="PATH", help="audit a warehouse's tasks table"
     )
+    parser.add_argument(
+        "--specs",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help="compose over services compiled from these spec files or folders (a user's "
+        "specs, e.g. ../shared/specs) instead of the bundled corpus; repeatable",
+    )
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
-    lib = bundled_library()
+    lib = spec_library(args.specs) if args.specs else bundled_library()
     classes = (
         {c.name: c for c in lib.classes}
         if not isinstance(lib.classes, Mapping)
@@ -2234,7 +2245,8 @@ def main(argv: Sequence[str] | None = None) -> list[Task]:
         source = f"warehouse {args.from_warehouse}"
     else:
         tasks, timing = compose(lib.classes, lib.nodes, args.n, max(1, args.workers), args.seed)
-        source = f"composed in-process (seed {args.seed})"
+        corpus = ", ".join(args.specs) if args.specs else "the bundled corpus"
+        source = f"composed in-process over {corpus} (seed {args.seed})"
     ctx = build_ctx(classes)
     results, audit_s = audit_all(tasks, ctx, max(1, args.workers))
     timing["audit_s"] = audit_s

@@ -26,7 +26,7 @@ from library.graph import (
     render_service_graph_html,
     service_graph,
 )
-from library.graph.nodes import keyed_fields
+from library.graph.nodes import keyed_fields, record_ids
 from library.services import reference_service_classes
 
 
@@ -154,4 +154,7 @@ def test_spec_nodes_take_missing_outputs_from_classes() -> None:
     assert [n.inputs for n in filled] == [n.inputs for n in bare]
     built = {n.name: n.outputs for n in filled}
     for name, tool in cls.tools.items():  # the class's outputs, not the inferred ones
-        assert built[name] == tuple(keyed_fields(tool.output_schema))
+        keyed = keyed_fields(tool.output_schema)
+        # ... plus the ids of the records they hold, under the record's own id name.
+        own = record_ids(cls, tool.output_schema, {f.path for f in keyed})
+        assert built[name] == (*keyed, *own)

@@ -445,7 +445,7 @@ class Binding(WalkState):
         self._inject(search.service, info.name, note)
         args = {"query": heading}
         envelope = self._call(search, args)
-        found = found_records(envelope["data"], search.many)
+        found = found_records(envelope["data"], search.many, info.id_key)
         if [r["id"] for _, r in found] != [rid]:
             raise Reject("policy_note_ambiguous")
         path, record = found[0]

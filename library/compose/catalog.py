@@ -13,7 +13,7 @@ from typing import Any
 
 from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
-from library.graph.nodes import ToolNode, schema_fields
+from library.graph.nodes import ToolNode, schema_fields, tool_verb
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
 from library.runtime.world import qualified
@@ -92,6 +92,13 @@ class CollectionInfo:
     @property
     def noun(self) -> str:
         return words(singular(self.name))
+
+    @property
+    def id_key(self) -> str:
+        """The name a record's id has in tool outputs: ``id``, or the spec's own name for
+        it (``project_id``, ``sid``) where the record declares one."""
+        meta = self.record_type.model_fields.get("id")
+        return meta.alias if meta is not None and meta.alias else "id"
 
     @property
     def nouns(self) -> str:
@@ -259,7 +266,7 @@ class Catalog:
         if own is None and out_coll is None and id_params and id_params[0][1] is not None:
             own = id_params[0][0]
             out_coll = id_params[0][1]
-        verb = td.name.split("_", 1)[0]
+        verb = tool_verb(td.name)
         kind: str | None
         if not td.write:
             kind = LOOKUP if many else (FETCH if own else None)

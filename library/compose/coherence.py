@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from library.compiler.actions import REOPENS, STATUS_FIELDS, TERMINAL
+from library.graph.nodes import tool_verb
 from library.rubric.values import timestamp
 
 # Finished business: nothing but the transition out of it may touch the record.
@@ -40,7 +41,7 @@ ENDING_VERBS = frozenset({
 
 def ends_record(tool_name: str) -> bool:
     """Whether the action ``tool_name`` finishes the record it acts on."""
-    return tool_name.split("_", 1)[0].lower() in ENDING_VERBS
+    return tool_verb(tool_name) in ENDING_VERBS
 
 
 def status_of(record: Mapping[str, Any]) -> str | None:
@@ -57,7 +58,7 @@ def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     state = status_of(record)
     if state is None or state not in FINAL:
         return True
-    verb = tool_name.split("_", 1)[0].lower()
+    verb = tool_verb(tool_name)
     two = "_".join(tool_name.lower().split("_")[:2])
     if verb in _LEAVE or two in _LEAVE:
         return True

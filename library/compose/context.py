@@ -43,6 +43,8 @@ class Entity:
     links: list[Entity] = field(default_factory=list)
     # Fields the records a selection rule set aside share with this one.
     shared: frozenset[str] = frozenset()
+    # The name the record's id has in tool outputs (``record`` holds it under ``id``).
+    id_key: str = "id"
 
     def link(self, other: Entity) -> None:
         if other is not self and all(o is not other for o in self.links):
@@ -76,7 +78,8 @@ class Fact:
 
     @property
     def path(self) -> str:
-        return f"{self.entity.path}.{self.field}" if self.entity.path else self.field
+        name = self.entity.id_key if self.field == "id" else self.field
+        return f"{self.entity.path}.{name}" if self.entity.path else name
 
     def phrase(self) -> str:
         """How the instruction names the value: ``the customer email of the ticket``."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from library.compose.catalog import LOOKUP, Catalog, ToolInfo
+from library.compose.catalog import LOOKUP, Catalog, CollectionInfo, ToolInfo
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
@@ -257,21 +257,70 @@ class ComposeEnv:
         return World([self.classes[n]() for n in sorted(services)], seed=world_seed)
 
     def _start_tools(self) -> list[ToolInfo]:
-        """Lookups a task can open with: every required input is something a user knows."""
-        out = []
+        """Lookups a task can open with: every required input is something a user knows,
+        and either some input filters by such a value or the tool lists records a person
+        can pick one of by a value they know (the project named "Website relaunch")."""
+        out, by_name, listings = [], [], []
         for tool in self.catalog.tools.values():
             if tool.kind != LOOKUP or tool.collection is None:
                 continue
+            naming = self.naming(tool)
             required = [p for p in tool.params if p.required]
-            if any(not self.start_param(p) for p in required):
+            if any(not self.start_param(p, naming) for p in required):
                 continue
             if any(self.start_param(p) for p in tool.params):
                 out.append(tool)
+            elif any(self.start_param(p, naming) for p in tool.params):
+                by_name.append(tool)
+            elif self.listing(tool):
+                listings.append(tool)
+        # A person filters by a record's name, or scans a list for it, only where the
+        # service offers no way to look it up by a contact detail or a business key.
+        filtered = {t.service for t in out}
+        out += [t for t in by_name + listings if t.service not in filtered]
         return sorted(out, key=lambda t: t.qualified)
 
+    def naming(self, tool: ToolInfo) -> frozenset[str]:
+        """The fields of a tool's records a person names one by (see ``naming_fields``)."""
+        info = self.catalog.collection(tool.service, str(tool.collection))
+        return naming_fields(info) if info is not None else frozenset()
+
+    def listing(self, tool: ToolInfo) -> bool:
+        """Whether a lookup lists records to pick one of by a stated value: it returns a
+        list, needs no input, and its records have a field a person names them by."""
+        return (
+            tool.many
+            and tool.collection is not None
+            and not any(p.required for p in tool.params)
+            and bool(self.naming(tool))
+        )
+
     @staticmethod
-    def start_param(p: object) -> bool:
+    def start_param(p: object, naming: frozenset[str] = frozenset()) -> bool:
+        """Whether an input takes a value a user can state: a contact detail or business
+        key, a search text, or a filter on a field the records are named by."""
         name = getattr(p, "name", "")
         key = getattr(p, "key", None)
-        is_query = name in QUERY_PARAMS and getattr(p, "type", None) == "string"
-        return user_knowable(key) or is_query
+        is_text = getattr(p, "type", None) == "string"
+        is_query = name in QUERY_PARAMS and is_text
+        return user_knowable(key) or is_query or (is_text and key is None and name in naming)
+
+
+# Fields a person names a record by, besides contact details and business keys.
+NAME_FIELDS = frozenset(
+    {"name", "title", "subject", "full_name", "display_name", "username", "user_name"}
+    | {"label", "slug", "handle", "domain", "hostname", "email", "login", "code", "symbol"}
+)
+
+
+def naming_fields(info: CollectionInfo) -> frozenset[str]:
+    """The fields of a collection a person names one of its records by: contact details
+    and business keys, and name-like text fields (name, title, username, domain ...)."""
+    return frozenset(
+        n
+        for n, m in info.fields.items()
+        if n != "id"
+        and m.type in ("string", None)
+        and not m.enum
+        and (user_knowable(m.key) or (m.key is None and (n in NAME_FIELDS or n.endswith("_name"))))
+    )

@@ -25,12 +25,13 @@ from library.compose.realism import (
     LARGEST,
     LATEST,
     MATCHING,
+    Rule,
     apply_rule,
     rule_options,
     rule_text,
 )
 from library.compose.roles import PERSON_KEYS, is_staff_role, names_person, role_of
-from library.compose.walk_state import Reject, found_records
+from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.vocab import role_of as field_role
 
@@ -55,6 +56,12 @@ def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
             changes["updated_at"] = new
     return changes
+
+
+def _paged(data: Any, found: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Whether a list output says more records match than it returned."""
+    total = data.get("total") if isinstance(data, dict) else None
+    return isinstance(total, int) and total > len(found)
 
 
 _SEARCHABLE_NAMES = frozenset({"name", "title", "subject", "full_name", "display_name"})
@@ -124,6 +131,7 @@ class Lookups(Binding):
         anchor = getattr(self.world.services[tool.service].state, coll)[self.rng.choice(ids)]
         record = anchor.model_dump(mode="json")
         choices: list[tuple[Param, str]] = []
+        naming = self.env.naming(tool)
         for p in tool.params:
             if p.name in QUERY_PARAMS and p.type == "string":
                 for fname, meta in sorted(info.fields.items()):
@@ -132,7 +140,7 @@ class Lookups(Binding):
                         continue
                     if user_knowable(meta.key) or fname in _SEARCHABLE_NAMES:
                         choices.append((p, fname))
-            elif user_knowable(p.key):
+            elif user_knowable(p.key) or (p.type == "string" and p.name in naming):
                 fname = self._field_for(p, info)
                 value = record.get(fname) if fname else None
                 if not isinstance(value, str):
@@ -141,6 +149,8 @@ class Lookups(Binding):
                     continue  # a seeded record whose staff field holds a customer
                 choices.append((p, fname))
         if not choices:
+            if self.env.listing(tool):
+                return self._open_listing(tool, info, anchor.id)
             raise Reject("start_unbindable")
         p, fname = self.rng.choice(choices)
         value = record[fname]
@@ -163,6 +173,45 @@ class Lookups(Binding):
         return self._finish_lookup(
             tool, args, {p.name: {"from": "user"}}, text, [value], info, anchor.id, []
         )
+
+    def _open_listing(self, tool: ToolInfo, info: CollectionInfo, anchor: str) -> Step:
+        """Open on a service that lists records without filtering: list them and pick the
+        anchor by a value the user states ("the project whose name is ..."), one no other
+        listed record shares; the others are the rule's decoys."""
+        envelope = self._call(tool, {})
+        found = found_records(envelope["data"], tool.many, info.id_key)
+        if _paged(envelope["data"], found):
+            raise Reject("lookup_paged")
+        index = next((i for i, (_, r) in enumerate(found) if r["id"] == anchor), None)
+        if index is None:
+            raise Reject("lookup_misses_anchor")
+        record = found[index][1]
+        names = []
+        for fname in sorted(self.env.naming(tool)):
+            value = record.get(fname)
+            if not isinstance(value, str) or not 2 < len(value) <= 60:
+                continue
+            same = [r for _, r in found if str(r.get(fname, "")).casefold() == value.casefold()]
+            key = info.fields[fname].key
+            if len(same) == 1 and (key not in PERSON_KEYS or self._fits_role(fname, key, value)):
+                names.append(fname)
+        if not names:
+            raise Reject("start_unbindable")
+        fname = self.rng.choice(names)
+        value = record[fname]
+        text: dict[str, Any] = {
+            "kind": LOOKUP,
+            "service": title(tool.service),
+            "noun": info.noun,
+            "nouns": info.nouns,
+            "by": [[field_words(fname), show(value)]],
+        }
+        rule = Rule(MATCHING, fname, value) if len(found) > 1 else None
+        if rule is not None:
+            for path, rec in found:
+                if rec is not record:
+                    self._remember_decoy(tool.service, info.name, rec, path, info)
+        return self._found_step(tool, {}, {}, text, [value], envelope, found, index, rule, [])
 
     @staticmethod
     def _field_for(p: Param, info: CollectionInfo) -> str | None:
@@ -306,7 +355,7 @@ class Lookups(Binding):
     ) -> Step:
         coll = info.name
         envelope = self._call(tool, args)
-        found = found_records(envelope["data"], tool.many)
+        found = found_records(envelope["data"], tool.many, info.id_key)
         if not found:
             if any(f.entity.created for f in sources):
                 # Seeding a record that points at something the plan itself creates would
@@ -314,7 +363,7 @@ class Lookups(Binding):
                 raise Reject("lookup_empty")
             self._supply(tool, args, info)
             envelope = self._call(tool, args)
-            found = found_records(envelope["data"], tool.many)
+            found = found_records(envelope["data"], tool.many, info.id_key)
             if not found:
                 raise Reject("lookup_empty")
         if expect is not None and all(r["id"] != expect for _, r in found):
@@ -334,13 +383,8 @@ class Lookups(Binding):
             keep = self._filter_fields(tool, args, info)
             if base is not None and self._add_decoys(tool.service, coll, base, info, keep):
                 envelope = self._call(tool, args)
-                found = found_records(envelope["data"], tool.many)
-        data = envelope["data"]
-        if (
-            isinstance(data, dict)
-            and isinstance(data.get("total"), int)
-            and data["total"] > len(found)
-        ):
+                found = found_records(envelope["data"], tool.many, info.id_key)
+        if _paged(envelope["data"], found):
             raise Reject("lookup_paged")
         if len(found) > self.cfg.max_matches:
             raise Reject("lookup_too_vague")
@@ -358,6 +402,25 @@ class Lookups(Binding):
             for path, rec in found:
                 if rec is not found[index][1]:
                     self._remember_decoy(tool.service, coll, rec, path, info)
+        return self._found_step(
+            tool, args, binds, text, literals, envelope, found, index, rule, sources
+        )
+
+    def _found_step(
+        self,
+        tool: ToolInfo,
+        args: dict[str, Any],
+        binds: dict[str, dict[str, Any]],
+        text: dict[str, Any],
+        literals: list[str],
+        envelope: dict[str, Any],
+        found: list[tuple[str, dict[str, Any]]],
+        index: int,
+        rule: Rule | None,
+        sources: list[Fact],
+    ) -> Step:
+        """The lookup step that found ``found[index]`` (chosen by ``rule`` among several)."""
+        coll = str(tool.collection)
         path, record = found[index]
         step_no = len(self.steps)
         # Fields every matching record shares: reading them needs no rule (what the rule
@@ -578,8 +641,8 @@ class Lookups(Binding):
             return None
         fact = self.rng.choice(refs)
         envelope = self._call(tool, {p.name: fact.value})
-        record = envelope["data"]
-        if not isinstance(record, dict) or record.get("id") != fact.value:
+        record = as_record(envelope["data"], info.id_key)
+        if record is None or record.get("id") != fact.value:
             raise Reject("fetch_mismatch")
         entity = Entity(
             tool.service,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from library.graph.nodes import name_words, tool_verb
 from library.seed.vocab import is_person_resource
 
 
@@ -205,13 +206,13 @@ GENERIC_GOALS = (
 
 
 def _words(text: str) -> set[str]:
-    return {t for t in text.lower().replace("-", "_").split("_") if t}
+    return set(name_words(text))
 
 
 def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     """How well one write step fits a motif: its verb and its collection."""
     tokens = _words(tool_name)
-    verb = tool_name.split("_", 1)[0].lower()
+    verb = tool_verb(tool_name)
     nouns = _words(collection or "") | tokens
     score = 0.0
     if verb in motif.verbs:
@@ -229,7 +230,7 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
 def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
     """Whether a write step belongs to a workflow: one of its own steps, or a core step
     of an allied workflow, and never one that contradicts it."""
-    verb = tool_name.split("_", 1)[0].lower()
+    verb = tool_verb(tool_name)
     if verb in CONTRADICTS.get(motif.name, frozenset()):
         return False
     if (
@@ -286,7 +287,7 @@ def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
     if not steps:
         return ""
     best, best_score = "", 0.0
-    verbs = {tool.split("_", 1)[0].lower() for tool, _ in steps}
+    verbs = {tool_verb(tool) for tool, _ in steps}
     for motif in MOTIFS:
         if verbs & CONTRADICTS.get(motif.name, frozenset()):
             continue

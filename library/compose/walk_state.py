@@ -32,10 +32,22 @@ class Reject(Exception):
         self.reason = reason
 
 
-def found_records(data: Any, many: bool) -> list[tuple[str, dict[str, Any]]]:
-    """(path inside the output data, record) for each record a lookup returned."""
+def as_record(data: Any, id_key: str = "id") -> dict[str, Any] | None:
+    """A record as composition reads it: its id under ``id`` whatever the output calls it
+    (``id_key``: ``project_id``, ``sid``); None if ``data`` is no record."""
+    if not isinstance(data, dict):
+        return None
+    if id_key != "id" and id_key in data:
+        return {("id" if k == id_key else k): v for k, v in data.items()}
+    return data if "id" in data else None
+
+
+def found_records(data: Any, many: bool, id_key: str = "id") -> list[tuple[str, dict[str, Any]]]:
+    """(path inside the output data, record) for each record a lookup returned; each
+    record's id is under ``id`` (see ``as_record``)."""
     if not many:
-        return [("", data)] if isinstance(data, dict) and "id" in data else []
+        record = as_record(data, id_key)
+        return [("", record)] if record is not None else []
     items, base = [], ""
     if isinstance(data, list):
         items = data
@@ -44,7 +56,12 @@ def found_records(data: Any, many: bool) -> list[tuple[str, dict[str, Any]]]:
             if isinstance(value, list) and value and isinstance(value[0], dict):
                 items, base = value, name
                 break
-    return [(f"{base}[{i}]", r) for i, r in enumerate(items) if isinstance(r, dict) and "id" in r]
+    out = []
+    for i, item in enumerate(items):
+        record = as_record(item, id_key)
+        if record is not None:
+            out.append((f"{base}[{i}]", record))
+    return out
 
 
 def compatible(p: Param, value: Any) -> bool:
@@ -151,6 +168,9 @@ class WalkState:
         return self.catalog.collection(service, collection) if collection else None
 
     def _add_entity(self, entity: Entity) -> None:
+        info = self._coll(entity.service, entity.collection)
+        if info is not None:
+            entity.id_key = info.id_key  # where later steps read its id in the output
         self.entities.append(entity)
         # Rebound, not extended: an attempt that fails restores the list it started with.
         self.facts = self.facts + facts_of(entity, self._coll(entity.service, entity.collection))

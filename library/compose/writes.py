@@ -20,7 +20,7 @@ from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.plan import Bound, Step
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
-from library.compose.walk_state import Reject
+from library.compose.walk_state import Reject, as_record
 from library.rubric import same
 from library.seed.vocab import is_person_resource
 
@@ -130,8 +130,9 @@ class Writes(Binding):
         self.written |= changed
         step_no = len(self.steps)
         created: Entity | None = None
-        data = envelope.get("data")
-        if tool.kind == CREATE and isinstance(data, dict) and "id" in data:
+        info = self._coll(tool.service, tool.collection)
+        data = as_record(envelope.get("data"), info.id_key if info is not None else "id")
+        if tool.kind == CREATE and data is not None:
             # What the create set from its arguments is final: a later write changing it
             # would make the argument pointless.
             self.written |= {

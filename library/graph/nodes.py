@@ -3,6 +3,7 @@ built from ingested ToolSpecs or from a Service class's own schemas."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,10 @@ def nodes_from_specs(
         declared = spec.output_schema and "output_inferred" not in spec.vendor  # else: built
         if not declared and cls is not None and spec.name in cls.tools:
             fields["output"] = keyed_fields(cls.tools[spec.name].output_schema)
+        if cls is not None and spec.name in cls.tools:
+            fields["output"] += record_ids(
+                cls, cls.tools[spec.name].output_schema, {f.path for f in fields["output"]}
+            )
         nodes.append(
             ToolNode(
                 service=spec.service,
@@ -160,6 +165,66 @@ def keyed_fields(schema: Mapping[str, Any] | None) -> list[FieldRef]:
         if key is not None:
             out.append(FieldRef(path, key, required))
     return out
+
+
+def _id_shapes(cls: type[Service]) -> dict[frozenset[str], tuple[str, str]]:
+    """Each record type's output shape (its field names) -> (the name its id has in
+    outputs, its collection): ``project_id`` for a project whose spec calls its id so."""
+    out: dict[frozenset[str], tuple[str, str]] = {}
+    for coll, rtype in cls.State.collection_types.items():
+        meta = rtype.model_fields.get("id")
+        if meta is None:
+            continue
+        props = rtype.model_json_schema().get("properties") or {}
+        out.setdefault(frozenset(props), (meta.alias or "id", coll))
+    return out
+
+
+def record_ids(
+    cls: type[Service], schema: Mapping[str, Any] | None, known: Collection[str] = ()
+) -> list[FieldRef]:
+    """The ids of the records an output holds under their own name (``project_id`` as a
+    project's id), keyed ``id:<collection>`` and by the reference names the service's
+    inputs use for that collection: what makes a list of projects feed a tool that takes
+    a project id. Paths in ``known`` (keyed already) are left alone."""
+    shapes = _id_shapes(cls)
+    refs: dict[str, set[str]] = {}
+    for td in cls.tools.values():
+        for ref in keyed_fields(td.input_schema):
+            if ref.key.startswith("id:"):
+                name = ref.key[3:]
+                for coll in cls.State.collection_types:
+                    if name in (coll, f"{coll}s", coll.removesuffix("s"), coll.removesuffix("es")):
+                        refs.setdefault(coll, set()).add(ref.key)
+    out = []
+    root = {k: v for k, v in (schema or {}).items() if k not in ("$defs", "definitions")}
+    for path, node in [("", root), *((p, n) for p, n, _ in schema_fields(schema))]:
+        props = node.get("properties")
+        hit = shapes.get(frozenset(props)) if isinstance(props, dict) else None
+        if hit is None:
+            continue
+        alias, coll = hit
+        where = f"{path}.{alias}" if path else alias
+        if alias == "id" or where in known:
+            continue  # a plain ``id`` is keyed at ingest when it is one
+        for key in sorted({f"id:{coll}"} | refs.get(coll, set())):
+            out.append(FieldRef(where, key))
+    return out
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def name_words(name: str) -> list[str]:
+    """A tool name's words, lower case, whatever its style: ``cancel_order``,
+    ``cancelOrder``, ``CancelOrder`` and ``cancel-order`` are all ``cancel order``."""
+    return [t for t in _CAMEL.sub("_", name).lower().replace("-", "_").split("_") if t]
+
+
+def tool_verb(name: str) -> str:
+    """The verb a tool name starts with (``CancelOrder`` -> ``cancel``)."""
+    tokens = name_words(name)
+    return tokens[0] if tokens else ""
 
 
 def class_verb(name: str, write: bool) -> str:

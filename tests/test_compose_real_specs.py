@@ -1,0 +1,87 @@
+"""Composition over services compiled from real specs (``../shared/specs``, read in place):
+records whose id the spec names after them (``project_id``), services a person can only
+open by listing records and picking one by name, and the graph edges those ids make."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from library.compose import ComposeConfig, make_env
+from library.compose.corpus import Library
+from library.compose.spec_library import spec_library
+from library.compose.walk import Walker
+from library.compose.walk_state import Reject, found_records
+
+SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
+CHECKLIST = SPECS / "mcp" / "docker" / "simplechecklist.json"
+MOCK = SPECS / "functions" / "tau2" / "mock.json"
+
+pytestmark = pytest.mark.skipif(
+    not (CHECKLIST.is_file() and MOCK.is_file()), reason="../shared/specs not present"
+)
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return spec_library([CHECKLIST, MOCK])
+
+
+def test_records_read_with_their_own_id_name(lib: Library) -> None:
+    """A project's id is ``project_id`` in every output: lookups still find the record,
+    under ``id``, and read its id back at the output's own path."""
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    info = env.catalog.collection("simplechecklist", "projects")
+    assert info is not None and info.id_key == "project_id"
+    world, _ = env.world(0)
+    envelope = world.call("simplechecklist__list_projects", {})
+    found = found_records(envelope["data"], True, info.id_key)
+    state = world.services["simplechecklist"].state.projects
+    assert found and {r["id"] for _, r in found} == set(state)
+    assert found_records(envelope["data"], True) == []  # read as ``id`` alone: nothing
+
+
+def test_graph_links_ids_named_after_their_record(lib: Library) -> None:
+    """A list of projects feeds the tools that take a project id (and a user list the
+    create that takes a user id), though the spec keys neither output id."""
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    assert env.graph.has_edge("simplechecklist__list_projects", "simplechecklist__get_project")
+    assert env.graph.has_edge("simplechecklist__list_projects", "simplechecklist__list_groups")
+    assert env.graph.has_edge("mock__get_users", "mock__create_task")
+
+
+def test_a_listing_opens_by_a_stated_name(lib: Library) -> None:
+    """Services with no lookup by a contact detail are opened by listing their records
+    and picking one by a value the user states, one no other listed record shares."""
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    starts = {t.qualified for t in env.starts}
+    assert {"simplechecklist__list_projects", "mock__get_users"} <= starts
+    tool = env.catalog.tools["mock__get_users"]
+    opened = 0
+    for j in range(12):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        try:
+            step = walker._attempt_start(tool)
+        except Reject:
+            step = None
+        if step is None:
+            continue
+        opened += 1
+        assert step.args == {}
+        [(words, stated)] = step.text["by"]
+        assert words == "name"  # what a user record is named by (not its id)
+        assert step.rule is not None and step.rule.value in stated
+        chosen = step.entity
+        assert chosen is not None
+        listed = step.envelope["data"]
+        same = [r for r in listed if r.get(step.rule.field) == step.rule.value]
+        assert len(same) == 1 and same[0]["user_id"] == chosen.id
+        assert chosen.id in world.services["mock"].state.users
+        # The other listed users are the rule's decoys; its id is read at ``user_id``.
+        assert len(walker.decoys) == len(listed) - 1
+        fact = next(f for f in walker.facts if f.entity is chosen and f.field == "id")
+        assert fact.path.endswith(".user_id")
+    assert opened >= 6
