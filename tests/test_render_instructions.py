@@ -348,3 +348,24 @@ def test_a_record_reached_by_an_id_in_its_own_service_does_not_repeat_it() -> No
     assert "the newest comment of the issue assigned to Ronald in Issue Tracker" in text, text
     assert text.count(" in Issue Tracker") == 1, text
     assert "comment in Docs" in text, text
+
+
+def test_an_action_that_sets_one_named_value_says_it_in_the_sentence() -> None:
+    plan = [
+        _read("Issue Tracker", "issue", by=[["assignee email", RONALD]]),
+        _stated(
+            _write("action", "Issue Tracker", summary="change status for the issue",
+                   values=[["status", '"done"']]),
+            status="done",
+        ),
+        _read("Recruiting", "application", by=[["recruiter email", RONALD]]),
+        _stated(
+            _write("action", "Recruiting", summary="advance to a stage for the application",
+                   values=[["stage", '"hired"']]),
+            stage="hired",
+        ),
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=GOAL, variant=0)
+    assert 'Change the status of the issue assigned to Ronald in Issue Tracker to "done".' in text
+    advance = 'dvance the application with Ronald as recruiter in Recruiting to stage "hired".'
+    assert advance in text, text

@@ -571,6 +571,10 @@ class Writer:
         if m and len(pairs) == 1 and pairs[0][0] == m.group(2):
             # "advance the application to a stage (stage: "hired")" -> "... to stage "hired""
             summary, pairs = f"{m.group(1)} to {m.group(2)} {pairs[0][1]}", []
+        m = re.fullmatch(r"change the ([\w ]+) of (the .+)", summary)
+        if m and len(pairs) == 1 and pairs[0][0] == m.group(1):
+            # "change the status of the issue (status: "done")" -> "... to "done""
+            summary, pairs = f"{summary} to {pairs[0][1]}", []
         if it and label and summary.startswith(f"{summary.split(' ')[0]} the {label}"):
             name = "it"
         elif label in self.records:
