@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from library.compiler import compile_service, load_service, plan_service
@@ -66,3 +67,69 @@ def test_a_delete_names_its_record_by_every_key_it_takes() -> None:
     assert {p.name for p in uninstall.by_role(Role.KEY)} == {"name", "namespace"}
     build = build_service(specs)
     assert {"uninstall_helm_chart", "upgrade_helm_chart", "scale_deployment"} <= set(build.verified)
+
+
+PIPELINES = {
+    "openapi": "3.0.0",
+    "info": {"title": "Pipelines", "version": "1"},
+    "paths": {
+        "/CreateImagePipeline": {
+            "put": {
+                "operationId": "CreateImagePipeline",
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"name": {"type": "string"}},
+                                "required": ["name"],
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"content": {"application/json": {"schema": {
+                    "$ref": "#/components/schemas/ImagePipeline"}}}}},
+            }
+        },
+        "/GetImagePipeline": {
+            "get": {
+                "operationId": "GetImagePipeline",
+                "parameters": [{"name": "imagePipelineArn", "in": "query", "required": True,
+                                "schema": {"type": "string"}}],
+                "responses": {"200": {"content": {"application/json": {"schema": {
+                    "$ref": "#/components/schemas/ImagePipeline"}}}}},
+            }
+        },
+        "/DeleteImagePipeline": {
+            "delete": {
+                "operationId": "DeleteImagePipeline",
+                "parameters": [{"name": "imagePipelineArn", "in": "query", "required": True,
+                                "schema": {"type": "string"}}],
+                "responses": {"200": {"content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"imagePipelineArn": {"type": "string"}}}}}}},
+            }
+        },
+    },
+    "components": {
+        "schemas": {
+            "ImagePipeline": {
+                "type": "object",
+                "properties": {"arn": {"type": "string"}, "name": {"type": "string"}},
+                "required": ["arn", "name"],
+            }
+        }
+    },
+}  # fmt: skip
+
+
+def test_a_parameter_named_for_the_records_key_names_that_field() -> None:
+    """``DeleteImagePipeline(imagePipelineArn)``: the image pipeline whose ``arn`` it is."""
+    specs, _ = ingest_document(orjson.dumps(PIPELINES), source_file="pipelines.json")
+    plan = plan_service(specs)
+    delete = next(t for t in plan.tools if t.name == "DeleteImagePipeline")
+    assert [(p.name, p.role, p.target) for p in delete.params] == [
+        ("imagePipelineArn", Role.KEY, "arn")
+    ]
+    build = build_service(specs)
+    for name in ("GetImagePipeline", "DeleteImagePipeline"):
+        assert name in build.verified, build.outcomes[name]

@@ -43,6 +43,7 @@ from library.compiler.records import (
     deref,
     jaccard,
     keys_answer,
+    names_record,
     own_id_param,
     props_of,
     range_target,
@@ -233,8 +234,8 @@ class ToolPlanner:
             keys = [p for p in out if p.role is Role.KEY]
             if record.singleton and verb != "delete":
                 return out  # the one record is the one acted on
-            if verb != "read" and not record.lookup:
-                keys = natural_key(out, record, every=verb == "delete")
+            if not keys and not record.lookup:
+                keys = natural_key(out, record, every=verb in ("read", "delete"))
             if not keys:
                 raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
         return out
@@ -665,17 +666,17 @@ def natural_key(
     params: list[ParamPlan], record: RecordPlan, every: bool = False
 ) -> list[ParamPlan]:
     """A write with no id parameter names its record by a natural key: the first required
-    parameter holding a required text or integer field of the record (``key`` of
+    parameter holding a text or integer field of the record (``key`` of
     ``replace(key, value)``, ``path`` of ``edit_file(path, edits)``, ``name`` of
     ``scale(name, replicas)``); with ``every`` (a delete, whose parameters all say which
     record), all of them (``uninstall(name, namespace)``). They become lookup KEYs; the other
     parameters keep their roles. An empty list when no parameter can be one."""
     keys: list[ParamPlan] = []
     for p in params:
-        field = record.fields.get(p.target or p.name)
-        if not p.required or p.type.nullable or field is None or not field.required:
+        field = record.fields.get(p.target or p.name) or key_field(p.name, record)
+        if not p.required or p.type.nullable or field is None:
             continue
-        if p.role not in (Role.FIELD, Role.SCOPE) or p.name in ("created_at", "updated_at"):
+        if p.role not in (Role.FIELD, Role.SCOPE, Role.IGNORED) or field.name in STAMPS:
             continue
         if p.ref_collection not in (None, record.resource):
             continue  # another record's id (``serial`` of a device): a scope, not this key
@@ -685,6 +686,18 @@ def natural_key(
             if not every:
                 break
     return keys
+
+
+STAMPS = frozenset({"created_at", "updated_at"})
+
+
+def key_field(name: str, record: RecordPlan) -> FieldPlan | None:
+    """The field a parameter named for the record's key holds: ``imagePipelineArn`` of image
+    pipelines is their ``arn``, ``stage_name`` of stages their ``name``."""
+    toks = tokens(name)
+    if not names_record(toks, record.resource, path=True):
+        return None
+    return record.fields.get(toks[-1])
 
 
 def _searchable(field: FieldPlan) -> bool:

@@ -37,7 +37,7 @@ from typing import Any
 import orjson
 
 from library.compiler.naming import collection_for
-from library.compiler.records import range_parts
+from library.compiler.records import names_record, range_parts
 from library.ingest.naming import singular, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
@@ -298,7 +298,7 @@ class _Suite:
                 args[p] = _fit_id(record[self.id_key(own_coll)], node, c.input_schema)
                 continue
             if record is not None and p == natural:
-                args[p] = record[p]
+                args[p] = self.key_value(c, p, record)
                 continue
             coll = collection_for(p, c.refs.get(p), self.collections)
             # writes keep what locates the record (a parent id, a path segment), sample the rest
@@ -327,9 +327,21 @@ class _Suite:
         if record is None or c.verb not in LOOKUP_VERBS:
             return None
         for p in c.required:
-            held = p not in ("id", *self.id_keys.values()) and record.get(p) is not None
-            if held and _fits(record[p], c.properties.get(p), c.input_schema):
+            if p in ("id", *self.id_keys.values()):
+                continue
+            value = self.key_value(c, p, record)
+            if value is not None and _fits(value, c.properties.get(p), c.input_schema):
                 return p
+        return None
+
+    def key_value(self, c: ToolContract, p: str, record: dict[str, Any]) -> Any:
+        """What the record holds for parameter ``p``: its field of that name, or the field a
+        key parameter names (``imagePipelineArn`` of an image pipeline: its ``arn``)."""
+        if record.get(p) is not None:
+            return record[p]
+        toks = tokens(p)
+        if names_record(toks, c.resource, path=True):
+            return record.get(toks[-1])
         return None
 
     def valid_call(self, c: ToolContract, world: World) -> _Outcome:
@@ -343,6 +355,10 @@ class _Suite:
         if coll is not None:
             ids = sorted(getattr(self.state(world), coll))
             rng.shuffle(ids)
+            if c.verb in LOOKUP_VERBS and self.own_param(c)[0] is None:
+                # a record named by a natural key must hold one (optional fields may be unset)
+                records = getattr(self.state(world), coll)
+                ids.sort(key=lambda i: self.natural_key(c, _dump(records[i])) is None)
             candidates = list(ids[:MAX_CANDIDATES]) or [None]
         for rid in candidates:
             records = getattr(self.state(world), coll) if coll else {}
