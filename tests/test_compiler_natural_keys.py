@@ -133,3 +133,19 @@ def test_a_parameter_named_for_the_records_key_names_that_field() -> None:
     build = build_service(specs)
     for name in ("GetImagePipeline", "DeleteImagePipeline"):
         assert name in build.verified, build.outcomes[name]
+
+
+def test_a_keyed_field_is_seeded_and_a_lone_value_is_no_key() -> None:
+    """``delete_project(project_name)``: projects, which nothing creates, are found by a name
+    every seeded project holds. ``setHeadlights(mode)``: the one value is what the call sets,
+    not which headlight, so it is no key (left to the next tier)."""
+    specs, _ = ingest_document(SPECS / "mcp/livemcp/basic-memory.json")
+    plan = plan_service(specs)
+    delete = next(t for t in plan.tools if t.name == "delete_project")
+    assert [p.role for p in delete.params] == [Role.KEY]
+    projects = plan.records[delete.resource]
+    assert projects.fields["project_name"].required
+    assert "delete_project" in build_service(specs).verified
+    car, _ = ingest_document(SPECS / "functions/bfcl_multi_turn/vehicle_control.json")
+    skipped = plan_service(car).skipped
+    assert skipped["setHeadlights"] == "no parameter identifies the headlight"

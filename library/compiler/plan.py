@@ -66,6 +66,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     planner = ToolPlanner(service, {r.resource: r for r in records.values()}, mapper)
     tools = _tools(usable, by_resource, records, sources, planner, skipped)
     tools += [plan_stateless(spec, mapper, planner.methods) for spec in stateless]
+    _keys_held(tools, records)
     used = {t.resource for t in tools}
     kept = {r.resource: r for r in records.values() if r.resource in used}
     _unshadow(kept, mapper, planner)
@@ -163,6 +164,22 @@ def _tools(
             except Exception as exc:  # a compiler bug: this tool goes to the next tier
                 skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
     return out
+
+
+def _keys_held(tools: list[ToolPlan], records: dict[str, RecordPlan]) -> None:
+    """A field a natural key looks records up by is held by every record (seeded always),
+    where no create could leave it out: ``switch_project(project_name)`` finds projects by
+    their ``project_name``."""
+    created = {t.resource for t in tools if t.verb == "create"}
+    by_key = {r.resource: r for r in records.values()}
+    for tool in tools:
+        record = by_key.get(tool.resource)
+        if record is None or record.lookup or tool.resource in created:
+            continue
+        for p in tool.by_role(Role.KEY):
+            field = record.fields.get(p.target or p.name)
+            if field is not None and field.type.kind in (Kind.STR, Kind.INT):
+                field.required = True
 
 
 def _lists_ids(spec: ToolSpec, verb: str) -> bool:

@@ -235,7 +235,14 @@ class ToolPlanner:
             if record.singleton and verb != "delete":
                 return out  # the one record is the one acted on
             if not keys and not record.lookup:
-                keys = natural_key(out, record, every=verb in ("read", "delete"))
+                found = natural_key(out, record, every=verb in ("read", "delete"))
+                chosen = [id(p) for p, _ in found]
+                others = [p for p in out if p.role is Role.FIELD and id(p) not in chosen]
+                # ``set_headlights(mode)``: the one value is what it sets, not which record
+                if verb != "update" or others:
+                    for p, target in found:
+                        p.role, p.target = Role.KEY, target
+                    keys = [p for p, _ in found]
             if not keys:
                 raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
         return out
@@ -664,14 +671,14 @@ class ToolPlanner:
 
 def natural_key(
     params: list[ParamPlan], record: RecordPlan, every: bool = False
-) -> list[ParamPlan]:
+) -> list[tuple[ParamPlan, str]]:
     """A write with no id parameter names its record by a natural key: the first required
     parameter holding a text or integer field of the record (``key`` of
     ``replace(key, value)``, ``path`` of ``edit_file(path, edits)``, ``name`` of
     ``scale(name, replicas)``); with ``every`` (a delete, whose parameters all say which
-    record), all of them (``uninstall(name, namespace)``). They become lookup KEYs; the other
-    parameters keep their roles. An empty list when no parameter can be one."""
-    keys: list[ParamPlan] = []
+    record), all of them (``uninstall(name, namespace)``). (parameter, field) pairs, for the
+    caller to make lookup KEYs; an empty list when no parameter can be one."""
+    keys: list[tuple[ParamPlan, str]] = []
     for p in params:
         field = record.fields.get(p.target or p.name) or key_field(p.name, record)
         if not p.required or p.type.nullable or field is None:
@@ -681,8 +688,7 @@ def natural_key(
         if p.ref_collection not in (None, record.resource):
             continue  # another record's id (``serial`` of a device): a scope, not this key
         if field.type.kind in (Kind.STR, Kind.INT) and p.type.kind is field.type.kind:
-            p.role, p.target = Role.KEY, field.name
-            keys.append(p)
+            keys.append((p, field.name))
             if not every:
                 break
     return keys
