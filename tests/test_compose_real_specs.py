@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from library.compose import ComposeConfig, make_env
+from library.compose.catalog import DELETE, UPDATE
 from library.compose.corpus import Library
+from library.compose.env import naming_fields
+from library.compose.motifs import BY_NAME
 from library.compose.spec_library import spec_library
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject, found_records
@@ -85,3 +88,22 @@ def test_a_listing_opens_by_a_stated_name(lib: Library) -> None:
         fact = next(f for f in walker.facts if f.entity is chosen and f.field == "id")
         assert fact.path.endswith(".user_id")
     assert opened >= 6
+
+
+SCIM = SPECS / "openapi" / "citrixonline.com__scim.json"
+
+
+@pytest.mark.skipif(not SCIM.is_file(), reason="../shared/specs not present")
+def test_camel_case_names_read_as_words() -> None:
+    """OpenAPI names are camelCase: ``deleteUser`` is a delete and an offboarding's own
+    work, and users are named by their ``userName`` and ``displayName``."""
+    lib = spec_library([SCIM])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    tools = env.catalog.tools
+    assert tools["citrixonline_com_scim__deleteUser"].kind == DELETE
+    assert tools["citrixonline_com_scim__updateUser"].kind == UPDATE
+    assert "citrixonline_com_scim__deleteUser" in env.core_tools(BY_NAME["offboarding"])
+    info = env.catalog.collection("citrixonline_com_scim", "users")
+    assert info is not None
+    assert {"userName", "displayName"} <= naming_fields(info)
+    assert "citrixonline_com_scim__getUsers" in {t.qualified for t in env.starts}

@@ -19,6 +19,7 @@ from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.graph import ToolNode, build_graph, nodes_from_service
+from library.graph.nodes import name_words
 from library.runtime import Service, Snapshot, World
 from library.seed import SeedPool, seed_pool
 
@@ -316,11 +317,13 @@ NAME_FIELDS = frozenset(
 def naming_fields(info: CollectionInfo) -> frozenset[str]:
     """The fields of a collection a person names one of its records by: contact details
     and business keys, and name-like text fields (name, title, username, domain ...)."""
-    return frozenset(
-        n
-        for n, m in info.fields.items()
-        if n != "id"
-        and m.type in ("string", None)
-        and not m.enum
-        and (user_knowable(m.key) or (m.key is None and (n in NAME_FIELDS or n.endswith("_name"))))
-    )
+    out = set()
+    for n, m in info.fields.items():
+        if n in ("id", info.id_key) or m.type not in ("string", None) or m.enum:
+            continue
+        snake = "_".join(name_words(n))  # userName, display-name: user_name, display_name
+        if user_knowable(m.key) or (
+            m.key is None and (snake in NAME_FIELDS or snake.endswith("_name"))
+        ):
+            out.add(n)
+    return frozenset(out)
