@@ -369,3 +369,26 @@ def test_an_action_that_sets_one_named_value_says_it_in_the_sentence() -> None:
     assert 'Change the status of the issue assigned to Ronald in Issue Tracker to "done".' in text
     advance = 'dvance the application with Ronald as recruiter in Recruiting to stage "hired".'
     assert advance in text, text
+
+
+def test_reads_a_write_would_change_are_named_before_it_in_one_sentence() -> None:
+    """The call and the message are found through the ticket's assignee; reassigning the
+    ticket first would find other ones: both are named before it, together."""
+    plan = [
+        _read("Helpdesk", "ticket", by=[["customer email", RONALD]]),
+        _read("Voice", "call", by=[["user email", "the assignee email of the ticket"]]),
+        _read("Chat", "message", by=[["author email", "the assignee email of the ticket"]]),
+        _stated(
+            _write("action", "Helpdesk", summary="assign the ticket",
+                   values=[["assignee email", 'Ann Lee ("ann.lee@changfisher.com")']]),
+            assignee_email="ann.lee@changfisher.com",
+        ),
+        _write("action", "Voice", summary="hang up the call"),
+        _write("delete", "Chat", target="the message"),
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=GOAL, variant=0)
+    intro = [s for s in _sentences(text) if "efore you change anything in Helpdesk" in s]
+    assert len(intro) == 1, text
+    assert "the call in Voice of the assignee of Ronald's ticket" in intro[0], text
+    assert "the message written by the ticket's assignee in Chat" in intro[0], text
+    assert text.index(intro[0]) < text.index("Ann Lee")

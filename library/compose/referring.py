@@ -449,6 +449,8 @@ class Writer:
         verb = _VERBS.get(role.replace(" ", "_"))
         if verb:
             return verb.format(p=who), ""
+        if len(who.split()) > 6 or re.search(r" (?:as|with|whose) ", who):
+            return f"whose {role} is {who}", ""  # no "with ... as" inside "with ... as"
         return f"with {who} as {role}", ""
 
     def _of(self, what: str, label: str) -> str:
@@ -656,17 +658,23 @@ class Writer:
         ]
         return min(inner, key=lambda r: r.step) if inner else None
 
-    def intro(self, rec: Record, service: str | None, k: int) -> str:
-        """A read narrated because it must happen before a write in ``service``."""
+    def intro(self, recs: Sequence[Record], service: str | None, k: int) -> str:
+        """Reads narrated, in one sentence: because they must happen before a write in
+        ``service``, or (``service`` None) because nothing else names them, or a phrase
+        would nest them too deep."""
+        if service is not None:
+            self.named.add(service)
+        names: list[str] = []
+        for rec in recs:
+            if rec.label not in self.introduced:  # not already inside an earlier name
+                names.append(self.np(rec.label, k))
+        listed = _join(names)
         if service is not None:
             lead = f"before you change anything in {service}"
-            self.named.add(service)
-            name = self.np(rec.label, k)
             if (self.variant + k) % 2 == 0:
-                return f"{lead}, find {name}."
-            return f"you'll need {name}; find it {lead}."
-        name = self.np(rec.label, k)
-        return f"find {name}." if (self.variant + k) % 2 == 0 else f"you'll also need {name}."
+                return f"{lead}, find {listed}."
+            return f"you'll need {listed}; find {'it' if len(names) == 1 else 'them'} {lead}."
+        return f"find {listed}." if (self.variant + k) % 2 == 0 else f"you'll also need {listed}."
 
 
 _CREATE_VERBS: dict[str, tuple[str, ...]] = {
@@ -775,19 +783,20 @@ def write_centric(
             continue
         refs = w._closure(w._mentions(w._note_phrases(t)))
         service = str(t["service"])
-        for rec in sorted(w.records.values(), key=lambda r: r.step):
-            if rec.step >= i or rec.label in w.introduced or rec.label in refs:
-                continue
-            if w.affects(t, rec):
-                body.append(_cap(w.intro(rec, service, k)))
-            elif rec.label in w.force:
-                body.append(_cap(w.intro(rec, None, k)))
-            else:
-                continue
-            k += 1
-            last = None
+        pending = [
+            rec
+            for rec in sorted(w.records.values(), key=lambda r: r.step)
+            if rec.step < i and rec.label not in w.introduced and rec.label not in refs
+        ]
+        affected = [rec for rec in pending if w.affects(t, rec)]
+        forced = [rec for rec in pending if rec not in affected and rec.label in w.force]
+        for recs, where in ((affected, service), (forced, None)):
+            if recs:
+                body.append(_cap(w.intro(recs, where, k)))
+                k += 1
+                last = None
         while (deep := w.too_deep(w._mentions(w._note_phrases(t)))) is not None:
-            body.append(_cap(w.intro(deep, None, k)))
+            body.append(_cap(w.intro([deep], None, k)))
             k += 1
             last = None
         label = w.written_label(t)
@@ -809,13 +818,13 @@ def write_centric(
         # "it" may continue only a sentence that ends with the write itself.
         last = label if sentence.count(". ") == 0 and kind != "create" else None
         k += 1
-    for rec in sorted(w.records.values(), key=lambda r: r.step):
-        if rec.label in w.force and rec.label not in w.introduced:
-            body.append(_cap(w.intro(rec, None, k)))
-            k += 1
+    rest = [r for r in w.records.values() if r.label in w.force and r.label not in w.introduced]
+    if rest:
+        body.append(_cap(w.intro(sorted(rest, key=lambda r: r.step), None, k)))
+        k += 1
     asks = {a for x in answers for a in w._mentions([str(x["of"])])}
     while (deep := w.too_deep(asks)) is not None:
-        body.append(_cap(w.intro(deep, None, k)))
+        body.append(_cap(w.intro([deep], None, k)))
         k += 1
     tail = [_guard_sentence(guards, plan, variant)] if guards else []
     if answers:
