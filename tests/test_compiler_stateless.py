@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import orjson
 import pytest
 
 from library.compiler import compile_service, load_service
@@ -18,6 +17,7 @@ from library.runtime.world import qualified
 from library.toolspec import ToolSpec
 from library.verify import build_service
 from library.verify.conformance import run_conformance, verified_tools
+from tests.test_ingest_infer_stateless import GENERIC_DOCUMENT
 
 SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
 pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
@@ -79,23 +79,7 @@ def test_tau_calculate_think_and_hand_over_compile_and_verify() -> None:
 
 def test_a_function_with_nothing_to_compute_is_rejected_with_its_reason() -> None:
     # a publisher's ``generic`` tool: stateless, but no operation the compiler can compute
-    document = orjson.dumps(
-        [
-            {
-                "type": "function",
-                "x-tool-type": "generic",
-                "function": {
-                    "name": "log_feedback",
-                    "description": "Note the customer's feedback for the quality team.",
-                    "parameters": {
-                        "type": "object",
-                        "properties": {"feedback": {"type": "string"}},
-                        "required": ["feedback"],
-                    },
-                },
-            }
-        ]
-    )
+    document = GENERIC_DOCUMENT
     specs, _ = ingest_document(document, source_file="support.json")
     assert specs[0].vendor[STATELESS_KEY]["kind"] == "generic"
     assert compile_service(specs).skipped == {"log_feedback": REASON}

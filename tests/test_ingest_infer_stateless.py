@@ -21,6 +21,26 @@ SPECS = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
 pytestmark = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
 
 
+# A tool its publisher declares to change no domain state (tau2's ``x-tool-type``).
+GENERIC_DOCUMENT = orjson.dumps(
+    [
+        {
+            "type": "function",
+            "x-tool-type": "generic",
+            "function": {
+                "name": "log_feedback",
+                "description": "Note the customer's feedback for the quality team.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"feedback": {"type": "string"}},
+                    "required": ["feedback"],
+                },
+            },
+        }
+    ]
+)
+
+
 def _tools(relative: str) -> dict[str, ToolSpec]:
     specs, _ = ingest_document(SPECS / relative)
     return {s.name: s for s in specs}
@@ -149,23 +169,7 @@ def test_think_and_hand_overs_are_stateless_with_nothing_to_compute() -> None:
 
 
 def test_a_tool_its_publisher_calls_generic_is_stateless() -> None:
-    document = orjson.dumps(
-        [
-            {
-                "type": "function",
-                "x-tool-type": "generic",
-                "function": {
-                    "name": "log_feedback",
-                    "description": "Note the customer's feedback for the quality team.",
-                    "parameters": {
-                        "type": "object",
-                        "properties": {"feedback": {"type": "string"}},
-                        "required": ["feedback"],
-                    },
-                },
-            }
-        ]
-    )
+    document = GENERIC_DOCUMENT
     specs, _ = ingest_document(document, source_file="support.json")
     assert specs[0].vendor[STATELESS_KEY]["kind"] == "generic"
     assert specs[0].access == "read" and specs[0].access_source == "x-tool-type"

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from library.compiler.model import MISSING, OutputPlan, ParamPlan, Role, Shape, ToolPlan
+from library.compiler.model import OutputPlan, Shape, ToolPlan
 from library.compiler.naming import SERVICE_ATTRS, identifier
-from library.compiler.types import TypeMapper, infos_by_path
+from library.compiler.tools import input_params
+from library.compiler.types import TypeMapper
 from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import ToolSpec
 
@@ -33,28 +34,7 @@ _BODY_NAMES = frozenset({"self", "compute", "arguments"})
 def plan_stateless(spec: ToolSpec, mapper: TypeMapper, methods: set[str]) -> ToolPlan:
     """The plan of one stateless tool (``methods``: method names taken, updated)."""
     marking: dict[str, Any] = dict(spec.vendor[STATELESS_KEY])
-    schema = spec.input_schema
-    required = set(schema.get("required") or ())
-    infos = infos_by_path(spec.fields, "input")
-    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
-    taken = set(_BODY_NAMES)
-    params: list[ParamPlan] = []
-    for name, node in (schema.get("properties") or {}).items():
-        node = node if isinstance(node, dict) else {}
-        ptype = mapper.map(node, path=name, infos=infos, hint=name, owner=spec.name, defs=defs)
-        attr = identifier(name, frozenset(taken))
-        taken.add(attr)
-        params.append(
-            ParamPlan(
-                name=name,
-                attr=attr,
-                type=ptype,
-                required=name in required,
-                default=node.get("default", MISSING),
-                description=str(node.get("description") or ""),
-                role=Role.FIELD,
-            )
-        )
+    params = input_params(spec, mapper, spec.name, _BODY_NAMES)
     method = identifier(spec.name, frozenset(SERVICE_ATTRS | methods))
     methods.add(method)
     return ToolPlan(

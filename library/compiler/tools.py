@@ -192,39 +192,12 @@ class ToolPlanner:
 
     # -- parameters -----------------------------------------------------------------------
     def _params(self, spec: ToolSpec, record: RecordPlan, verb: str) -> list[ParamPlan]:
-        schema = spec.input_schema
-        props: dict[str, Any] = schema.get("properties") or {}
-        required = set(schema.get("required") or ())
         own = own_id_param(spec, record.resource)
         path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
-        infos = infos_by_path(spec.fields, "input")
-        defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
-        taken = set(BODY_LOCALS)
-        out: list[ParamPlan] = []
-        for name, node in props.items():
-            node = node if isinstance(node, dict) else {}
-            ptype = self.mapper.map(
-                node,
-                path=name,
-                infos=infos,
-                hint=name,
-                owner=singular(record.resource),
-                defs=defs,
-            )
-            attr = identifier(name, frozenset(taken))
-            taken.add(attr)
-            info = infos.get(name)
-            param = ParamPlan(
-                name=name,
-                attr=attr,
-                type=ptype,
-                required=name in required,
-                default=node.get("default", MISSING),
-                description=str(node.get("description") or ""),
-                ref_collection=collection_for(name, info.ref if info else None, self.collections),
-            )
-            self._role(param, record, verb, own, name in path_params)
-            out.append(param)
+        owner = singular(record.resource)
+        out = input_params(spec, self.mapper, owner, BODY_LOCALS, self.collections)
+        for param in out:
+            self._role(param, record, verb, own, param.name in path_params)
         if verb in ("list", "search") and own is not None:
             raise Skip(
                 f"lists by the id of one {words(singular(record.resource))}: it reads something "
@@ -667,6 +640,41 @@ class ToolPlanner:
         texty = [n for n, f in record.fields.items() if _searchable(f)]
         chosen = [n for n in named if n in texty]
         return chosen or texty
+
+
+def input_params(
+    spec: ToolSpec,
+    mapper: TypeMapper,
+    owner: str,
+    taken: frozenset[str],
+    collections: frozenset[str] = frozenset(),
+) -> list[ParamPlan]:
+    """One ParamPlan per input property, typed (``owner`` names the types it needs) and named
+    apart from ``taken`` (a body's locals); roles are the caller's to decide."""
+    schema = spec.input_schema
+    required = set(schema.get("required") or ())
+    infos = infos_by_path(spec.fields, "input")
+    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    names = set(taken)
+    out: list[ParamPlan] = []
+    for name, node in (schema.get("properties") or {}).items():
+        node = node if isinstance(node, dict) else {}
+        ptype = mapper.map(node, path=name, infos=infos, hint=name, owner=owner, defs=defs)
+        attr = identifier(name, frozenset(names))
+        names.add(attr)
+        info = infos.get(name)
+        out.append(
+            ParamPlan(
+                name=name,
+                attr=attr,
+                type=ptype,
+                required=name in required,
+                default=node.get("default", MISSING),
+                description=str(node.get("description") or ""),
+                ref_collection=collection_for(name, info.ref if info else None, collections),
+            )
+        )
+    return out
 
 
 def natural_key(
