@@ -4,6 +4,7 @@ ordered (a rental ends after it starts)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -87,20 +88,27 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     (r"(^|_)opened(_|$)", r"\1closed\2"),
     (r"(^|_)effective(_|$)", r"\1expir\2"),
 )
+_COMPILED_PAIRS = tuple((re.compile(pattern), repl) for pattern, repl in _PAIRS)
 
 
 def range_pairs(fields: Any) -> list[tuple[str, str]]:
     """(start field, end field) pairs among ``fields`` (names)."""
-    names = set(fields)
-    out = []
+    return list(_range_pairs(frozenset(fields)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _range_pairs(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    # Cached: every record of a collection has the same fields, and composition asks for
+    # each record it seeds, binds or checks.
+    out: list[tuple[str, str]] = []
     for name in sorted(names):
-        for pattern, repl in _PAIRS:
-            if not re.search(pattern, name):
+        for pattern, repl in _COMPILED_PAIRS:
+            if not pattern.search(name):
                 continue
-            other = re.sub(pattern, repl, name, count=1)
+            other = pattern.sub(repl, name, count=1)
             if other != name and other in names and (name, other) not in out:
                 out.append((name, other))
-    return out
+    return tuple(out)
 
 
 def _comparable(value: Any) -> Any:

@@ -110,6 +110,7 @@ class ComposeEnv:
                 v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
             },
         }
+        self._staff_memo: dict[tuple[str, str], bool] = {}
 
     def _catalogs(self) -> frozenset[tuple[str, str]]:
         """(service, collection) of shared reference records: other records of the service
@@ -228,11 +229,16 @@ class ComposeEnv:
 
     def is_staff(self, key: str, value: object) -> bool:
         """Whether a person value (e-mail, phone or name) is one of our colleagues."""
-        values = value if isinstance(value, list) else [value]
-        known = self._staff_values.get(key, set())
-        return any(isinstance(v, str) and v.strip().casefold() in known for v in values) or any(
-            isinstance(v, str) and v in known for v in values
-        )
+        if isinstance(value, list):
+            return any(self.is_staff(key, v) for v in value)
+        if not isinstance(value, str):
+            return False
+        memo = self._staff_memo.get((key, value))
+        if memo is None:  # asked for every person argument of every attempt: memoised
+            known = self._staff_values.get(key, set())
+            memo = value.strip().casefold() in known or value in known
+            self._staff_memo[(key, value)] = memo
+        return memo
 
     def world(self, world_seed: int) -> tuple[World, Snapshot]:
         """The seeded world for ``world_seed`` and its pristine snapshot."""

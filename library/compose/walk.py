@@ -71,6 +71,7 @@ class Walker(Lookups, Writes):
         self.want_colleague = False
         self._scores: dict[str, float] = {}
         self._scored = 0
+        self._stack: tuple[Step, frozenset[str] | None] | None = None
         self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
             LOOKUP: self._lookup,
             FETCH: self._fetch,
@@ -253,7 +254,11 @@ class Walker(Lookups, Writes):
         through the tools that serve customers, a colleague's through the internal ones."""
         if not self.steps or not self.env.config.stacks:
             return True
-        group = self.env.stack_of(self.steps[0])
+        first = self.steps[0]
+        if self._stack is None or self._stack[0] is not first:
+            # Asked for every candidate tool of every step: worked out once per opening.
+            self._stack = (first, self.env.stack_of(first))
+        group = self._stack[1]
         return group is None or service_domain(service) in group
 
     def _one_person(self) -> bool:
