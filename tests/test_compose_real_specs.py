@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from library.compose import ComposeConfig, make_env
-from library.compose.catalog import DELETE, UPDATE
+from library.compose.catalog import DELETE, FETCH, LOOKUP, UPDATE
 from library.compose.corpus import Library
 from library.compose.env import naming_fields
 from library.compose.motifs import BY_NAME
@@ -107,3 +107,17 @@ def test_camel_case_names_read_as_words() -> None:
     assert info is not None
     assert {"userName", "displayName"} <= naming_fields(info)
     assert "citrixonline_com_scim__getUsers" in {t.qualified for t in env.starts}
+
+
+TELECOM = SPECS / "functions" / "tau2" / "telecom.json"
+
+
+@pytest.mark.skipif(not TELECOM.is_file(), reason="../shared/specs not present")
+def test_a_read_of_one_record_by_values_is_a_lookup() -> None:
+    """``get_customer_by_name(full_name, dob)`` returns one customer found by what a
+    person knows, not by an id: a lookup, as a list search is (fetches take the id)."""
+    lib = spec_library([TELECOM])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    tools = env.catalog.tools
+    assert tools["telecom__get_customer_by_name"].kind == LOOKUP
+    assert tools["telecom__get_customer_by_id"].kind == FETCH

@@ -269,7 +269,12 @@ class Catalog:
         verb = tool_verb(td.name)
         kind: str | None
         if not td.write:
-            kind = LOOKUP if many else (FETCH if own else None)
+            # A read that returns one record found by values, not by its id (a customer by
+            # name and date of birth), is a lookup as a list search is.
+            by_values = out_coll is not None and any(
+                p.required and not (p.key or "").startswith("id:") for p in params
+            )
+            kind = LOOKUP if many or (own is None and by_values) else (FETCH if own else None)
         elif own is None:
             kind = CREATE if out_coll is not None and not many else None
         elif verb in ("delete", "remove", "destroy", "purge"):
