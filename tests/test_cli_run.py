@@ -34,7 +34,10 @@ def test_bad_task_runner_is_refused_before_anything_starts(tmp_path: Path) -> No
     assert not (tmp_path / "home" / "warehouse").exists()  # nothing ran
 
 
-def test_nightly_command_on_a_temporary_server(tmp_path: Path) -> None:
+def test_nightly_command_grows_only_around_new_services(tmp_path: Path) -> None:
+    """The nightly as cron runs it, three nights: two new spec files; a third file (only its
+    service is built, and only tasks that involve it are composed and rolled out); nothing
+    new (nothing added, and it says so)."""
     drop = tmp_path / "drop"
     drop.mkdir()
     for name in ("crm.yaml", "helpdesk.yaml"):
@@ -54,11 +57,30 @@ def test_nightly_command_on_a_temporary_server(tmp_path: Path) -> None:
     assert wh.count("tasks") == 4
     runs = wh.query("select flow, status from runs").to_pylist()
     assert runs == [{"flow": "nightly-expansion", "status": "completed"}]
+    before = set(wh.query("select task_id from tasks").column(0).to_pylist())
+    rollouts_before = wh.count("rollouts")
 
+    shutil.copy(bundled_corpus() / "openapi" / "invoicing.yaml", drop / "invoicing.yaml")
+    grown = compoworld(tmp_path, "nightly", "--drop", str(drop), "--tasks", "4")
+    assert grown.returncode == 0, grown.stderr[-3000:]
+    assert grown.stderr.count("new or changed services: invoicing") == 1, grown.stderr[-3000:]
+    built = wh.query("select name, count(*) as n from services group by name order by name")
+    assert built.to_pylist() == [
+        {"name": n, "n": 1} for n in ("crm", "helpdesk", "invoicing")
+    ]  # crm and helpdesk were not built again
+    tasks = wh.query("select task_id, services from tasks").to_pylist()
+    added = {t["task_id"] for t in tasks if t["task_id"] not in before}
+    assert added and all("invoicing" in t["services"] for t in tasks if t["task_id"] in added)
+    rolled = wh.query("select task_id from rollouts").column(0).to_pylist()
+    assert set(rolled) == before | added
+    # The new night rolled out only its new tasks: the old ones have just their first rollouts.
+    assert sum(t in before for t in rolled) == rollouts_before
+
+    settled = {t: wh.count(t) for t in ("specs", "services", "tasks", "rollouts", "exports")}
     again = compoworld(tmp_path, "nightly", "--drop", str(drop))
     assert again.returncode == 0, again.stderr[-3000:]
     assert again.stderr.count("nothing new: every spec file") == 1, again.stderr[-3000:]
-    assert wh.count("tasks") == 4
+    assert {t: wh.count(t) for t in settled} == settled
 
 
 def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:

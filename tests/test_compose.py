@@ -114,7 +114,7 @@ def test_reference_tasks_pass_the_four_checks(reference) -> None:
 def test_corpus_tasks_pass_the_four_checks(corpus) -> None:
     env, tasks, _ = corpus
     assert len(tasks) == CORPUS_TASKS
-    for task in random.Random(0).sample(tasks, 60):
+    for task in random.Random(0).sample(tasks, 30):  # the reference set checks all 60
         assert_verified(task, env)
 
 
@@ -221,7 +221,7 @@ def _fails(
 def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequest) -> None:
     env, tasks, _ = request.getfixturevalue(fixture)
     kinds: Counter[str] = Counter()
-    for task in tasks[:80]:
+    for task in tasks[:50]:
         for what, plan, answer, edit in _mutations(task, env):
             kinds[what.split(" ")[0]] += 1
             assert _fails(task, env, plan, answer, edit), (task.task_id, what)
