@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ from library.seed import seed_pool
 from library.toolspec import ToolSpec
 from library.verify import ServiceBuild, build_documents, build_service, conformance_job
 
-from .conftest import ROOT, SHARED_SPECS
+from .conftest import ROOT
 
 CORPUS = ROOT / "library" / "specs"
 FORMAT_DIRS = ("openapi", "swagger", "mcp", "functions", "docker", "bfcl")
@@ -30,10 +30,6 @@ TARGET = 0.90
 
 def corpus_files() -> list[Path]:
     return sorted(p for d in FORMAT_DIRS for p in (CORPUS / d).iterdir() if p.is_file())
-
-
-def shared_files() -> list[Path]:
-    return sorted(p for p in SHARED_SPECS.rglob("*") if p.is_file() and p.suffix != ".md")
 
 
 def specs_of(name: str) -> list[ToolSpec]:
@@ -263,26 +259,6 @@ def test_unexpressible_tools_are_skipped_with_a_reason() -> None:
 
 
 # -- real third-party specs ----------------------------------------------------------------
-def test_shared_specs_compile_without_raising() -> None:
-    files = shared_files()
-    if not files:
-        pytest.skip("../shared/specs is not available")
-    outcomes: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
-    for build in build_documents(files):
-        assert build.compiled is not None, build.outcomes
-        for o in build.outcomes.values():
-            outcomes[o.outcome] += 1
-            assert o.outcome == "verified" or o.reason, (build.service, o.tool)
-            if o.outcome != "verified":
-                reasons[o.reason.split(":")[0][:60]] += 1
-    total = sum(outcomes.values())
-    print(f"\nshared specs: {total} tools: {dict(outcomes)}")
-    for reason, n in reasons.most_common(12):
-        print(f"{n:4}  {reason}")
-    assert total > 500 and outcomes["verified"] > 0
-
-
 def test_a_tool_that_breaks_the_compiler_does_not_break_the_batch() -> None:
     specs = specs_of("todo")
     broken = specs[0].model_copy(update={"input_schema": {"type": "object", "properties": 7}})
