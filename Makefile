@@ -18,7 +18,9 @@ export LITELLM_LOCAL_MODEL_COST_MAP ?= True
 # that holds this machine's CPU torch wheel (pip's find-links) is passed on, and where there is
 # none torch is installed by pip first, so that uv never pulls a CUDA build from the index.
 UV_VERSION := 0.13.8
-FIND_LINKS ?= $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null))
+ifeq ($(origin FIND_LINKS),undefined)  # worked out once, not asked of pip at every use
+FIND_LINKS := $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null))
+endif
 # --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set (it is here, and in CI) nothing
 # writes .pyc at import, so without it every process compiles prefect, torch ... from source
 # (this doubled the test suite's CPU time).
