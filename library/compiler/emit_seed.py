@@ -1012,6 +1012,9 @@ class _RecordWriter:
             # Seeded later (a cycle), or another service's record this one cannot know:
             # left unset rather than dangling.
             return None
+        drawn = patterned_text(spec, "rng", ids=True)
+        if drawn is not None:  # the spec says what such ids look like (``^lt-[a-z0-9]{17}$``)
+            return drawn
         example = example_of(spec.schema)
         match = _ID_LIKE.match(example) if isinstance(example, str) else None
         prefix = match.group(1) if match else f"{singular(spec.ref or name.removesuffix('_id'))}_"
@@ -1396,15 +1399,18 @@ class _RecordWriter:
         coded = [e for e in examples if re.search(r"\d", e) and len(e) <= 40 and not fmt]
         # drawable every time, not once: a seed must never fall back to ``""`` (rstr cannot
         # honour lookaheads and backreferences, so some patterns draw only now and then)
+        low, high = _length_bounds(node)
         sample = pattern is not None and all(
-            regex_sample(pattern, random.Random(f"{name}:{k}")) is not None for k in range(8)
+            regex_sample(pattern, random.Random(f"{name}:{k}"), low, high) is not None
+            for k in range(8)
         )
+        bounds = [str(low), str(high)] if high is not None else [str(low)] if low else []
         if unique:
             var = self._local(f"{name}_list")
             if coded:
                 call = _call("pool.varied", json.dumps(coded[0]), "rng", "size")
             elif sample:
-                call = _call("pool.patterned", json.dumps(pattern), "rng", "size")
+                call = _call("pool.patterned", json.dumps(pattern), "rng", "size", *bounds)
             elif examples or _snake(name) in _NAME_WORDS:  # named after the record's kind
                 base = examples[0] if examples else words(singular(self.resource)).capitalize()
                 call = _call("pool.variants", json.dumps(base), "rng", "size")
@@ -1419,7 +1425,7 @@ class _RecordWriter:
         if examples:
             return json.dumps(examples[0])
         if sample:
-            return _call("pool.pattern", json.dumps(pattern), "rng")
+            return _call("pool.pattern", json.dumps(pattern), "rng", *bounds)
         if not required:
             return None
         limit = node.get("maxLength")
@@ -1703,14 +1709,21 @@ def _fitted(expr: Expr | None, spec: TypeSpec) -> Expr | None:
     """Text the seed draws by a field's name (``"standard"``), fitted to the spec's length."""
     if expr is None or spec.kind is not Kind.STR or spec.semantic == "id":
         return expr
-    low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
-    low = low if isinstance(low, int) and low > 0 else None
-    high = high if isinstance(high, int) else None
+    low, high = _length_bounds(spec.schema)
     flat = expr.flat() if isinstance(expr, Call) else expr
-    if (low is None and high is None) or flat.startswith("pattern_text(") or flat == "None":
+    drawn = flat.startswith(("pattern_text(", "pool.pattern("))  # drawn within the bounds
+    if (not low and high is None) or drawn or flat == "None":
         return expr
-    args = [flat, str(low or 0)] + ([str(high)] if high is not None else [])
+    args = [flat, str(low)] + ([str(high)] if high is not None else [])
     return f"fit_text({', '.join(args)})"
+
+
+def _length_bounds(node: dict[str, Any]) -> tuple[int, int | None]:
+    """A text field's declared (minLength, maxLength), 0 and None where not declared."""
+    low, high = node.get("minLength"), node.get("maxLength")
+    low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
+    high = high if isinstance(high, int) and not isinstance(high, bool) else None
+    return low, high
 
 
 def _fallback(spec: TypeSpec) -> str:

@@ -17,6 +17,7 @@ from library.compiler.model import RUNTIME, IdStyle
 from library.compiler.patterns import drawable
 from library.compiler.types import json_types, usable_pattern
 from library.ingest.naming import singular, tokens
+from library.runtime.semantic import REF_MAX_LENGTH
 
 ID_WORDS = (("id",), ("sid",), ("uuid",), ("guid",))
 
@@ -70,7 +71,9 @@ def id_style(node: dict[str, Any]) -> IdStyle | str:
             return f"record ids must match {pattern!r}, which cannot be used"
         if all(_fits(pattern, low, high, text) for text in _RUNTIME_LIKE):
             return RUNTIME
-        if not drawable(pattern, low, high):
+        # ``pattern_id`` draws no id longer than a ``Ref`` takes
+        capped = REF_MAX_LENGTH if high is None else min(high, REF_MAX_LENGTH)
+        if not drawable(pattern, low, capped):
             return f"record ids must match {pattern!r}, which no id can be drawn for"
         return IdStyle("pattern", pattern, low, high)
     if low > 14 or (high is not None and high < 14):

@@ -1,8 +1,8 @@
 """Strings that match a regular expression: for patterned fields without a usable example.
 
-Drawn with ``rstr`` (a maintained regex-to-string generator) from the caller's seeded RNG, then
-checked against the pattern and the length bounds, since ``rstr`` ignores anchors' context and
-lookarounds.
+Drawn with ``rstr`` (a maintained regex-to-string generator, through the runtime's
+``draw_pattern``) from the caller's seeded RNG, then checked against the pattern and the length
+bounds, since ``rstr`` ignores anchors' context, lookarounds and lengths.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import random
 import re
 from functools import lru_cache
 
-import rstr
+from library.runtime.ids import draw_pattern
 
 MAX_TRIES = 20
 
@@ -21,19 +21,10 @@ def regex_sample(
 ) -> str | None:
     """A string matching the regular expression within the length bounds, or None."""
     try:
-        compiled = re.compile(pattern)
+        re.compile(pattern)
     except re.error:
         return None
-    xeger = rstr.Rstr(rng)
-    for _ in range(MAX_TRIES):
-        try:
-            text = xeger.xeger(pattern)
-        except Exception:  # a construct rstr cannot draw from (lookbehinds, backreferences)
-            return None
-        long_enough = len(text) >= min_length and (max_length is None or len(text) <= max_length)
-        if long_enough and compiled.search(text):
-            return text
-    return None
+    return draw_pattern(rng, pattern, min_length, max_length, tries=MAX_TRIES)
 
 
 @lru_cache(maxsize=2048)

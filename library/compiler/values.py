@@ -17,6 +17,7 @@ from library.compiler.naming import words
 from library.compiler.patterns import drawable
 from library.compiler.types import usable_pattern
 from library.ingest.naming import singular
+from library.runtime.semantic import REF_MAX_LENGTH
 
 INITIAL_STATES = (
     "draft", "new", "pending", "open", "active", "created", "requested", "scheduled",
@@ -98,16 +99,20 @@ def server_value(field: FieldPlan, record: RecordPlan, service: str) -> str | No
     return None
 
 
-def patterned_text(spec: TypeSpec, seed: str) -> str | None:
-    """``pattern_text(<seed>, PATTERN, ...)`` for a text field with a usable pattern."""
+def patterned_text(spec: TypeSpec, seed: str, ids: bool = False) -> str | None:
+    """``pattern_text(<seed>, PATTERN, ...)`` for a text field with a usable pattern; with
+    ``ids``, also for a reference (no longer than a ``Ref`` takes)."""
     pattern = spec.schema.get("pattern")
-    if spec.kind is Kind.STR and spec.semantic != "id" and spec.schema.get("format") == "uuid":
+    as_text = ids or spec.semantic != "id"
+    if spec.kind is Kind.STR and as_text and spec.schema.get("format") == "uuid":
         return f"uuid_text({seed})"
-    if spec.kind is not Kind.STR or spec.semantic == "id" or not isinstance(pattern, str):
+    if spec.kind is not Kind.STR or not as_text or not isinstance(pattern, str):
         return None
     if not usable_pattern(pattern):
         return None
     low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
+    if ids:
+        high = min(high, REF_MAX_LENGTH) if isinstance(high, int) else REF_MAX_LENGTH
     bounds = (low if isinstance(low, int) else 0, high if isinstance(high, int) else None)
     if not drawable(pattern, *bounds):
         return None

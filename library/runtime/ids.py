@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import rstr
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer
-from rstr.xeger import sre_parse
+from rstr.xeger import STAR_PLUS_LIMIT, sre_parse
 
-from library.runtime.semantic import ID, Semantic
+from library.runtime.semantic import ID, REF_MAX_LENGTH, Semantic
 
 if TYPE_CHECKING:
     from library.runtime.service import Service
@@ -85,7 +85,15 @@ class _Xeger(rstr.Rstr):
     """rstr's generator, with each pattern's parse and each character class's members
     cached: rstr re-derives both on every draw, and seeding a world draws thousands of
     patterned values (two thirds of its time went there). Negated classes list their
-    members in a fixed order, so draws do not depend on the process's string hashing."""
+    members in a fixed order, so draws do not depend on the process's string hashing.
+    ``repeat_limit`` caps the repeats of ``*``, ``+`` and wide ``{m,n}`` (rstr's own cap is
+    100 per repeat, so an ARN of five ``[^:]+`` parts came out 300 characters long)."""
+
+    repeat_limit = STAR_PLUS_LIMIT
+
+    def _handle_repeat(self, start_range: int, end_range: int, value: Any) -> str:
+        end_range = min(end_range, start_range + self.repeat_limit)
+        return super()._handle_repeat(start_range, end_range, value)
 
     def xeger(self, string_or_regex: str | re.Pattern[str]) -> str:
         pattern = string_or_regex if isinstance(string_or_regex, str) else string_or_regex.pattern
@@ -113,23 +121,46 @@ def pattern_id(
 ) -> str:
     """A new id matching ``pattern`` within the length bounds and not in ``taken``: the
     runtime's own id when it fits, else a string drawn from the pattern (``rstr``), seeded by
-    the service's counter."""
-    compiled = _compiled(pattern)
+    the service's counter. Ids are passed as ``Ref`` parameters, so none is longer than a
+    ``Ref`` takes, whatever the spec allows."""
+    high = REF_MAX_LENGTH if max_length is None else min(max_length, REF_MAX_LENGTH)
     seed = service.new_id(prefix)
-
-    def fits(text: str) -> bool:
-        long_enough = len(text) >= min_length and (max_length is None or len(text) <= max_length)
-        return long_enough and compiled.search(text) is not None and text not in taken
-
-    if fits(seed):
+    fits = min_length <= len(seed) <= high and seed not in taken
+    if fits and _compiled(pattern).search(seed) is not None:
         return seed
-    xeger = _Xeger(random.Random(seed))
-    for _ in range(MAX_TRIES):
-        text = xeger.xeger(pattern)
-        for candidate in (text, text[:max_length] if max_length is not None else text):
-            if fits(candidate):
-                return candidate
-    raise ValueError(f"no id matching {pattern!r} could be drawn")
+    found = draw_pattern(random.Random(seed), pattern, min_length, high, taken)
+    if found is None:
+        raise ValueError(f"no id matching {pattern!r} could be drawn")
+    return found
+
+
+def draw_pattern(
+    rng: random.Random,
+    pattern: str,
+    min_length: int = 0,
+    max_length: int | None = None,
+    taken: Any = (),
+    tries: int = MAX_TRIES,
+) -> str | None:
+    """A string matching ``pattern`` within the length bounds and not in ``taken``, drawn with
+    ``rstr`` from ``rng``, or None when ``tries`` draws found none. A draw longer than
+    ``max_length`` halves the repeats that ``*``, ``+`` and wide ``{m,n}`` may add; one shorter
+    than ``min_length`` is repeated (rstr stops at 100 repeats)."""
+    compiled = _compiled(pattern)
+    xeger = _Xeger(rng)
+    for _ in range(tries):
+        try:
+            drawn = xeger.xeger(pattern)
+        except Exception:  # a construct rstr cannot draw from (lookbehinds, backreferences)
+            return None
+        longer = (drawn or "x") * (min_length // max(len(drawn), 1) + 1)
+        for text in (drawn, drawn[:max_length] if max_length is not None else drawn, longer):
+            fits = len(text) >= min_length and (max_length is None or len(text) <= max_length)
+            if fits and text not in taken and compiled.search(text) is not None:
+                return text
+        if max_length is not None and len(drawn) > max_length:
+            xeger.repeat_limit //= 2
+    return None
 
 
 def pattern_text(
@@ -137,17 +168,11 @@ def pattern_text(
 ) -> str:
     """A string matching ``pattern`` within the length bounds, drawn with ``rstr`` from a seeded
     generator (a field value where the spec declares a pattern)."""
-    compiled = _compiled(pattern)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    xeger = _Xeger(rng)
-    for _ in range(MAX_TRIES):
-        drawn = xeger.xeger(pattern)
-        longer = (drawn or "x") * (min_length // max(len(drawn), 1) + 1)  # rstr stops at 100
-        for text in (drawn, drawn[:max_length] if max_length is not None else drawn, longer):
-            fits = len(text) >= min_length and (max_length is None or len(text) <= max_length)
-            if fits and compiled.search(text) is not None:
-                return text
-    raise ValueError(f"no text matching {pattern!r} could be drawn")
+    found = draw_pattern(rng, pattern, min_length, max_length)
+    if found is None:
+        raise ValueError(f"no text matching {pattern!r} could be drawn")
+    return found
 
 
 def fit_text(text: str, min_length: int = 0, max_length: int | None = None) -> str:

@@ -82,6 +82,7 @@ REGISTRY: dict[str, SemanticType] = {
     )
 }
 ID = "id"  # the semantic type of every Ref[...]
+REF_MAX_LENGTH = 200  # the longest id a Ref[...] takes
 
 
 class Ref:
@@ -89,7 +90,7 @@ class Ref:
 
     def __class_getitem__(cls, resource: str) -> Any:
         return Annotated[
-            str, StringConstraints(min_length=1, max_length=200), Semantic(ID, resource)
+            str, StringConstraints(min_length=1, max_length=REF_MAX_LENGTH), Semantic(ID, resource)
         ]
 
 

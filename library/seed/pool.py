@@ -340,17 +340,27 @@ class SeedPool:
         return out + [f"{example}-{rng.getrandbits(24):06x}" for _ in range(n - len(out))]
 
     @staticmethod
-    def pattern(pattern: str, rng: random.Random) -> str:
-        """A value matching a field's declared pattern."""
+    def pattern(
+        pattern: str, rng: random.Random, min_length: int = 0, max_length: int | None = None
+    ) -> str:
+        """A value matching a field's declared pattern within its length bounds."""
         from library.compiler.patterns import regex_sample  # no cycle: only at seed time
 
-        return regex_sample(pattern, rng) or ""
+        return regex_sample(pattern, rng, min_length, max_length) or ""
 
-    def patterned(self, pattern: str, rng: random.Random, n: int) -> list[str]:
+    def patterned(
+        self,
+        pattern: str,
+        rng: random.Random,
+        n: int,
+        min_length: int = 0,
+        max_length: int | None = None,
+    ) -> list[str]:
+        """``n`` different values matching ``pattern`` within the length bounds."""
         out: list[str] = []
         seen: set[str] = set()
         for _ in range(n * 20):
-            value = self.pattern(pattern, rng)
+            value = self.pattern(pattern, rng, min_length, max_length)
             if value not in seen:
                 seen.add(value)
                 out.append(value)
