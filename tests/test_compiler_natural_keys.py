@@ -138,7 +138,8 @@ def test_a_parameter_named_for_the_records_key_names_that_field() -> None:
 def test_a_keyed_field_is_seeded_and_a_lone_value_is_no_key() -> None:
     """``delete_project(project_name)``: projects, which nothing creates, are found by a name
     every seeded project holds. ``setHeadlights(mode)``: the one value is what the call sets,
-    not which headlight, so it is no key (left to the next tier)."""
+    not which headlight, so it is no key: the car's one headlight record is set (a record
+    only ever set, never listed, created or named, is the service's one such record)."""
     specs, _ = ingest_document(SPECS / "mcp/livemcp/basic-memory.json")
     plan = plan_service(specs)
     delete = next(t for t in plan.tools if t.name == "delete_project")
@@ -147,5 +148,14 @@ def test_a_keyed_field_is_seeded_and_a_lone_value_is_no_key() -> None:
     assert projects.fields["project_name"].required
     assert "delete_project" in build_service(specs).verified
     car, _ = ingest_document(SPECS / "functions/bfcl_multi_turn/vehicle_control.json")
-    skipped = plan_service(car).skipped
-    assert skipped["setHeadlights"] == "no parameter identifies the headlight"
+    plan = plan_service(car)
+    headlights = next(t for t in plan.tools if t.name == "setHeadlights")
+    assert [(p.name, p.role) for p in headlights.params] == [("mode", Role.FIELD)]
+    assert plan.records[headlights.resource].singleton
+    built = build_service(car)
+    for name in ("setHeadlights", "pressBrakePedal", "fillFuelTank", "lockDoors"):
+        assert name in built.verified, built.outcomes[name]
+    # ``enable_roaming(customer_id, line_id)`` acts on a line it names: no one roaming record
+    telecom, _ = ingest_document(SPECS / "functions/tau2/telecom.json")
+    skipped = plan_service(telecom).skipped
+    assert skipped["enable_roaming"] == "no parameter identifies the roaming"

@@ -149,7 +149,11 @@ def _tools(
     for spec, record, verb in sorted(planned, key=lambda t: order[t[0].name]):
         if verb not in ("read", "list", "search", "count") and spec.access == "read":
             skipped[spec.name] = "read-only, yet it does not read a record the compiler can find"
-        elif not set(record.fields) - {"created_at", "updated_at"} and not _lists_ids(spec, verb):
+        elif (
+            not set(record.fields) - {"created_at", "updated_at"}
+            and not _lists_ids(spec, verb)
+            and not (record.singleton and verb == "action")  # kept as a transition
+        ):
             unsaid = "" if spec.output_schema else "no output schema, and "
             skipped[spec.name] = (
                 f"{unsaid}nothing is known about {words(record.resource)} but their id"

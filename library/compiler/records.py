@@ -538,7 +538,23 @@ def _singleton(resource: str, tools: list[tuple[ToolSpec, str]], lookup: bool) -
     if lookup:
         return not any(lookup_keys(spec) for spec, _ in tools)
     reads = [spec for spec, verb in tools if verb == "read"]
-    return bool(reads) and all(not spec.input_schema.get("required") for spec in reads)
+    if not reads:  # ``setHeadlights(mode)``, ``pressBrakePedal(pedalPosition)``: set, never read
+        return all(verb in ("update", "action") and _sets_values(spec) for spec, verb in tools)
+    return all(not spec.input_schema.get("required") for spec in reads)
+
+
+def _sets_values(spec: ToolSpec) -> bool:
+    """The tool takes plain values only: no id of any record (``enable_roaming(customer_id,
+    line_id)`` acts on a line), no objects (``items: [{orderIdentifier, status}]`` name
+    records of their own)."""
+    for name, node in (spec.input_schema.get("properties") or {}).items():
+        node = deref(node, spec.input_schema)
+        types, _ = json_types(node)
+        items = deref(node.get("items"), spec.input_schema) if "array" in types else None
+        item_types = json_types(items)[0] if isinstance(items, dict) else set()
+        if "object" in types | item_types or tokens(name)[-1:] in (*ID_WORDS, ("ids",)):
+            return False
+    return True
 
 
 def _consistent(shaped: list[tuple[ToolSpec, RecordSource]]) -> list[tuple[ToolSpec, RecordSource]]:

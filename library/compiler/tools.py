@@ -100,6 +100,8 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
     verb = str(spec.verb) if spec.verb else ""
     own = own_id_param(spec, resource)
     word = action_word(spec.name)
+    if verb in ("update", "action") and not spec.input_schema.get("properties"):
+        return "action"  # ``toggle_wifi()``, ``reboot_device()``: nothing to set or create
     if verb == "create":
         return "action" if own else "create"
     if verb == "action" or not verb:
