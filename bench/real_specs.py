@@ -109,6 +109,52 @@ def walk_diagnosis(lib: Library, walks: int) -> None:
     print(f"walks: {dict(reasons)}; steps {dict(sorted(lengths.items()))}")
     print(f"  failed start calls: {dict(failures.most_common(6))}")
     print(f"  first steps: {dict(first.most_common(5))}")
+    core_reach(env)
+
+
+def core_reach(env: object) -> None:
+    """Why each workflow's core tools are out of reach: per required input, whether some
+    record the walk can find holds it (an id some lookup lists, a semantic key some
+    output carries) or the user can state it (a literal of known meaning)."""
+    import datetime as dt
+    import random
+
+    from library.compose.catalog import FETCH, LOOKUP
+    from library.compose.literals import literal
+
+    catalog = env.catalog  # type: ignore[attr-defined]
+    found = {(t.service, t.collection) for t in catalog.tools.values() if t.kind in (LOOKUP, FETCH)}
+    offered = {k for n in env.nodes for k in n.out_keys()}  # type: ignore[attr-defined]
+    reasons: Counter[str] = Counter()
+    blocked: Counter[str] = Counter()
+    rng, now = random.Random(0), dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    for motif, _ in env.workflows:  # type: ignore[attr-defined]
+        for q in sorted(env.core_tools(motif)):  # type: ignore[attr-defined]
+            tool = catalog.tools[q]
+            why = []
+            for p in tool.params:
+                if not p.required:
+                    continue
+                key = p.key or p.item_key
+                if p.name == tool.own:
+                    ok = (tool.service, tool.collection) in found
+                    why += [] if ok else [f"own record ({tool.collection}) never found"]
+                elif key and key.startswith("id:"):
+                    coll = key[3:]
+                    ok = any(s == tool.service and str(c).startswith(coll[:-1]) for s, c in found)
+                    why += [] if ok else [f"an id no lookup lists ({key})"]
+                elif key:
+                    if key not in offered and key not in ("date", "datetime", "money"):
+                        why.append(f"no output holds a {key}")
+                elif literal(p, rng, now, where=f"{tool.service}.{tool.collection}") is None:
+                    why.append(f"text of unknown meaning ({p.name})")
+            for w in why:
+                reasons[w.split(" (")[0]] += 1
+            if why:
+                blocked[f"{q}: {'; '.join(why)}"] += 1
+    print(f"core tools blocked: {len(blocked)}; by reason: {dict(reasons.most_common())}")
+    for line in sorted(blocked)[:40]:
+        print(f"  {line}")
 
 
 def main() -> None:

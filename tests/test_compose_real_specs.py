@@ -121,3 +121,67 @@ def test_a_read_of_one_record_by_values_is_a_lookup() -> None:
     tools = env.catalog.tools
     assert tools["telecom__get_customer_by_name"].kind == LOOKUP
     assert tools["telecom__get_customer_by_id"].kind == FETCH
+
+
+KUBECTL = SPECS / "mcp" / "docker" / "kubectl-mcp-server.json"
+
+
+@pytest.fixture(scope="module")
+def kube() -> Library:
+    return spec_library([KUBECTL])
+
+
+@pytest.mark.skipif(not KUBECTL.is_file(), reason="../shared/specs not present")
+def test_a_tool_that_finds_its_record_by_name_acts_on_it(kube: Library) -> None:
+    """``scale_deployment(name, replicas)`` takes no id: it finds the deployment by its
+    name. It is an action on the deployment named so (not a create of a new one), the
+    list of deployments feeds it in the graph, and its deployments have names a team
+    gives its workloads (not filler sentences)."""
+    from library.compose.catalog import ACTION, CREATE
+
+    env = make_env(kube.classes, kube.nodes, config=ComposeConfig())
+    tools = env.catalog.tools
+    scale = tools["kubectl_mcp_server__scale_deployment"]
+    assert (scale.kind, scale.collection, scale.own, scale.own_field) == (
+        ACTION,
+        "deployments",
+        "name",
+        "name",
+    )
+    assert tools["kubectl_mcp_server__create_deployment"].kind == CREATE  # a new one
+    assert env.graph.has_edge(
+        "kubectl_mcp_server__get_deployments", "kubectl_mcp_server__scale_deployment"
+    )
+    world, _ = env.world(0)
+    names = [d.name for d in world.services["kubectl_mcp_server"].state.deployments.values()]
+    assert names and all(" " not in n and n == n.lower() for n in names)
+
+
+@pytest.mark.skipif(not KUBECTL.is_file(), reason="../shared/specs not present")
+def test_an_incident_scales_the_deployment_it_found(kube: Library) -> None:
+    """An incident (a real devops workflow) opens on the deployments its work acts on and
+    scales the one the user names, passing that name as the tool's argument."""
+    env = make_env(kube.classes, kube.nodes, config=ComposeConfig())
+    incident = BY_NAME["incident"]
+    assert "kubectl_mcp_server__scale_deployment" in env.core_tools(incident)
+    assert [t.qualified for t in env.work_starts(incident)] == [
+        "kubectl_mcp_server__get_deployments"
+    ]
+    scaled = 0
+    for j in range(12):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        walker.motif = incident
+        walker.allowed = env.motif_tools(incident)
+        if walker._attempt_start(env.work_starts(incident)[0]) is None:
+            continue
+        step = walker._attempt(env.catalog.tools["kubectl_mcp_server__scale_deployment"])
+        if step is None:
+            continue
+        scaled += 1
+        target = step.entity
+        assert target is not None and step.args["name"] == target.record["name"]
+        assert step.binds["name"]["from"] == "step"  # read from the found record
+        record = world.services["kubectl_mcp_server"].state.deployments[target.id]
+        assert record.replicas == step.args["replicas"]
+    assert scaled >= 3

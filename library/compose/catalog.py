@@ -13,7 +13,7 @@ from typing import Any
 
 from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
-from library.graph.nodes import ToolNode, schema_fields, tool_verb
+from library.graph.nodes import ToolNode, name_addressed, name_words, schema_fields, tool_verb
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
 from library.runtime.world import qualified
@@ -28,6 +28,8 @@ LOOKUP, FETCH, CREATE, UPDATE, ACTION, DELETE = (
     "delete",
 )
 WRITE_KINDS = frozenset({CREATE, UPDATE, ACTION, DELETE})
+_DELETING = frozenset({"delete", "remove", "destroy", "purge", "uninstall"})
+_UPDATING = frozenset({"update", "edit", "patch", "modify", "set"})
 ACRONYMS = frozenset(
     {"crm", "hr", "sms", "it", "cdp", "ats", "cpq", "kb", "api", "id", "url", "sku", "cta", "po"}
 )
@@ -117,6 +119,9 @@ class ToolInfo:
     collection: str | None  # the collection the tool finds, creates or acts on
     own: str | None  # the parameter naming the record acted on
     many: bool  # returns a list of records
+    # The record field ``own`` is matched against: its id, or its name where the tool
+    # finds the record by name (``scale_deployment(name)``; ``graph.nodes.name_addressed``).
+    own_field: str = "id"
 
     @property
     def qualified(self) -> str:
@@ -267,6 +272,14 @@ class Catalog:
             own = id_params[0][0]
             out_coll = id_params[0][1]
         verb = tool_verb(td.name)
+        own_field = "id"
+        named = name_addressed(cls, td) if own is None else None
+        if named is not None:
+            own, out_coll, own_field = named
+            many = False
+            # ``helm_chart_upgrade`` or ``git_checkout_branch``: the verb after the family.
+            words = name_words(td.name)
+            verb = next((w for w in words if w in _DELETING | _UPDATING), verb)
         kind: str | None
         if not td.write:
             # A read that returns one record found by values, not by its id (a customer by
@@ -277,9 +290,9 @@ class Catalog:
             kind = LOOKUP if many or (own is None and by_values) else (FETCH if own else None)
         elif own is None:
             kind = CREATE if out_coll is not None and not many else None
-        elif verb in ("delete", "remove", "destroy", "purge"):
+        elif verb in _DELETING:
             kind = DELETE
-        elif verb in ("update", "edit", "patch", "modify", "set"):
+        elif verb in _UPDATING:
             kind = UPDATE
         else:
             kind = ACTION
@@ -293,4 +306,5 @@ class Catalog:
             collection=out_coll,
             own=own,
             many=many,
+            own_field=own_field,
         )

@@ -87,6 +87,7 @@ class ComposeEnv:
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
         self._start_services: dict[str, frozenset[str]] = {}
+        self._work_starts: dict[str, list[ToolInfo]] = {}
         self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
         self.catalogs = self._catalogs()
@@ -211,6 +212,19 @@ class ComposeEnv:
                 if set(str(t.collection or "").split("_")) & motif.nouns:
                     out.add(t.service)
             cached = self._start_services[motif.name] = frozenset(out)
+        return cached
+
+    def work_starts(self, motif: Motif) -> list[ToolInfo]:
+        """Start tools that find the records a motif's core tools act on (cached)."""
+        cached = self._work_starts.get(motif.name)
+        if cached is None:
+            acted = {
+                (t.service, t.collection)
+                for t in (self.catalog.tools[q] for q in self.core_tools(motif))
+                if t.own is not None
+            }
+            cached = [t for t in self.starts if (t.service, t.collection) in acted]
+            self._work_starts[motif.name] = cached
         return cached
 
     def _name_coll(self, qualified: str) -> tuple[str, str | None]:

@@ -80,8 +80,16 @@ class Lookups(Binding):
             by_service.setdefault(t.service, []).append(t)
         services = sorted(by_service)
         home = sorted(set(services) & (self.start_services() or set()))
+        at_work = self.work_starts()
         for i in range(self.cfg.tries_per_step):
             # Most workflows open where their work is done; some from a record elsewhere.
+            # Every fourth try (the second first) opens on the very records the work acts
+            # on: in a service with many ways in, most of them find something else.
+            if at_work and i % 4 == 1:
+                tool = self.rng.choice(at_work)
+                if self._attempt_start(tool) is not None:
+                    return True
+                continue
             pick = home if home and i % 4 != 3 else services
             tool = self.rng.choice(by_service[self.rng.choice(pick)])
             step = self._attempt_start(tool)
@@ -92,6 +100,10 @@ class Lookups(Binding):
     def start_services(self) -> frozenset[str] | None:
         """Services a walk should open in (None: any)."""
         return None
+
+    def work_starts(self) -> list[ToolInfo]:
+        """Start tools that find the records the walk's work acts on (none: no workflow)."""
+        return []
 
     def core_work(self, tool: ToolInfo) -> bool:
         """Whether a tool is the walk's workflow's own work (False: no workflow)."""

@@ -127,6 +127,47 @@ MOTIFS: tuple[Motif, ...] = (
         "{subject} sent in an expense claim.",
         "{subject} needs their expenses processed.",
     ),
+    # The work of teams that run software and infrastructure (real devops, DNS, file and
+    # credential APIs): a workload that misbehaves, a domain to set up, keys to rotate,
+    # files to share.
+    _m(
+        "incident",
+        "scale restart rollback redeploy upgrade install uninstall flush notify rectify "
+        "configure resume suspend restore deploy retry",
+        "deployment deployments pod pods helm_chart helm_charts chart charts cluster clusters "
+        "node nodes server servers instance instances sandbox sandboxes device devices app "
+        "apps line lines cache caches",
+        "{subject} is misbehaving; let's stabilise it.",
+        "{subject} needs attention from the on-call engineer.",
+        "{subject} is part of an incident we are handling.",
+    ),
+    _m(
+        "domain setup",
+        "create add verify patch put notify rectify check request edit update",
+        "zone zones domain domains record records rrset rrsets cryptokey cryptokeys "
+        "sender senders signature signatures web_resource web_resources verify verifies",
+        "{subject} needs its DNS and domain settings sorted out.",
+        "{subject} is being set up on our domains.",
+        "{subject} needs a DNS change.",
+    ),
+    _m(
+        "access",
+        "rotate revoke regenerate reset update create delete replace grant",
+        "secret secrets key keys token tokens tsigkey tsigkeys credential credentials "
+        "password passwords cryptokey cryptokeys permission permissions vault vaults",
+        "{subject} needs its keys and credentials brought up to date.",
+        "{subject} is due for a credential rotation.",
+        "{subject} needs an access change.",
+    ),
+    _m(
+        "file sharing",
+        "share update replace move rename archive associate upload create",
+        "file files folder folders document documents directory directories association "
+        "associations attachment attachments",
+        "{subject} needs its files put in order and shared.",
+        "{subject} is waiting on some files from us.",
+        "{subject} needs files shared.",
+    ),
     _m(
         "follow-up",
         "send create reply forward post notify log add",
@@ -151,6 +192,10 @@ _ALLIES: dict[str, str] = {
     "procurement": "billing fulfilment",
     "travel": "expenses scheduling",
     "expenses": "billing",
+    "incident": "escalation",
+    "domain setup": "access",
+    "access": "",
+    "file sharing": "",
     "follow-up": "",
 }
 MOTIFS = tuple(
@@ -184,6 +229,10 @@ WORK: dict[str, str] = {
     "procurement": "a purchase",
     "travel": "a travel booking",
     "expenses": "an expense claim",
+    "incident": "an incident",
+    "domain setup": "a DNS change",
+    "access": "a credential change",
+    "file sharing": "some files to share",
     "follow-up": "a follow-up",
 }
 WORK_GOALS = (
@@ -262,6 +311,10 @@ SEQUELS: dict[str, tuple[str, ...]] = {
     "procurement": ("billing", "expenses", "follow-up"),
     "travel": ("expenses", "scheduling", "follow-up"),
     "expenses": ("billing", "follow-up"),
+    "incident": ("escalation", "follow-up"),
+    "domain setup": ("access", "follow-up"),
+    "access": ("follow-up",),
+    "file sharing": ("follow-up",),
     "follow-up": ("scheduling",),
 }
 

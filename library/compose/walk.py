@@ -157,6 +157,11 @@ class Walker(Lookups, Writes):
             return None
         return self.env.start_services(self.motif)
 
+    def work_starts(self) -> list[ToolInfo]:
+        if self.motif is None:
+            return []
+        return self.env.work_starts(self.motif)
+
     def _next(
         self, target_services: int, target_steps: int, writes_only: bool = False
     ) -> Step | None:

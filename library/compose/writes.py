@@ -60,8 +60,27 @@ class Writes(Binding):
             and not e.deleted
             and (e.service, e.collection, e.id) not in finished
             and self._may_write(e, tool)
+            and (tool.own_field == "id" or self._named_uniquely(e, tool.own_field))
         ]
         return self.rng.choice(options) if options else None
+
+    def _own(self, tool: ToolInfo, entity: Entity) -> Bound:
+        """The argument naming the record acted on: its id, or its name for a tool that
+        finds records by name (``ToolInfo.own_field``)."""
+        field = tool.own_field
+        return Bound.of(next(f for f in self.facts if f.entity is entity and f.field == field))
+
+    def _named_uniquely(self, entity: Entity, field: str) -> bool:
+        """Whether the record's ``field`` (its name) is one no other record of its
+        collection shares: a tool that finds records by name must find this one."""
+        value = entity.record.get(field)
+        if not isinstance(value, str) or not value:
+            return False
+        records = getattr(self.world.services[entity.service].state, entity.collection)
+        return not any(
+            rid != entity.id and r.model_dump(mode="json").get(field) == value
+            for rid, r in records.items()
+        )
 
     def _finished(self) -> set[tuple[str, str, str]]:
         """Records a step of this plan already moved on with an action (paused, advanced,
@@ -270,7 +289,7 @@ class Writes(Binding):
         values, threshold_text = self._values(tool, chosen, entity, (tool.service, tool.collection))
         if not values:
             return None
-        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        own = self._own(tool, entity)
         required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
         if required is None:
             return None
@@ -290,7 +309,7 @@ class Writes(Binding):
         if entity is None or (entity.created and ends_record(tool.name)):
             return None
         self._hold_record(entity)
-        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        own = self._own(tool, entity)
         required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
         if required is None:
             return None
@@ -309,7 +328,7 @@ class Writes(Binding):
             return None  # a record goes only when removing it is the work (an offboarding)
         if any(f.entity is entity for s in self.steps for f in s.sources if s.write):
             return None
-        own = Bound.of(next(f for f in self.facts if f.entity is entity and f.field == "id"))
+        own = self._own(tool, entity)
         text = {"kind": DELETE, "service": title(tool.service), "target": entity.the}
         return self._write(tool, {str(tool.own): own}, text, entity)
 

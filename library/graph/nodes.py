@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from library.graph.keys import field_key, leaf
+from library.ingest.naming import singular
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
 from library.runtime.world import qualified
@@ -101,6 +102,12 @@ def nodes_from_specs(
             if key is not None:
                 fields[f.side].append(FieldRef(f.path, key, f.required))
         cls = (classes or {}).get(spec.service)
+        named = (
+            name_addressed(cls, cls.tools[spec.name]) if cls and spec.name in cls.tools else None
+        )
+        if named is not None:
+            # The record's name finds it, as an id would: a list of them feeds the tool.
+            fields["input"].append(FieldRef(named[0], f"id:{named[1]}", True))
         declared = spec.output_schema and "output_inferred" not in spec.vendor  # else: built
         if not declared and cls is not None and spec.name in cls.tools:
             fields["output"] = keyed_fields(cls.tools[spec.name].output_schema)
@@ -244,14 +251,61 @@ def nodes_from_service(
     for td in cls.tools.values():
         if not is_verified(cls.name, td.name, verified):
             continue
+        inputs = keyed_fields(td.input_schema)
+        named = name_addressed(cls, td)
+        if named is not None:
+            inputs.append(FieldRef(named[0], f"id:{named[1]}", True))
         nodes.append(
             ToolNode(
                 service=cls.name,
                 name=td.name,
                 verb=class_verb(td.name, td.write),
                 access="write" if td.write else "read",
-                inputs=tuple(keyed_fields(td.input_schema)),
+                inputs=tuple(inputs),
                 outputs=tuple(keyed_fields(td.output_schema)),
             )
         )
     return sorted(nodes, key=lambda n: n.id)
+
+
+# Verbs that make a new record: a name they take is the new record's, not a way to find one.
+_MAKING = frozenset(
+    {"create", "add", "new", "install", "insert", "register", "post", "upload", "send",
+     "book", "make", "generate", "open", "submit", "invite", "import", "copy", "clone"}
+)  # fmt: skip
+
+
+def name_addressed(cls: type[Service], td: Any) -> tuple[str, str, str] | None:
+    """``(parameter, collection, record field)`` where a write tool finds the record it acts
+    on by the record's name instead of an id, as MCP tools and CLIs do
+    (``scale_deployment(name, replicas)``, ``restart_pod(pod_name)``): the parameter is a
+    required text input named like the record's ``name`` field (``name``, ``pod_name`` for
+    a pod), the tool takes no id, and its verb does not make a new record."""
+    tokens = name_words(td.name)
+    if not td.write or set(tokens[:2]) & _MAKING:
+        return None  # ``git_create_branch``: the verb may follow the tool family's name
+    props = top_props(td.input_schema)
+    if any(n.get(REF_KEY) or k.endswith(("_id", "Id", "_ids")) for k, (n, _) in props.items()):
+        return None
+    colls = cls.State.collection_types
+    for pname, (node, required) in sorted(props.items()):
+        if not required or node.get("type") != "string":
+            continue
+        words = name_words(pname)
+        if words[-1:] != ["name"]:
+            continue
+        noun = "_".join(words[:-1])
+        for coll, rtype in sorted(colls.items()):
+            fields = rtype.model_fields
+            if "name" not in fields and pname not in fields:
+                continue
+            one = singular(coll)
+            named = noun in (one, coll) if noun else "_".join(tokens[1:]) in (one, coll)
+            if named:
+                return pname, coll, pname if pname in fields else "name"
+    return None
+
+
+def top_props(schema: Mapping[str, Any] | None) -> dict[str, tuple[dict, bool]]:
+    """Root properties of a schema: ``{name: (node, required)}``."""
+    return {p: (n, r) for p, n, r in schema_fields(schema) if "." not in p and "[" not in p}

@@ -729,6 +729,9 @@ _NAMED: tuple[tuple[tuple[str, ...], str], ...] = (
     (("branch",), "feature_branch"),
     (("release",), "release_name"),
     (("cluster", "database", "instance"), "cluster_name"),
+    # What a team running software names its workloads and hosts (real devops APIs).
+    (("deployment", "app", "sandbox", "helm_chart", "workload", "microservice"), "repo_name"),
+    (("server", "node", "namespace", "environment"), "cluster_name"),
     (("template",), "template_name"),
     (("envelope", "agreement", "contract"), "envelope_subject"),
     (("room", "space", "desk"), "room_name"),
