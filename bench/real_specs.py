@@ -152,6 +152,18 @@ def core_reach(env: object) -> None:
                 reasons[w.split(" (")[0]] += 1
             if why:
                 blocked[f"{q}: {'; '.join(why)}"] += 1
+    # A task needs a second service: which services the work can reach from its own over a
+    # cross-service edge, and through which keys.
+    graph = env.graph  # type: ignore[attr-defined]
+    for motif, _ in env.workflows:  # type: ignore[attr-defined]
+        core = env.core_tools(motif)  # type: ignore[attr-defined]
+        home = {catalog.tools[q].service for q in core}
+        out: Counter[str] = Counter()
+        for src, dst, attrs in graph.edges(data=True):
+            if attrs["cross_service"] and catalog.tools.get(src) and catalog.tools.get(dst):
+                if catalog.tools[src].service in home or catalog.tools[dst].service in home:
+                    out["+".join(sorted(attrs["keys"]))] += 1
+        print(f"  {motif.name}: cross-service edges touching its services {dict(out)}")
     print(f"core tools blocked: {len(blocked)}; by reason: {dict(reasons.most_common())}")
     for line in sorted(blocked)[:40]:
         print(f"  {line}")
