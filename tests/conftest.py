@@ -25,6 +25,21 @@ def prefect_harness(tmp_path_factory: pytest.TempPathFactory):
         yield
 
 
+def command_env(*, session_api: bool, **extra: str) -> dict[str, str]:
+    """The environment a ``compoworld`` command runs in from a test, plus ``extra``.
+
+    Without ``session_api`` no Prefect API is configured, so a command that runs a flow boots
+    its own temporary server, as on a person's machine. With it the command uses the
+    session's temporary API (``prefect_harness`` must be active): booting a server costs
+    ~20 CPU-seconds, and the booting path has its own tests in test_cli_run.py."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    if session_api:
+        from prefect.settings import PREFECT_API_URL
+
+        env["PREFECT_API_URL"] = str(PREFECT_API_URL.value())
+    return env | extra
+
+
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An isolated $COMPOWORLD_HOME."""

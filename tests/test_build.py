@@ -238,14 +238,20 @@ def test_bundled_services_build_verify_and_rerun_adds_nothing(tmp_path: Path) ->
     assert wh.count("service_tools") == len(rows) and wh.count("service_checks") == checks
 
 
-def test_every_tool_of_the_shared_specs_ends_in_exactly_one_outcome(tmp_path: Path) -> None:
+def test_every_tool_of_real_specs_ends_in_exactly_one_outcome(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path)
-    # Specs nobody here wrote (the bundled corpus is built by the compiler tests).
-    ingest_paths([str(SHARED_SPECS)], wh.root)  # ~850 tools, every format
+    # Specs nobody here wrote (the bundled corpus is built by the compiler tests): every third
+    # document of ../shared/specs, every format, and both airlines (the same service name in
+    # two documents). A worker per service makes the whole set a minute of CPU; the coverage
+    # over all of it is bench/real_specs.py's figure.
+    documents = sorted(SHARED_SPECS.rglob("*.json"))
+    chosen = documents[::3] + [d for d in documents if d.stem == "airline"]
+    assert {d.relative_to(SHARED_SPECS).parts[0] for d in chosen} == {"openapi", "functions", "mcp"}
+    ingest_paths(sorted({str(d) for d in chosen}), wh.root)
     summary = build_services(
         wh, BuildSettings(llm=BuildSettings().llm.model_copy(update={"model": None}))
     )
-    assert summary.to_dict()["tools"] > 800
+    assert summary.to_dict()["tools"] > 200
     assert sandbox_workers() == []  # the build left no worker process behind
     tools = wh.query("select service, tool, status, tier, reason from service_tools").to_pylist()
     specs = current_specs(wh)

@@ -15,14 +15,18 @@ from pathlib import Path
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
+from .conftest import command_env
 
-def compoworld(tmp: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env |= {
-        "COMPOWORLD_HOME": str(tmp / "home"),
-        "PREFECT_HOME": str(tmp / "prefect" / "nested"),  # missing parents: the CLI makes them
-        "COLUMNS": "200",
-    }
+
+def compoworld(
+    tmp: Path, *args: str, session_api: bool = False, timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
+    env = command_env(
+        session_api=session_api,
+        COMPOWORLD_HOME=str(tmp / "home"),
+        PREFECT_HOME=str(tmp / "prefect" / "nested"),  # missing parents: the CLI makes them
+        COLUMNS="200",
+    )
     cmd = [sys.executable, "-m", "flows.cli", *args]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
 
@@ -34,10 +38,13 @@ def test_bad_task_runner_is_refused_before_anything_starts(tmp_path: Path) -> No
     assert not (tmp_path / "home" / "warehouse").exists()  # nothing ran
 
 
-def test_nightly_command_grows_only_around_new_services(tmp_path: Path) -> None:
-    """The nightly as cron runs it, three nights: two new spec files; a third file (only its
-    service is built, and only tasks that involve it are composed and rolled out); nothing
-    new (nothing added, and it says so)."""
+def test_nightly_command_grows_only_around_new_services(
+    prefect_harness: None, tmp_path: Path
+) -> None:
+    """The nightly as cron runs it, three nights: two new spec files (with no server
+    configured: the command boots its temporary API); a third file (only its service is
+    built, and only tasks that involve it are composed and rolled out); nothing new (nothing
+    added, and it says so). The last two nights use a configured server (the session's)."""
     drop = tmp_path / "drop"
     drop.mkdir()
     for name in ("crm.yaml", "helpdesk.yaml"):
@@ -61,7 +68,7 @@ def test_nightly_command_grows_only_around_new_services(tmp_path: Path) -> None:
     rollouts_before = wh.count("rollouts")
 
     shutil.copy(bundled_corpus() / "openapi" / "invoicing.yaml", drop / "invoicing.yaml")
-    grown = compoworld(tmp_path, "nightly", "--drop", str(drop), "--tasks", "4")
+    grown = compoworld(tmp_path, "nightly", "--drop", str(drop), "--tasks", "4", session_api=True)
     assert grown.returncode == 0, grown.stderr[-3000:]
     assert grown.stderr.count("new or changed services: invoicing") == 1, grown.stderr[-3000:]
     built = wh.query("select name, count(*) as n from services group by name order by name")
@@ -77,7 +84,7 @@ def test_nightly_command_grows_only_around_new_services(tmp_path: Path) -> None:
     assert sum(t in before for t in rolled) == rollouts_before
 
     settled = {t: wh.count(t) for t in ("specs", "services", "tasks", "rollouts", "exports")}
-    again = compoworld(tmp_path, "nightly", "--drop", str(drop))
+    again = compoworld(tmp_path, "nightly", "--drop", str(drop), session_api=True)
     assert again.returncode == 0, again.stderr[-3000:]
     assert again.stderr.count("nothing new: every spec file") == 1, again.stderr[-3000:]
     assert {t: wh.count(t) for t in settled} == settled

@@ -13,7 +13,7 @@ from pathlib import Path
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
-from .conftest import ROOT
+from .conftest import ROOT, command_env
 
 # Two services and four tasks: enough for every stage to store batches (four runs of it).
 SPECS = [str(bundled_corpus() / "openapi" / f) for f in ("crm.yaml", "helpdesk.yaml")]
@@ -37,12 +37,11 @@ KEYS = {
 
 
 def start(home: Path) -> subprocess.Popen:
-    from prefect.settings import PREFECT_API_URL
-
     (home / "prefect").mkdir(parents=True, exist_ok=True)  # Prefect won't make missing parents
-    env = os.environ | {"COMPOWORLD_HOME": str(home), "PREFECT_HOME": str(home / "prefect")}
     # The session's temporary API: four runs need not each start a server of their own.
-    env["PREFECT_API_URL"] = str(PREFECT_API_URL.value())
+    env = command_env(
+        session_api=True, COMPOWORLD_HOME=str(home), PREFECT_HOME=str(home / "prefect")
+    )
     return subprocess.Popen(
         [sys.executable, "-c", RUN],
         cwd=ROOT,

@@ -1,5 +1,5 @@
-"""prefect.yaml deploys against a real local server, and a process worker takes the
-nightly-expansion deployment to Completed."""
+"""`compoworld server` and `compoworld serve`, then prefect.yaml deploys against that real
+local server, and a process worker takes the nightly-expansion deployment to Completed."""
 
 from __future__ import annotations
 
@@ -43,26 +43,60 @@ def post(url: str) -> list[dict[str, Any]]:
         return json.loads(response.read())
 
 
-def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
+def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -> None:
+    """One real server for the whole path a team takes: `compoworld server` (API and UI),
+    `compoworld serve` registers every deployment with the nightly's cron, `prefect deploy
+    --all` puts them on the work pools, and a process worker takes a triggered nightly to
+    Completed."""
     port = free_port()
     api = f"http://127.0.0.1:{port}/api"
     home = tmp_path / "home"
     (tmp_path / "prefect").mkdir()
-    env = os.environ | {
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"} | {
         "PREFECT_HOME": str(tmp_path / "prefect"),
-        "PREFECT_API_URL": api,
         "COMPOWORLD_HOME": str(home),
         "COMPOWORLD_PROJECT_DIR": str(ROOT),
     }
-    server = subprocess.Popen(
-        [*PREFECT, "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-        env=env | {"PREFECT_API_URL": ""},
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    cli = [sys.executable, "-m", "flows.cli"]
+    started = []
     try:
+        server = subprocess.Popen(
+            [*cli, "server", "--port", str(port)],
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        started.append(server)
         wait_healthy(api)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+            assert b"<html" in page.read().lower()  # the UI is served too
+        env["PREFECT_API_URL"] = api
+
+        serve = subprocess.Popen(
+            [*cli, "serve"],
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        started.append(serve)
+        from flows.stages import STAGE_FLOWS
+
+        expected = {"factory", "nightly-expansion", "train-sft"} | {f.name for f in STAGE_FLOWS}
+        names: set[str] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and names != expected:
+            assert serve.poll() is None, serve.stderr.read().decode()[-3000:]  # type: ignore[union-attr]
+            names = {d["name"] for d in post(f"{api}/deployments/filter")}
+            time.sleep(0.5)
+        assert names == expected
+        nightly = next(
+            d for d in post(f"{api}/deployments/filter") if d["name"] == "nightly-expansion"
+        )
+        assert [s["schedule"]["cron"] for s in nightly["schedules"]] == ["0 2 * * *"]
+        os.killpg(serve.pid, 9)
+        serve.wait(timeout=30)
 
         def prefect(*args: str, timeout: float = 120) -> str:
             out = subprocess.run(
@@ -80,7 +114,8 @@ def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
         prefect("work-pool", "create", "compoworld-gpu", "--type", "process")
         deployed = prefect("--no-prompt", "deploy", "--all")
         assert "nightly-expansion" in deployed
-        # Training alone goes to the GPU pool; every CPU stage to the CPU pool.
+        # Training alone goes to the GPU pool; every CPU stage to the CPU pool (the served
+        # deployments of the same names included: deploy updates them).
         pools = {d["name"]: d["work_pool_name"] for d in post(f"{api}/deployments/filter")}
         assert pools.pop("train-sft") == pools.pop("train-rl") == "compoworld-gpu"
         assert set(pools.values()) == {"compoworld-cpu"}
@@ -104,55 +139,7 @@ def test_deploy_all_and_a_worker_completes_the_nightly(tmp_path: Path) -> None:
         assert [(r["flow"], r["status"]) for r in ran] == [("nightly-expansion", "completed")]
         assert "no spec files" in ran[0]["summary"]
     finally:
-        os.killpg(server.pid, 9)
-        server.wait(timeout=30)
-
-
-def test_compoworld_server_and_serve_register_every_deployment(tmp_path: Path) -> None:
-    port = free_port()
-    api = f"http://127.0.0.1:{port}/api"
-    (tmp_path / "prefect").mkdir()
-    env = os.environ | {
-        "PREFECT_HOME": str(tmp_path / "prefect"),
-        "COMPOWORLD_HOME": str(tmp_path / "home"),
-    }
-    cli = [sys.executable, "-m", "flows.cli"]
-    started = []
-    try:
-        server = subprocess.Popen(
-            [*cli, "server", "--port", str(port)],
-            env={k: v for k, v in env.items() if k != "PREFECT_API_URL"},
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        started.append(server)
-        wait_healthy(api)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
-            assert b"<html" in page.read().lower()  # the UI is served too
-        serve = subprocess.Popen(
-            [*cli, "serve"],
-            env=env | {"PREFECT_API_URL": api},
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        started.append(serve)
-        from flows.stages import STAGE_FLOWS
-
-        expected = {"factory", "nightly-expansion", "train-sft"} | {f.name for f in STAGE_FLOWS}
-        names: set[str] = set()
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and names != expected:
-            assert serve.poll() is None, serve.stderr.read().decode()[-3000:]
-            names = {d["name"] for d in post(f"{api}/deployments/filter")}
-            time.sleep(0.5)
-        assert names == expected
-        nightly = next(
-            d for d in post(f"{api}/deployments/filter") if d["name"] == "nightly-expansion"
-        )
-        assert [s["schedule"]["cron"] for s in nightly["schedules"]] == ["0 2 * * *"]
-    finally:
         for process in started:
-            os.killpg(process.pid, 9)
-            process.wait(timeout=30)
+            if process.poll() is None:
+                os.killpg(process.pid, 9)
+                process.wait(timeout=30)

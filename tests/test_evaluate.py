@@ -5,7 +5,6 @@ runs it (a fresh process on a small warehouse, its printed table and stored rows
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import subprocess
 import sys
@@ -23,6 +22,8 @@ from tasks.evaluate import EvaluationError, evaluate, markdown, parse_policy
 from tasks.ingest import bundled_corpus, ingest_paths
 from tasks.rollout import load_tasks
 from warehouse import Warehouse
+
+from .conftest import command_env
 
 SERVICES = ("openapi/crm.yaml", "openapi/helpdesk.yaml")
 
@@ -144,13 +145,15 @@ def _row(out: str, policy: str) -> list[str]:
     return re.findall(r"\d+\.\d\d", line)
 
 
-def test_eval_command_compares_oracle_scripted_and_tiny(small_home: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env |= {
-        "COMPOWORLD_HOME": str(small_home),
-        "PREFECT_HOME": str(small_home.parent / "prefect"),
-        "COLUMNS": "200",
-    }
+def test_eval_command_compares_oracle_scripted_and_tiny(
+    prefect_harness: None, small_home: Path
+) -> None:
+    env = command_env(
+        session_api=True,  # a configured server, as after `compoworld server`
+        COMPOWORLD_HOME=str(small_home),
+        PREFECT_HOME=str(small_home.parent / "prefect"),
+        COLUMNS="200",
+    )
     args = ["--policy", "oracle", "--policy", "scripted", "--policy", "tiny"]
     args += ["--split", "sft", "--split", "rl", "--split", "eval", "--k", "2", "--limit", "3"]
     args += ["--max-new-tokens", "16"]

@@ -4,8 +4,9 @@ result read back, and what they recorded in the warehouse."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-import os
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,10 @@ pytest.importorskip("trl")
 
 from library.compose import compose_tasks
 from library.services import reference_service_classes
+from training.sft import file_sha256
 from warehouse import Warehouse
+
+from .conftest import command_env
 
 pytestmark = pytest.mark.slow  # a fresh interpreter (torch, TRL) per command
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,17 +35,14 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def compoworld(tmp: Path, *args: str, timeout: int = 400) -> subprocess.CompletedProcess[str]:
-    from prefect.settings import PREFECT_API_URL
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env |= {
-        "COMPOWORLD_HOME": str(tmp / "home"),
-        "PREFECT_HOME": str(tmp / "prefect"),
-        "COLUMNS": "200",
-        # A configured Prefect server (the session's): each command would otherwise boot a
-        # temporary one, and the commands that do are tested in test_cli_run.py.
-        "PREFECT_API_URL": str(PREFECT_API_URL.value()),
-    }
+    # A configured Prefect server (the session's): the commands that boot a temporary one
+    # are tested in test_cli_run.py.
+    env = command_env(
+        session_api=True,
+        COMPOWORLD_HOME=str(tmp / "home"),
+        PREFECT_HOME=str(tmp / "prefect"),
+        COLUMNS="200",
+    )
     cmd = [sys.executable, "-m", "flows.cli", *args]
     return subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
@@ -51,13 +52,50 @@ def printed_json(stdout: str) -> dict:
     return json.loads(stdout[stdout.index("{") :])
 
 
-def test_train_sft_prints_its_result(prefect_harness: None, shared: Path) -> None:
-    proc = compoworld(shared, "train", "--model", "tiny", "--max-steps", "2", "--export", str(CHAT))
+def test_train_sft_prints_its_result_and_records_the_run(
+    prefect_harness: None, shared: Path
+) -> None:
+    """`compoworld train` with no --export trains on the newest chat export the warehouse
+    records, prints its result, and records the run (lineage, metrics, an artifact)."""
+    from prefect import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    home = shared / "home"
+    chat = home / "exports" / "chat.jsonl"
+    chat.parent.mkdir(parents=True)
+    chat.write_text(CHAT.read_text().splitlines(keepends=True)[0])  # one record: quicker
+    wh = Warehouse(home / "warehouse")
+    row = {
+        "export_id": "e1",
+        "kind": "chat_jsonl",
+        "path": str(chat.resolve()),
+        "records": 1,
+        "created_at": dt.datetime.now(dt.UTC),
+    }
+    wh.append("exports", [row], batch_id="e1")
+
+    proc = compoworld(shared, "train", "--model", "tiny", "--max-steps", "2")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     result = printed_json(proc.stdout)
     assert result["kind"] == "sft" and result["steps"] == 2
     assert result["started_at"] < result["finished_at"]  # datetimes printed as text
     assert Path(result["model_dir"], "model.safetensors").is_file()
+
+    [run] = wh.query("SELECT * FROM training_runs WHERE kind = 'sft'").to_pylist()
+    assert run["run_id"] == result["run_id"] and run["status"] == "completed"
+    assert run["export_id"] == "e1" and run["data_path"] == str(chat.resolve())
+    assert run["data_sha256"] == file_sha256(chat) and run["steps"] == 2 and run["samples"] == 1
+    assert math.isfinite(run["final_loss"]) and run["device"] == "cpu"
+    assert run["out_dir"] == str(home.resolve() / "training" / run["run_id"])
+    assert json.loads(run["metrics"])["final_loss"] == run["final_loss"]
+    assert Path(run["model_dir"], "config.json").is_file()
+    runs = wh.query("SELECT status FROM runs WHERE flow = 'train-sft'").to_pylist()
+    assert runs == [{"status": "completed"}]
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["train-sft-summary"]))
+        )
+    assert any(run["run_id"] in (a.data or "") for a in found)
 
 
 def test_train_rl_records_lineage_and_the_judges_rewards(

@@ -7,7 +7,6 @@ to the tools its conversation calls, so the file stays small.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
 import subprocess
@@ -155,50 +154,6 @@ def test_missing_trl_says_install_the_train_extra(
 def test_latest_chat_export_defaults_to_the_home_file(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path / "wh")
     assert latest_chat_export(wh, tmp_path) == (str(tmp_path / "exports" / "chat.jsonl"), None)
-
-
-def _record_export(wh: Warehouse, path: Path, export_id: str) -> None:
-    row = {
-        "export_id": export_id,
-        "kind": "chat_jsonl",
-        "path": str(path.resolve()),
-        "records": 1,
-        "created_at": dt.datetime.now(dt.UTC),
-    }
-    wh.append("exports", [row], batch_id=export_id)
-
-
-def test_train_sft_flow_records_a_training_run(prefect_harness: None, home: Path) -> None:
-    from prefect import get_client
-    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
-
-    from flows.settings import warehouse_root
-    from flows.training import train_sft
-
-    wh = Warehouse(warehouse_root())
-    chat = home / "exports" / "chat.jsonl"
-    chat.parent.mkdir(parents=True)
-    chat.write_text(DATA.read_text().splitlines(keepends=True)[0])  # one record: quicker
-    _record_export(wh, chat, "e1")
-
-    summary = train_sft(max_steps=2)
-    rows = wh.query("SELECT * FROM training_runs").to_pylist()
-    assert len(rows) == 1
-    row = rows[0]
-    assert row["run_id"] == summary["train"]["run_id"] and row["status"] == "completed"
-    assert row["export_id"] == "e1" and row["data_path"] == str(chat.resolve())
-    assert row["data_sha256"] == file_sha256(chat) and row["steps"] == 2 and row["samples"] == 1
-    assert math.isfinite(row["final_loss"]) and row["device"] == "cpu"
-    assert row["out_dir"] == str(home.resolve() / "training" / row["run_id"])
-    assert json.loads(row["metrics"])["final_loss"] == row["final_loss"]
-    assert Path(row["model_dir"], "config.json").is_file()
-    runs = wh.query("SELECT status FROM runs WHERE flow = 'train-sft'").to_pylist()
-    assert runs == [{"status": "completed"}]
-    with get_client(sync_client=True) as client:
-        found = client.read_artifacts(
-            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["train-sft-summary"]))
-        )
-    assert any(row["run_id"] in (a.data or "") for a in found)
 
 
 def test_train_sft_flow_failure_carries_stderr(prefect_harness: None, home: Path) -> None:

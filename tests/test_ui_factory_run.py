@@ -7,7 +7,8 @@ what a person running the factory from the UI relies on:
 - while it runs, stage log lines reach the server and the stages' progress artifacts move
   (seen by polling the API during the run), then end at 100%;
 - the run page shows the stages' log lines, and its Artifacts tab the summary and progress
-  at 100%; the screenshot in docs/ is regenerated from it;
+  at 100%; the screenshot in docs/ is regenerated from it with
+  COMPOWORLD_UPDATE_SCREENSHOT=1 (else it goes to the test's temporary folder);
 - the deployment refuses parameters outside their schema, naming the parameter;
 - a nightly-expansion run that fails triggers the alert automation, and the "grew nothing"
   automation fires when no growth event came within its (here short) window;
@@ -34,7 +35,9 @@ from .conftest import ROOT
 from .test_deploy import free_port, wait_healthy
 
 CHROMIUM = Path("/usr/bin/chromium")
+# Regenerated only on request, so that a test run leaves the checkout as it found it.
 SCREENSHOT = ROOT / "docs" / "prefect-ui-factory-run.png"
+UPDATE_SCREENSHOT = os.environ.get("COMPOWORLD_UPDATE_SCREENSHOT") == "1"
 STAGES = ("ingest", "build", "graph", "compose", "rollout", "export")
 CHROMIUM_FLAGS = [
     "--headless",
@@ -244,7 +247,9 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
             text = page.inner_text("body")
             for stage in STAGES:
                 assert f"{stage} done" in text, stage
-            page.screenshot(path=str(SCREENSHOT))
+            shot = SCREENSHOT if UPDATE_SCREENSHOT else tmp_path / SCREENSHOT.name
+            page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 0
             page.get_by_text("Artifacts", exact=True).first.click()
             # The summary and the flow's progress artifacts, then the compose task's one.
             page.get_by_text("factory-summary").first.wait_for(timeout=30_000)
