@@ -127,9 +127,8 @@ def test_a_parameter_named_for_the_records_key_names_that_field() -> None:
     specs, _ = ingest_document(orjson.dumps(PIPELINES), source_file="pipelines.json")
     plan = plan_service(specs)
     delete = next(t for t in plan.tools if t.name == "DeleteImagePipeline")
-    assert [(p.name, p.role, p.target) for p in delete.params] == [
-        ("imagePipelineArn", Role.KEY, "arn")
-    ]
+    # ``arn`` is the pipeline's id (AWS names records by their ARN), so the parameter names it
+    assert [(p.name, p.role) for p in delete.params] == [("imagePipelineArn", Role.ID)]
     build = build_service(specs)
     for name in ("GetImagePipeline", "DeleteImagePipeline"):
         assert name in build.verified, build.outcomes[name]

@@ -19,7 +19,7 @@ from library.compiler.types import json_types, usable_pattern
 from library.ingest.naming import singular, tokens
 from library.runtime.semantic import REF_MAX_LENGTH
 
-ID_WORDS = (("id",), ("sid",), ("uuid",), ("guid",))
+ID_WORDS = (("id",), ("sid",), ("uuid",), ("guid",), ("arn",))  # ``arn``: AWS names records so
 
 __all__ = ["RUNTIME", "IdStyle", "id_key", "id_style", "new_id_source"]
 

@@ -25,8 +25,9 @@ from library.toolspec import ToolSpec
 _UNIQUE = re.compile(r"\bunique\b", re.IGNORECASE)
 _ID_EXAMPLE = re.compile(r"^([A-Za-z][A-Za-z0-9]{0,7})[_-][A-Za-z0-9]+$")
 PAGING = frozenset(
-    {"limit", "offset", "cursor", "page", "page_size", "per_page", "page_token", "starting_after"}
-)
+    {"limit", "offset", "cursor", "page", "page_size", "per_page", "page_token", "starting_after",
+     "next_token", "max_results", "page_number"}
+)  # fmt: skip
 QUERY_NAMES = frozenset({"query", "q", "search", "keyword", "keywords", "text", "term"})
 _RANGE = re.compile(
     r"^(?:(?P<pre>min|max|from|to|since|until|start|end)_(?P<f1>.+)|"
@@ -183,7 +184,8 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
     for name in required:
         toks = tokens(name)
-        if (toks == want or toks in ID_WORDS) and refs.get(name) in (None, resource):
+        named = toks == want or toks == (*want[:-1], "arn") or toks in ID_WORDS
+        if named and refs.get(name) in (None, resource):
             return name
     for name in required:
         if name in path_params and refs.get(name) == resource:
@@ -202,14 +204,19 @@ def own_id_param(spec: ToolSpec, resource: str) -> str | None:
 KEY_WORDS = frozenset({"id", "name", "key", "slug", "code", "arn", "identifier", "sid", "uuid"})
 
 
+# The last word of a key naming one record: ``flow_id``, and AWS's ``flowArn`` (an Amazon
+# Resource Name is the id every AWS API names its records by).
+RECORD_ID_WORDS = frozenset({"id", "arn"})
+
+
 def names_record(toks: tuple[str, ...], resource: str | None, path: bool = False) -> bool:
     """``insurance_policy_id`` names a critical illness insurance policy (a suffix of the
-    resource's words and ``id``); in a path, ``stage_name`` names a stage."""
+    resource's words and ``id``, or ``arn``); in a path, ``stage_name`` names a stage."""
     if not toks or not resource:
         return False
     words = tokens(singular(resource))
     head, last = toks[:-1], toks[-1]
-    if last != "id" and not (path and last in KEY_WORDS):
+    if last not in RECORD_ID_WORDS and not (path and last in KEY_WORDS):
         return False
     # the key's noun is the resource's: ``education_expense_id`` of expenses
     return bool(head) and bool(words) and head[-1] == words[-1]

@@ -78,11 +78,14 @@ PAGE_META = {
     "perPage": "limit", "offset": "offset", "skip": "offset", "next_cursor": "next_cursor",
     "nextCursor": "next_cursor", "next_page_token": "next_cursor", "nextPageToken": "next_cursor",
     "cursor": "next_cursor", "has_more": "has_more", "hasMore": "has_more", "page": "page",
+    "nextToken": "next_cursor", "NextToken": "next_cursor", "next_token": "next_cursor",
+    "pageNumber": "page", "page_number": "page",
 }  # fmt: skip
 PARAM_PAGING = {
     "limit": Role.LIMIT, "page_size": Role.LIMIT, "per_page": Role.LIMIT, "offset": Role.OFFSET,
     "cursor": Role.CURSOR, "page_token": Role.CURSOR, "starting_after": Role.CURSOR,
-    "page": Role.PAGE,
+    "page": Role.PAGE, "next_token": Role.CURSOR, "max_results": Role.LIMIT,
+    "page_number": Role.PAGE,
 }  # fmt: skip
 RECORD_VERBS = ("create", "read", "update", "action")
 

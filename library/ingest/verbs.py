@@ -160,9 +160,17 @@ def _is_path_verb(word: str) -> bool:
     return not (word.endswith("s") and not word.endswith("ss"))
 
 
+# First words of operations that read, whatever the method (AWS and others list, describe and
+# get with POST: ``ListFlows``, ``POST /list-flows``).
+_READ_FIRST = frozenset({"list", "describe", "get", "search", "query", "find", "fetch"})
+
+
 def http_verb(method: str, shape: PathShape, name: str) -> Verb:
     method = method.upper()
     hinted = _name_verb(tokens(name))[0]
+    first = tokens(name)[:1]
+    if method == "POST" and first and first[0] in _READ_FIRST:
+        return VERB_WORDS.get(first[0], V.READ)
     if shape.action:
         word_verb = VERB_WORDS.get(shape.action, V.ACTION)
         if word_verb is V.SEARCH or (method == "GET" and word_verb is V.LIST):

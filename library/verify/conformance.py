@@ -38,7 +38,7 @@ import orjson
 
 from library.compiler.naming import collection_for
 from library.compiler.records import names_record, range_parts
-from library.ingest.naming import singular, tokens
+from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
 from library.runtime.world import hash_state, qualified
@@ -51,6 +51,11 @@ from library.verify.schemas import validate
 SEED_SIZE = 10  # records per collection: enough to find a record an action applies to
 MAX_CANDIDATES = 10  # records tried for a tool that acts on one (some are in a terminal state)
 MAX_PAGES = 50
+CURSOR_PARAMS = frozenset({"cursor", "next_token", "page_token"})  # a list's next-page input
+NEXT_CURSOR_KEYS = (
+    "next_cursor", "nextCursor", "next_page_token", "nextPageToken", "cursor", "nextToken",
+    "NextToken", "next_token",
+)  # fmt: skip
 MAX_PARAM_CALLS = 32  # calls per tool for ``every_parameter``
 MAX_VALUES = 4  # values tried per parameter (enum members, bounds)
 NOTHING = object()
@@ -708,8 +713,9 @@ class _Suite:
                 return None
             if not items:
                 break
-            if cursor and "cursor" in props:
-                args["cursor"] = cursor
+            follow = next((p for p in props if snake(p) in CURSOR_PARAMS), None)
+            if cursor and follow is not None:
+                args[follow] = cursor
             elif "offset" in props:
                 offset += len(items)
                 args["offset"] = offset
@@ -843,11 +849,7 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
             items = value
             break
     cursor = next(
-        (
-            data[k]
-            for k in ("next_cursor", "nextCursor", "next_page_token", "cursor")
-            if isinstance(data.get(k), str) and data.get(k)
-        ),
+        (data[k] for k in NEXT_CURSOR_KEYS if isinstance(data.get(k), str) and data.get(k)),
         None,
     )
     return items, cursor
