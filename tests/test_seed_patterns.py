@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import orjson
+import pytest
 
 from library.ingest import ingest_document
 from library.runtime.ids import draw_pattern, pattern_id
@@ -103,3 +105,13 @@ def test_references_to_records_held_elsewhere_match_their_pattern() -> None:
     build = build_service(specs)
     assert "GetThing" in build.verified, build.outcomes["GetThing"]
     assert "ListThings" in build.verified, build.outcomes["ListThings"]
+
+
+def test_a_patterned_address_part_is_drawn_from_its_pattern() -> None:
+    """``shipping.state: [A-Z]{2}`` is a code: the holder's region name does not fit it."""
+    specs_dir = Path(__file__).resolve().parents[1].parent / "shared" / "specs"
+    if not specs_dir.is_dir():
+        pytest.skip("../shared/specs is not present")
+    specs, _ = ingest_document(specs_dir / "openapi/pay1.de__link.json")
+    build = build_service(specs)
+    assert "getPaymentLink" in build.verified, build.outcomes["getPaymentLink"]

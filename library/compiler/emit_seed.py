@@ -1103,6 +1103,8 @@ class _RecordWriter:
                 args.append((f.attr, paired[f.name]))
                 continue
             text = f.type.kind is Kind.STR  # a ``location`` object is not the city's name
+            # a declared pattern decides (``state: [A-Z]{2}`` is a code, not the region's name)
+            text = text and patterned_text(f.type, "rng") is None
             if who and text and kind in ("street", "line2", "city", "region", "postal_code"):
                 if kind == "line2":
                     expr: Expr | None = '""' if f.required else None
