@@ -185,3 +185,33 @@ def test_an_incident_scales_the_deployment_it_found(kube: Library) -> None:
         record = world.services["kubectl_mcp_server"].state.deployments[target.id]
         assert record.replicas == step.args["replicas"]
     assert scaled >= 3
+
+
+def test_an_update_that_requires_every_field_resends_what_it_keeps(lib: Library) -> None:
+    """``update_task`` requires every field of the task (PUT style), some of which no one
+    would state (its ``metadata`` object, a free-text priority): those are resent as the
+    record the agent found holds them, read from it, and the instruction names only the
+    changes."""
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    # Tasks have subtasks pointing at them and name no person, so composition leaves them
+    # alone as reference records (``ComposeEnv.catalogs``); here the binding is the point.
+    env.catalogs = frozenset()
+    update = env.catalog.tools["simplechecklist__update_task"]
+    assert {"metadata", "priority"} <= {p.name for p in update.params if p.required}
+    listing = env.catalog.tools["simplechecklist__get_all_tasks"]
+    updated = 0
+    for j in range(12):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        if walker._attempt_start(listing) is None:
+            continue
+        found = dict(walker.steps[0].entity.record)  # type: ignore[union-attr]
+        step = walker._attempt(update)
+        if step is None:
+            continue
+        updated += 1
+        assert step.binds["metadata"]["from"] == "step"
+        assert step.args["metadata"] == found["metadata"]
+        said = {name for name, _ in step.text["values"]}
+        assert "metadata" not in said and said  # the changes, not what is resent
+    assert updated >= 3

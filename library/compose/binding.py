@@ -339,8 +339,16 @@ class Binding(WalkState):
         return bound
 
     def _bind_required(
-        self, tool: ToolInfo, skip: set[str], exclude: tuple[str, str | None]
+        self,
+        tool: ToolInfo,
+        skip: set[str],
+        exclude: tuple[str, str | None],
+        entity: Entity | None = None,
+        resent: set[str] | None = None,
     ) -> dict[str, Bound] | None:
+        """Every required argument bound; with ``entity`` (the record an update or action
+        acts on), one nothing else can fill takes the record's current value, as a call
+        that must resend every field does (names in ``resent``)."""
         out: dict[str, Bound] = {}
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(tool.params, key=lambda p: (p.key or p.item_key) != "email")
@@ -348,11 +356,27 @@ class Binding(WalkState):
             if not p.required or p.name in skip:
                 continue
             bound = self._bind(p, tool, exclude)
+            if bound is None and entity is not None:
+                bound = self._current(entity, p)
+                if bound is not None and resent is not None:
+                    resent.add(p.name)
             if bound is None:
                 return None
             out[p.name] = bound
         order = [p.name for p in tool.params]
         return ordered_times(tool, {n: out[n] for n in order if n in out})
+
+    def _current(self, entity: Entity, p: Param) -> Bound | None:
+        """``p`` bound to the value the record holds now under the same name, read from
+        the record the agent found (a PUT-style update resends what it does not change)."""
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        if current is None:
+            return None
+        value = current.model_dump(mode="json").get(p.name)
+        if value is None or value != entity.record.get(p.name):
+            return None  # changed since it was read: the agent has not seen this value
+        fact = next((f for f in self.facts if f.entity is entity and f.field == p.name), None)
+        return Bound.of(fact or Fact(entity, p.name, value, None, p.type))
 
     def _numeric_facts(self) -> list[Fact]:
         return [

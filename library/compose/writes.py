@@ -273,7 +273,13 @@ class Writes(Binding):
         if entity is None or entity.created:
             return None  # what a step creates it creates as wanted: no "then change the new one"
         settable = self._settable(tool, entity)
-        if not settable:
+        # A PUT-style update requires fields of the record: it sets some, resends the rest.
+        put = [
+            p.name
+            for p in tool.params
+            if p.required and p.name != tool.own and p.name in entity.record
+        ]
+        if not settable and not put:
             return None
         self._hold_record(entity)
         self.rng.shuffle(settable)
@@ -287,18 +293,25 @@ class Writes(Binding):
             )
         chosen = settable[: self.rng.choice((1, 1, 2))]
         values, threshold_text = self._values(tool, chosen, entity, (tool.service, tool.collection))
-        if not values:
+        if not values and not put:
             return None
         own = self._own(tool, entity)
-        required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
+        resent: set[str] = set()
+        where = (tool.service, tool.collection)
+        required = self._bind_required(tool, {str(tool.own)}, where, entity, resent)
         if required is None:
             return None
+        if not values and all(
+            n in resent or b.value == entity.record.get(n) for n, b in required.items()
+        ):
+            return None  # nothing would change
         bound = {str(tool.own): own, **required, **values}
+        resent -= set(values)  # a value the step changes is said, not resent
         text: dict[str, Any] = {
             "kind": UPDATE,
             "service": title(tool.service),
             "target": entity.the,
-            "values": self._pairs(bound, {str(tool.own)}),
+            "values": self._pairs(bound, {str(tool.own)} | resent),
         }
         if threshold_text:
             text["threshold"] = threshold_text
