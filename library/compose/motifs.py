@@ -161,7 +161,7 @@ MOTIFS: tuple[Motif, ...] = (
     ),
     _m(
         "file sharing",
-        "share update replace move rename archive associate upload create",
+        "share update replace move archive associate upload create",
         "file files folder folders document documents directory directories association "
         "associations attachment attachments",
         "{subject} needs its files put in order and shared.",
