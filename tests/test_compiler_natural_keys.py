@@ -158,3 +158,13 @@ def test_a_keyed_field_is_seeded_and_a_lone_value_is_no_key() -> None:
     telecom, _ = ingest_document(SPECS / "functions/tau2/telecom.json")
     skipped = plan_service(telecom).skipped
     assert skipped["enable_roaming"] == "no parameter identifies the roaming"
+
+
+def test_a_key_every_create_sets_is_held_by_every_record() -> None:
+    """``delete_message(receiver_id)``: ``send_message(receiver_id, message)`` always sets the
+    receiver, so every seeded message has one too, and the delete finds its message."""
+    specs, _ = ingest_document(SPECS / "functions/bfcl_multi_turn/message_api.json")
+    plan = plan_service(specs)
+    assert plan.records["messages"].fields["receiver_id"].required
+    build = build_service(specs)
+    assert "delete_message" in build.verified, build.outcomes["delete_message"]

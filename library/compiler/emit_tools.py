@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -63,7 +64,23 @@ def _msg(text: str) -> str:
 
 
 def _error(code: str, text: str, indent: int = 2) -> list[str]:
-    return call("raise ToolError", [f"ErrorCode.{code}", _msg(text)], indent)
+    lines = call("raise ToolError", [f"ErrorCode.{code}", _msg(text)], indent)
+    if all(len(line) <= WIDTH for line in lines):
+        return lines
+    # a message naming several keys: its parts, one literal per line (``no rate with ...``)
+    pad, chunks = INDENT * indent, [""]
+    for part in re.split(r"(?<=, )", text):
+        if chunks[-1] and len(chunks[-1]) + len(part) > WIDTH - len(pad) - 16:
+            chunks.append("")
+        chunks[-1] += part
+    return [
+        f"{pad}raise ToolError(",
+        f"{pad}{INDENT}ErrorCode.{code},",
+        f"{pad}{INDENT}(",
+        *(f"{pad}{INDENT * 2}{_msg(chunk)}" for chunk in chunks),
+        f"{pad}{INDENT}),",
+        f"{pad})",
+    ]
 
 
 class ToolWriter:
@@ -715,7 +732,11 @@ def _if(test: str, indent: int) -> list[str]:
     line = f"{pad}if {test}:"
     if len(line) <= WIDTH:
         return [line]
-    return [f"{pad}if (", f"{pad}{INDENT}{test}", f"{pad}):"]
+    if len(pad + INDENT + test) <= WIDTH or " and " not in test:
+        return [f"{pad}if (", f"{pad}{INDENT}{test}", f"{pad}):"]
+    first, *rest = test.split(" and ")  # several keys compared: one per line
+    body = [f"{pad}{INDENT}{first}", *(f"{pad}{INDENT}and {t}" for t in rest)]
+    return [f"{pad}if (", *body, f"{pad}):"]
 
 
 def _status_name(record: RecordPlan, action: ActionPlan) -> str:

@@ -172,18 +172,32 @@ def _tools(
 
 def _keys_held(tools: list[ToolPlan], records: dict[str, RecordPlan]) -> None:
     """A field a natural key looks records up by is held by every record (seeded always),
-    where no create could leave it out: ``switch_project(project_name)`` finds projects by
-    their ``project_name``."""
-    created = {t.resource for t in tools if t.verb == "create"}
+    where no create could leave it out (none creates them, or each sets it):
+    ``switch_project(project_name)`` finds projects by their ``project_name``."""
+    creates: dict[str, list[ToolPlan]] = defaultdict(list)
+    for t in tools:
+        if t.verb == "create":
+            creates[t.resource].append(t)
     by_key = {r.resource: r for r in records.values()}
     for tool in tools:
         record = by_key.get(tool.resource)
-        if record is None or record.lookup or tool.resource in created:
+        if record is None or record.lookup:
             continue
         for p in tool.by_role(Role.KEY):
-            field = record.fields.get(p.target or p.name)
+            target = p.target or p.name
+            # ``delete_message(receiver_id)``: every create sets the key, so every record has it
+            if not all(_sets(create, target) for create in creates[tool.resource]):
+                continue
+            field = record.fields.get(target)
             if field is not None and field.type.kind in (Kind.STR, Kind.INT):
                 field.required = True
+
+
+def _sets(create: ToolPlan, field: str) -> bool:
+    """The create always sets ``field``: a required parameter of it holds the field."""
+    return any(
+        p.role is Role.FIELD and p.required and (p.target or p.name) == field for p in create.params
+    )
 
 
 def _lists_ids(spec: ToolSpec, verb: str) -> bool:
