@@ -160,9 +160,10 @@ def core_reach(env: object) -> None:
         home = {catalog.tools[q].service for q in core}
         out: Counter[str] = Counter()
         for src, dst, attrs in graph.edges(data=True):
-            if attrs["cross_service"] and catalog.tools.get(src) and catalog.tools.get(dst):
-                if catalog.tools[src].service in home or catalog.tools[dst].service in home:
-                    out["+".join(sorted(attrs["keys"]))] += 1
+            a, b = catalog.tools.get(src), catalog.tools.get(dst)
+            touches = a is not None and b is not None and (a.service in home or b.service in home)
+            if attrs["cross_service"] and touches:
+                out["+".join(sorted(attrs["keys"]))] += 1
         print(f"  {motif.name}: cross-service edges touching its services {dict(out)}")
     print(f"core tools blocked: {len(blocked)}; by reason: {dict(reasons.most_common())}")
     for line in sorted(blocked)[:40]:
