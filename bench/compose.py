@@ -7,8 +7,10 @@
 2. the dependency graph over the verified tools: build time and degree statistics, and the
    build time at ``--graph-scale`` tools (the corpus replicated under new service names);
 3. composition of ``--n`` verified tasks on ``--workers`` processes (shards merged, near-
-   duplicates dropped): wall time, verified tasks/s, acceptance rate, rejection reasons, and
-   the distribution of services, steps, capabilities, domains, difficulty and splits;
+   duplicates dropped): wall time, CPU seconds summed over the shards (the figure that does
+   not depend on how loaded the machine is), verified tasks/s, acceptance rate, rejection
+   reasons, and the distribution of services, steps, capabilities, domains, difficulty and
+   splits;
 4. with ``--sample K``: K instructions as a markdown list (for the README).
 """
 
@@ -18,6 +20,7 @@ import argparse
 import dataclasses
 import math
 import multiprocessing as mp
+import os
 import sys
 import time
 from collections import Counter
@@ -41,12 +44,14 @@ from library.graph import build_graph, degree_stats  # noqa: E402
 _ENV: ComposeEnv | None = None  # set before the workers fork, inherited by them
 
 
-def _shard(args: tuple[int, int, int, int]) -> tuple[list[dict], dict[str, int], float]:
+def _shard(args: tuple[int, int, int, int]) -> tuple[list[dict], dict[str, int], float, float]:
+    """One worker's share: (tasks, rejections, wall seconds, CPU seconds of the process)."""
     shard, shards, n, seed = args
     assert _ENV is not None
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     tasks, rejections = compose_tasks([], n, env=_ENV, seed=seed, shard=shard, shards=shards)
-    return [t.model_dump() for t in tasks], rejections, time.perf_counter() - t0
+    dumped = [t.model_dump() for t in tasks]
+    return dumped, rejections, time.perf_counter() - t0, time.process_time() - c0
 
 
 def library_figures() -> Library:
@@ -110,8 +115,9 @@ def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) 
     tasks, dropped = merge_tasks(parts, n)
     wall = time.perf_counter() - t0
     rejections: Counter[str] = Counter()
-    for _, rej, _ in results:
+    for _, rej, _, _ in results:
         rejections.update(rej)
+    cpu = sum(r[3] for r in results)
     accepted = sum(len(p) for p in parts)
     candidates = accepted + sum(rejections.values())
     total = len(tasks)
@@ -119,6 +125,13 @@ def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) 
         f"compose: {total} verified tasks in {wall:.1f} s on {workers} processes "
         f"({total / wall:.1f} tasks/s; environment built in {env_s:.1f} s, seeding "
         "included in the wall time)"
+    )
+    # CPU seconds do not depend on how loaded the machine is: the figure to compare runs by.
+    print(
+        f"  CPU {cpu:.1f} s over the {workers} shards ({cpu / max(1, total) * 1000:.1f} s per "
+        f"1,000 tasks; shard CPU {', '.join(f'{r[3]:.1f}' for r in results)} s, "
+        f"wall {', '.join(f'{r[2]:.1f}' for r in results)} s); load average "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(
         f"  acceptance {accepted}/{candidates} = {accepted / max(1, candidates):.0%}; "
@@ -139,7 +152,15 @@ def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) 
     print(f"  difficulty: {_share(Counter(t.difficulty for t in tasks), total)}")
     print(f"  splits: {_share(Counter(t.split for t in tasks), total)}")
     used = Counter(s for t in tasks for s in t.services)
-    print(f"  services used: {len(used)} of {len(lib.classes)}; most used {used.most_common(5)}")
+    top = ", ".join(f"{s} {k / total:.0%}" for s, k in used.most_common(10))
+    print(f"  services used: {len(used)} of {len(lib.classes)}; in the most tasks: {top}")
+    cfg = ComposeConfig()
+    domains = Counter(t.domain for t in tasks)
+    print(
+        f"  balance: largest service share {max(used.values()) / total:.0%} "
+        f"(cap {cfg.max_service_share:.0%}), largest domain share "
+        f"{max(domains.values()) / total:.0%} (cap {cfg.max_domain_share:.0%})"
+    )
     if sample:
         print()
         print(sample_markdown(tasks, sample))

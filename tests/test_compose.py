@@ -5,6 +5,7 @@ user must supply and nothing the agent could not discover, and runs are determin
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -414,3 +415,36 @@ def test_only_verified_tools_are_used(corpus, library: Library) -> None:
     assert not used & unverified
     env = make_env(library.classes, library.nodes)
     assert not set(env.catalog.tools) & unverified
+
+
+def test_state_json_from_the_record_cache_is_model_dump() -> None:
+    # Task states are exported through the record cache: the same JSON (and key order),
+    # before and after a write, as dumping the whole state.
+    from library.compose.views import DumpCache
+    from library.runtime import World
+    from library.seed import seed_pool
+
+    world = World([c() for c in reference_service_classes()], seed=4)
+    world.seed_states(seed_pool(0), 6)
+    cache = DumpCache()
+    for write in (False, True):
+        if write:
+            call = world.call("crm__create_contact", {"name": "Al Ko", "email": "al@ko.io"})
+            assert call["success"]
+        for name, svc in world.services.items():
+            dumped = svc.state.model_dump(mode="json")
+            assert orjson.dumps(cache.state_json(svc.state)) == orjson.dumps(dumped), name
+
+
+def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:
+    # Balance: a run's tasks stay within the share caps (a meetings tool fits nearly every
+    # workflow; uncapped, one service was in 54% of the bundled corpus's tasks).
+    env, tasks, _ = corpus
+    cfg = env.config
+    services = Counter(s for t in tasks for s in t.services)
+    domains = Counter(t.domain for t in tasks)
+    assert max(services.values()) <= math.ceil(cfg.max_service_share * CORPUS_TASKS), services
+    assert max(domains.values()) <= math.ceil(cfg.max_domain_share * CORPUS_TASKS), domains
+    # A library too narrow for the caps (mail in every workflow) still gives every task.
+    _, few, _ = reference
+    assert len(few) == 60

@@ -156,6 +156,22 @@ def test_snapshot_restore_is_copy_on_write_per_service() -> None:
     assert world.state_hash() == h0
 
 
+def test_restore_brings_back_the_rng_drawn_from_between_snapshots() -> None:
+    # Snapshots share the RNG state read last until someone asks for ``world.rng``; every
+    # draw goes through that ask, so a restore still undoes it.
+    world = make_world()
+    snap = world.snapshot()
+    assert world.snapshot().rng_state is snap.rng_state  # nothing drew: not read again
+    first = [world.rng.random() for _ in range(3)]
+    moved = world.snapshot()
+    assert moved.rng_state != snap.rng_state
+    world.restore(snap)
+    assert [world.rng.random() for _ in range(3)] == first
+    world.restore(moved)
+    world.restore(snap)  # back and forth without a draw in between
+    assert [world.rng.random() for _ in range(3)] == first
+
+
 def test_read_calls_do_not_copy_state() -> None:
     world = make_world()
     state = world.services["crm"].state

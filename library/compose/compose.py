@@ -8,10 +8,14 @@ so a run is reproducible and splits into shards (``shard`` of ``shards`` takes e
 
 from __future__ import annotations
 
+import hashlib
+import math
 import random
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
+
+import orjson
 
 from library.compose.catalog import singular, title, words
 from library.compose.config import ComposeConfig
@@ -34,7 +38,7 @@ from library.compose.task import (
     state_digest,
     task_id,
 )
-from library.compose.verify import REDUNDANT_WRITE, canonical, run_plan, verify
+from library.compose.verify import GOLD_FAILS, REDUNDANT_WRITE, canonical, run_plan, verify
 from library.compose.views import DumpCache, StateView
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
@@ -44,7 +48,7 @@ from library.rubric import dump_criteria
 from library.rubric.criteria import answer_omits, only_requested_changes
 from library.rubric.values import normalize, says, timestamp
 from library.runtime import Service, Snapshot, World
-from library.runtime.world import hash_state
+from library.runtime.service import State
 
 NEAR_DUPLICATE = "near_duplicate"
 UNSTABLE = "unstable_gold"
@@ -54,6 +58,8 @@ FUTURE_ID = "future_id_seeded"
 SINGLE_IDENTITY = "single_identity"
 RULE_UNCHECKABLE = "rule_not_checkable"
 MUTANTS_ESCAPE = "mutants_escape"
+SERVICE_CAP = "service_cap"
+DOMAIN_CAP = "domain_cap"
 _ANSWER_SKIP = frozenset({"id", "created_at", "updated_at", "description", "body"})
 
 
@@ -103,20 +109,72 @@ def compose_tasks(
     rejections: Counter[str] = Counter()
     shapes: Counter[str] = Counter()
     cache = DumpCache()
+    balance = Balance(env, n)
     for j in range(shard, shard + shards * limit, shards):
         if len(tasks) >= n:
             break
-        out = candidate(env, seed, j, cache)
+        out = candidate(env, seed, j, cache, balance)
         if isinstance(out, str):
             rejections[out] += 1
+            balance.miss()
             continue
         shape = out.shape()
         if shapes[shape] >= env.config.max_per_shape:
             rejections[NEAR_DUPLICATE] += 1
+            balance.miss()
             continue
         shapes[shape] += 1
+        balance.add(out)
         tasks.append(out)
     return ComposeResult(tasks, dict(sorted(rejections.items())))
+
+
+class Balance:
+    """How many of a run's tasks each service and each domain is in, against the caps
+    (``ComposeConfig.max_service_share``/``max_domain_share`` of the ``n`` tasks asked
+    for): one service (a meetings tool that fits every workflow) or one domain does not
+    fill the set. Walks are steered away from what is full; what still ends over a cap is
+    rejected. A library too narrow for the caps would starve the run: after
+    ``balance_patience`` candidates in a row without a task the caps are lifted."""
+
+    def __init__(self, env: ComposeEnv, n: int) -> None:
+        cfg = env.config
+        self.env = env
+        self.patience = cfg.balance_patience
+        self.misses = 0  # candidates since the last task
+        self.lifted = False
+        self.service_cap = max(1, math.ceil(cfg.max_service_share * n))
+        self.domain_cap = max(1, math.ceil(cfg.max_domain_share * n))
+        self.services: Counter[str] = Counter()
+        self.domains: Counter[str] = Counter()
+        self.avoid: frozenset[str] = frozenset()  # services at their cap
+        self.avoid_start: frozenset[str] = frozenset()  # ... and those of full domains
+
+    def over(self, services: Sequence[str], domain: str) -> str | None:
+        """The cap a task over these services in this domain would exceed, or None."""
+        if self.lifted:
+            return None
+        if any(self.services[s] >= self.service_cap for s in services):
+            return SERVICE_CAP
+        if self.domains[domain] >= self.domain_cap:
+            return DOMAIN_CAP
+        return None
+
+    def miss(self) -> None:
+        self.misses += 1
+        if self.misses >= self.patience and not self.lifted:
+            self.lifted = True
+            self.avoid = self.avoid_start = frozenset()
+
+    def add(self, task: Task) -> None:
+        self.misses = 0
+        self.services.update(task.services)
+        self.domains[task.domain] += 1
+        if self.lifted:
+            return
+        self.avoid = frozenset(s for s, k in self.services.items() if k >= self.service_cap)
+        full = {d for d, k in self.domains.items() if k >= self.domain_cap}
+        self.avoid_start = self.avoid | {s for s in self.env.classes if service_domain(s) in full}
 
 
 def merge_tasks(
@@ -144,13 +202,22 @@ def merge_tasks(
     return out, dropped
 
 
-def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None) -> Task | str:
-    """Candidate ``j``: a verified task, or the reason it was rejected."""
+def candidate(
+    env: ComposeEnv,
+    seed: int,
+    j: int,
+    cache: DumpCache | None = None,
+    balance: Balance | None = None,
+) -> Task | str:
+    """Candidate ``j``: a verified task, or the reason it was rejected (``balance``: the
+    run's counts so far, which steer the walk away from services and domains at a cap)."""
     cfg = env.config
     rng = random.Random(f"{seed}:{j}")
     world_seed = seed * 1009 + j % cfg.worlds
     world, base = env.world(world_seed)
     walker = Walker(env, world, base, rng)
+    if balance is not None:
+        walker.avoid, walker.avoid_start = balance.avoid, balance.avoid_start
     try:
         walker.walk()
     except Reject as exc:
@@ -193,6 +260,11 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         return SINGLE_IDENTITY
     if not _rules_matter(steps, [f for f, _ in answers]):
         return RULE_UNCHECKABLE
+    writes = [s.tool.service for s in steps if s.write]
+    domain = task_domain(services, writes)
+    over = balance.over(services, domain) if balance is not None else None
+    if over is not None:
+        return over  # before the costly checks: the run has enough of these
     plan = [s.to_dict() for s in steps]
     literals = list(dict.fromkeys(t for s in steps for t in s.literals))
 
@@ -231,8 +303,12 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
     )
     answer_text = gold_reply(steps, answer_rows)
     criteria += answer_omits(answer_rows, answer_text)
-    initial_states = {s: initial.states[s].model_dump(mode="json") for s in services}
-    final_hashes = {s: hash_state(final.states[s]) for s in services}
+    # Exported through the record cache (the seeded records are dumped once per world):
+    # the same JSON and hashes as ``model_dump``/``hash_state``, a fresh copy for the task.
+    initial_states = {
+        s: orjson.loads(orjson.dumps(cache.state_json(initial.states[s]))) for s in services
+    }
+    final_hashes = {s: _state_digest(cache, final.states[s]) for s in services}
     if _future_ids(gold, steps, initial_states):
         return FUTURE_ID
 
@@ -246,7 +322,7 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
 
     reason = verify(
         criteria, plan, answer_text, world, initial, view, replay, gold, final_hashes,
-        drop_writes=False,
+        drop_writes=False, gold_run=False,
     )  # fmt: skip
     if reason is not None:
         return reason
@@ -273,6 +349,8 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         view,
         most=dict(cfg.mutant_caps),
     )
+    if not report.gold_passes:
+        return GOLD_FAILS  # verification's first check, made by the gate's gold run
     if "drop_write" in report.escaped or report.equivalent.get("drop_write"):
         return REDUNDANT_WRITE  # every write must matter (verification's fourth check)
     if "pick_decoy" in report.escaped or report.equivalent.get("pick_decoy"):
@@ -306,13 +384,12 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         if any(r["step"] is s for s in steps)
     ]
     tid = task_id(world_seed, services, plan, rubric, state_digest(initial_states))
-    writes = [s.tool.service for s in steps if s.write]
     task = Task(
         task_id=tid,
         seed=world_seed,
         services=services,
         distractor_services=_distractor_services(env, services, rng),
-        domain=task_domain(services, writes),
+        domain=domain,
         capabilities=capabilities,
         difficulty="",
         instruction=instruction,
@@ -330,6 +407,12 @@ def candidate(env: ComposeEnv, seed: int, j: int, cache: DumpCache | None = None
         motif=motif,
     )
     return task.model_copy(update={"difficulty": band(task)})
+
+
+def _state_digest(cache: DumpCache, state: State) -> str:
+    """``hash_state(state)``, from the record cache."""
+    payload = orjson.dumps(cache.state_json(state), option=orjson.OPT_SORT_KEYS)
+    return hashlib.blake2b(payload, digest_size=16).hexdigest()
 
 
 def _about(env: ComposeEnv, steps: Sequence[Step], motif: str, email: str) -> bool:

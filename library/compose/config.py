@@ -50,6 +50,14 @@ class ComposeConfig:
     # dropped. Off, writes follow the graph freely (chains of unrelated chores).
     workflows: bool = True
     max_core_misses: int = 2  # steps a walk may take without reaching its core work
+    # Balance: no service in more than this share of a run's tasks, no domain the domain of
+    # more than this share (walks stop adding a service, or opening in a domain, that has
+    # reached its cap; a task over a cap is rejected as ``service_cap``/``domain_cap``).
+    max_service_share: float = 0.35
+    max_domain_share: float = 0.35
+    # A library too narrow for the caps (every workflow needs its one mail service) would
+    # starve: after this many candidates in a row without a task, the caps are lifted.
+    balance_patience: int = 40
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

@@ -72,7 +72,7 @@ class Lookups(Binding):
 
     # -- the opening lookup ---------------------------------------------------------------
     def _start(self) -> bool:
-        starts = self.env.starts
+        starts = [t for t in self.env.starts if t.service not in self.avoid_start]
         if not starts:
             return False
         by_service: dict[str, list[ToolInfo]] = {}

@@ -53,14 +53,16 @@ def verify(
     final_hashes: Mapping[str, str],
     *,
     drop_writes: bool = True,
+    gold_run: bool = True,
 ) -> str | None:
     """The reason the task fails verification, or None. ``world`` is left in any state;
     ``view`` turns a snapshot into exported-state form; ``replay`` builds the fresh World.
     ``drop_writes=False`` leaves check 4 to the caller (the mutation gate runs it as its
-    ``drop_write`` mutants)."""
+    ``drop_write`` mutants); ``gold_run=False`` leaves check 1 to it too (the gate runs
+    and judges the gold plan before its mutants: ``MutationReport.gold_passes``)."""
     start = view(initial)
     world.restore(initial)
-    if not passes(criteria, start, view(_after(world, plan)), answer):
+    if gold_run and not passes(criteria, start, view(_after(world, plan)), answer):
         return GOLD_FAILS
     if passes(criteria, start, start, ""):
         return NOTHING_PASSES

@@ -30,6 +30,23 @@ class DumpCache:
         self._cache[id(record)] = (record, data)
         return data
 
+    def state_json(self, state: State) -> dict[str, Any]:
+        """``state.model_dump(mode="json")``, each record's part from the cache: a task's
+        initial and final states share most records with the seeded world, so only the
+        records the walk made are dumped. The records' dicts are shared with the cache:
+        copy before changing them (``orjson.loads(orjson.dumps(...))``)."""
+        kinds = type(state).collection_types
+        rest = state.model_dump(mode="json", exclude=set(kinds)) if kinds else None
+        if rest is None:
+            return state.model_dump(mode="json")
+        out: dict[str, Any] = {}
+        for name in type(state).model_fields:
+            if name in kinds:
+                out[name] = {rid: self.dump(r) for rid, r in getattr(state, name).items()}
+            elif name in rest:
+                out[name] = rest[name]
+        return out
+
 
 class _Collection(Mapping[str, Any]):
     __slots__ = ("_cache", "_records")

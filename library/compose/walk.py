@@ -160,7 +160,7 @@ class Walker(Lookups, Writes):
     def work_starts(self) -> list[ToolInfo]:
         if self.motif is None:
             return []
-        return self.env.work_starts(self.motif)
+        return [t for t in self.env.work_starts(self.motif) if t.service not in self.avoid_start]
 
     def _next(
         self, target_services: int, target_steps: int, writes_only: bool = False
@@ -188,7 +188,10 @@ class Walker(Lookups, Writes):
                 continue
             if tool.write and allowed is not None and name not in allowed:
                 continue
-            move = _move_class(tool, tool.service not in self.services)
+            new_service = tool.service not in self.services
+            if new_service and tool.service in self.avoid:
+                continue  # at its share cap in this run (``ComposeConfig.max_service_share``)
+            move = _move_class(tool, new_service)
             if must_explore and not move.startswith("explore"):
                 continue
             if move.startswith("explore") and not self._fits_stack(tool.service):
@@ -324,6 +327,10 @@ class Walker(Lookups, Writes):
             for q in sorted(scores, key=lambda q: (-scores[q], q))  # ties by name: stable
             if q not in self.used
             and q in self.env.colleague_tools
+            and not (
+                self.catalog.tools[q].service in self.avoid
+                and self.catalog.tools[q].service not in self.services
+            )
             and (allowed is None or q in allowed)
         ]
         self.want_colleague = True

@@ -148,6 +148,9 @@ class WalkState:
         self.pending_sources: list[int] = []  # policy-note steps the step being built uses
         self.house_rules: list[dict[str, Any]] = []  # rules moved into the environment
         self.motif: Motif | None = None  # the workflow the walk carries out
+        # Services at their share cap in this run: the walk adds none of them (balance).
+        self.avoid: frozenset[str] = frozenset()
+        self.avoid_start: frozenset[str] = frozenset()  # and these it does not open in
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
