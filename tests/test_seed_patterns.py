@@ -115,3 +115,11 @@ def test_a_patterned_address_part_is_drawn_from_its_pattern() -> None:
     specs, _ = ingest_document(specs_dir / "openapi/pay1.de__link.json")
     build = build_service(specs)
     assert "getPaymentLink" in build.verified, build.outcomes["getPaymentLink"]
+
+
+def test_any_character_is_a_plain_one() -> None:
+    """``.`` and ``[^:]`` draw letters, digits and ``-_.``, never tabs or newlines."""
+    for k in range(10):
+        text = draw_pattern(random.Random(k), r"^arn:aws[^:]*:x:[^:]+:[0-9]{12}:thing/.+$", 0, 120)
+        assert text is not None and text.isprintable() and " " not in text, repr(text)
+    assert draw_pattern(random.Random(1), r"^[^a-zA-Z0-9]{4}$") is not None

@@ -76,6 +76,7 @@ def _parsed(pattern: str) -> Any:
     return sre_parse.parse(pattern)
 
 
+PLAIN = string.ascii_letters + string.digits + "-_."  # what ``.`` and ``[^...]`` draw from
 # Members of each parsed character class, keyed by the class's id (the class itself is kept
 # alongside so the id is never reused).
 _CLASS_MEMBERS: dict[int, tuple[Any, list[str]]] = {}
@@ -91,6 +92,16 @@ class _Xeger(rstr.Rstr):
 
     repeat_limit = STAR_PLUS_LIMIT
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        # "any character" and "any but ...": plain characters, as a person would write them
+        # (rstr draws from all of ``string.printable``: tabs, newlines, form feeds)
+        self._cases = {
+            **self._cases,
+            "any": lambda _: self._random.choice(PLAIN),
+            "not_literal": lambda x: self._random.choice(PLAIN.replace(chr(x), "")),
+        }
+
     def _handle_repeat(self, start_range: int, end_range: int, value: Any) -> str:
         end_range = min(end_range, start_range + self.repeat_limit)
         return super()._handle_repeat(start_range, end_range, value)
@@ -105,8 +116,9 @@ class _Xeger(rstr.Rstr):
         known = _CLASS_MEMBERS.get(id(value))
         if known is None or known[0] is not value:
             members = list(chain(*(self._handle_state(i) for i in value)))
-            if members[0] is False:
-                members = sorted(set(string.printable).difference(members[1:]))
+            if members[0] is False:  # a negated class: plain characters it allows, if any
+                allowed = set(PLAIN).difference(members[1:])
+                members = sorted(allowed or set(string.printable).difference(members[1:]))
             known = _CLASS_MEMBERS[id(value)] = (value, members)
         return self._random.choice(known[1])
 
