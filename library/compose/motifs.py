@@ -152,9 +152,9 @@ MOTIFS: tuple[Motif, ...] = (
     ),
     _m(
         "access",
-        "rotate revoke regenerate reset update create delete replace grant",
+        "rotate revoke regenerate update create delete replace grant",
         "secret secrets key keys token tokens tsigkey tsigkeys credential credentials "
-        "password passwords cryptokey cryptokeys permission permissions vault vaults",
+        "cryptokey cryptokeys permission permissions vault vaults",
         "{subject} needs its keys and credentials brought up to date.",
         "{subject} is due for a credential rotation.",
         "{subject} needs an access change.",
