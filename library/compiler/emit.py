@@ -247,7 +247,10 @@ def _class(name: str, base: str, doc: str, fields: list[FieldPlan], *, always: b
         extras.append(
             f"{INDENT}model_config = ConfigDict(serialize_by_alias=True, validate_by_name=True)"
         )
-    keep = sorted(f.name for f in fields if f.required and f.type.nullable)
+    # required fields that may be null (``Any`` too): left out, they would fail on reload
+    keep = sorted(
+        f.name for f in fields if f.required and (f.type.nullable or f.type.kind is Kind.ANY)
+    )
     if keep:
         extras.append(
             f"{INDENT}keep_null = frozenset({{{', '.join(json.dumps(k) for k in keep)}}})"
