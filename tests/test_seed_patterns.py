@@ -11,8 +11,10 @@ from pathlib import Path
 import orjson
 import pytest
 
+from library.compiler.model import Kind, TypeSpec
+from library.compiler.values import patterned_text
 from library.ingest import ingest_document
-from library.runtime.ids import draw_pattern, pattern_id
+from library.runtime.ids import draw_pattern, pattern_id, pattern_text
 from library.runtime.semantic import REF_MAX_LENGTH
 from library.seed.pool import seed_pool
 from library.verify import build_service
@@ -123,3 +125,19 @@ def test_any_character_is_a_plain_one() -> None:
         text = draw_pattern(random.Random(k), r"^arn:aws[^:]*:x:[^:]+:[0-9]{12}:thing/.+$", 0, 120)
         assert text is not None and text.isprintable() and " " not in text, repr(text)
     assert draw_pattern(random.Random(1), r"^[^a-zA-Z0-9]{4}$") is not None
+
+
+def test_a_drawn_reference_is_never_empty() -> None:
+    """``streamingImageIds: [^[a-zA-Z0-9-_]*$]``: the pattern allows ``""``, a ``Ref`` does
+    not (every seed of amazonaws nimble failed on it)."""
+    ref = TypeSpec(
+        Kind.STR,
+        'Ref["streaming_images"]',
+        semantic="id",
+        ref="streaming_images",
+        schema={"type": "string", "pattern": "^[a-zA-Z0-9-_]*$", "maxLength": 22},
+    )
+    source = patterned_text(ref, "rng", ids=True)
+    assert source == 'pattern_text(rng, "^[a-zA-Z0-9-_]*$", 1, 22)'
+    drawn = pattern_text(random.Random(0), "^[a-zA-Z0-9-_]*$", 1, 22)
+    assert 1 <= len(drawn) <= 22

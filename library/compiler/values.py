@@ -111,8 +111,9 @@ def patterned_text(spec: TypeSpec, seed: str, ids: bool = False) -> str | None:
     if not usable_pattern(pattern):
         return None
     low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
-    if ids:
+    if ids:  # a ``Ref`` takes 1 to REF_MAX_LENGTH characters
         high = min(high, REF_MAX_LENGTH) if isinstance(high, int) else REF_MAX_LENGTH
+        low = max(low, 1) if isinstance(low, int) else 1
     bounds = (low if isinstance(low, int) else 0, high if isinstance(high, int) else None)
     if not drawable(pattern, *bounds):
         return None
