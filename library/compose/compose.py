@@ -9,7 +9,6 @@ so a run is reproducible and splits into shards (``shard`` of ``shards`` takes e
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -109,7 +108,7 @@ def compose_tasks(
     rejections: Counter[str] = Counter()
     shapes: Counter[str] = Counter()
     cache = DumpCache()
-    balance = Balance(env, n)
+    balance = Balance(env)
     for j in range(shard, shard + shards * limit, shards):
         if len(tasks) >= n:
             break
@@ -131,32 +130,42 @@ def compose_tasks(
 
 class Balance:
     """How many of a run's tasks each service and each domain is in, against the caps
-    (``ComposeConfig.max_service_share``/``max_domain_share`` of the ``n`` tasks asked
-    for): one service (a meetings tool that fits every workflow) or one domain does not
-    fill the set. Walks are steered away from what is full; what still ends over a cap is
-    rejected. A library too narrow for the caps would starve the run: after
-    ``balance_patience`` candidates in a row without a task the caps are lifted."""
+    (``ComposeConfig.max_service_share``/``max_domain_share`` of the tasks so far, after the
+    first ``WARM_UP``): one service (a meetings tool that fits every workflow) or one
+    domain does not fill the set, at any point of the run (so a shard's first tasks, which
+    a merge keeps, are balanced too). Walks are steered away from what is full: no capped
+    service is added or opened in, no workflow drawn whose work lies only in full domains;
+    what still ends over a cap is rejected before the costly checks. A library too narrow
+    for the caps would starve the run: after ``balance_patience`` candidates in a row
+    without a task the caps are lifted."""
 
-    def __init__(self, env: ComposeEnv, n: int) -> None:
+    WARM_UP = 20
+
+    def __init__(self, env: ComposeEnv) -> None:
         cfg = env.config
         self.env = env
+        self.service_share = cfg.max_service_share
+        self.domain_share = cfg.max_domain_share
         self.patience = cfg.balance_patience
         self.misses = 0  # candidates since the last task
         self.lifted = False
-        self.service_cap = max(1, math.ceil(cfg.max_service_share * n))
-        self.domain_cap = max(1, math.ceil(cfg.max_domain_share * n))
+        self.total = 0
         self.services: Counter[str] = Counter()
         self.domains: Counter[str] = Counter()
         self.avoid: frozenset[str] = frozenset()  # services at their cap
-        self.avoid_start: frozenset[str] = frozenset()  # ... and those of full domains
+        self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
+
+    def _full(self, count: int, share: float) -> bool:
+        """Whether one more task with something already in ``count`` tasks exceeds ``share``."""
+        return self.total >= self.WARM_UP and count + 1 > share * (self.total + 1)
 
     def over(self, services: Sequence[str], domain: str) -> str | None:
         """The cap a task over these services in this domain would exceed, or None."""
         if self.lifted:
             return None
-        if any(self.services[s] >= self.service_cap for s in services):
+        if any(self._full(self.services[s], self.service_share) for s in services):
             return SERVICE_CAP
-        if self.domains[domain] >= self.domain_cap:
+        if self._full(self.domains[domain], self.domain_share):
             return DOMAIN_CAP
         return None
 
@@ -164,17 +173,21 @@ class Balance:
         self.misses += 1
         if self.misses >= self.patience and not self.lifted:
             self.lifted = True
-            self.avoid = self.avoid_start = frozenset()
+            self.avoid = self.avoid_domains = frozenset()
 
     def add(self, task: Task) -> None:
         self.misses = 0
+        self.total += 1
         self.services.update(task.services)
         self.domains[task.domain] += 1
         if self.lifted:
             return
-        self.avoid = frozenset(s for s, k in self.services.items() if k >= self.service_cap)
-        full = {d for d, k in self.domains.items() if k >= self.domain_cap}
-        self.avoid_start = self.avoid | {s for s in self.env.classes if service_domain(s) in full}
+        self.avoid = frozenset(
+            s for s, k in self.services.items() if self._full(k, self.service_share)
+        )
+        self.avoid_domains = frozenset(
+            d for d, k in self.domains.items() if self._full(k, self.domain_share)
+        )
 
 
 def merge_tasks(
@@ -217,7 +230,7 @@ def candidate(
     world, base = env.world(world_seed)
     walker = Walker(env, world, base, rng)
     if balance is not None:
-        walker.avoid, walker.avoid_start = balance.avoid, balance.avoid_start
+        walker.avoid, walker.avoid_domains = balance.avoid, balance.avoid_domains
     try:
         walker.walk()
     except Reject as exc:
@@ -718,7 +731,11 @@ def _confusable(
     fact: Fact, seen: Sequence[tuple[str, str | None, Any, str]], stated: Sequence[Any]
 ) -> list[Any]:
     value = fact.value
+    form = normalize(value)
+    stated_forms = [normalize(v) for v in stated if v is not None]  # once, not per value seen
+    stated_texts = [v for v in stated if isinstance(v, str)]
     out: list[Any] = []
+    out_forms: list[Any] = []
     for name, key, other, rid in seen:
         if rid == fact.entity.id and name == fact.field:
             continue
@@ -728,18 +745,18 @@ def _confusable(
             continue
         if isinstance(value, int | float) != isinstance(other, int | float):
             continue
-        if normalize(other) == normalize(value) or any(
-            normalize(other) == normalize(v) for v in stated if v is not None
-        ):
+        other_form = normalize(other)
+        if other_form == form or any(other_form == f for f in stated_forms):
             continue
         if isinstance(other, str):
             text = str(value)
             if len(other) < 3 or says(text, other) or says(other, text):
                 continue
-            if any(isinstance(v, str) and (says(v, other) or says(other, v)) for v in stated):
+            if any(says(v, other) or says(other, v) for v in stated_texts):
                 continue
-        if all(normalize(other) != normalize(o) for o in out):
+        if all(other_form != f for f in out_forms):
             out.append(other)
+            out_forms.append(other_form)
     return out[:8]
 
 

@@ -34,7 +34,7 @@ class ComposeConfig:
     # Mutants per kind the gate runs at most (the largest kinds grow with the plan; every
     # drop, literal change, decoy swap and answer mutant always runs). The validity bench
     # runs them all.
-    mutant_caps: tuple[tuple[str, int], ...] = (("change_binding", 8), ("collateral_write", 6))
+    mutant_caps: tuple[tuple[str, int], ...] = (("change_binding", 6), ("collateral_write", 4))
     # The hard band (>= 5 services, >= 6 house rules, >= 15 steps): the share of walks that
     # aim for it, how long they run, and how readily they take on rules.
     hard_share: float = 0.65

@@ -18,6 +18,7 @@ from library.compose.domains import has_profile, profiles_of, register_profiles,
 from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
+from library.compose.views import DumpCache
 from library.graph import ToolNode, build_graph, nodes_from_service
 from library.graph.nodes import name_words
 from library.runtime import Service, Snapshot, World
@@ -87,6 +88,7 @@ class ComposeEnv:
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
         self._start_services: dict[str, frozenset[str]] = {}
+        self._motif_domains: dict[str, frozenset[str]] = {}
         self._work_starts: dict[str, list[ToolInfo]] = {}
         self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
@@ -112,6 +114,8 @@ class ComposeEnv:
             },
         }
         self._staff_memo: dict[tuple[str, str], bool] = {}
+        # Records' JSON by identity (records are frozen; most are the seeded worlds' own).
+        self.dumps = DumpCache()
 
     def _catalogs(self) -> frozenset[tuple[str, str]]:
         """(service, collection) of shared reference records: other records of the service
@@ -201,6 +205,18 @@ class ComposeEnv:
                 q for q in self.motif_tools(motif) if fits(motif, *self._name_coll(q)) >= CORE
             )
             self._core_tools[motif.name] = cached
+        return cached
+
+    def motif_services(self, motif: Motif) -> frozenset[str]:
+        """The services that do a motif's core work."""
+        return frozenset(self.catalog.tools[q].service for q in self.core_tools(motif))
+
+    def motif_domains(self, motif: Motif) -> frozenset[str]:
+        """The domains of the services that do a motif's core work."""
+        cached = self._motif_domains.get(motif.name)
+        if cached is None:
+            cached = frozenset(service_domain(s) for s in self.motif_services(motif))
+            self._motif_domains[motif.name] = cached
         return cached
 
     def start_services(self, motif: Motif) -> frozenset[str]:

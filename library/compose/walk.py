@@ -136,6 +136,12 @@ class Walker(Lookups, Writes):
 
     def _choose_workflow(self) -> Motif | None:
         options = self.env.workflows
+        if self.avoid_domains:
+            # Balance: no workflow whose work lies only in domains at their share cap.
+            fits = [
+                (m, w) for m, w in options if not self.env.motif_domains(m) <= self.avoid_domains
+            ]
+            options = fits or options
         if not options:
             return None
         return self.rng.choices([m for m, _ in options], [w for _, w in options])[0]

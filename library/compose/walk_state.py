@@ -150,8 +150,13 @@ class WalkState:
         self.motif: Motif | None = None  # the workflow the walk carries out
         # Services at their share cap in this run: the walk adds none of them (balance).
         self.avoid: frozenset[str] = frozenset()
-        self.avoid_start: frozenset[str] = frozenset()  # and these it does not open in
+        self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
+
+    @property
+    def avoid_start(self) -> frozenset[str]:
+        """Services a walk does not open in."""
+        return self.avoid
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
         envelope = self.world.call(tool.qualified, args)

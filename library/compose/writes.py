@@ -96,7 +96,7 @@ class Writes(Binding):
         current = self._state_record(entity.service, entity.collection, entity.id)
         if current is None:
             return False
-        return may_write(current.model_dump(mode="json"), str(tool.kind), tool.name)
+        return may_write(self.env.dumps.dump(current), str(tool.kind), tool.name)
 
     def _write(
         self,
