@@ -21,10 +21,18 @@ UV_VERSION := 0.13.8
 ifeq ($(origin FIND_LINKS),undefined)  # worked out once, not asked of pip at every use
 FIND_LINKS := $(or $(PIP_FIND_LINKS),$(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null))
 endif
-# --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set (it is here, and in CI) nothing
-# writes .pyc at import, so without it every process compiles prefect, torch ... from source
-# (this doubled the test suite's CPU time).
-UV_INSTALL = $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS))
+# Bytecode. This machine and CI set PYTHONDONTWRITEBYTECODE, so nothing writes .pyc at import
+# and, left so, every process compiles prefect, torch ... from source (it doubled the suite's
+# CPU time). The control extra is compiled at install (`make demo`'s processes start fast
+# whatever the environment says). The test extras (torch, transformers, ray ...: 160 CPU-s to
+# compile all of their 30,000 files) are compiled as they are imported instead: the install
+# check imports the heavy stack once with bytecode writing on, and so does the test command
+# (into the virtualenv and the gitignored __pycache__ folders), so each module is compiled
+# once, by the first process that needs it.
+UV_INSTALL = $(BIN)/uv pip install --quiet --python $(BIN)/python $(if $(FIND_LINKS),--find-links $(FIND_LINKS))
+WRITE_BYTECODE := PYTHONDONTWRITEBYTECODE=
+TRAIN_IMPORTS := torch, transformers, trl, peft, datasets
+CONTROL_IMPORTS := pytest, hypothesis, prefect, prefect.server.api.server, prefect_dask, prefect_ray, litellm, mcp, openenv, verifiers, flows.factory
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,25 +40,31 @@ $(BIN)/python:
 $(BIN)/uv: $(BIN)/python
 	$(BIN)/python -m pip install $(PIP_FLAGS) uv==$(UV_VERSION) 2>&1 | { grep -v "is ignored" || true; }
 
-# Prefect's database is created here, once, rather than by the first run's temporary server
-# (its migrations add ~5 s to that run's start-up); a no-op when it is up to date.
 $(VENV)/.control: $(BIN)/uv pyproject.toml
-	$(UV_INSTALL) -e '.[control]'
+	$(UV_INSTALL) --compile-bytecode -e '.[control]'
+	@touch $@
+
+# Prefect's database is created here, once, rather than by the demo's temporary server (its
+# migrations add ~5 s to that run's start-up); a no-op when it is up to date. The tests do
+# not need it: they run their own temporary servers.
+$(VENV)/.prefect-db: $(VENV)/.control
 	mkdir -p "$${PREFECT_HOME:-$$HOME/.prefect}"
 	$(BIN)/python -m prefect server database upgrade -y > /dev/null
 	@touch $@
 
+# Two processes import the heavy stack (each half compiles while the other does).
 $(VENV)/.test: $(VENV)/.control
 	$(if $(FIND_LINKS),,$(BIN)/python -m pip install $(PIP_FLAGS) torch==2.13.0)
 	$(UV_INSTALL) -e '.[control,test,scale,train,serve]'
-	$(BIN)/python -c "import pytest, hypothesis, prefect, prefect_dask, prefect_ray, torch, trl, mcp, openenv, verifiers"
+	{ $(WRITE_BYTECODE) $(BIN)/python -c "import $(TRAIN_IMPORTS)" & train=$$!; \
+	  $(WRITE_BYTECODE) $(BIN)/python -c "import $(CONTROL_IMPORTS)"; wait $$train; }
 	@touch $@
 
-demo: $(VENV)/.control
+demo: $(VENV)/.prefect-db
 	$(BIN)/compoworld run
 
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -q -n 2 --durations=30
+	$(WRITE_BYTECODE) $(BIN)/python -m pytest -q -n 2 --durations=30
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -624,11 +624,9 @@ class Sleeper:
 def test_concurrency_is_bounded_across_groups(tasks: list[Task]) -> None:
     policy = Sleeper()
     settings = RolloutSettings(group_size=3, concurrency=4)
-    start = time.perf_counter()
     groups = run(tasks, policy, settings)
-    took = time.perf_counter() - start
+    # Four episodes thinking at once, never more (a wall-time bound flaked on a loaded machine).
     assert policy.peak == 4
-    assert took < 18 * 0.05 * 0.75  # 18 episodes of 0.05 s, 4 at a time: not sequential
     assert [len(g) for g in groups] == [3] * len(tasks)
     assert [r.final_answer for r in groups[0]] == [f"sample {i} done" for i in range(3)]
 
