@@ -28,12 +28,12 @@ def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: 
     from flows.factory import factory
 
     specs = [str(bundled_corpus() / "openapi" / f) for f in ("crm.yaml", "helpdesk.yaml")]
-    state = factory(spec_paths=specs, tasks=10, return_state=True)
+    state = factory(spec_paths=specs, tasks=4, return_state=True)
     assert state.is_completed()
     summary = state.result()
     assert summary["ingest"]["services"] == 2
     assert summary["build"]["tools_verified"] > 0
-    assert summary["compose"]["composed"] == 10
+    assert summary["compose"]["composed"] == 4
     runner = CliRunner()
     result = runner.invoke(
         app, ["sql", "select flow, status, summary from runs", "--format", "json"]
@@ -43,7 +43,7 @@ def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: 
     assert len(rows) == 1 and rows[0]["flow"] == "factory" and rows[0]["status"] == "completed"
     assert json.loads(rows[0]["summary"])["compose"] == summary["compose"]
     tasks = runner.invoke(app, ["sql", "select count(*) as n from tasks", "--format", "json"])
-    assert json.loads(tasks.stdout) == [{"n": 10}]
+    assert json.loads(tasks.stdout) == [{"n": 4}]
     by_domain = runner.invoke(
         app,
         [

@@ -1,6 +1,8 @@
 """Scale-out: the build and rollout stages fan batches out over a local Dask cluster (worker
 processes sharing one warehouse) and end with exactly the rows the default thread runner
-writes; a failed batch is reported and the other batches still land."""
+writes; a failed batch is reported and the other batches still land. The thread runner's
+run is also the stage flows' own test: each stage flow alone, in order, against a temporary
+Prefect API, and reruns add nothing."""
 
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ def stage_rows(wh: Warehouse) -> dict[str, list[tuple]]:
 def run_stages(
     home: Path, location: str, runner: str, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Warehouse, set[str]]:
-    """Ingest two services, build them a batch each, compose 6 tasks, roll them out in
-    batches of 3; the warehouse and the ``host:pid`` of every process that ran a batch."""
+    """Ingest two services, build them a batch each, compose 4 tasks, roll them out in
+    batches of 2; the warehouse and the ``host:pid`` of every process that ran a batch."""
     from flows import stages
     from flows.runners import task_runner
 
@@ -47,12 +49,40 @@ def run_stages(
     assert out["services_built"] == 2
     workers = set(out["batching"]["workers"])
     stages.graph_flow()
-    assert stages.compose_flow(n=6)["compose"]["composed"] == 6
+    assert stages.compose_flow(n=4)["compose"]["composed"] == 4
     rollout = stages.rollout_flow.with_options(task_runner=task_runner(runner))
-    out = rollout(group_size=2, batch_size=3)["rollout"]
-    assert out["batching"]["batches"] == 2 and out["batching"]["failed_batches"] == []  # 6 in 3s
-    assert out["oracle"]["rollouts"] == 12
+    out = rollout(group_size=2, batch_size=2)["rollout"]
+    assert out["batching"]["batches"] == 2 and out["batching"]["failed_batches"] == []  # 4 in 2s
+    assert out["oracle"]["rollouts"] == 8
     return wh, workers | set(out["batching"]["workers"])
+
+
+TABLES = ("specs", "services", "graph_edges", "tasks", "rollouts", "rollout_scores", "exports")
+
+
+def rerun_adds_nothing(wh: Warehouse) -> None:
+    """The export stage after ``run_stages``; then every stage flow again, alone and in
+    order: each records its run and adds no row."""
+    from flows import stages
+
+    assert stages.export_flow()["export"]["exports"]["chat_jsonl"]["records"] > 0
+    before = {t: wh.count(t) for t in TABLES}
+    stages.ingest_flow(paths=[str(bundled_corpus() / "openapi" / s) for s in SPECS])
+    stages.build_flow()
+    stages.graph_flow()
+    stages.compose_flow(n=4)
+    stages.rollout_flow(group_size=2)
+    stages.export_flow()
+    assert {t: wh.count(t) for t in TABLES} == before
+    flows = wh.query("select distinct flow from runs").column(0).to_pylist()
+    assert set(flows) == {
+        "ingest-specs",
+        "build-services",
+        "build-graph",
+        "compose-tasks",
+        "collect-rollouts",
+        "curate-and-export",
+    }
 
 
 def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
@@ -63,6 +93,7 @@ def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
     local = str(tmp_path / "threads" / "warehouse")
     wh, threads_workers = run_stages(tmp_path / "threads", local, "threads:2", monkeypatch)
     threads = stage_rows(wh)
+    rerun_adds_nothing(wh)
     # The Dask workers share the warehouse by URL, as workers on other machines would.
     url = f"file://{tmp_path}/dask/warehouse"
     wh, dask_workers = run_stages(tmp_path / "dask", url, "dask:2", monkeypatch)
@@ -71,8 +102,8 @@ def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
     assert here not in dask_workers and len(dask_workers) >= 1  # Dask: in worker processes
     dask = stage_rows(wh)
     assert dask == threads
-    # 6 tasks x G = 2 x two modes (the oracle rolls out direct and gateway).
-    assert len(dask["services"]) == 2 and len(dask["rollouts"]) == 24
+    # 4 tasks x G = 2 x two modes (the oracle rolls out direct and gateway).
+    assert len(dask["services"]) == 2 and len(dask["rollouts"]) == 16
 
 
 def test_a_failed_batch_is_reported_and_the_others_land(
