@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
@@ -38,6 +40,7 @@ def test_bad_task_runner_is_refused_before_anything_starts(tmp_path: Path) -> No
     assert not (tmp_path / "home" / "warehouse").exists()  # nothing ran
 
 
+@pytest.mark.slow
 def test_nightly_command_grows_only_around_new_services(
     prefect_harness: None, tmp_path: Path
 ) -> None:

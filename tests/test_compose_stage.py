@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from library.llm import LLMSettings
 from library.rubric import evaluate
 from tasks.build import BuildSettings, build_services
@@ -15,6 +17,7 @@ from warehouse import Warehouse
 SERVICES = ("openapi/crm.yaml", "openapi/helpdesk.yaml", "openapi/invoicing.yaml", "mcp/mail.json")
 
 
+@pytest.mark.slow
 def test_graph_and_compose_stages_write_verified_tasks_once(tmp_path: Path) -> None:
     wh = Warehouse(tmp_path / "wh")
     ingest_paths([str(bundled_corpus() / s) for s in SERVICES], wh.root)

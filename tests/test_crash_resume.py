@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
@@ -82,6 +84,7 @@ def assert_cut_short(partial: dict[str, list[str]], expected: dict[str, list[str
     assert partial != expected, "the run was not cut short"
 
 
+@pytest.mark.slow
 def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
     prefect_harness: None, tmp_path: Path
 ) -> None:

@@ -13,6 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import ROOT
 
 PREFECT = [sys.executable, "-m", "prefect"]
@@ -43,6 +45,7 @@ def post(url: str) -> list[dict[str, Any]]:
         return json.loads(response.read())
 
 
+@pytest.mark.slow
 def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -> None:
     """One real server for the whole path a team takes: `compoworld server` (API and UI),
     `compoworld serve` registers every deployment with the nightly's cron, `prefect deploy

@@ -145,6 +145,7 @@ def _row(out: str, policy: str) -> list[str]:
     return re.findall(r"\d+\.\d\d", line)
 
 
+@pytest.mark.slow
 def test_eval_command_compares_oracle_scripted_and_tiny(
     prefect_harness: None, small_home: Path
 ) -> None:

@@ -24,6 +24,7 @@ def test_recorded_run_writes_failed_runs_too(tmp_path: Path) -> None:
     assert json.loads(row["summary"]) == {"partial": True}
 
 
+@pytest.mark.slow
 def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: Path) -> None:
     from flows.factory import factory
 

@@ -85,6 +85,7 @@ def rerun_adds_nothing(wh: Warehouse) -> None:
     }
 
 
+@pytest.mark.slow
 def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
     prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
