@@ -29,6 +29,7 @@ from library.compose import (
     sample_markdown,
 )
 from library.compose.corpus import Library, bundled_library
+from library.compose.domains import task_domain
 from library.compose.plan import literal_texts, show
 from library.compose.render import SENTENCES
 from library.llm import LLMClient
@@ -434,6 +435,18 @@ def test_state_json_from_the_record_cache_is_model_dump() -> None:
         for name, svc in world.services.items():
             dumped = svc.state.model_dump(mode="json")
             assert orjson.dumps(cache.state_json(svc.state)) == orjson.dumps(dumped), name
+
+
+def test_a_task_is_in_its_workflows_domain() -> None:
+    # A refund that also books a meeting and sends mail is commerce: the generic
+    # collaboration tools do not outvote the workflow's own work (which made the balance
+    # cap discard whole walks after the fact: ~10% of composition CPU).
+    services = ["meetings", "returns", "mail", "calendar"]
+    writes = ["returns", "meetings", "mail"]
+    assert task_domain(services, writes) == "collaboration"
+    assert task_domain(services, writes, {"commerce"}) == "commerce"
+    # A workflow whose work the plan does not touch leaves the plain vote.
+    assert task_domain(services, writes, {"finance"}) == "collaboration"
 
 
 def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:

@@ -274,7 +274,8 @@ def candidate(
     if not _rules_matter(steps, [f for f, _ in answers]):
         return RULE_UNCHECKABLE
     writes = [s.tool.service for s in steps if s.write]
-    domain = task_domain(services, writes)
+    own = env.motif_domains(walker.motif) if walker.motif is not None else ()
+    domain = task_domain(services, writes, own)
     over = balance.over(services, domain) if balance is not None else None
     if over is not None:
         return over  # before the costly checks: the run has enough of these

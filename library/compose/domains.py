@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 # Service -> domain for the bundled corpus and the reference services; other services fall
@@ -268,13 +268,21 @@ def service_domain(service: str) -> str:
     return "collaboration"
 
 
-def task_domain(services: Sequence[str], writes: Sequence[str] = ()) -> str:
+def task_domain(
+    services: Sequence[str], writes: Sequence[str] = (), within: Collection[str] = ()
+) -> str:
     """The domain most of the task's work happens in (writes count double); ties go to the
-    first service, where the task starts."""
+    first service, where the task starts. ``within``: the domains of the task's workflow;
+    where the plan touches one, the vote is among those (a refund that also books a
+    meeting is commerce, not collaboration), so the domain is known once the workflow is
+    drawn and the balance cap steers the draw instead of discarding whole walks."""
     votes: Counter[str] = Counter()
     for s in services:
         votes[service_domain(s)] += 1
     for s in writes:
         votes[service_domain(s)] += 1
+    own = Counter({d: k for d, k in votes.items() if d in within})
+    if own:
+        votes = own
     first = service_domain(services[0]) if services else "collaboration"
     return max(votes, key=lambda d: (votes[d], d == first)) if votes else first
