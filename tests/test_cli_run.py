@@ -5,7 +5,6 @@ load, and the flow waits for it."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -118,8 +117,7 @@ def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
         "print(api.process.pid, flush=True)\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env["PREFECT_HOME"] = str(tmp_path / "prefect")
+    env = command_env(session_api=False, PREFECT_HOME=str(tmp_path / "prefect"))
     (tmp_path / "prefect").mkdir()
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180

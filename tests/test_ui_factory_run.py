@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, command_env
 from .test_deploy import free_port, wait_healthy
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -122,11 +122,12 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
     port = free_port()
     ui, api = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port}/api"
     (tmp_path / "prefect").mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")} | {
-        "PREFECT_HOME": str(tmp_path / "prefect"),
-        "COMPOWORLD_HOME": str(tmp_path / "home"),
-        "PREFECT_LOGGING_LEVEL": "WARNING",  # the project's quiet default: our lines still go
-    }
+    env = command_env(
+        session_api=False,
+        PREFECT_HOME=str(tmp_path / "prefect"),
+        COMPOWORLD_HOME=str(tmp_path / "home"),
+        PREFECT_LOGGING_LEVEL="WARNING",  # the project's quiet default: our lines still go
+    )
     cli = [sys.executable, "-m", "flows.cli"]
     started: list[subprocess.Popen[bytes]] = []
 
