@@ -5,18 +5,20 @@ open by listing records and picking one by name, and the graph edges those ids m
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from library.compose import ComposeConfig, make_env
-from library.compose.catalog import DELETE, FETCH, LOOKUP, UPDATE
+from library.compose.catalog import DELETE, FETCH, LOOKUP, UPDATE, ToolInfo
 from library.compose.corpus import Library
-from library.compose.env import naming_fields
+from library.compose.env import ComposeEnv, naming_fields
 from library.compose.motifs import BY_NAME
 from library.compose.spec_library import spec_library
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject, found_records
+from library.runtime import World
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 CHECKLIST = SPECS / "mcp" / "docker" / "simplechecklist.json"
@@ -25,6 +27,15 @@ MOCK = SPECS / "functions" / "tau2" / "mock.json"
 pytestmark = pytest.mark.skipif(
     not (CHECKLIST.is_file() and MOCK.is_file()), reason="../shared/specs not present"
 )
+
+
+def _opened(env: ComposeEnv, start: ToolInfo, tries: int) -> Iterator[tuple[World, Walker]]:
+    """Walkers (and their worlds) that opened with ``start``, out of ``tries`` seeds."""
+    for j in range(tries):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        if walker._attempt_start(start) is not None:
+            yield world, walker
 
 
 @pytest.fixture(scope="module")
@@ -200,11 +211,7 @@ def test_an_update_that_requires_every_field_resends_what_it_keeps(lib: Library)
     assert {"metadata", "priority"} <= {p.name for p in update.params if p.required}
     listing = env.catalog.tools["simplechecklist__get_all_tasks"]
     updated = 0
-    for j in range(12):
-        world, base = env.world(j % env.config.worlds)
-        walker = Walker(env, world, base, random.Random(j))
-        if walker._attempt_start(listing) is None:
-            continue
+    for _, walker in _opened(env, listing, 12):
         found = dict(walker.steps[0].entity.record)  # type: ignore[union-attr]
         step = walker._attempt(update)
         if step is None:
@@ -215,3 +222,51 @@ def test_an_update_that_requires_every_field_resends_what_it_keeps(lib: Library)
         said = {name for name, _ in step.text["values"]}
         assert "metadata" not in said and said  # the changes, not what is resent
     assert updated >= 3
+
+
+RETAIL = SPECS / "functions" / "tau2" / "retail.json"
+GMAIL = SPECS / "mcp" / "docker" / "gmail-mcp.json"
+
+
+@pytest.fixture(scope="module")
+def shop() -> Library:
+    return spec_library([RETAIL, GMAIL])
+
+
+@pytest.mark.skipif(not (RETAIL.is_file() and GMAIL.is_file()), reason="specs not present")
+def test_a_customer_s_only_order_is_reached_through_their_record(shop: Library) -> None:
+    """tau2 retail has no lookup of orders: a user's record lists their order ids
+    (inferred from "including their orders"), so an agent that found the user by e-mail
+    fetches the one order listed there, reading its id at ``order_ids[0]``, and can then
+    cancel it."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    assert env.owned_lists[("retail", "users")] == {"order_ids": "orders"}
+    opener = env.catalog.tools["retail__find_user_id_by_email"]
+    fetch = env.catalog.tools["retail__get_order_details"]
+    fetched = 0
+    for _, walker in _opened(env, opener, 16):
+        user = walker.steps[0].entity
+        assert user is not None
+        step = walker._attempt(fetch)
+        if len(user.record["order_ids"]) != 1:
+            assert step is None  # which of several orders is meant: nothing says
+            continue
+        assert step is not None
+        fetched += 1
+        assert step.args["order_id"] == user.record["order_ids"][0]
+        assert step.binds["order_id"]["path"].endswith("order_ids[0]")
+        assert step.text["via"] == "the order listed on the user"
+    assert fetched >= 3
+
+
+def test_a_copy_of_a_record_keeps_its_id_under_the_spec_s_name(shop: Library) -> None:
+    """Records whose id the spec names after them (``user_id``) can be copied (a decoy, a
+    record a cross-service lookup must find): the copy's id replaces the original's."""
+    from library.compose.inject import clone
+
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    world, _ = env.world(0)
+    user = next(iter(world.services["retail"].state.users.values()))
+    copy = clone(user, "use_copy", {"email": "someone@example.com"})
+    assert copy.id == "use_copy" and copy.email == "someone@example.com"
+    assert copy.model_dump()["user_id"] == "use_copy"

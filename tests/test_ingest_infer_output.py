@@ -170,3 +170,39 @@ def test_call_options_and_lists_under_a_parent_are_not_records() -> None:
     # ``get_bills_for_customer(customer_id)`` lists bills, not customers: nothing to infer
     bills = _tools("functions/tau2/telecom.json")["get_bills_for_customer"]
     assert bills.output_schema is None and VENDOR_KEY not in bills.vendor
+
+
+def test_a_search_s_required_filter_is_a_stored_field() -> None:
+    """``find_user_id_by_email(email)``: a user is found by an e-mail, so users hold one
+    (and the first name, last name and zip ``find_user_id_by_name_zip`` filters by)."""
+    record = _tools("functions/tau2/retail.json")["get_user_details"].output_schema
+    assert record is not None
+    assert {"email", "first_name", "last_name", "zip"} <= set(record["required"])
+
+
+def test_a_read_including_their_records_lists_their_ids() -> None:
+    """A read of "the details of a user, including their orders": the user lists the ids of
+    their orders (nothing else reaches an order there), typed as references to orders."""
+    tools = _tools("functions/tau2/retail.json")
+    record = tools["get_user_details"].output_schema
+    assert record is not None
+    listed = record["properties"]["order_ids"]
+    assert listed["type"] == "array"
+    fields = {f.path: f for f in tools["get_user_details"].fields}
+    assert fields["order_ids[]"].ref == "orders"
+    airline = _tools("functions/tau2/airline.json")["get_user_details"].output_schema
+    assert airline is not None and "reservation_ids" in airline["properties"]
+    # "the status and details of an order" names no other resource: nothing is added
+    order = tools["get_order_details"].output_schema
+    assert order is not None and "description" not in order[INFERRED_KEY]
+
+
+def test_what_a_state_change_is_told_is_kept_on_the_record() -> None:
+    """``cancel_pending_order(order_id, reason)``: the order keeps the reason it was
+    cancelled for (so a stated reason can be checked); ids of other records are not kept
+    as values (``suspend_line(customer_id, line_id, reason)`` keeps only the reason)."""
+    order = _tools("functions/tau2/retail.json")["get_order_details"].output_schema
+    assert order is not None and "reason" in order["properties"]
+    assert "reason" not in order["required"]
+    ticket = _tools("functions/bfcl_multi_turn/ticket_api.json")["get_ticket"].output_schema
+    assert ticket is not None and "resolution" not in ticket["properties"]  # declared output

@@ -12,7 +12,14 @@ from typing import Any
 
 import networkx as nx
 
-from library.compose.catalog import LOOKUP, Catalog, CollectionInfo, ToolInfo
+from library.compose.catalog import (
+    LOOKUP,
+    Catalog,
+    CollectionInfo,
+    ToolInfo,
+    ref_collection,
+    top_level,
+)
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
@@ -20,8 +27,10 @@ from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.views import DumpCache
 from library.graph import ToolNode, build_graph, nodes_from_service
+from library.graph.keys import field_key
 from library.graph.nodes import name_words
 from library.runtime import Service, Snapshot, World
+from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.seed import SeedPool, seed_pool
 
 # The domains one organisation's work moves through for an outside person (a customer, a
@@ -93,6 +102,7 @@ class ComposeEnv:
         self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
         self.catalogs = self._catalogs()
+        self.owned_lists = self._owned_lists()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
             q
@@ -141,6 +151,27 @@ class ComposeEnv:
             and key in referenced
             and not any(f.key in PERSON_KEYS for f in info.fields.values())
         )
+
+    def _owned_lists(self) -> dict[tuple[str, str], dict[str, str]]:
+        """(service, collection) -> {list field: collection its ids name}, for records that
+        list the ids of records no lookup finds (a tau user's ``order_ids``): the only way
+        to reach an order there is through its owner's list."""
+        looked_up = {
+            (t.service, t.collection) for t in self.catalog.tools.values() if t.kind == LOOKUP
+        }
+        out: dict[tuple[str, str], dict[str, str]] = {}
+        for (service, coll), info in self.catalog.collections.items():
+            names = list(self.classes[service].State.collection_types)
+            schema = info.record_type.model_json_schema()
+            for name, (node, _) in top_level(schema).items():
+                items = node.get("items") if node.get("type") == "array" else None
+                if not isinstance(items, dict):
+                    continue
+                key = field_key(items.get(SEMANTIC_KEY), items.get(REF_KEY), name, "string")
+                target = ref_collection(key[3:], names) if key and key[:3] == "id:" else None
+                if target is not None and target != coll and (service, target) not in looked_up:
+                    out.setdefault((service, coll), {})[name] = target
+        return out
 
     def _policy_sources(self) -> list[tuple[ToolInfo, Any, str, str]]:
         """Where a house rule can live: searchable documents with a title and a body

@@ -37,7 +37,11 @@ def clone(record: Record, rid: str, changes: dict[str, Any]) -> Record:
     """A copy of ``record`` with another id and some fields changed (validated)."""
     data = record.model_dump()
     data.update(changes)
-    data["id"] = rid
+    # A record whose id the spec names after it (``user_id``) dumps it under that alias;
+    # setting ``id`` beside it would be an extra field, and the copy would be refused.
+    meta = type(record).model_fields.get("id")
+    alias = meta.alias if meta is not None else None
+    data[alias if alias and alias in data else "id"] = rid
     return type(record).model_validate(data)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from library.compose.catalog import (
     CollectionInfo,
     Param,
     ToolInfo,
+    singular,
     title,
     words,
 )
@@ -123,6 +125,34 @@ def name_tokens(name: str) -> set[str]:
     return {t for t in name.lower().split("_") if t and t not in ("id", "ids")}
 
 
+@dataclass(frozen=True, slots=True)
+class ListedId(Fact):
+    """The one id a record lists of records nothing else finds (a user's only order, in
+    ``order_ids``): read at ``order_ids[0]``, named "the order listed on the user"."""
+
+    noun: str = ""
+
+    @property
+    def path(self) -> str:
+        name = f"{self.field}[0]"
+        return f"{self.entity.path}.{name}" if self.entity.path else name
+
+    def phrase(self) -> str:
+        return f"the {self.noun} listed on {self.entity.the}"
+
+
+def listed_ids(entity: Entity, lists: dict[str, str], info: CollectionInfo | None) -> list[Fact]:
+    """Facts for the records an entity lists by id (``ComposeEnv.owned_lists``), where it
+    lists exactly one: which of several is meant would need a rule the task cannot state."""
+    out: list[Fact] = []
+    for name, target in sorted(lists.items()):
+        value = entity.record.get(name)
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+            noun = words(singular(target))
+            out.append(ListedId(entity, name, value[0], f"id:{target}", "string", noun))
+    return out
+
+
 class WalkState:
     """One candidate task being built: injections, entities, facts and steps so far."""
 
@@ -181,13 +211,18 @@ class WalkState:
             entity.id_key = info.id_key  # where later steps read its id in the output
         self.entities.append(entity)
         # Rebound, not extended: an attempt that fails restores the list it started with.
-        self.facts = self.facts + facts_of(entity, self._coll(entity.service, entity.collection))
+        self.facts = self.facts + self._facts_of(entity)
 
     def _refresh(self, entity: Entity, record: dict[str, Any], step: int, path: str) -> None:
         """A write returned the entity's new version: later steps see its new values."""
         entity.record, entity.step, entity.path = record, step, path
         kept = [f for f in self.facts if f.entity is not entity]
-        self.facts = kept + facts_of(entity, self._coll(entity.service, entity.collection))
+        self.facts = kept + self._facts_of(entity)
+
+    def _facts_of(self, entity: Entity) -> list[Fact]:
+        info = self._coll(entity.service, entity.collection)
+        lists = self.env.owned_lists.get((entity.service, entity.collection))
+        return facts_of(entity, info) + (listed_ids(entity, lists, info) if lists else [])
 
     def _label(self, service: str, collection: str, created: bool) -> str:
         info = self._coll(service, collection)

@@ -124,7 +124,9 @@ def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
     for spec in specs:
         if spec.resource and STATELESS_KEY not in spec.vendor:
             by_resource[spec.resource].append(spec)
-    return {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
+    shapes = {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
+    _owned_lists(shapes, specs)
+    return shapes
 
 
 def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
@@ -151,10 +153,18 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
                     shape.add(
                         name, node, creating and name in required, evidence, spec.input_schema
                     )
-        elif spec.verb == Verb.READ and own is None:
-            # ``get_customer_by_phone(phone_number)``: the key is a stored field
+        elif spec.verb == Verb.ACTION and own is not None and _status_action(spec):
+            # ``cancel_pending_order(order_id, reason)``: what a state change is told (a
+            # reason, a resolution) is kept on the record it changes
+            for name in sorted(required - {own}):
+                node = props.get(name)
+                if _describes_record(name) and _scalar(node) and not _names_record(name):
+                    shape.add(name, node, False, f"{spec.name} inputs", spec.input_schema)
+        elif spec.verb in (Verb.READ, Verb.SEARCH) and own is None:
+            # ``get_customer_by_phone(phone_number)``, ``find_user_id_by_email(email)``: the
+            # key a record is found by, required to find it, is a stored field
             for name in sorted(required):
-                if _describes_record(name):
+                if _describes_record(name) and not _RANGE.match(snake(name)):
                     shape.add(name, props.get(name), True, f"{spec.name} key", spec.input_schema)
     if not shape.properties:  # nothing writes the records: list filters are what they show
         for spec in tools:
@@ -178,6 +188,36 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
     return shape
 
 
+def _owned_lists(shapes: dict[str, RecordShape], specs: list[ToolSpec]) -> None:
+    """A record whose read says it comes "including their orders" holds its orders' ids
+    (``get_user_details``: "the details of a user, including their orders"): the only way
+    a caller of such a service reaches those records. Added as ``<order>_ids``, a list of
+    the other resource's ids, when that resource is one of the service's own."""
+    for spec in specs:
+        if spec.verb != Verb.READ or spec.resource not in shapes:
+            continue
+        for word in _INCLUDING.findall(spec.description or ""):
+            other = next((r for r in shapes if r != spec.resource and _names(r, word)), None)
+            if other is None:
+                continue
+            id_schema = shapes[other].id_schema
+            shapes[spec.resource].add(
+                f"{snake(singular(other))}_ids",
+                {"type": "array", "items": dict(id_schema)},
+                False,
+                f"{spec.name} description",
+            )
+
+
+# "including their orders", "including its reservations": the records a read embeds.
+_INCLUDING = re.compile(r"\bincluding (?:their|its|his|her|the) ([a-z_ ]+?)(?:[.,;]|$)", re.I)
+
+
+def _names(resource: str, words: str) -> bool:
+    """Whether a phrase names a resource: "orders" names ``orders``, "order" too."""
+    return tokens(singular(resource)) == tokens(singular(words.strip().replace(" ", "_")))
+
+
 def _creates(spec: ToolSpec, resource: str) -> bool:
     """A create, or an action naming no existing record (``send_message(to, body)``)."""
     if spec.verb == Verb.CREATE:
@@ -195,6 +235,15 @@ def _describes_record(name: str) -> bool:
     key = snake(name)
     stored = key not in _PAGING and key not in _QUERY and key not in _OPTIONS
     return bool(key) and stored and name.isidentifier()
+
+
+def _scalar(node: Any) -> bool:
+    return isinstance(node, dict) and node.get("type") in ("string", "integer", "number")
+
+
+def _names_record(name: str) -> bool:
+    """``customer_id``: another record's id, not a value the action keeps."""
+    return tokens(name)[-1:] in (("id",), ("ids",))
 
 
 def _first_property(tools: list[ToolSpec], name: str) -> dict[str, Any] | None:
