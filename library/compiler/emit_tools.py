@@ -129,7 +129,14 @@ class ToolWriter:
                 if f.name in tool.output.meta
             ]
             cls = str(tool.output.cls)
-            lines = _returned(lines, lambda value: _call_text(cls, [f"{attr}={value}", *fixed]))
+            if tool.output.shown:  # the part of the record the envelope holds
+                self.helpers.add("_view")
+                keys = self._keys(tool, list(tool.output.shown))
+                lines = _returned(
+                    lines, lambda value: _call_text(cls, [f"{attr}=_view({value}, {keys})", *fixed])
+                )
+            else:
+                lines = _returned(lines, lambda value: _call_text(cls, [f"{attr}={value}", *fixed]))
         elif tool.output.shape is Shape.ANSWER:
             self.helpers.add("_answer")
             lines = _returned(lines, lambda value: _answer_call(value, tool.output.meta))
@@ -670,6 +677,8 @@ class ToolWriter:
             meaning = tool.output.meta.get(f.name)
             if meaning is None:
                 kw.append(f"{f.attr}=selected")
+            elif meaning.startswith("="):  # a fixed value (``status_code=200``)
+                kw.append(f"{f.attr}={meaning[1:]}")
             elif meaning == "next_cursor":
                 last = "None" if f.type.nullable else '""'
                 kw.append(f"{f.attr}=str(end) if end < len(found) else {last}")

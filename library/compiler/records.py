@@ -102,15 +102,24 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
         if isinstance(node, dict) and not arrays
     ]
     named = {*ENVELOPE_KEYS, *(snake(singular(spec.resource or "")),)}
+    # ``{api, method, status, response: {...}}``: beside call metadata (scalars only), the one
+    # object is the answer, whatever its key
+    scalars = sum(_scalar(deref(node, root)) for node in props.values()) == len(props) - 1
     objects = [
         (key, node, k)
         for key, node in objects
-        if (len(props) == 1 or snake(key) in named) and (k := key_of(node))
+        if (len(props) == 1 or snake(key) in named or scalars) and (k := key_of(node))
     ]
     if len(objects) == 1:
         key, node, ident = objects[0]
         return RecordSource(node, f"{key}.", "envelope", key, ident)
     return None
+
+
+def _scalar(node: dict[str, Any]) -> bool:
+    """A node holding one plain value (a status, a code, a name): never an object or array."""
+    types, _ = json_types(node)
+    return bool(types) and types <= {"string", "integer", "number", "boolean"}
 
 
 def answer_source(spec: ToolSpec) -> RecordSource | None:

@@ -342,13 +342,23 @@ class ToolPlanner:
             matches = False
         shown: list[str] | None = None
         if not matches and source is not None and source.id_key == record.id_key:
-            shown = self._shown(source.schema, record, known)  # a partial view in a list
-            matches = shown is not None and source.container in ("list", "page")
+            # a partial view in a list, or in an envelope (``{data: {id}, status_code}``)
+            shown = self._shown(source.schema, record, known)
+            matches = shown is not None and source.container in ("list", "page", "envelope")
+        elif (
+            matches
+            and source is not None
+            and source.container in ("envelope", "list", "page")
+            and _closed(source.schema)
+            and set(record.fields) - props_of(source)
+        ):  # a closed record node: the record's other fields (from inputs) stay out
+            shown = self._shown(source.schema, record, known)
+            matches = shown is not None
         if verb in RECORD_VERBS or verb == "delete":
             if matches and source is not None and source.container == "record":
                 return OutputPlan(Shape.RECORD)
             if matches and source is not None and source.container == "envelope":
-                return self._envelope(schema, source, record)
+                return self._envelope(schema, source, record, spec, verb, shown)
             if matches and source is not None and source.container == "list" and not shown:
                 return OutputPlan(Shape.ONE)  # ``[record]``: the one record, in an array
             if verb == "delete":
@@ -365,7 +375,7 @@ class ToolPlanner:
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
             return OutputPlan(Shape.LIST, shown=tuple(shown or ()))
-        page = self._page(schema, source, record, bool(shown))
+        page = self._page(schema, source, record, bool(shown), spec, verb)
         page.shown = tuple(shown or ())
         return page
 
@@ -451,34 +461,48 @@ class ToolPlanner:
             return "self.now().date().isoformat()"
         return answer_constant(key, node)
 
-    def _envelope(self, schema: dict, source: RecordSource, record: RecordPlan) -> OutputPlan:
-        """``{"data": <record>}``: the record under one key; other optional keys are left out,
-        a required one the compiler cannot fill refuses the tool."""
+    def _envelope(
+        self,
+        schema: dict,
+        source: RecordSource,
+        record: RecordPlan,
+        spec: ToolSpec,
+        verb: str,
+        shown: list[str] | None = None,
+    ) -> OutputPlan:
+        """``{"data": <record>}``: the record (or the part of it ``shown``) under one key;
+        other optional keys are left out, a required one is a status-like constant or says
+        what call this was (``{service, resource, operation}``); one the compiler cannot fill
+        refuses the tool."""
         key = source.items_key or "data"
         root = deref(schema, schema)
         props = root.get("properties") or {}
-        field = FieldPlan(key, identifier(key), TypeSpec(Kind.MODEL, record.cls), required=True)
+        inner = TypeSpec(Kind.DICT, "dict[str, Any]") if shown else TypeSpec(Kind.MODEL, record.cls)
+        field = FieldPlan(key, identifier(key), inner, required=True)
         fields, constants = [field], {}
         for other in root.get("required") or ():
             if other == key:
                 continue
             node = deref(props.get(other), schema)
             value = answer_constant(other, node) if other.isidentifier() else None
+            if value is None and other.isidentifier():
+                value = call_metadata(other, node, self.service, record.resource, spec, verb)
             if value is None:
                 raise Skip(f"envelope field {other!r} has no meaning the compiler knows")
-            kind = {"True": Kind.BOOL, "False": Kind.BOOL}.get(value)
-            if kind is None:
-                kind = Kind.STR if value.startswith('"') else Kind.FLOAT
-                kind = Kind.INT if kind is Kind.FLOAT and value.lstrip("-").isdigit() else kind
-            annotation = {Kind.BOOL: "bool", Kind.STR: "str", Kind.INT: "int"}.get(kind, "float")
             attr = identifier(other, frozenset(f.attr for f in fields))
-            fields.append(FieldPlan(other, attr, TypeSpec(kind, annotation), required=True))
+            fields.append(FieldPlan(other, attr, _constant_type(value), required=True))
             constants[other] = value
         cls = self._wrapper(record, fields, {}, "Envelope")
-        return OutputPlan(Shape.ENVELOPE, cls, key, constants)
+        return OutputPlan(Shape.ENVELOPE, cls, key, constants, shown=tuple(shown or ()))
 
     def _page(
-        self, schema: dict, source: RecordSource, record: RecordPlan, views: bool = False
+        self,
+        schema: dict,
+        source: RecordSource,
+        record: RecordPlan,
+        views: bool = False,
+        spec: ToolSpec | None = None,
+        verb: str = "list",
     ) -> OutputPlan:
         required = set(schema.get("required") or ())
         meta: dict[str, str] = {}
@@ -495,6 +519,14 @@ class ToolPlanner:
             if key == source.items_key:
                 continue
             meaning = PAGE_META.get(key)
+            if meaning is None and key in required and key.isidentifier():
+                # a status-like constant, or what call this was (``{status_code, service,
+                # resource, operation, data: [...]}``): a fixed value, its type from the value
+                fixed = self._fixed(key, deref(node, schema), record, spec, verb)
+                if fixed is not None:
+                    meta[key] = f"={fixed[0]}"
+                    fields.append(FieldPlan(key, identifier(key), fixed[1], required=True))
+                    continue
             if meaning is None:
                 if key in required:
                     raise Skip(f"page field {key!r} has no meaning the compiler knows")
@@ -509,6 +541,20 @@ class ToolPlanner:
         return OutputPlan(
             Shape.PAGE, self._wrapper(record, fields, meta, "Page"), source.items_key, meta
         )
+
+    def _fixed(
+        self,
+        key: str,
+        node: dict[str, Any],
+        record: RecordPlan,
+        spec: ToolSpec | None,
+        verb: str,
+    ) -> tuple[str, TypeSpec] | None:
+        """A fixed value for a key beside the records (source text, and its type)."""
+        value = answer_constant(key, node)
+        if value is None and spec is not None:
+            value = call_metadata(key, node, self.service, record.resource, spec, verb)
+        return None if value is None else (value, _constant_type(value))
 
     def _deletion(self, schema: dict, record: RecordPlan) -> OutputPlan:
         required = set(schema.get("required") or ())
@@ -645,6 +691,33 @@ class ToolPlanner:
         texty = [n for n, f in record.fields.items() if _searchable(f)]
         chosen = [n for n in named if n in texty]
         return chosen or texty
+
+
+CALL_KEYS = frozenset({"service", "resource", "operation", "method", "api"})
+
+
+def call_metadata(
+    key: str, node: dict[str, Any], service: str, resource: str, spec: ToolSpec, verb: str
+) -> str | None:
+    """Source of a key of an answer that says what call this was, not what is stored: the
+    service, the resource, the operation performed, the method (the tool) and the API path
+    (``{"service": ..., "resource": "bills", "operation": "create", "data": {...}}``); None
+    for any other key, or one whose schema a plain name cannot satisfy."""
+    if key.lower() not in CALL_KEYS or json_types(node)[0] != {"string"}:
+        return None
+    if node.get("enum") or node.get("format") or node.get("pattern"):
+        return None
+    value = {
+        "service": service,
+        "resource": resource,
+        "operation": verb,
+        "method": spec.name,
+        "api": spec.http.path if spec.http else spec.name,
+    }[key.lower()]
+    low, high = node.get("minLength"), node.get("maxLength")
+    if (isinstance(low, int) and len(value) < low) or (isinstance(high, int) and len(value) > high):
+        return None
+    return json.dumps(value)
 
 
 def input_params(
@@ -805,6 +878,16 @@ def _with_schema(field: TypeSpec, param: TypeSpec) -> TypeSpec:
         model=field.model,
         schema=param.schema,
     )
+
+
+def _constant_type(value: str) -> TypeSpec:
+    """The type of a fixed value, from its source text (``True``, ``"ok"``, ``200``)."""
+    kind = {"True": Kind.BOOL, "False": Kind.BOOL}.get(value)
+    if kind is None:
+        kind = Kind.STR if value.startswith('"') else Kind.FLOAT
+        kind = Kind.INT if kind is Kind.FLOAT and value.lstrip("-").isdigit() else kind
+    annotation = {Kind.BOOL: "bool", Kind.STR: "str", Kind.INT: "int"}.get(kind, "float")
+    return TypeSpec(kind, annotation)
 
 
 def _any_object(node: dict[str, Any]) -> bool:

@@ -145,10 +145,11 @@ def _semantic_adapter(semantic: str) -> TypeAdapter[Any]:
 
 
 def accepts_samples(semantic: str, node: Mapping[str, Any]) -> bool:
-    """Whether a semantic type accepts the spec's own examples and default: a spec whose
+    """Whether a semantic type accepts the spec's own examples, default and enum: a spec whose
     ``date`` example is a timestamp, or whose ``*_url`` example is ``git@...``, keeps its base
     type rather than refuse values its publisher calls valid."""
     values = [*(node.get("examples") or ()), node.get("example"), node.get("default")]
+    values += node.get("enum") or ()  # ISO currency codes and ``UNKNOWN_CURRENCY``: text
     adapter = _semantic_adapter(semantic)
     for value in values:
         if value is None:

@@ -1,0 +1,166 @@
+"""Answers wrapped with call metadata (Apideck's ``{status_code, status, service, resource,
+operation, data}``, OpenLink's ``{api, method, status, response}``): the record, a part of it
+(``data: {id}``) or a page of them under one key, and beside it fixed values that say what
+call this was; a closed record node (``additionalProperties: false``) shows only its keys."""
+
+from __future__ import annotations
+
+import orjson
+
+from library.compiler import compile_service, load_service, plan_service
+from library.compiler.model import Shape
+from library.ingest import ingest_document
+from library.runtime import World
+from library.runtime.world import qualified
+from library.seed.pool import seed_pool
+from library.verify import build_service
+
+META = {
+    "status_code": {"type": "integer"},
+    "status": {"type": "string"},
+    "service": {"type": "string"},
+    "resource": {"type": "string"},
+    "operation": {"type": "string"},
+}
+REQUIRED_META = list(META)
+BILL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["id", "number"],
+    "properties": {
+        "id": {"type": "string", "readOnly": True},
+        "number": {"type": "string"},
+        "amount": {"type": "number"},
+    },
+}
+
+
+def _wrapped(data: dict) -> dict:
+    return {
+        "type": "object",
+        "required": [*REQUIRED_META, "data"],
+        "properties": {**META, "data": data},
+    }
+
+
+def _op(op: str, out: dict, body: dict | None = None, path_id: bool = False) -> dict:
+    operation: dict = {
+        "operationId": op,
+        "responses": {"200": {"content": {"application/json": {"schema": out}}}},
+    }
+    if body is not None:
+        operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
+    if path_id:
+        operation["parameters"] = [
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+        ]
+    return operation
+
+
+BODY = {
+    "type": "object",
+    "required": ["number"],
+    "properties": {
+        "number": {"type": "string"},
+        "amount": {"type": "number"},
+        "raw": {"type": "boolean"},
+    },
+}
+UNIFIED_ID = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+BILLS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Accounting", "version": "1"},
+    "paths": {
+        "/bills": {
+            "post": _op("billsAdd", _wrapped(UNIFIED_ID), BODY),
+            "get": _op("billsAll", _wrapped({"type": "array", "items": BILL})),
+        },
+        "/bills/{id}": {
+            "get": _op("billsOne", _wrapped(BILL), path_id=True),
+            "patch": _op("billsUpdate", _wrapped(UNIFIED_ID), BODY, path_id=True),
+            "delete": _op("billsDelete", _wrapped(UNIFIED_ID), path_id=True),
+        },
+    },
+}
+
+
+def test_call_metadata_beside_records_parts_and_pages() -> None:
+    specs, _ = ingest_document(orjson.dumps(BILLS), source_file="bills.json")
+    plan = plan_service(specs)
+    shapes = {t.name: (t.output.shape, t.output.shown) for t in plan.tools}
+    assert shapes["billsAdd"] == (Shape.ENVELOPE, ("id",))  # ``data: {id}``: a part
+    assert shapes["billsAll"][0] is Shape.PAGE
+    build = build_service(specs)
+    assert set(build.verified) == {s.name for s in specs}, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=3)
+    created = world.call(qualified(cls.name, "billsAdd"), {"number": "B-1", "raw": True})
+    data = created["data"]
+    assert set(data["data"]) == {"id"}
+    assert (data["resource"], data["operation"], data["service"]) == (
+        "bills",
+        "create",
+        cls.name,
+    )
+    one = world.call(qualified(cls.name, "billsOne"), {"id": data["data"]["id"]})["data"]
+    # ``raw`` is a create option the closed record node does not show
+    assert set(one["data"]) <= {"id", "number", "amount"} and one["data"]["number"] == "B-1"
+    listed = world.call(qualified(cls.name, "billsAll"), {})["data"]
+    assert data["data"]["id"] in {b["id"] for b in listed["data"]}
+    assert (listed["status_code"], listed["operation"]) == (200, "list")
+
+
+ACTIONS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Actions", "version": "1"},
+    "paths": {
+        "/actions/{id}": {
+            "get": _op(
+                "describeAction",
+                {
+                    "type": "object",
+                    "required": ["api", "method", "status", "response"],
+                    "properties": {
+                        "api": {"type": "string", "description": "The path of the method"},
+                        "method": {"type": "string", "description": "The method's name"},
+                        "status": {"type": "string"},
+                        "response": {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"},
+                                "description": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+                path_id=True,
+            )
+        },
+        "/actions": {
+            "post": _op(
+                "createAction",
+                {"type": "object", "properties": {
+                    "id": {"type": "string"}, "description": {"type": "string"}}},
+                {"type": "object", "properties": {"description": {"type": "string"}}},
+            )
+        },
+    },
+}  # fmt: skip
+
+
+def test_the_one_object_beside_scalars_is_the_answer() -> None:
+    """``response`` is no envelope key, but beside call metadata it is the record."""
+    specs, _ = ingest_document(orjson.dumps(ACTIONS), source_file="actions.json")
+    plan = plan_service(specs)
+    read = next(t for t in plan.tools if t.name == "describeAction")
+    assert (read.output.shape, read.output.items) == (Shape.ENVELOPE, "response")
+    build = build_service(specs)
+    assert "describeAction" in build.verified, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=2)
+    rid = next(iter(world.services[cls.name].state.actions))
+    answer = world.call(qualified(cls.name, "describeAction"), {"id": rid})["data"]
+    assert (answer["api"], answer["method"]) == ("/actions/{id}", "describeAction")
+    assert answer["response"]["id"] == rid
