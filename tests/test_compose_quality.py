@@ -12,9 +12,10 @@ import pytest
 
 from library.compose import compose as compose_module
 from library.compose import compose_tasks, make_env
-from library.compose.binding import carries_across
+from library.compose.binding import AUTHORED, carries_across
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
+from library.compose.context import Entity
 from library.compose.corpus import bundled_library
 from library.compose.motifs import BY_NAME, MOTIFS, SEQUELS, name_motif, part_of
 from library.compose.mutants import MutationReport
@@ -65,6 +66,46 @@ def test_mutation_gate_verdict_is_stored_and_met(composed):
         assert task.mutation["catch_rate"] >= env.config.min_catch_rate
         assert "pick_decoy" not in task.mutation["escaped"]
         assert task.mutation["by_kind"].get("drop_write", [0, 0])[1] >= 1
+
+
+def test_no_request_rewrites_what_someone_wrote(composed):
+    """Updates of records already there never set a comment's body or a message's text,
+    and yes/no changes are said as states, not as "true" or "false"."""
+    _, result = composed
+    updates = 0
+    for task in result.tasks:
+        assert " to true" not in task.instruction and " to false" not in task.instruction
+        for step in task.gold_plan:
+            text = step["text"]
+            if text.get("kind") != "update":
+                continue
+            updates += 1
+            changed = {str(label).replace(" ", "_") for label, _ in text.get("values") or ()}
+            assert not changed & AUTHORED, (task.task_id, text)
+    assert updates >= 5
+
+
+def test_an_update_never_rewrites_authored_text():
+    """A comment's body, a message's text, a document's content: set with the record, not
+    by a later update; the other fields of the same tools stay settable."""
+    lib = bundled_library(["docs", "chat"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    tools = [
+        t
+        for t in env.catalog.tools.values()
+        if t.kind == "update" and any(p.name in AUTHORED for p in t.params)
+    ]
+    assert len(tools) >= 3
+    for tool in tools:
+        entity = Entity(tool.service, str(tool.collection), "x", {}, 0, "", "comment")
+        on_record = {p.name for p in walker._settable(tool, entity)}
+        assert not on_record & AUTHORED, tool.name
+        assert {p.name for p in walker._settable(tool, None)} & AUTHORED, tool.name
+    comment = env.catalog.tools["docs__update_comment"]
+    entity = Entity("docs", str(comment.collection), "x", {}, 0, "", "comment")
+    assert "resolved" in {p.name for p in walker._settable(comment, entity)}
 
 
 def test_rubric_guards_the_whole_service(composed):

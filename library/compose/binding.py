@@ -70,6 +70,14 @@ def carries_across(param: str, key: str, field: str) -> bool:
     return True
 
 
+# Free text a person wrote (a comment's body, a message's text, a document's content): set
+# when the record is written, not rewritten later by someone asked to do other work.
+AUTHORED = frozenset(
+    {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
+     "markdown", "snippet"}
+)  # fmt: skip
+
+
 class Binding(WalkState):
     """Where each argument of a step comes from."""
 
@@ -543,6 +551,8 @@ class Binding(WalkState):
                 and (entity.service, entity.collection, entity.id, p.name) in self.written
             ):
                 continue
+            if entity is not None and p.name.lower() in AUTHORED:
+                continue  # nobody asks to rewrite what someone already wrote in a comment
             out.append(p)
         return out
 

@@ -189,6 +189,8 @@ def summary(description: str) -> str:
     # "Creates a rental" -> "create a rental"; "Partially updates" -> "partially update".
     verb = 1 if len(tokens) > 1 and tokens[0].lower().endswith("ly") else 0
     tokens[verb] = _imperative(tokens[verb])
+    if len(tokens) > verb + 2 and tokens[verb + 1] == "and":  # "Adds and removes labels"
+        tokens[verb + 2] = _imperative(tokens[verb + 2])
     first = " ".join(tokens)
     if len(first) > 1 and not first[1].isupper():
         first = first[0].lower() + first[1:]

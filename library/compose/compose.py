@@ -23,8 +23,9 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, GENERIC_GOALS, WORK, WORK_GOALS, fits, name_motif
+from library.compose.motifs import BY_NAME, fits, name_motif
 from library.compose.mutants import mutation_report
+from library.compose.openings import opening
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
 from library.compose.render import render_instruction
@@ -465,16 +466,13 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     # the way in), so the name always agrees with the e-mail.
     email = str(said).strip('"').casefold()
     person = env.person_by_email(email) if "@" in email else None
-    name = person.full_name if person is not None else None
-    if name:
-        subject = f"{name} ({said})"
-        about = _about(env, steps, motif, email)
-        goals = BY_NAME[motif].goals if about else WORK_GOALS if motif else GENERIC_GOALS
-    else:
-        subject = f"the {t.get('noun', 'record')} {said}"
-        goals = WORK_GOALS if motif else GENERIC_GOALS
-    goal = goals[variant % len(goals)].format(subject=subject, work=WORK.get(motif, ""))
-    return goal[:1].upper() + goal[1:]
+    if person is not None and person.full_name:
+        about = BY_NAME[motif].goals if motif and _about(env, steps, motif, email) else ()
+        return opening(
+            f"{person.full_name} ({said})", motif, variant, staff=person.staff, about=about
+        )
+    noun = str(t.get("noun", "record"))
+    return opening(f"the {noun} {said}", motif, variant, noun=noun)
 
 
 def gold_reply(steps: Sequence[Step], answer_rows: Sequence[Mapping[str, Any]]) -> str:

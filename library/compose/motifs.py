@@ -215,45 +215,6 @@ def motif_of(tool_name: str, collection: str | None) -> Motif | None:
     return MOTIFS[i] if score >= CORE else None
 
 
-# The piece of work a workflow is, for openings that name it without saying who it is for.
-WORK: dict[str, str] = {
-    "onboarding": "an onboarding",
-    "offboarding": "an offboarding",
-    "escalation": "an escalation",
-    "refund": "a refund",
-    "renewal": "a renewal",
-    "scheduling": "some scheduling",
-    "billing": "a billing matter",
-    "fulfilment": "a shipment",
-    "hiring": "a hiring step",
-    "procurement": "a purchase",
-    "travel": "a travel booking",
-    "expenses": "an expense claim",
-    "incident": "an incident",
-    "domain setup": "a DNS change",
-    "access": "a credential change",
-    "file sharing": "some files to share",
-    "follow-up": "a follow-up",
-}
-WORK_GOALS = (
-    "{subject}: there is {work} to handle.",
-    "For {subject}, we have {work} to take care of.",
-    "Regarding {subject}, we have {work} to take care of.",
-    "{subject} needs {work} handled today.",
-)
-
-GENERIC_GOALS = (
-    "{subject} needs a few things sorted out.",
-    "{subject} came up in today's review; here is what needs doing.",
-    "Regarding {subject}:",
-    "About {subject}:",
-    "{subject} is on my list for today.",
-    "{subject} needs attention.",
-    "{subject}: I need a hand with this.",
-    "{subject} needs a hand from you.",
-)
-
-
 def _words(text: str) -> set[str]:
     return set(name_words(text))
 

@@ -548,10 +548,12 @@ class Writer:
 
     def update(self, t: Note, k: int, it: bool) -> str:
         label, name = self.target(t, k, it)
-        pairs = [(str(lab), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
+        every = [(str(lab), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
+        pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
+        flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
         if not pairs:
-            core = f"update {name}"
+            core = flag_clauses(flags, name) if flags else f"update {name}"
         elif v == 0:
             core = f"update {name}: set " + _join([f"{lab} to {p}" for lab, p in pairs])
         elif v == 1:
@@ -562,12 +564,14 @@ class Writer:
             core = f"set the {pairs[0][0]} of {name} to {pairs[0][1]}"
         else:
             core = f"on {name}, set " + _join([f"{lab} to {p}" for lab, p in pairs])
+        if pairs and flags:  # "mark the message as unread and starred", after the values
+            core += ", and " + flag_clauses(flags, "it")
         return core + "." + self.threshold(t.get("threshold"), label, k)
 
     def action(self, t: Note, k: int, it: bool) -> str:
         summary = str(t["summary"])
         label = self.written_label(t)
-        summary = _tidy(summary, label)
+        summary = tidy_summary(summary, label)
         pairs = list(t.get("values") or ())
         m = re.fullmatch(r"(.+) to an? (\w+)", summary)
         if m and len(pairs) == 1 and pairs[0][0] == m.group(2):
@@ -677,6 +681,45 @@ class Writer:
         return f"find {listed}." if (self.variant + k) % 2 == 0 else f"you'll also need {listed}."
 
 
+_YES_NO = frozenset({"true", "false"})
+# One-word yes/no fields that read as a state a record is in: "mark it as archived".
+_STATES = frozenset(
+    {"active", "inactive", "private", "public", "draft", "billable", "read", "unread",
+     "prerelease", "paid", "open", "closed", "visible", "hidden", "done", "complete", "urgent",
+     "default", "primary", "verified", "pinned", "favorite", "favourite", "flagged", "locked",
+     "muted", "enabled", "disabled", "important", "spam", "available", "online"}
+)  # fmt: skip
+
+
+def flag_clauses(flags: Sequence[tuple[str, bool]], name: str) -> str:
+    """Yes/no changes as a person asks for them: ``[("unread", True), ("starred", True)]``
+    -> ``mark <name> as unread and starred``; ``("insurance", False)`` -> ``turn off
+    insurance for <name>``; ``("sms enabled", True)`` -> ``enable sms for <name>``."""
+    states: list[str] = []
+    clauses: list[str] = []
+    for label, on in flags:
+        words = label.split()
+        if words[:1] == ["is"]:
+            words = words[1:]
+        last = words[-1] if words else label
+        if len(words) > 1 and last in ("enabled", "disabled"):
+            turn_on = on == (last == "enabled")
+            clauses.append(f"{'enable' if turn_on else 'disable'} {' '.join(words[:-1])}")
+        elif len(words) == 1 and (last.endswith("ed") or last in _STATES):
+            if on:
+                states.append(last)
+            elif last.startswith("un") and last[2:] in _STATES:
+                states.append(last[2:])  # not unread: read
+            else:
+                states.append(f"not {last}")
+        else:
+            clauses.append(f"turn {'on' if on else 'off'} {' '.join(words)}")
+    parts = [f"mark {name} as {_join(states)}"] if states else []
+    for i, clause in enumerate(clauses):
+        parts.append(f"{clause} for {name if not parts and i == 0 else 'it'}")
+    return ", and ".join(parts)
+
+
 _CREATE_VERBS: dict[str, tuple[str, ...]] = {
     "meeting": ("create", "book", "schedule", "set up"),
     "event": ("create", "add", "schedule"),
@@ -700,7 +743,7 @@ _TIDY: tuple[tuple[str, str], ...] = (
 )
 
 
-def _tidy(summary: str, label: str | None) -> str:
+def tidy_summary(summary: str, label: str | None) -> str:
     """A tool summary with its record filled in, as a person says it: ``approve a report
     for the expense report`` -> ``approve the expense report``; ``submit for approval for
     the expense report`` -> ``submit the expense report for approval``."""
@@ -814,6 +857,8 @@ def write_centric(
             body[-1] = body[-1][:-1] + ", then " + sentence
         else:
             lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
+            if sentence.startswith("on ") and lead == "please ":
+                lead = ""  # not "please on the subscription, set ..."
             body.append(_cap(lead + sentence))
         # "it" may continue only a sentence that ends with the write itself.
         last = label if sentence.count(". ") == 0 and kind != "create" else None

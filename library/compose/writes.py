@@ -4,6 +4,7 @@ write undoes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from library.compose.binding import Binding
@@ -13,14 +14,17 @@ from library.compose.catalog import (
     DELETE,
     UPDATE,
     ToolInfo,
+    singular,
     title,
 )
 from library.compose.coherence import ends_record, inverted, may_write
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.plan import Bound, Step
+from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.walk_state import Reject, as_record
+from library.graph.nodes import name_words
 from library.rubric import same
 from library.seed.vocab import is_person_resource
 
@@ -330,7 +334,7 @@ class Writes(Binding):
         text = {
             "kind": ACTION,
             "service": title(tool.service),
-            "summary": self._on(tool.summary, entity),
+            "summary": self._on(tool.summary, entity, tool.name),
             "values": self._pairs(bound, {str(tool.own)}),
         }
         return self._write(tool, bound, text, entity)
@@ -345,14 +349,48 @@ class Writes(Binding):
         text = {"kind": DELETE, "service": title(tool.service), "target": entity.the}
         return self._write(tool, {str(tool.own): own}, text, entity)
 
-    def _on(self, summary: str, entity: Entity) -> str:
-        """``close a ticket`` -> ``close the ticket`` (or ``... for the ticket``)."""
+    def _on(self, summary: str, entity: Entity, tool_name: str = "") -> str:
+        """``close a ticket`` -> ``close the ticket`` (or ``... for the ticket``). A summary
+        that says more than a person would (``refund a received return to the original
+        payment method or as store credit``), or that names no object and is not a phrase
+        the renderer tidies (``close without merging``), gives way to the tool's own name
+        where that is a verb on the record (``refund_return_request`` -> ``refund the
+        return request``)."""
         info = self._coll(entity.service, entity.collection)
         noun = info.noun if info else entity.label
+        named = _named_action(tool_name, noun)
+        if named and _wordy(summary):
+            return f"{named} {entity.the}"
         padded = f" {summary}"
         for article in ("a", "an", "the", "one"):
             at = padded.lower().find(f" {article} {noun.lower()}")
             if at >= 0:
                 end = at + len(article) + len(noun) + 2
                 return (padded[:at] + f" {entity.the}" + padded[end:]).strip()
-        return f"{summary} for {entity.the}"
+        m = re.fullmatch(r"(.+?) an? (?:[\w-]+ )*([\w-]+)", summary)
+        if m and m.group(2).lower() in noun.lower().split():
+            # "reject a return" on a return request; "record a declined quote": "decline"
+            return f"{named or m.group(1)} {entity.the}"
+        said = f"{summary} for {entity.the}"
+        label = entity.the.removeprefix("the ")
+        bare = not ({"a", "an", "the"} & set(summary.lower().split()))
+        if named and bare and tidy_summary(said, label) == said:
+            return f"{named} {entity.the}"
+        return said
+
+
+def _wordy(summary: str) -> bool:
+    """A description's clause that carries conditions or alternatives, not just a verb on
+    a record: more than five words, or an "or"."""
+    words = summary.split()
+    return len(words) > 5 or "or" in words
+
+
+def _named_action(tool_name: str, noun: str) -> str:
+    """The verb a tool's name puts before its record's noun (``check_in_booking`` and
+    noun ``booking`` -> ``check in``), or "" where the name is not verb + noun."""
+    words = [singular(w) for w in name_words(tool_name)]
+    tail = [singular(w) for w in noun.lower().replace("-", " ").split()]
+    if not tail or len(words) <= len(tail) or words[-len(tail) :] != tail:
+        return ""
+    return " ".join(words[: -len(tail)])

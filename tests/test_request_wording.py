@@ -1,0 +1,137 @@
+"""Requests worded as a person writes them: openings that say whose work it is and what
+kind, yes/no changes said as states ("mark it as unread"), actions named by what they do
+(not by the tool description's fine print), and no rewriting of what someone else wrote."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from library.compose.openings import CUSTOMER, RECORD, RECORD_ALONE, STAFF, opening
+from library.compose.referring import flag_clauses
+from library.compose.render import render_instruction
+from library.compose.writes import Writes
+
+CRAIG = 'Craig Thomas ("craig.thomas@changfisher.com")'
+
+
+def test_a_colleague_and_a_customer_open_differently() -> None:
+    staff = {opening(CRAIG, "escalation", v, staff=True) for v in range(len(STAFF))}
+    customer = {opening(CRAIG, "escalation", v, staff=False) for v in range(len(CUSTOMER))}
+    assert len(staff) == len(STAFF) and len(customer) == len(CUSTOMER)
+    assert not staff & customer
+    assert all("escalation" in text and CRAIG in text for text in staff | customer)
+    assert any("covering for" in text.lower() for text in staff)
+    assert not any("covering for" in text.lower() or "away" in text for text in customer)
+
+
+def test_a_record_opening_does_not_repeat_its_own_noun_as_the_work() -> None:
+    """ "the booking ..." in a travel booking: not "there is a travel booking to handle"."""
+    said = 'the booking "BK-1042"'
+    for v in range(6):
+        text = opening(said, "travel", v, noun="booking")
+        assert said.lower() in text.lower() and "travel booking" not in text, text
+    assert opening(said, "travel", 0, noun="booking") in {
+        t.format(subject=said)[:1].upper() + t.format(subject=said)[1:] for t in RECORD_ALONE
+    }
+    shipment = opening('the shipment "123"', "fulfilment", 0, noun="shipment")
+    assert "delivery problem" in shipment and RECORD[0].startswith("About")
+
+
+def test_the_motifs_own_openings_skip_a_possessive_after_a_parenthesis() -> None:
+    about = ("{subject}'s application needs the next step.", "{subject} is in our pipeline.")
+    texts = {opening(CRAIG, "hiring", v, staff=False, about=about) for v in range(4)}
+    assert texts == {f"{CRAIG} is in our pipeline."}
+    # A subject without a parenthesis keeps the possessive form.
+    assert "Craig's application" in opening("Craig", "hiring", 0, about=about)
+
+
+def test_the_opening_is_generic_without_a_workflow() -> None:
+    text = opening(CRAIG, "", 1, staff=True)
+    assert CRAIG in text and "there is" not in text
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([("unread", True), ("starred", True)], "mark the message as unread and starred"),
+        ([("unread", False)], "mark the message as read"),
+        ([("archived", False)], "mark the message as not archived"),
+        ([("insurance", False)], "turn off insurance for the message"),
+        ([("sms enabled", True)], "enable sms for the message"),
+        ([("is active", True), ("waiting room", True)],
+         "mark the message as active, and turn on waiting room for it"),
+    ],
+)  # fmt: skip
+def test_yes_no_changes_read_as_states(flags: list[tuple[str, bool]], said: str) -> None:
+    assert flag_clauses(flags, "the message") == said
+
+
+def _update_plan(values: list[list[str]]) -> list[dict[str, Any]]:
+    email = '"ronald.garcia@changfisher.com"'
+    return [
+        {
+            "tool": "mail.list",
+            "write": False,
+            "arguments": {"sender": "ronald.garcia@changfisher.com"},
+            "binds": {"sender": {"from": "user"}},
+            "text": {"kind": "lookup", "service": "Mail", "noun": "message", "nouns": "messages",
+                     "label": "message", "by": [["sender email", email]]},
+        },
+        {
+            "tool": "mail.update",
+            "write": True,
+            "arguments": {},
+            "binds": {},
+            "text": {"kind": "update", "service": "Mail", "target": "the message",
+                     "values": values},
+        },
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", range(3))
+def test_an_update_says_yes_no_fields_as_marks_not_as_true_or_false(variant: int) -> None:
+    goal = 'Ronald Garcia ("ronald.garcia@changfisher.com") wrote in.'
+    only = render_instruction(_update_plan([["unread", "true"]]), goal=goal, variant=variant)
+    assert "as unread" in only and "true" not in only, only
+    mixed = render_instruction(
+        _update_plan([["label", '"Billing"'], ["starred", "false"]]), goal=goal, variant=variant
+    )
+    assert '"Billing"' in mixed and "mark it as not starred" in mixed, mixed
+    assert "false" not in mixed, mixed
+
+
+def _on(summary: str, tool: str, noun: str) -> str:
+    info = SimpleNamespace(noun=noun)
+    writes = Writes.__new__(Writes)
+    writes._coll = lambda service, collection: info  # type: ignore[method-assign]
+    entity = SimpleNamespace(service="s", collection="c", label=noun, the=f"the {noun}")
+    return writes._on(summary, entity, tool)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("summary", "tool", "noun", "said"),
+    [
+        # fine print of the description gives way to the tool's own name
+        ("refund a received return to the original payment method or as store credit",
+         "refund_return_request", "return request", "refund the return request"),
+        ("check in every passenger within 24 hours of departure", "check_in_booking",
+         "booking", "check in the booking"),
+        # no object named and nothing to tidy: the name says it
+        ("close without merging", "close_pull_request", "pull request",
+         "close the pull request"),
+        # the object is the record under another word: the name's verb
+        ("record a declined quote", "decline_quote", "quote", "decline the quote"),
+        # short and clear: the description stays
+        ("hang up a call", "end_call", "call", "hang up the call"),
+        ("dispatch a technician", "dispatch_work_order", "work order",
+         "dispatch a technician for the work order"),
+        # a phrase the renderer tidies ("submit the expense report for approval") stays
+        ("submit for approval", "submit_expense_report", "expense report",
+         "submit for approval for the expense report"),
+    ],
+)  # fmt: skip
+def test_an_action_is_named_by_what_it_does(summary: str, tool: str, noun: str, said: str) -> None:
+    assert _on(summary, tool, noun) == said
