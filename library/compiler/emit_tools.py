@@ -146,6 +146,11 @@ class ToolWriter:
             lines = _returned(lines, lambda value: f"_view({value}, {keys})")
         elif tool.output.shape is Shape.ONE:
             lines = _returned(lines, lambda value: f"[{value}]")
+        elif tool.output.shape is Shape.ID:  # the new record's id is the answer
+            shown = "int({}.id)" if tool.output.meta.get("type") == "integer" else "{}.id"
+            lines = _returned(lines, shown.format)
+        elif tool.output.shape is Shape.BLANK:  # the write answers the empty text
+            lines = _returned(lines, lambda value: '""')
         return lines
 
     def _stateless(self, tool: ToolPlan, marking: dict[str, Any]) -> list[str]:
@@ -257,6 +262,10 @@ class ToolWriter:
         if tool.output.shape is Shape.KEYS:
             item = "int" if tool.output.meta.get("type") == "integer" else "str"
             return f"dict[str, list[{item}]]" if tool.output.items else f"list[{item}]"
+        if tool.output.shape is Shape.ID:
+            return "int" if tool.output.meta.get("type") == "integer" else "str"
+        if tool.output.shape is Shape.BLANK:
+            return "str"
         if tool.output.shape in (Shape.VIEW, Shape.ANSWER, Shape.COUNT, Shape.EMPTY):
             return "dict[str, Any]"
         return record.cls
@@ -445,7 +454,8 @@ class ToolWriter:
         if scope:
             lines += [f"{PAD}record = self.get({coll}, {ident.attr})", *scope]
         lines += self._ref_checks(tool)
-        if tool.output.shape in (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE, Shape.ONE):
+        shapes = (Shape.RECORD, Shape.VIEW, Shape.ENVELOPE, Shape.ONE, Shape.BLANK)
+        if tool.output.shape in shapes:
             return [*lines, f"{PAD}return self.delete({coll}, {ident.attr})"]
         values = {"id": "record.id", "true": "True"}
         wrapper = self._wrapper(tool.output.cls)

@@ -170,6 +170,8 @@ class Shape(StrEnum):
     COUNT = "count"  # how many records match the filters (``{"count": 12}``)
     KEYS = "keys"  # the ids of the records listed (``items``: the key holding them, or "")
     EMPTY = "empty"  # an empty object: the write's acknowledgement shows nothing required
+    ID = "id"  # a create's answer is the new record's id itself (``"7f3c..."``, ``42``)
+    BLANK = "blank"  # a write's answer is the empty text (``{"type": "string", "maxLength": 0}``)
 
 
 @dataclass(slots=True)

@@ -321,6 +321,9 @@ class ToolPlanner:
             return OutputPlan(Shape.EMPTY)
         if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
+        scalar = _scalar_answer(root, record, verb)
+        if scalar is not None:
+            return scalar
         undefined: list[str] = []
         for node in (root, source.schema if source is not None else {}):
             props = node.get("properties")
@@ -878,6 +881,32 @@ def _with_schema(field: TypeSpec, param: TypeSpec) -> TypeSpec:
         model=field.model,
         schema=param.schema,
     )
+
+
+_ID_WORDS = re.compile(r"\b(id|ids|identifier|key|guid|uuid)\b", re.IGNORECASE)
+
+
+def _scalar_answer(root: dict[str, Any], record: RecordPlan, verb: str) -> OutputPlan | None:
+    """A write answering a bare value: the empty text (``maxLength: 0``) of an update, delete
+    or action; or a create's new id (``"The ID (GUID) returned by an operation."``, an
+    integer where ids are numbered), when ids of this record can be of that schema."""
+    types, nullable = json_types(root)
+    if nullable or root.get("enum") or "const" in root:
+        return None
+    if types == {"string"} and root.get("maxLength") == 0:
+        return OutputPlan(Shape.BLANK) if verb in ("update", "delete", "action") else None
+    described = str(root.get("description") or "")
+    if verb != "create" or (described and not _ID_WORDS.search(described)):
+        return None
+    style = record.id_style
+    if types <= {"integer"} and types and style.numeric:
+        return OutputPlan(Shape.ID, meta={"type": "integer"})
+    if types != {"string"} or root.get("pattern") or root.get("minLength"):
+        return None
+    fmt = root.get("format")
+    if (fmt is None and root.get("maxLength") is None) or (fmt == "uuid" and style.kind == "uuid"):
+        return OutputPlan(Shape.ID, meta={"type": "string"})
+    return None
 
 
 def _constant_type(value: str) -> TypeSpec:

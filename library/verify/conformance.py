@@ -670,6 +670,8 @@ class _Suite:
         key = self.id_key(c.resource)
         data = self.record_of(created.get("data"), c.resource)
         rid = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, str | int) and not isinstance(data, bool) and data != "":
+            rid, data = data, {}  # the answer is the new record's id itself
         if not isinstance(rid, str | int) or isinstance(rid, bool):
             return "create returned no record id"
         got = self.get(getter, world, rid, {**args, **data})
