@@ -204,9 +204,7 @@ def test_an_update_that_requires_every_field_resends_what_it_keeps(lib: Library)
     record the agent found holds them, read from it, and the instruction names only the
     changes."""
     env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
-    # Tasks have subtasks pointing at them and name no person, so composition leaves them
-    # alone as reference records (``ComposeEnv.catalogs``); here the binding is the point.
-    env.catalogs = frozenset()
+    assert ("simplechecklist", "tasks") not in env.catalogs  # broken down, not shared
     update = env.catalog.tools["simplechecklist__update_task"]
     assert {"metadata", "priority"} <= {p.name for p in update.params if p.required}
     listing = env.catalog.tools["simplechecklist__get_all_tasks"]
@@ -270,3 +268,19 @@ def test_a_copy_of_a_record_keeps_its_id_under_the_spec_s_name(shop: Library) ->
     copy = clone(user, "use_copy", {"email": "someone@example.com"})
     assert copy.id == "use_copy" and copy.email == "someone@example.com"
     assert copy.model_dump()["user_id"] == "use_copy"
+
+
+@pytest.mark.skipif(not TELECOM.is_file(), reason="../shared/specs not present")
+def test_work_items_with_children_are_not_reference_records() -> None:
+    """Records other records point at are shared references (plans, rooms, projects), but
+    not a telecom line (a customer's: ``customer_id``, inferred from every line tool
+    taking the customer's id too) nor a checklist task (broken down into subtasks)."""
+    lib = spec_library([TELECOM, CHECKLIST])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    assert ("telecom", "lines") not in env.catalogs
+    assert ("simplechecklist", "tasks") not in env.catalogs
+    assert ("simplechecklist", "projects") in env.catalogs  # its groups point at it
+    lines = env.catalog.collection("telecom", "lines")
+    assert lines is not None and lines.fields["customer_id"].key == "id:customers"
+    # nothing lists lines: a customer's record lists theirs, and a walk reaches the one
+    assert env.owned_lists[("telecom", "customers")] == {"line_ids": "lines"}

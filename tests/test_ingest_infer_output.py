@@ -206,3 +206,33 @@ def test_what_a_state_change_is_told_is_kept_on_the_record() -> None:
     assert "reason" not in order["required"]
     ticket = _tools("functions/bfcl_multi_turn/ticket_api.json")["get_ticket"].output_schema
     assert ticket is not None and "resolution" not in ticket["properties"]  # declared output
+
+
+def test_a_told_value_is_kept_as_plain_text_whatever_options_a_tool_offers() -> None:
+    """tau-bench's ``cancel_pending_order`` offers two reasons, tau2's takes any text: both
+    documents describe one retail service, whose orders keep the reason as a string (an
+    enum from one of them would fail the other's outputs)."""
+    specs = [
+        *ingest_document(SPECS / "functions/tau2/retail.json")[0],
+        *ingest_document(SPECS / "functions/tau_bench/retail.json")[0],
+    ]
+    order = next(s for s in specs if s.name == "get_order_details").output_schema
+    assert order is not None and "enum" not in order["properties"]["reason"]
+    build = build_service(specs)
+    for name in ("get_order_details", "return_delivered_order_items", "cancel_pending_order"):
+        assert build.outcomes[name].outcome == "verified", build.outcomes[name].reason
+
+
+def test_records_reached_only_with_another_s_id_belong_to_it() -> None:
+    """Every tau2 line tool takes the customer's id beside the line's
+    (``suspend_line(customer_id, line_id, reason)``): a line keeps its customer's id, and
+    since nothing lists lines, the customer lists theirs."""
+    tools = _tools("functions/tau2/telecom.json")
+    line = tools["suspend_line"].output_schema
+    customer = tools["get_customer_by_id"].output_schema
+    assert line is not None and customer is not None
+    assert "customer_id" in line["required"]
+    assert customer["properties"]["line_ids"]["type"] == "array"
+    # retail orders are acted on by their id alone: no owner is read into them
+    order = _tools("functions/tau2/retail.json")["get_order_details"].output_schema
+    assert order is not None and "user_id" not in order["properties"]

@@ -32,6 +32,7 @@ from library.graph.nodes import name_words
 from library.runtime import Service, Snapshot, World
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.seed import SeedPool, seed_pool
+from library.seed.vocab import is_person_resource
 
 # The domains one organisation's work moves through for an outside person (a customer, a
 # contact, a guest) and for one of its own people.
@@ -69,6 +70,8 @@ THING_STACKS: dict[str, frozenset[str]] = {
     "collaboration": _WORK,
     "communications": _WORK,
 }
+# Collections of e-mails a mailbox keeps.
+_MAILBOX = frozenset({"messages", "emails", "mails", "inbox", "threads"})
 # Collections a policy note can be: written documents people look things up in.
 _DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
@@ -94,6 +97,10 @@ class ComposeEnv:
         self.pool: SeedPool = seed_pool(self.config.pool_seed)
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
         self.starts = self._start_tools()
+        # Services whose opening finds e-mails: where requests arrive.
+        self.inboxes = frozenset(
+            t.service for t in self.starts if str(t.collection) in _MAILBOX and t.many
+        )
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
         self._start_services: dict[str, frozenset[str]] = {}
@@ -131,7 +138,12 @@ class ComposeEnv:
         """(service, collection) of shared reference records: other records of the service
         point at them and they name no person (plans, properties, rooms, templates,
         projects). One person's request does not edit them: renaming the plan every
-        subscriber is on is not part of one customer's renewal."""
+        subscriber is on is not part of one customer's renewal.
+
+        Pieces of someone's work are not shared, though records point at them: a record
+        that belongs to a person (a telecom line, its ``customer_id``), one broken down
+        into its own sub-items (a checklist task and its subtasks), and one pointed at
+        only by itself (a product's ``productUuid`` on the product)."""
         infos = {
             (t.service, t.collection): self.catalog.collection(t.service, t.collection)
             for t in self.catalog.tools.values()
@@ -139,10 +151,12 @@ class ComposeEnv:
         }
         referenced = {
             (service, str(f.key)[3:])
-            for (service, _), info in infos.items()
+            for (service, coll), info in infos.items()
             if info is not None
             for f in info.fields.values()
-            if f.key and f.key.startswith("id:")
+            if f.key
+            and f.key.startswith("id:")
+            and str(f.key)[3:] not in (coll, _sub_item_of(str(coll)))
         }
         return frozenset(
             key
@@ -150,6 +164,7 @@ class ComposeEnv:
             if info is not None
             and key in referenced
             and not any(f.key in PERSON_KEYS for f in info.fields.values())
+            and not _person_owned(info)
         )
 
     def _owned_lists(self) -> dict[tuple[str, str], dict[str, str]]:
@@ -251,13 +266,17 @@ class ComposeEnv:
         return cached
 
     def start_services(self, motif: Motif) -> frozenset[str]:
-        """Services that do the motif's core work or hold records it is about."""
+        """Services that do the motif's core work or hold records it is about, and the
+        mailboxes a request for it arrives in (the customer's e-mail asking for a refund:
+        its sender is whom the work is for)."""
         cached = self._start_services.get(motif.name)
         if cached is None:
             out = {self.catalog.tools[q].service for q in self.core_tools(motif)}
             for t in self.catalog.tools.values():
                 if set(str(t.collection or "").split("_")) & motif.nouns:
                     out.add(t.service)
+            if motif.name != "follow-up":  # whose own work is the mailbox's
+                out |= self.inboxes
             cached = self._start_services[motif.name] = frozenset(out)
         return cached
 
@@ -379,6 +398,20 @@ NAME_FIELDS = frozenset(
     {"name", "title", "subject", "full_name", "display_name", "username", "user_name"}
     | {"label", "slug", "handle", "domain", "hostname", "email", "login", "code", "symbol"}
 )
+
+
+def _sub_item_of(collection: str) -> str:
+    """``subtasks`` -> ``tasks``: the collection whose records these break down ("" if
+    the name says no such thing)."""
+    return collection.removeprefix("sub") if collection.startswith("sub") else ""
+
+
+def _person_owned(info: CollectionInfo) -> bool:
+    """Whether a record points at a person it belongs to (a line's ``customer_id``)."""
+    return any(
+        f.key and f.key.startswith("id:") and is_person_resource(f.key[3:])
+        for f in info.fields.values()
+    )
 
 
 def naming_fields(info: CollectionInfo) -> frozenset[str]:

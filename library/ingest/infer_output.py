@@ -125,6 +125,7 @@ def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
         if spec.resource and STATELESS_KEY not in spec.vendor:
             by_resource[spec.resource].append(spec)
     shapes = {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
+    _owners(shapes, by_resource)
     _owned_lists(shapes, specs)
     return shapes
 
@@ -156,10 +157,13 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         elif spec.verb == Verb.ACTION and own is not None and _status_action(spec):
             # ``cancel_pending_order(order_id, reason)``: what a state change is told (a
             # reason, a resolution) is kept on the record it changes
+            # (as plain values: the options one tool offers are its own, and another
+            # document of the same service may offer others for the same field)
             for name in sorted(required - {own}):
                 node = props.get(name)
                 if _describes_record(name) and _scalar(node) and not _names_record(name):
-                    shape.add(name, node, False, f"{spec.name} inputs", spec.input_schema)
+                    told = {k: v for k, v in node.items() if k != "enum"}
+                    shape.add(name, told, False, f"{spec.name} inputs", spec.input_schema)
         elif spec.verb in (Verb.READ, Verb.SEARCH) and own is None:
             # ``get_customer_by_phone(phone_number)``, ``find_user_id_by_email(email)``: the
             # key a record is found by, required to find it, is a stored field
@@ -186,6 +190,42 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         shape.required.append("name")
         shape.evidence.append("a name (nothing else is known)")
     return shape
+
+
+def _owners(shapes: dict[str, RecordShape], tools: dict[str, list[ToolSpec]]) -> None:
+    """Records every tool reaches only together with another record's id belong to that
+    record (``suspend_line(customer_id, line_id)``, ``resume_line(customer_id, line_id)``:
+    a line is a customer's) and keep its id; and where nothing lists them, the owner
+    lists theirs (``line_ids``): the only way a caller learns which lines a customer has."""
+    for resource, specs in tools.items():
+        acting = [t for t in specs if own_id(t, resource) is not None]
+        owners = _common_owner_ids(acting, resource, shapes)
+        listed = any(t.verb in (Verb.LIST, Verb.SEARCH) for t in specs)
+        for owner, key in owners.items():
+            node = _first_property(acting, key) or {"type": "string"}
+            shapes[resource].add(key, node, True, "the id its tools name it with")
+            if not listed:
+                shapes[owner].add(
+                    f"{snake(singular(resource))}_ids",
+                    {"type": "array", "items": dict(shapes[resource].id_schema)},
+                    False,
+                    f"its {resource}, which nothing lists",
+                )
+
+
+def _common_owner_ids(
+    acting: list[ToolSpec], resource: str, shapes: dict[str, RecordShape]
+) -> dict[str, str]:
+    """{owner resource: its id parameter} required by every tool acting on ``resource``."""
+    if not acting:
+        return {}
+    out: dict[str, str] = {}
+    for owner, shape in shapes.items():
+        if owner == resource or shape.id_key == shapes[resource].id_key:
+            continue
+        if all(shape.id_key in (t.input_schema.get("required") or ()) for t in acting):
+            out[owner] = shape.id_key
+    return out
 
 
 def _owned_lists(shapes: dict[str, RecordShape], specs: list[ToolSpec]) -> None:
