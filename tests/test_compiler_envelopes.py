@@ -164,3 +164,43 @@ def test_the_one_object_beside_scalars_is_the_answer() -> None:
     answer = world.call(qualified(cls.name, "describeAction"), {"id": rid})["data"]
     assert (answer["api"], answer["method"]) == ("/actions/{id}", "describeAction")
     assert answer["response"]["id"] == rid
+
+
+GROUP = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "number": {"type": "integer", "description": "The group's number."},
+        "name": {"type": "string"},
+    },
+}
+NUMBER = [{"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}]
+GROUPS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Groups", "version": "1"},
+    "paths": {
+        "/groups": {
+            "get": _op(
+                "GetAllGroups",
+                {"type": "object", "properties": {
+                    "cursor": {"type": ["string", "null"]},
+                    "items": {"type": ["array", "null"], "items": GROUP}}},
+            ),
+        },
+        "/groups/{number}": {
+            "get": {**_op("GetGroupById", GROUP), "parameters": NUMBER},
+        },
+    },
+}  # fmt: skip
+
+
+def test_a_page_whose_items_may_be_null_lists_records_named_as_their_get_names_them() -> None:
+    """``items: {"type": ["array", "null"]}`` is a page; its items hold ``name`` and
+    ``number``, and the get by ``{number}`` says which one names the record."""
+    specs, _ = ingest_document(orjson.dumps(GROUPS), source_file="groups.json")
+    plan = plan_service(specs)
+    listing = next(t for t in plan.tools if t.name == "GetAllGroups")
+    assert listing.output.shape is Shape.PAGE
+    assert plan.records["groups"].id_key == "number"
+    build = build_service(specs)
+    assert set(build.verified) == {"GetAllGroups", "GetGroupById"}, build.outcomes

@@ -82,7 +82,7 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
 
     if (key := key_of(out)) is not None:
         return RecordSource(out, "", "record", id_key=key)
-    if out.get("type") == "array":
+    if json_types(out)[0] == {"array"}:
         items = deref(out.get("items"), root)
         key = key_of(items)
         return RecordSource(items, "[].", "list", id_key=key) if key else None
@@ -90,7 +90,7 @@ def record_source(spec: ToolSpec, prefer: str | None = None) -> RecordSource | N
     arrays = [
         (key, deref(deref(node, root).get("items"), root))  # ``allOf`` parts merged first
         for key, node in props.items()
-        if isinstance(node, dict) and deref(node, root).get("type") == "array"
+        if isinstance(node, dict) and json_types(deref(node, root))[0] == {"array"}  # or null
     ]
     arrays = [(key, items, k) for key, items in arrays if (k := key_of(items))]
     if len(arrays) == 1:
@@ -133,7 +133,7 @@ def answer_source(spec: ToolSpec) -> RecordSource | None:
     if json_types(out)[0] - {"object"} or not isinstance(props, dict) or not props:
         return None
     if str(spec.verb) != "read" and any(
-        deref(node, root).get("type") == "array" for node in props.values()
+        json_types(deref(node, root))[0] == {"array"} for node in props.values()
     ):
         return None  # a list's answer holding an array is a page of something
     if not all(isinstance(k, str) and k.isidentifier() for k in props):
@@ -162,7 +162,9 @@ def preferred_sources(
     for spec in specs:
         src, resource = sources.get(spec.name), resources.get(spec.name)
         if src is not None and resource is not None:
-            keys.setdefault(resource, Counter())[src.id_key] += 1
+            # a get by its own id parameter says best what names the record
+            named = str(spec.verb) == "read" and own_id_param(spec, resource) is not None
+            keys.setdefault(resource, Counter())[src.id_key] += 2 if named else 1
     out = dict(sources)
     for spec in specs:
         resource = resources.get(spec.name)
