@@ -4,11 +4,15 @@ kind, yes/no changes said as states ("mark it as unread"), actions named by what
 
 from __future__ import annotations
 
+import datetime as dt
+import random
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from library.compose.catalog import Param
+from library.compose.literals import literal, more_urgent
 from library.compose.openings import CUSTOMER, RECORD, RECORD_ALONE, STAFF, opening
 from library.compose.referring import flag_clauses
 from library.compose.render import render_instruction
@@ -135,3 +139,23 @@ def _on(summary: str, tool: str, noun: str) -> str:
 )  # fmt: skip
 def test_an_action_is_named_by_what_it_does(summary: str, tool: str, noun: str, said: str) -> None:
     assert _on(summary, tool, noun) == said
+
+
+def test_an_escalation_only_raises_urgency() -> None:
+    """Nobody escalates a ticket by lowering its priority; other fields and other
+    workflows choose freely."""
+    priority = Param("priority", False, "string", enum=("low", "medium", "high", "urgent"))
+    for seed in range(30):
+        rng = random.Random(seed)
+        now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+        raised = literal(priority, rng, now, avoid="medium", topic="escalation")
+        assert raised in ("high", "urgent")
+        assert literal(priority, rng, now, avoid="urgent", topic="incident") is None
+        assert literal(priority, rng, now, topic="escalation") in ("medium", "high", "urgent")
+    free = {
+        literal(priority, random.Random(s), now, avoid="medium", topic="refund") for s in range(30)
+    }
+    assert "low" in free
+    assert more_urgent("priority", ["p1", "p2", "p4"], "p3") == ["p1", "p2"]
+    assert more_urgent("status", ["low", "high"], "high") == ["low", "high"]
+    assert more_urgent("priority", ["sev1", "sev2"], "sev2") == ["sev1", "sev2"]  # unknown scale
