@@ -168,3 +168,33 @@ def test_a_key_every_create_sets_is_held_by_every_record() -> None:
     assert plan.records["messages"].fields["receiver_id"].required
     build = build_service(specs)
     assert "delete_message" in build.verified, build.outcomes["delete_message"]
+
+
+def test_a_retrieve_by_key_is_a_read_of_that_record(memory_kv: list[ToolSpec]) -> None:
+    """``core_memory_retrieve(key) -> {value}`` (a "list" by its name) answers the value of the
+    record made by ``core_memory_add(key, value)``; not_found for a key no record holds."""
+    plan = plan_service(memory_kv)
+    retrieve = next(t for t in plan.tools if t.name == "core_memory_retrieve")
+    assert retrieve.verb == "read"
+    assert [(p.name, p.role) for p in retrieve.params] == [("key", Role.KEY)]
+    cls = load_service(compile_service(memory_kv).source)
+    world = World([cls()], seed=0)
+    _call(world, cls, "core_memory_add", key="pet", value="a cat")
+    assert _call(world, cls, "core_memory_retrieve", key="pet")["data"] == {"value": "a cat"}
+    assert _call(world, cls, "core_memory_retrieve", key="car")["error"]["code"] == "not_found"
+    build = build_service(memory_kv)
+    for name in ("core_memory_retrieve", "archival_memory_retrieve"):
+        assert name in build.verified, build.outcomes[name]
+
+
+def test_a_collection_named_as_a_state_attribute_is_found_by_its_id() -> None:
+    """Pinecone's ``collections`` are kept as ``collections_`` (``collections`` is a State
+    attribute); ``delete_collection(collectionName)`` still names one of them."""
+    specs, _ = ingest_document(SPECS / "openapi/pinecone.io.json")
+    plan = plan_service(specs)
+    assert "collections_" in plan.records
+    describe = next(t for t in plan.tools if t.name == "describe_collection")
+    assert [(p.name, p.role) for p in describe.params] == [("collectionName", Role.ID)]
+    build = build_service(specs)
+    for name in ("describe_collection", "delete_collection"):
+        assert name in build.verified, build.outcomes[name]

@@ -121,6 +121,9 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
     lookup = record is not None and record.lookup
     if verb in ("list", "search") and own is None and lookup and answer_source(spec):
         return "read"  # one answer, not a list: ``GET /taxes/settings``
+    listing = verb in ("list", "search") and own is None and record is not None
+    if listing and _keyed_view(spec, record):  # type: ignore[arg-type]
+        return "read"  # ``core_memory_retrieve(key) -> {value}``: one record, by its key
     if verb == "read" and own is None:
         source = record_source(spec)  # a "read" that returns a page of records lists them
         if source is not None and source.container in ("page", "list"):
@@ -128,6 +131,27 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         if count_key(spec) is not None:
             return "count"
     return verb
+
+
+def _keyed_view(spec: ToolSpec, record: RecordPlan) -> bool:
+    """A "list" answering one object of the record's own fields (no arrays), looked up by
+    required parameters that all hold text or integer fields of the record: a read by a
+    natural key (``retrieve(key) -> {value}`` of records made by ``add(key, value)``)."""
+    root = deref(spec.output_schema, spec.output_schema) if spec.output_schema else {}
+    props = root.get("properties")
+    if json_types(root)[0] != {"object"} or not isinstance(props, dict) or not props:
+        return False
+    if not set(props) <= set(record.fields) | {record.id_key}:
+        return False
+    if any(json_types(deref(n, root))[0] & {"array", "object"} for n in props.values()):
+        return False
+    inputs = spec.input_schema.get("properties") or {}
+    keys = [k for k in spec.input_schema.get("required") or () if k in inputs]
+    fields = [record.fields.get(k) for k in keys]
+    return bool(keys) and all(
+        f is not None and f.type.kind in (Kind.STR, Kind.INT) and k not in props
+        for k, f in zip(keys, fields, strict=True)
+    )
 
 
 COUNT_KEYS = frozenset({"count", "total", "total_count", "totalcount", "number", "size"})
@@ -197,7 +221,8 @@ class ToolPlanner:
 
     # -- parameters -----------------------------------------------------------------------
     def _params(self, spec: ToolSpec, record: RecordPlan, verb: str) -> list[ParamPlan]:
-        own = own_id_param(spec, record.resource)
+        # ``collections_`` (``collections`` is a State attribute) is named as ``collections``
+        own = own_id_param(spec, record.resource.rstrip("_"))
         path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
         owner = singular(record.resource)
         out = input_params(spec, self.mapper, owner, BODY_LOCALS, self.collections)
