@@ -204,3 +204,46 @@ def test_a_page_whose_items_may_be_null_lists_records_named_as_their_get_names_t
     assert plan.records["groups"].id_key == "number"
     build = build_service(specs)
     assert set(build.verified) == {"GetAllGroups", "GetGroupById"}, build.outcomes
+
+
+DOMAIN = {
+    "type": "object",
+    "required": ["id", "name"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "engine": {"type": "string"},
+        "size": {"type": "integer"},
+    },
+}
+ENGINES = {
+    "openapi": "3.0.0",
+    "info": {"title": "Domains", "version": "1"},
+    "paths": {
+        "/domains": {
+            "post": _op("CreateDomain", DOMAIN, {"type": "object", "required": ["name"],
+                "properties": {"name": {"type": "string"}, "engine": {"type": "string"},
+                               "size": {"type": "integer"}}}),
+            "get": _op("ListDomainNames", {"type": "object", "properties": {
+                "DomainNames": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"}, "engine": {"type": "string"}}}}}}),
+        },
+        "/domains/{id}": {"get": _op("GetDomain", DOMAIN, path_id=True)},
+    },
+}  # fmt: skip
+
+
+def test_a_list_of_parts_without_the_id_shows_those_parts() -> None:
+    """``{DomainNames: [{name, engine}]}``: each item is part of a domain, without its id."""
+    specs, _ = ingest_document(orjson.dumps(ENGINES), source_file="domains.json")
+    plan = plan_service(specs)
+    listing = next(t for t in plan.tools if t.name == "ListDomainNames")
+    assert (listing.output.shape, set(listing.output.shown)) == (Shape.PAGE, {"name", "engine"})
+    build = build_service(specs)
+    assert set(build.verified) == {"CreateDomain", "ListDomainNames", "GetDomain"}, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=2)
+    world.call(qualified(cls.name, "CreateDomain"), {"name": "search-1", "engine": "OpenSearch"})
+    names = world.call(qualified(cls.name, "ListDomainNames"), {})["data"]["DomainNames"]
+    assert {"name": "search-1", "engine": "OpenSearch"} in names

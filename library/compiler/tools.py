@@ -399,6 +399,13 @@ class ToolPlanner:
         if keys is not None and (keys[1] == "string" or record.id_style.numeric):
             # the ids of the records listed, not the records (``{"keys": ["a", "b"]}``)
             return OutputPlan(Shape.KEYS, items=keys[0], meta={"type": keys[1]})
+        keyed_apart = source is not None and not matches and source.id_key != record.id_key
+        if verb in ("list", "search") and (source is None or keyed_apart):
+            # items without the id, each a part of a record (``[{DomainName, EngineType}]``)
+            found = self._idless(root, schema, record, known)
+            if found is not None:
+                source, shown = found
+                matches = True
         if not matches or source is None or source.container == "record":
             raise Skip(f"output is not a list of {words(record.resource)}")
         if source.container == "list":
@@ -406,6 +413,33 @@ class ToolPlanner:
         page = self._page(schema, source, record, bool(shown), spec, verb)
         page.shown = tuple(shown or ())
         return page
+
+    def _idless(
+        self, root: dict[str, Any], schema: dict, record: RecordPlan, known: frozenset[str]
+    ) -> tuple[RecordSource, list[str]] | None:
+        """A list whose items show part of each record but not its id: a bare array, or the
+        one array of a wrapper; the items' keys must be the record's own, typed alike."""
+        if json_types(root)[0] == {"array"}:
+            items = deref(root.get("items"), schema)
+            source = RecordSource(items, "[].", "list", None, record.id_key)
+        else:
+            props = root.get("properties") or {}
+            arrays = [
+                (k, deref(deref(n, schema).get("items"), schema))
+                for k, n in props.items()
+                if json_types(deref(n, schema))[0] == {"array"}
+            ]
+            if len(arrays) != 1:
+                return None
+            key, items = arrays[0]
+            source = RecordSource(items, f"{key}[].", "page", key, record.id_key)
+        if record.id_key in (items.get("properties") or {}):
+            return None  # the id is there: the keyed paths above decide
+        shown = self._shown(items, record, known)
+        plain = (Kind.STR, Kind.INT, Kind.FLOAT, Kind.BOOL, Kind.ENUM, Kind.DATE, Kind.DATETIME)
+        if not shown or not any(record.fields[k].type.kind in plain for k in shown):
+            return None  # nothing but nested values (``[{taxRates: [...]}]``): another thing
+        return source, shown
 
     def _view(
         self, root: dict[str, Any], record: RecordPlan, known: frozenset[str]

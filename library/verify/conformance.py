@@ -691,10 +691,24 @@ class _Suite:
         mismatch = _mismatches(args, found, skip={"id", key})
         if mismatch:
             return f"get after create disagrees on {mismatch}"
-        lister = self.sibling(c, "list")
+        lister = self.lister(c, {**args, **data})
         if lister is not None:
             return self.list_contains(lister, world, rid, {**args, **data}, key)
         return None
+
+    def lister(self, c: ToolContract, known: dict[str, Any]) -> ToolContract | None:
+        """The list of ``c``'s resource to find a created record in: one whose required
+        parameters the create's arguments and answer all give (``GetChecksIDLabels(checkID)``
+        for a label made by ``PostChecksIDLabels(checkID)``, not another parent's list)."""
+        lists = [
+            other
+            for other in self.contracts
+            if other.resource == c.resource and other.verb == "list"
+            and other.name in self.cls.tools
+        ]  # fmt: skip
+        return next((o for o in lists if set(o.required) <= set(known)), None) or (
+            lists[0] if lists else None
+        )
 
     def list_contains(
         self,
@@ -721,6 +735,8 @@ class _Suite:
             items, cursor = _page(envelope["data"])
             if any(isinstance(i, dict) and i.get(key) == rid for i in items):
                 return None
+            if items and not any(isinstance(i, dict) and key in i for i in items):
+                return None  # the items show no id (``[{name, status}]``): nothing to find
             if not items:
                 break
             follow = next((p for p in props if snake(p) in CURSOR_PARAMS), None)
