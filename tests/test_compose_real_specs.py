@@ -284,3 +284,50 @@ def test_work_items_with_children_are_not_reference_records() -> None:
     assert lines is not None and lines.fields["customer_id"].key == "id:customers"
     # nothing lists lines: a customer's record lists theirs, and a walk reaches the one
     assert env.owned_lists[("telecom", "customers")] == {"line_ids": "lines"}
+
+
+def test_each_order_is_listed_by_one_customer(shop: Library) -> None:
+    """Seeding draws each user's orders on its own; composition's worlds give every order
+    one owner at most, and most users exactly one order, so "the order listed on the
+    user" is theirs alone."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    for seed in range(3):
+        world, _ = env.world(seed)
+        users = world.services["retail"].state.users.values()
+        listed = [o for u in users for o in u.order_ids]
+        assert len(listed) == len(set(listed))
+        assert sum(len(u.order_ids) == 1 for u in users) > len(users) // 2
+
+
+def test_a_copied_customer_gets_orders_of_their_own(shop: Library) -> None:
+    """A record a walk injects as a copy of another customer (the one a cross-service
+    lookup must find, a decoy) does not share the original's orders: it lists copies."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    state = world.services["retail"].state
+    original = next(u for u in state.users.values() if len(u.order_ids) == 1)
+    from library.compose.inject import clone
+
+    walker._inject("retail", "users", clone(original, "use_copy", {"email": "x@example.com"}))
+    copy = world.services["retail"].state.users["use_copy"]
+    [order] = copy.order_ids
+    assert order != original.order_ids[0]
+    assert order in world.services["retail"].state.orders  # the copy's own order
+    assert walker.injections[0].collection == "orders"
+
+
+def test_workflows_and_openings_need_work_a_walk_can_do() -> None:
+    """Over the real set, a workflow is drawn only where some core tool has every input
+    a walk can supply, and a walk opens only where its work can be reached: a refund no
+    longer opens on telecom customers (their payment requests lead to no refund)."""
+    lib = spec_library([RETAIL, GMAIL, TELECOM, SPECS / "functions" / "tau2" / "airline.json"])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    refund = BY_NAME["refund"]
+    assert "telecom" not in env.start_services(refund)
+    assert "retail" in env.start_services(refund)
+    book = env.catalog.tools["airline__book_reservation"]
+    assert not env.reachable(book)  # flights and passengers: text of unknown meaning
+    assert env.reachable(env.catalog.tools["retail__cancel_pending_order"])
+    suspend = env.catalog.tools["telecom__suspend_line"]
+    assert not env.reachable(suspend)  # no tool reads a line

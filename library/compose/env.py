@@ -7,12 +7,16 @@ copy-on-write states from there.
 
 from __future__ import annotations
 
+import datetime as dt
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import networkx as nx
 
 from library.compose.catalog import (
+    CREATE,
+    FETCH,
     LOOKUP,
     Catalog,
     CollectionInfo,
@@ -22,6 +26,7 @@ from library.compose.catalog import (
 )
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
+from library.compose.literals import literal
 from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -70,6 +75,8 @@ THING_STACKS: dict[str, frozenset[str]] = {
     "collaboration": _WORK,
     "communications": _WORK,
 }
+# Ways a walk comes to hold a record.
+_FINDS = frozenset({LOOKUP, FETCH, CREATE})
 # Collections of e-mails a mailbox keeps.
 _MAILBOX = frozenset({"messages", "emails", "mails", "inbox", "threads"})
 # Collections a policy note can be: written documents people look things up in.
@@ -106,10 +113,10 @@ class ComposeEnv:
         self._start_services: dict[str, frozenset[str]] = {}
         self._motif_domains: dict[str, frozenset[str]] = {}
         self._work_starts: dict[str, list[ToolInfo]] = {}
-        self.workflows = self._workflows()
         self.policy_sources = self._policy_sources()
         self.catalogs = self._catalogs()
         self.owned_lists = self._owned_lists()
+        self.workflows = self._workflows()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
             q
@@ -243,6 +250,14 @@ class ComposeEnv:
             self._motif_tools[motif.name] = cached
         return cached
 
+    def sequel_tools(self, motif: Motif) -> frozenset[str]:
+        """The write tools a workflow brings when it follows another in one request. A
+        follow-up after a refund tells someone (a reply, a note, a comment): its own work
+        only, not every edit of a call or a task; other workflows bring all of theirs."""
+        if motif.name == "follow-up":
+            return self.core_tools(motif)
+        return self.motif_tools(motif)
+
     def core_tools(self, motif: Motif) -> frozenset[str]:
         """The write tools that are the motif's own work (its verb on its records)."""
         cached = self._core_tools.get(motif.name)
@@ -266,19 +281,35 @@ class ComposeEnv:
         return cached
 
     def start_services(self, motif: Motif) -> frozenset[str]:
-        """Services that do the motif's core work or hold records it is about, and the
-        mailboxes a request for it arrives in (the customer's e-mail asking for a refund:
-        its sender is whom the work is for)."""
+        """Services that do the motif's core work or hold records it is about, of those
+        the ones from which the work can be reached: a service doing core work some walk
+        can do, or one a graph edge leads from into such a service (a telecom customer's
+        payment requests are about money, but nothing there leads to a refund)."""
         cached = self._start_services.get(motif.name)
         if cached is None:
             out = {self.catalog.tools[q].service for q in self.core_tools(motif)}
             for t in self.catalog.tools.values():
                 if set(str(t.collection or "").split("_")) & motif.nouns:
                     out.add(t.service)
-            if motif.name != "follow-up":  # whose own work is the mailbox's
-                out |= self.inboxes
-            cached = self._start_services[motif.name] = frozenset(out)
+            working = {
+                t.service
+                for t in (self.catalog.tools[q] for q in self.core_tools(motif))
+                if self.reachable(t)
+            }
+            cached = frozenset(s for s in out if s in working or self._leads_to(s, working))
+            self._start_services[motif.name] = cached
         return cached
+
+    def _leads_to(self, service: str, services: set[str]) -> bool:
+        """Whether one graph edge leads from a tool of ``service`` into ``services``."""
+        tools = self.catalog.tools
+        return any(
+            tools[succ].service in services
+            for q, t in tools.items()
+            if t.service == service and q in self.graph
+            for succ in self.graph.succ[q]
+            if succ in tools
+        )
 
     def work_starts(self, motif: Motif) -> list[ToolInfo]:
         """Start tools that find the records a motif's core tools act on (cached)."""
@@ -302,10 +333,48 @@ class ComposeEnv:
         core work (a workflow one service alone performs is drawn less often)."""
         out = []
         for motif in MOTIFS:
-            services = {self.catalog.tools[q].service for q in self.core_tools(motif)}
-            if services:
-                out.append((motif, len(services) ** 0.5))
+            core = [self.catalog.tools[q] for q in self.core_tools(motif)]
+            if any(self.reachable(t) for t in core):
+                out.append((motif, len({t.service for t in core}) ** 0.5))
         return out
+
+    def reachable(self, tool: ToolInfo) -> bool:
+        """Whether every required input of a tool can be had: its own record and the ids it
+        takes are records some lookup, fetch, create or owner's list reaches; a contact
+        detail or date is something a record or the user holds; other text is a literal of
+        known meaning, or (for a record in hand) the value the record holds. A workflow
+        whose every core tool needs an input nothing supplies is not drawn: every walk
+        for it would end in ``no_workflow``."""
+        info = self.catalog.collection(tool.service, str(tool.collection))
+        fields = set(info.fields) if info is not None and tool.own is not None else set()
+        rng, now = random.Random(0), dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+        for p in tool.params:
+            if not p.required or (p.name in fields and p.name != tool.own):
+                continue
+            key = p.key or p.item_key
+            if p.name == tool.own:
+                ok = self._reaches(tool.service, str(tool.collection))
+            elif key and key.startswith("id:"):
+                names = list(self.classes[tool.service].State.collection_types)
+                target = ref_collection(key[3:], names)
+                ok = target is not None and self._reaches(tool.service, target)
+            elif key:
+                ok = True  # contact details, dates, amounts: found or stated
+            else:
+                where = f"{tool.service}.{tool.collection}"
+                ok = literal(p, rng, now, where=where) is not None
+            if not ok:
+                return False
+        return True
+
+    def _reaches(self, service: str, collection: str) -> bool:
+        """Whether some record of a collection can be in a walk's hands."""
+        if (service, collection) in self.catalogs:
+            return False
+        return any(
+            t.service == service and t.collection == collection and t.kind in _FINDS
+            for t in self.catalog.tools.values()
+        )
 
     def is_staff(self, key: str, value: object) -> bool:
         """Whether a person value (e-mail, phone or name) is one of our colleagues."""
@@ -326,11 +395,47 @@ class ComposeEnv:
         if cached is None:
             world = World([self.classes[n]() for n in sorted(self.classes)], seed=world_seed)
             world.seed_states(self.pool, self.config.seed_size)
+            self._tie_owned_lists(world)
             cached = (world, world.snapshot())
             self._worlds[world_seed] = cached
         world, snap = cached
         world.restore(snap)
         return cached
+
+    def _tie_owned_lists(self, world: World) -> None:
+        """Make the seeded records' own lists (``ComposeEnv.owned_lists``) agree with whom
+        the listed records belong to: a customer lists exactly the lines that name them
+        (``line.customer_id``); where the listed records name no owner, each is listed by
+        one owner (seeding draws each user's orders on its own, so two users could list
+        one order: one person's order is nobody else's)."""
+        for (service, coll), lists in sorted(self.owned_lists.items()):
+            state = world.services[service].state.clone()
+            owners = getattr(state, coll)
+            for field, target in sorted(lists.items()):
+                back = self._owner_field(service, target, coll)
+                if back is not None:
+                    children = getattr(state, target).items()
+                    mine = {
+                        rid: [c for c, r in children if getattr(r, back, None) == rid]
+                        for rid in owners
+                    }
+                else:
+                    drawn = {rid: list(getattr(r, field, None) or []) for rid, r in owners.items()}
+                    mine = _partition(drawn)
+                for rid, ids in mine.items():
+                    owners[rid] = owners[rid].model_copy(update={field: sorted(ids)})
+            world.services[service].state = state
+            world.invalidate(service)
+
+    def _owner_field(self, service: str, collection: str, owner: str) -> str | None:
+        """The field of ``collection``'s records naming their ``owner`` record (``customer_id``)."""
+        info = self.catalog.collection(service, collection)
+        names = list(self.classes[service].State.collection_types)
+        for name, meta in info.fields.items() if info else ():
+            key = meta.key or ""
+            if key.startswith("id:") and ref_collection(key[3:], names) == owner:
+                return name
+        return None
 
     def identifier(self, service: str, collection: str, name: str) -> bool:
         """Whether a record field holds an id or a generated business identifier."""
@@ -398,6 +503,23 @@ NAME_FIELDS = frozenset(
     {"name", "title", "subject", "full_name", "display_name", "username", "user_name"}
     | {"label", "slug", "handle", "domain", "hostname", "email", "login", "code", "symbol"}
 )
+
+
+def _partition(drawn: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each listed id kept by one of the owners that listed it: first one each (so most
+    owners have one record of their own), then the rest to the first owner listing them."""
+    out: dict[str, list[str]] = {rid: [] for rid in drawn}
+    claimed: set[str] = set()
+    for rid in sorted(drawn):
+        first = next((i for i in drawn[rid] if i not in claimed), None)
+        if first is not None:
+            out[rid].append(first)
+            claimed.add(first)
+    for rid in sorted(drawn):
+        rest = [i for i in drawn[rid] if i not in claimed]
+        out[rid] += rest
+        claimed.update(rest)
+    return out
 
 
 def _sub_item_of(collection: str) -> str:

@@ -48,6 +48,8 @@ MOVE_WEIGHTS: dict[str, tuple[float, float]] = {
     "local_create": (0.3, 0.6),
     "delete": (0.15, 0.3),
 }
+# The share of requests that may open on a mailbox's messages (``start_services``).
+BY_MAIL = 0.25
 WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
 
 
@@ -69,6 +71,7 @@ class Walker(Lookups, Writes):
         self.allowed: frozenset[str] | None = None  # the write tools the workflow takes
         self.core_misses = 0  # steps so far that could not do the workflow's core work
         self.want_colleague = False
+        self._by_mail: bool | None = None  # whether this request arrived by e-mail
         self._scores: dict[str, float] = {}
         self._scored = 0
         self._stack: tuple[Step, frozenset[str] | None] | None = None
@@ -104,7 +107,7 @@ class Walker(Lookups, Writes):
                     for name in SEQUELS.get(self.motif.name, ()):
                         sequel = BY_NAME.get(name)
                         if sequel is not None and any(m is sequel for m, _ in self.env.workflows):
-                            self.allowed = self.allowed | self.env.motif_tools(sequel)
+                            self.allowed = self.allowed | self.env.sequel_tools(sequel)
         if not self._start():
             raise Reject("no_start")
         while len(self.steps) < target_steps:
@@ -161,7 +164,12 @@ class Walker(Lookups, Writes):
         new hire's candidate record)."""
         if self.motif is None:
             return None
-        return self.env.start_services(self.motif)
+        if self._by_mail is None:
+            # Some requests arrive by e-mail (the customer's message asking for a refund):
+            # a share of walks may open on a mailbox, whose sender the work is then for.
+            self._by_mail = self.motif.name != "follow-up" and self.rng.random() < BY_MAIL
+        home = self.env.start_services(self.motif)
+        return home | self.env.inboxes if self._by_mail else home
 
     def work_starts(self) -> list[ToolInfo]:
         if self.motif is None:

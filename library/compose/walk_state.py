@@ -18,7 +18,7 @@ from library.compose.catalog import (
 )
 from library.compose.context import Entity, Fact, facts_of
 from library.compose.env import ComposeEnv
-from library.compose.inject import Injection, put
+from library.compose.inject import Injection, clone, new_id, put
 from library.compose.motifs import Motif
 from library.compose.plan import Bound, Step
 from library.runtime import World
@@ -195,9 +195,41 @@ class WalkState:
         return envelope
 
     def _inject(self, service: str, collection: str, record: Record) -> None:
+        record = self._own_children(service, collection, record)
         injection = Injection(service, collection, record)
         put(self.world, injection)
         self.injections.append(injection)
+
+    def _own_children(self, service: str, collection: str, record: Record) -> Record:
+        """A copy of a person's record (a customer a lookup must find, a decoy) lists the
+        records it owns (``order_ids``): where another record already lists them, the copy
+        gets copies of its own, so no order is two customers' (``ComposeEnv.owned_lists``)."""
+        lists = self.env.owned_lists.get((service, collection))
+        if not lists:
+            return record
+        state = self.world.services[service].state
+        others = [r for rid, r in getattr(state, collection).items() if rid != record.id]
+        changes: dict[str, Any] = {}
+        for field, target in sorted(lists.items()):
+            ids = getattr(record, field, None) or []
+            taken = {i for r in others for i in (getattr(r, field, None) or [])}
+            if not set(ids) & taken:
+                continue
+            back = self.env._owner_field(service, target, collection)
+            children = getattr(state, target)
+            copies = []
+            for cid in ids:
+                child = children.get(cid)
+                if child is None:
+                    continue
+                new = new_id(self.world, service, target, cid, self.rng)
+                tied = {back: record.id} if back else {}
+                copy = clone(child, new, tied)
+                put(self.world, injection := Injection(service, target, copy))
+                self.injections.append(injection)
+                copies.append(new)
+            changes[field] = copies
+        return record.model_copy(update=changes) if changes else record
 
     def _state_record(self, service: str, collection: str, rid: str) -> Record | None:
         return getattr(self.world.services[service].state, collection).get(rid)
