@@ -94,6 +94,7 @@ def walk_diagnosis(lib: Library, walks: int) -> None:
     failures: Counter[str] = Counter()
     first: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
+    near: Counter[tuple[str, ...]] = Counter()  # walks that did their work, and fell short
     for j in range(walks):
         world, base = env.world(j % env.config.worlds)
         walker = Walker(env, world, base, random.Random(f"0:{j}"))
@@ -102,6 +103,9 @@ def walk_diagnosis(lib: Library, walks: int) -> None:
             reasons["walked"] += 1
         except Reject as exc:
             reasons[exc.reason] += 1
+            if exc.reason in ("too_short", "too_few_services"):
+                motif = walker.motif.name if walker.motif else "-"
+                near[(exc.reason, motif, *(s.tool.qualified for s in walker.steps))] += 1
         failures.update(walker.failures)
         lengths[len(walker.steps)] += 1
         if walker.steps:
@@ -109,6 +113,11 @@ def walk_diagnosis(lib: Library, walks: int) -> None:
     print(f"walks: {dict(reasons)}; steps {dict(sorted(lengths.items()))}")
     print(f"  failed start calls: {dict(failures.most_common(6))}")
     print(f"  first steps: {dict(first.most_common(5))}")
+    # A task is one plan shape per run (``ComposeConfig.max_per_shape``): how many shapes
+    # the walks reach, and the work done in one service that no second service joins.
+    print(f"  walks that did their work but fell short: {sum(near.values())} in {len(near)} plans")
+    for (why, motif, *tools), count in near.most_common(6):
+        print(f"    {count} {why} ({motif}): {' -> '.join(tools)}")
     core_reach(env)
 
 
