@@ -17,7 +17,7 @@ from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
 from library.compose.context import Entity
 from library.compose.corpus import bundled_library
-from library.compose.motifs import BY_NAME, MOTIFS, SEQUELS, name_motif, part_of
+from library.compose.motifs import BY_NAME, MOTIFS, SEQUELS, fits, name_motif, part_of
 from library.compose.mutants import MutationReport
 from library.compose.plan import QUERY_PARAMS, Bound, Step
 from library.compose.prune import purposeful, renumber
@@ -458,10 +458,24 @@ def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
         if walker.motif is None or walker.allowed is None:
             continue
         walked += 1
-        own = {walker.motif.name, *SEQUELS[walker.motif.name]}
-        fitting = set().union(*(env.motif_tools(m) for m, _ in env.workflows if m.name in own))
-        assert walker.allowed <= fitting, walker.motif.name
-        assert walker.allowed > env.motif_tools(walker.motif) or fitting == env.motif_tools(
-            walker.motif
-        )
+        sequels = [m for m, _ in env.workflows if m.name in SEQUELS[walker.motif.name]]
+        fitting = env.motif_tools(walker.motif).union(*(env.sequel_tools(m) for m in sequels))
+        assert walker.allowed == fitting, walker.motif.name
     assert walked >= 10
+    # A follow-up after other work tells someone; it does not mark a message starred.
+    follow_up = BY_NAME["follow-up"]
+    assert "mail__update_message" in env.motif_tools(follow_up)
+    assert env.sequel_tools(follow_up) == env.core_tools(follow_up)
+    assert "mail__update_message" not in env.sequel_tools(follow_up)
+    assert "mail__reply_to_message" in env.sequel_tools(follow_up)
+
+
+def test_a_record_belongs_to_the_workflow_its_name_says_most_of():
+    """A purchase order is procurement's work, not a refund's because it is also an order;
+    an order still belongs to a refund and to a shipment alike."""
+    refund, procurement = BY_NAME["refund"], BY_NAME["procurement"]
+    assert fits(procurement, "approve_purchase_order", "purchase_orders") >= 2.5
+    assert fits(refund, "approve_purchase_order", "purchase_orders") < 1.5
+    assert not part_of(refund, "send_purchase_order", "purchase_orders")
+    assert fits(refund, "refund_order", "orders") >= 2.5
+    assert part_of(BY_NAME["fulfilment"], "update_order", "orders")

@@ -5,6 +5,7 @@ write starts, and a finished plan is named by the motif its writes fit best.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -219,6 +220,16 @@ def _words(text: str) -> set[str]:
     return set(name_words(text))
 
 
+@functools.cache
+def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
+    """The motifs whose nouns name the record best: a purchase order is procurement's
+    (two of its words), not a refund's because it is also an order."""
+    words = _words(collection or "") | (_words(tool_name) - {tool_verb(tool_name)})
+    overlap = {m.name: len(words & m.nouns) for m in MOTIFS}
+    most = max(overlap.values(), default=0)
+    return frozenset(name for name, n in overlap.items() if n and n == most)
+
+
 def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     """How well one write step fits a motif: its verb and its collection."""
     tokens = _words(tool_name)
@@ -227,7 +238,7 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     score = 0.0
     if verb in motif.verbs:
         score += 1.0
-    if nouns & motif.nouns:
+    if nouns & motif.nouns and motif.name in _claimed(tool_name, collection):
         score += 1.5
     if score < 1.5 and motif.name != "follow-up":
         # Telling someone about it is part of every workflow.

@@ -50,14 +50,14 @@ CUSTOMER = (
     "{subject} got in touch, and there is {work} to handle for them.",
     "{subject} wrote in; we have {work} to sort out.",
     "{Work} for {subject}: here is what needs doing.",
-    "We heard from {subject}, and there is {work} to handle.",
+    "{subject} has been in touch; there is {work} to handle.",
 )
 # A record the user names.
 RECORD = (
     "About {subject}: there is {work} to handle.",
     "{subject} is part of {work} I'm working on.",
     "{Work} involving {subject}: here is what needs doing.",
-    "I need a hand with {subject}; it's {work}.",
+    "{subject}: {work} to handle.",
 )
 RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." needs no "a shipment"
     "About {subject}:",
