@@ -24,7 +24,7 @@ RUNTIME = (
     "Address", "AnyRef", "CompanyName", "Country", "Currency", "Date", "DateTime", "Email",
     "ErrorCode", "IntId", "IntRef", "Money", "PersonName", "Phone", "Record", "Ref", "Service",
     "State", "ToolError", "Url", "fit_text", "int_id", "int_ref", "paginate", "pattern_id",
-    "pattern_text", "tool", "uuid_id", "uuid_text",
+    "pattern_or", "pattern_text", "tool", "uuid_id", "uuid_text",
 )  # fmt: skip
 TYPING = ("Annotated", "Any", "ClassVar", "Literal", "get_args")
 PYDANTIC = ("BaseModel", "ConfigDict", "Field", "model_serializer")

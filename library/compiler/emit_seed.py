@@ -34,7 +34,13 @@ from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, Servi
 from library.compiler.naming import words
 from library.compiler.patterns import regex_sample
 from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
-from library.compiler.values import example_of, fallback_text, of_format, patterned_text
+from library.compiler.values import (
+    example_of,
+    fallback_text,
+    of_format,
+    pattern_args,
+    patterned_text,
+)
 from library.ingest.naming import singular
 from library.seed import seed_pool, vocab
 from library.seed.vocab import role_of
@@ -883,12 +889,27 @@ class _RecordWriter:
     def _value(
         self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int, who: str
     ) -> Expr | None:
+        patterned = patterned_text(spec, "rng")
+        if patterned is None:
+            return self._by_meaning(name, spec, required, unique, depth, who)
+        # The spec's pattern decides the shape; a value drawn by the field's meaning (a
+        # channel called "billing-team") is kept where it fits, so records read as real ones.
+        args = pattern_args(spec, "rng")
+        if args is None:
+            return patterned  # a UUID: nothing a name says fits it
+        meant = self._by_meaning(name, spec, required, unique, depth, who)
+        flat = meant.flat() if isinstance(meant, Call) else meant
+        if not flat or flat == "None" or flat.startswith(("pattern_text(", "pool.pattern(")):
+            return patterned
+        return _call("pattern_or", meant, *args)
+
+    def _by_meaning(
+        self, name: str, spec: TypeSpec, required: bool, unique: bool, depth: int, who: str
+    ) -> Expr | None:
+        """A field's value by what its name and semantic type say it is."""
         kind, sem = spec.kind, spec.semantic
         low = _snake(name)
         description = str(spec.schema.get("description") or "")
-        patterned = patterned_text(spec, "rng")
-        if patterned is not None:  # the spec's pattern decides the shape, whatever the name
-            return patterned
         if kind is Kind.ENUM:
             if depth == 0 and self.status_var is not None and name == self.status_field:
                 return self.status_var

@@ -102,13 +102,21 @@ def server_value(field: FieldPlan, record: RecordPlan, service: str) -> str | No
 def patterned_text(spec: TypeSpec, seed: str, ids: bool = False) -> str | None:
     """``pattern_text(<seed>, PATTERN, ...)`` for a text field with a usable pattern; with
     ``ids``, also for a reference (no longer than a ``Ref`` takes)."""
-    pattern = spec.schema.get("pattern")
     as_text = ids or spec.semantic != "id"
     if spec.kind is Kind.STR and as_text and spec.schema.get("format") == "uuid":
         return f"uuid_text({seed})"
+    args = pattern_args(spec, seed, ids)
+    return f"pattern_text({', '.join(args)})" if args is not None else None
+
+
+def pattern_args(spec: TypeSpec, seed: str, ids: bool = False) -> list[str] | None:
+    """The arguments of ``pattern_text`` (and ``pattern_or``) for a text field with a
+    usable, drawable pattern: the seed, the pattern, its length bounds; else None."""
+    pattern = spec.schema.get("pattern")
+    as_text = ids or spec.semantic != "id"
     if spec.kind is not Kind.STR or not as_text or not isinstance(pattern, str):
         return None
-    if not usable_pattern(pattern):
+    if spec.schema.get("format") == "uuid" or not usable_pattern(pattern):
         return None
     low, high = spec.schema.get("minLength"), spec.schema.get("maxLength")
     if ids:  # a ``Ref`` takes 1 to REF_MAX_LENGTH characters
@@ -122,7 +130,7 @@ def patterned_text(spec: TypeSpec, seed: str, ids: bool = False) -> str | None:
         args.append(str(low if isinstance(low, int) else 0))
     if isinstance(high, int):
         args.append(str(high))
-    return f"pattern_text({', '.join(args)})"
+    return args
 
 
 def fallback_text(spec: TypeSpec) -> str:

@@ -187,6 +187,25 @@ def pattern_text(
     return found
 
 
+def pattern_or(
+    value: object,
+    seed: random.Random | str,
+    pattern: str,
+    min_length: int = 0,
+    max_length: int | None = None,
+) -> str:
+    """``value`` where it is text matching ``pattern`` within the bounds (a channel named
+    by its meaning, ``billing-team``), else a string drawn to match (``pattern_text``)."""
+    if (
+        isinstance(value, str)
+        and re.fullmatch(pattern, value) is not None
+        and len(value) >= min_length
+        and (max_length is None or len(value) <= max_length)
+    ):
+        return value
+    return pattern_text(seed, pattern, min_length, max_length)
+
+
 def fit_text(text: str, min_length: int = 0, max_length: int | None = None) -> str:
     """A seeded text cut or padded to the spec's length bounds."""
     if max_length is not None and len(text) > max_length:
