@@ -128,6 +128,8 @@ def _on(summary: str, tool: str, noun: str) -> str:
          "close the pull request"),
         # the object is the record under another word: the name's verb
         ("record a declined quote", "decline_quote", "quote", "decline the quote"),
+        # the name's extra word is the description's adjective: the description's verb
+        ("cancel a pending order", "cancel_pending_order", "order", "cancel the order"),
         # short and clear: the description stays
         ("hang up a call", "end_call", "call", "hang up the call"),
         ("dispatch a technician", "dispatch_work_order", "work order",
@@ -159,3 +161,37 @@ def test_an_escalation_only_raises_urgency() -> None:
     assert more_urgent("priority", ["p1", "p2", "p4"], "p3") == ["p1", "p2"]
     assert more_urgent("status", ["low", "high"], "high") == ["low", "high"]
     assert more_urgent("priority", ["sev1", "sev2"], "sev2") == ["sev1", "sev2"]  # unknown scale
+
+
+def test_a_record_read_from_a_list_on_another_is_named_once() -> None:
+    """ "the order listed on the user", not "the order referenced by the order listed on the
+    user"."""
+    email = '"ann.lee@example.com"'
+    plan = [
+        {
+            "tool": "retail.find_user",
+            "write": False,
+            "arguments": {"email": "ann.lee@example.com"},
+            "binds": {"email": {"from": "user"}},
+            "text": {"kind": "lookup", "service": "Retail", "noun": "user", "nouns": "users",
+                     "label": "user", "by": [["email", email]]},
+        },
+        {
+            "tool": "retail.get_order",
+            "write": False,
+            "arguments": {},
+            "binds": {},
+            "text": {"kind": "fetch", "service": "Retail", "noun": "order", "label": "order",
+                     "via": "the order listed on the user"},
+        },
+        {
+            "tool": "retail.cancel_pending_order",
+            "write": True,
+            "arguments": {},
+            "binds": {},
+            "text": {"kind": "action", "service": "Retail", "summary": "cancel the order"},
+        },
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=0)
+    assert "Cancel the order listed on Ann's user record in Retail." in text, text
+    assert "referenced by" not in text, text

@@ -411,6 +411,11 @@ class Writer:
             if base == noun or base.endswith(" " + noun):
                 of = self.np(owner)
                 return f"the {base}{self._in(rec.service, self._kind(rec, noun))} of {of}"
+        m = re.fullmatch(rf"the {re.escape(noun)} (listed on|of) the (.+)", via)
+        if m and m.group(2) in self.records:
+            # "the order listed on the user": the reference names the record already
+            of = self.np(m.group(2))
+            return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} {m.group(1)} {of}"
         via = self.ref(via)
         return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} referenced by {via}"
 

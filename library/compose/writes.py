@@ -369,8 +369,11 @@ class Writes(Binding):
                 return (padded[:at] + f" {entity.the}" + padded[end:]).strip()
         m = re.fullmatch(r"(.+?) an? (?:[\w-]+ )*([\w-]+)", summary)
         if m and m.group(2).lower() in noun.lower().split():
-            # "reject a return" on a return request; "record a declined quote": "decline"
-            return f"{named or m.group(1)} {entity.the}"
+            # "reject a return" on a return request; "record a declined quote": "decline";
+            # "cancel a pending order" (``cancel_pending_order``): "cancel", not "cancel pending"
+            said_words = set(summary.lower().split())
+            verb = named if named and not set(named.split()) <= said_words else m.group(1)
+            return f"{verb} {entity.the}"
         said = f"{summary} for {entity.the}"
         label = entity.the.removeprefix("the ")
         bare = not ({"a", "an", "the"} & set(summary.lower().split()))
