@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from library.compose.binding import _same_purpose
 from library.compose.catalog import Param
 from library.compose.literals import literal, more_urgent
 from library.compose.openings import CUSTOMER, RECORD, RECORD_ALONE, STAFF, opening
-from library.compose.referring import flag_clauses
+from library.compose.referring import flag_clauses, person_role
 from library.compose.render import render_instruction
 from library.compose.writes import Writes
 
@@ -195,3 +196,16 @@ def test_a_record_read_from_a_list_on_another_is_named_once() -> None:
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=0)
     assert "Cancel the order listed on Ann's user record in Retail." in text, text
     assert "referenced by" not in text, text
+
+
+def test_a_link_is_carried_only_into_a_link_of_the_same_purpose() -> None:
+    """A candidate's LinkedIn URL does not become an interview's meeting URL."""
+    assert not _same_purpose("meeting_url", "linkedin_url", "url")
+    assert not _same_purpose("meeting_url", "join_url", "url")
+    assert _same_purpose("website_url", "website", "url")
+    assert _same_purpose("url", "profile_url", "url")  # a bare link takes any
+
+
+def test_the_address_a_receipt_goes_to_is_the_payer() -> None:
+    assert person_role("receipt email") == "payer"
+    assert person_role("customer email") == "customer"

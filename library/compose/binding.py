@@ -78,6 +78,18 @@ AUTHORED = frozenset(
 )  # fmt: skip
 
 
+# Keys whose values differ by purpose, which the field name says: a candidate's LinkedIn
+# URL is no interview's meeting URL.
+_LINKS = frozenset({"url"})
+
+
+def _same_purpose(param: str, field: str, key: str) -> bool:
+    """Whether two link fields serve one purpose: their names share a word besides the
+    key's own (``meeting_url``, ``join_url`` do not; ``url`` alone is any link)."""
+    mine, theirs = name_tokens(param) - {key, "link"}, name_tokens(field) - {key, "link"}
+    return not mine or not theirs or bool(mine & theirs)
+
+
 class Binding(WalkState):
     """Where each argument of a step comes from."""
 
@@ -110,6 +122,8 @@ class Binding(WalkState):
         ]
         if key in PERSON_KEYS:
             out = [f for f in out if self._fits_role(p.name, key, f.value)]
+        if key in _LINKS:
+            out = [f for f in out if _same_purpose(p.name, f.field, key)]
         return out
 
     # -- people: different roles are different people --------------------------------------

@@ -128,7 +128,7 @@ def person_role(field_words: str) -> str | None:
         return None
     if not base or base in _NOT_ROLES:
         return ""
-    return {"from": "sender", "to": "recipient", "reply to": ""}.get(base, base)
+    return {"from": "sender", "to": "recipient", "reply to": "", "receipt": "payer"}.get(base, base)
 
 
 def _join(items: Sequence[str], last: str = "and") -> str:
