@@ -12,7 +12,7 @@ import pytest
 
 from library.compose import compose as compose_module
 from library.compose import compose_tasks, make_env
-from library.compose.binding import AUTHORED, carries_across
+from library.compose.binding import AUTHORED, SETTLED, carries_across
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
 from library.compose.context import Entity
@@ -106,6 +106,30 @@ def test_an_update_never_rewrites_authored_text():
     comment = env.catalog.tools["docs__update_comment"]
     entity = Entity("docs", str(comment.collection), "x", {}, 0, "", "comment")
     assert "resolved" in {p.name for p in walker._settable(comment, entity)}
+
+
+def test_an_update_never_rewrites_what_a_transaction_settled():
+    """An order's currency, subtotal or shipping total stays as it was agreed: no "change
+    the order's currency to EUR, then refund it"; its other fields stay settable."""
+    lib = bundled_library(["storefront", "invoicing"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    seen = 0
+    for tool in env.catalog.tools.values():
+        if tool.kind != "update":
+            continue
+        entity = Entity(tool.service, str(tool.collection), "x", {}, 0, "", "order")
+        on_record = {p.name for p in walker._settable(tool, entity)}
+        settled = {p.name for p in tool.params if SETTLED.search(p.name)}
+        seen += len(settled)
+        assert not on_record & settled, tool.name
+        assert settled <= {p.name for p in walker._settable(tool, None)} | {
+            p.name for p in tool.params if p.required
+        }
+    assert seen >= 2
+    assert SETTLED.search("shipping_total") and SETTLED.search("total_price")
+    assert not SETTLED.search("price") and not SETTLED.search("amount")
 
 
 def test_rubric_guards_the_whole_service(composed):

@@ -3,6 +3,7 @@ last name), from a threshold rule, or from literals the instruction will state."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from library.compose.catalog import (
@@ -76,6 +77,13 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet"}
 )  # fmt: skip
+
+
+# What a transaction settled when it was made (its currency, its totals and balances): a
+# refund or a renewal does not rewrite them, and no one asks to.
+SETTLED = re.compile(
+    r"(^|_)(currency|total|subtotal|amount_paid|amount_due|amount_refunded|balance)(_|$)", re.I
+)
 
 
 # Keys whose values differ by purpose, which the field name says: a candidate's LinkedIn
@@ -565,8 +573,8 @@ class Binding(WalkState):
                 and (entity.service, entity.collection, entity.id, p.name) in self.written
             ):
                 continue
-            if entity is not None and p.name.lower() in AUTHORED:
-                continue  # nobody asks to rewrite what someone already wrote in a comment
+            if entity is not None and (p.name.lower() in AUTHORED or SETTLED.search(p.name)):
+                continue  # nobody asks to rewrite a comment, or an order's currency or total
             out.append(p)
         return out
 

@@ -74,6 +74,7 @@ class ComposeConfig:
             p_house_rule=max(self.p_house_rule, 0.6),
             max_guarded_collections=3,
             hard_share=0.0,
+            tries_per_step=self.tries_per_step * 3 // 2,  # a long walk looks harder for a step
         )
 
     def __post_init__(self) -> None:
