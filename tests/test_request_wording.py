@@ -209,3 +209,24 @@ def test_a_link_is_carried_only_into_a_link_of_the_same_purpose() -> None:
 def test_the_address_a_receipt_goes_to_is_the_payer() -> None:
     assert person_role("receipt email") == "payer"
     assert person_role("customer email") == "customer"
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_a_time_value_is_labelled_as_a_time(variant: int) -> None:
+    """ "start time "2026-03-10T10:00:00Z"", not "starts at: ..."."""
+    goal = 'Ronald Garcia ("ronald.garcia@changfisher.com") wrote in.'
+    plan = [
+        {
+            "tool": "calendar.create_event",
+            "write": True,
+            "arguments": {"title": "Check-in", "starts_at": "2026-03-10T10:00:00Z"},
+            "binds": {"title": {"from": "user"}, "starts_at": {"from": "user"}},
+            "text": {"kind": "create", "service": "Calendar", "summary": "create an event",
+                     "label": "new event",
+                     "values": [["title", '"Check-in"'], ["starts at", '"2026-03-10T10:00:00Z"'],
+                                ["pickup at", '"2026-03-11T10:00:00Z"']]},
+        }
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=goal, variant=variant)
+    assert "start time" in text and "pickup time" in text, text
+    assert "starts at" not in text and "pickup at" not in text, text

@@ -157,6 +157,14 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
     return "", ""
 
 
+def _label(field_words: str) -> str:
+    """A value's label as a person says it: a time field is a time (``starts at`` -> ``start
+    time``, ``pickup at`` -> ``pickup time``); other fields keep their words."""
+    if field_words.endswith(" at"):
+        return time_words(field_words.replace(" ", "_"))
+    return field_words
+
+
 def _join_postmods(parts: Sequence[str]) -> str:
     """``with A``, ``with B`` -> ``with A and B``."""
     out: list[str] = []
@@ -488,7 +496,7 @@ class Writer:
     def values(self, pairs: Sequence[Sequence[str]], k: int, after: str = "") -> str:
         """`` (topic: "Check-in"; host email: ...)`` or ``, with topic "Check-in", ...``;
         never a second parenthesis right after ``after``'s."""
-        shown = [(str(label), self.ref(str(phrase), k)) for label, phrase in pairs]
+        shown = [(_label(str(label)), self.ref(str(phrase), k)) for label, phrase in pairs]
         if not shown:
             return ""
         plain = all(not re.search(r" (?:at|ID|on|by|in|to)$", label) for label, _ in shown)
@@ -553,7 +561,7 @@ class Writer:
 
     def update(self, t: Note, k: int, it: bool) -> str:
         label, name = self.target(t, k, it)
-        every = [(str(lab), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
+        every = [(_label(str(lab)), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
         pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
         flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
