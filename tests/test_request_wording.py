@@ -230,3 +230,30 @@ def test_a_time_value_is_labelled_as_a_time(variant: int) -> None:
     text = render_instruction(plan, goal=goal, variant=variant)
     assert "start time" in text and "pickup time" in text, text
     assert "starts at" not in text and "pickup at" not in text, text
+
+
+def test_an_assignment_names_who_takes_it() -> None:
+    """ "Reassign the issue assigned to Keith to Marvin", not "Assign the issue assigned to
+    Keith (assignee email: Marvin ...)"."""
+    keith = '"keith.howard@changfisher.com"'
+    marvin = 'Marvin Cabrera ("marvin.cabrera@changfisher.com")'
+    plan = [
+        {
+            "tool": "issues.list",
+            "write": False,
+            "arguments": {"assignee_email": "keith.howard@changfisher.com"},
+            "binds": {"assignee_email": {"from": "user"}},
+            "text": {"kind": "lookup", "service": "Issue Tracker", "noun": "issue",
+                     "nouns": "issues", "label": "issue", "by": [["assignee email", keith]]},
+        },
+        {
+            "tool": "issues.assign_issue",
+            "write": True,
+            "arguments": {"assignee_email": "marvin.cabrera@changfisher.com"},
+            "binds": {"assignee_email": {"from": "user"}},
+            "text": {"kind": "action", "service": "Issue Tracker", "summary": "assign the issue",
+                     "values": [["assignee email", marvin]]},
+        },
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=f"Keith Howard ({keith}) is away.", variant=0)
+    assert f"Reassign the issue assigned to Keith in Issue Tracker to {marvin}." in text, text

@@ -157,6 +157,14 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
     return "", ""
 
 
+def _handed_to(summary: str, pairs: Sequence[Sequence[str]]) -> str | None:
+    """The person an ``assign`` hands the record to, where that is the one value it sets."""
+    if not summary.startswith(("assign ", "reassign ")) or len(pairs) != 1:
+        return None
+    label, phrase = pairs[0]
+    return str(phrase) if person_role(str(label)) in ("assignee", "assigned to", "owner") else None
+
+
 def _label(field_words: str) -> str:
     """A value's label as a person says it: a time field is a time (``starts at`` -> ``start
     time``, ``pickup at`` -> ``pickup time``); other fields keep their words."""
@@ -601,6 +609,12 @@ class Writer:
         else:
             name = f"the {label}" if label else ""
         text = self.embed(summary, label, name) if label else summary
+        to = _handed_to(summary, pairs)
+        if to is not None:
+            # "assign the issue (assignee email: Ann)" -> "assign the issue to Ann"; an issue
+            # already "assigned to Keith" is reassigned
+            verb = "reassign" if " assigned to " in f" {text} " else text.split(" ")[0]
+            return f"{verb} {text.split(' ', 1)[1]} to {self.ref(str(to), k)}."
         return text + self.values(pairs, k, text) + "."
 
     def delete(self, t: Note, k: int, it: bool) -> str:
