@@ -939,8 +939,8 @@ class _RecordWriter:
             self.uses.add("created")
             return f'pool.moment("past", rng, now, created){suffix}'
         attr = self._person_attr(name, spec) if kind is Kind.STR else None
-        if attr is None and kind is Kind.STR and _phone_like(low, spec):
-            attr = "phone"
+        if attr is None and kind is Kind.STR and sem in (None, "phone") and _phone_like(low, spec):
+            attr = "phone"  # a ``To`` typed as a URL (a contact URI) is no phone number
         if attr is not None:
             if who == "org":
                 return "pool.org.phone" if attr == "phone" else None
