@@ -198,3 +198,14 @@ def test_a_collection_named_as_a_state_attribute_is_found_by_its_id() -> None:
     build = build_service(specs)
     for name in ("describe_collection", "delete_collection"):
         assert name in build.verified, build.outcomes[name]
+
+
+def test_the_unique_name_of_another_thing_is_no_natural_key() -> None:
+    """A collection's ``source`` is "The unique name of an index.": the index is unique, not
+    the collection's source, so two collections of one index do not conflict."""
+    specs, _ = ingest_document(SPECS / "openapi/pinecone.io.json")
+    plan = plan_service(specs)
+    assert not plan.records["collections_"].fields["source"].unique
+    build = build_service(specs)
+    for name in ("create_collection", "create_index"):
+        assert name in build.verified, build.outcomes[name]

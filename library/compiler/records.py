@@ -463,15 +463,14 @@ class RecordBuilder:
                 if spec.kind in (Kind.DATE, Kind.DATETIME, Kind.ENUM) or spec.semantic:
                     spec.nullable = existing.type.nullable
                     existing.type = spec
-            if _UNIQUE.search(description) and "identifier" not in description.lower():
+            if _unique(description, owner):
                 fields[key].unique = fields[key].unique or fields[key].type.kind is Kind.STR
             return
         spec = self.mapper.map(node, path=key, infos=infos, hint=key, owner=owner, defs=defs)
         attr = field_attr(key, taken)
         taken.add(attr)
         unique = spec.kind is Kind.STR and (
-            (_UNIQUE.search(description) is not None and "identifier" not in description.lower())
-            or key in ("username", "slug", f"{owner}_number")
+            _unique(description, owner) or key in ("username", "slug", f"{owner}_number")
         )
         fields[key] = FieldPlan(key, attr, spec, False, description, unique)
 
@@ -592,6 +591,20 @@ def _consistent(shaped: list[tuple[ToolSpec, RecordSource]]) -> list[tuple[ToolS
 def _defs(schema: dict[str, Any] | None) -> dict[str, Any]:
     defs = (schema or {}).get("$defs")
     return defs if isinstance(defs, dict) else {}
+
+
+_OF_OTHER = re.compile(r"\bunique\b[^.]*?\bof (?:a|an|the) ([A-Za-z]+)", re.IGNORECASE)
+
+
+def _unique(description: str, owner: str) -> bool:
+    """A field the description calls unique among the records (a natural key), not the unique
+    name of another thing it refers to (``source``: "The unique name of an index." of a
+    collection) nor an identifier."""
+    if _UNIQUE.search(description) is None or "identifier" in description.lower():
+        return False
+    other = _OF_OTHER.search(description)
+    mine = tokens(singular(owner))
+    return other is None or not mine or singular(other.group(1).lower()) == mine[-1]
 
 
 def _nullable(node: Any) -> bool:
