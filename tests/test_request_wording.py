@@ -257,3 +257,12 @@ def test_an_assignment_names_who_takes_it() -> None:
     ]  # fmt: skip
     text = render_instruction(plan, goal=f"Keith Howard ({keith}) is away.", variant=0)
     assert f"Reassign the issue assigned to Keith in Issue Tracker to {marvin}." in text, text
+    found = [dict(step) for step in plan]
+    reporter = [["assignee email", "the reporter email of the issue"]]
+    found[1] = {
+        **plan[1],
+        "binds": {"assignee_email": {"from": "step", "step": 0, "path": "reporter_email"}},
+        "text": {**plan[1]["text"], "values": reporter},
+    }
+    text = render_instruction(found, goal=f"Keith Howard ({keith}) is away.", variant=0)
+    assert "Issue Tracker to the issue's reporter." in text, text

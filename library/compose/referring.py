@@ -614,7 +614,10 @@ class Writer:
             # "assign the issue (assignee email: Ann)" -> "assign the issue to Ann"; an issue
             # already "assigned to Keith" is reassigned
             verb = "reassign" if " assigned to " in f" {text} " else text.split(" ")[0]
-            return f"{verb} {text.split(' ', 1)[1]} to {self.ref(str(to), k)}."
+            who = self.ref(str(to), k)
+            if who.endswith(" email") and not who.endswith('"'):
+                who = who.removesuffix(" email")  # "to the policy note's author"
+            return f"{verb} {text.split(' ', 1)[1]} to {who}."
         return text + self.values(pairs, k, text) + "."
 
     def delete(self, t: Note, k: int, it: bool) -> str:
