@@ -266,3 +266,37 @@ def test_an_assignment_names_who_takes_it() -> None:
     }
     text = render_instruction(found, goal=f"Keith Howard ({keith}) is away.", variant=0)
     assert "Issue Tracker to the issue's reporter." in text, text
+
+
+def test_a_value_found_in_a_list_is_one_of_it() -> None:
+    """ "the user whose email is one of the cc recipients of the message", not "... is the cc
+    recipients of the message"."""
+    subject = '"Thanks for being a customer"'
+    plan = [
+        {
+            "tool": "gmail.search",
+            "write": False,
+            "arguments": {"query": "Thanks for being a customer"},
+            "binds": {"query": {"from": "user"}},
+            "text": {"kind": "lookup", "service": "Gmail", "noun": "message",
+                     "nouns": "messages", "label": "message", "by": [["subject", subject]]},
+        },
+        {
+            "tool": "retail.find_user",
+            "write": False,
+            "arguments": {},
+            "binds": {"email": {"from": "step", "step": 0, "path": "cc[0]"}},
+            "text": {"kind": "lookup", "service": "Retail", "noun": "user", "nouns": "users",
+                     "label": "user",
+                     "by": [["email", "the cc recipients of the message"]]},
+        },
+        {
+            "tool": "retail.cancel_order",
+            "write": True,
+            "arguments": {},
+            "binds": {},
+            "text": {"kind": "action", "service": "Retail", "summary": "suspend the user"},
+        },
+    ]  # fmt: skip
+    text = render_instruction(plan, goal=f"About the message {subject}:", variant=0)
+    assert "is one of the cc recipients of the message" in text, text

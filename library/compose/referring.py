@@ -157,6 +157,13 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
     return "", ""
 
 
+# Words naming a list of people or addresses: one value is "one of" them.
+_MANY = frozenset(
+    {"recipients", "emails", "attendees", "participants", "members", "cc", "bcc", "mentions",
+     "invitees", "interviewers", "watchers", "followers", "collaborators"}
+)  # fmt: skip
+
+
 def _handed_to(summary: str, pairs: Sequence[Sequence[str]]) -> str | None:
     """The person an ``assign`` hands the record to, where that is the one value it sets."""
     if not summary.startswith(("assign ", "reassign ")) or len(pairs) != 1:
@@ -456,6 +463,10 @@ class Writer:
                 return f"with {self._of(src, owner)}", ""
             if fwords == f"{owner} {src}":
                 return f"for {self.np(owner)}", ""
+        m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+        if m and m.group(1).split(" ")[-1] in _MANY and not fwords.endswith("s"):
+            # one address among a list's: "whose email is one of the cc recipients of ..."
+            return f"whose {fwords} is one of {self.ref(phrase)}", ""
         return f"whose {fwords} is {self.ref(phrase)}", ""
 
     @staticmethod
