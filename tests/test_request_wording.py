@@ -22,6 +22,29 @@ from library.compose.writes import Writes
 CRAIG = 'Craig Thomas ("craig.thomas@changfisher.com")'
 
 
+def _find(tool: str, noun: str, by: list[list[str]], **stated: Any) -> dict[str, Any]:
+    """A lookup step of service ``tool``'s prefix finding ``noun`` by ``by``, its arguments
+    stated by the user."""
+    service = tool.split(".")[0].title()
+    text = {"kind": "lookup", "service": service, "noun": noun, "nouns": f"{noun}s",
+            "label": noun, "by": by}  # fmt: skip
+    return _step(tool, text, stated)
+
+
+def _step(
+    tool: str, text: dict[str, Any], stated: dict[str, Any] | None = None, **binds: Any
+) -> dict[str, Any]:
+    """A plan step in the shape composition writes: ``stated`` arguments come from the user,
+    ``binds`` from earlier steps; it writes unless its note is a lookup or a fetch."""
+    return {
+        "tool": tool,
+        "write": text["kind"] not in ("lookup", "fetch"),
+        "arguments": dict(stated or {}),
+        "binds": {**{name: {"from": "user"} for name in stated or {}}, **binds},
+        "text": {"service": tool.split(".")[0].title(), **text},
+    }
+
+
 def test_a_colleague_and_a_customer_open_differently() -> None:
     staff = {opening(CRAIG, "escalation", v, staff=True) for v in range(len(STAFF))}
     customer = {opening(CRAIG, "escalation", v, staff=False) for v in range(len(CUSTOMER))}
@@ -75,25 +98,11 @@ def test_yes_no_changes_read_as_states(flags: list[tuple[str, bool]], said: str)
 
 
 def _update_plan(values: list[list[str]]) -> list[dict[str, Any]]:
-    email = '"ronald.garcia@changfisher.com"'
+    email = "ronald.garcia@changfisher.com"
     return [
-        {
-            "tool": "mail.list",
-            "write": False,
-            "arguments": {"sender": "ronald.garcia@changfisher.com"},
-            "binds": {"sender": {"from": "user"}},
-            "text": {"kind": "lookup", "service": "Mail", "noun": "message", "nouns": "messages",
-                     "label": "message", "by": [["sender email", email]]},
-        },
-        {
-            "tool": "mail.update",
-            "write": True,
-            "arguments": {},
-            "binds": {},
-            "text": {"kind": "update", "service": "Mail", "target": "the message",
-                     "values": values},
-        },
-    ]  # fmt: skip
+        _find("mail.list", "message", [["sender email", f'"{email}"']], sender=email),
+        _step("mail.update", {"kind": "update", "target": "the message", "values": values}),
+    ]
 
 
 @pytest.mark.parametrize("variant", range(3))
@@ -169,30 +178,18 @@ def test_a_record_read_from_a_list_on_another_is_named_once() -> None:
     user"."""
     email = '"ann.lee@example.com"'
     plan = [
-        {
-            "tool": "retail.find_user",
-            "write": False,
-            "arguments": {"email": "ann.lee@example.com"},
-            "binds": {"email": {"from": "user"}},
-            "text": {"kind": "lookup", "service": "Retail", "noun": "user", "nouns": "users",
-                     "label": "user", "by": [["email", email]]},
-        },
-        {
-            "tool": "retail.get_order",
-            "write": False,
-            "arguments": {},
-            "binds": {},
-            "text": {"kind": "fetch", "service": "Retail", "noun": "order", "label": "order",
-                     "via": "the order listed on the user"},
-        },
-        {
-            "tool": "retail.cancel_pending_order",
-            "write": True,
-            "arguments": {},
-            "binds": {},
-            "text": {"kind": "action", "service": "Retail", "summary": "cancel the order"},
-        },
-    ]  # fmt: skip
+        _find("retail.find_user", "user", [["email", email]], email="ann.lee@example.com"),
+        _step(
+            "retail.get_order",
+            {
+                "kind": "fetch",
+                "noun": "order",
+                "label": "order",
+                "via": "the order listed on the user",
+            },
+        ),
+        _step("retail.cancel_pending_order", {"kind": "action", "summary": "cancel the order"}),
+    ]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=0)
     assert "Cancel the order listed on Ann's user record in Retail." in text, text
     assert "referenced by" not in text, text
@@ -215,18 +212,11 @@ def test_the_address_a_receipt_goes_to_is_the_payer() -> None:
 def test_a_time_value_is_labelled_as_a_time(variant: int) -> None:
     """ "start time "2026-03-10T10:00:00Z"", not "starts at: ..."."""
     goal = 'Ronald Garcia ("ronald.garcia@changfisher.com") wrote in.'
-    plan = [
-        {
-            "tool": "calendar.create_event",
-            "write": True,
-            "arguments": {"title": "Check-in", "starts_at": "2026-03-10T10:00:00Z"},
-            "binds": {"title": {"from": "user"}, "starts_at": {"from": "user"}},
-            "text": {"kind": "create", "service": "Calendar", "summary": "create an event",
-                     "label": "new event",
-                     "values": [["title", '"Check-in"'], ["starts at", '"2026-03-10T10:00:00Z"'],
-                                ["pickup at", '"2026-03-11T10:00:00Z"']]},
-        }
-    ]  # fmt: skip
+    values = [["title", '"Check-in"'], ["starts at", '"2026-03-10T10:00:00Z"'],
+              ["pickup at", '"2026-03-11T10:00:00Z"']]  # fmt: skip
+    note = {"kind": "create", "summary": "create an event", "label": "new event", "values": values}
+    stated = {"title": "Check-in", "starts_at": "2026-03-10T10:00:00Z"}
+    plan = [_step("calendar.create_event", note, stated)]
     text = render_instruction(plan, goal=goal, variant=variant)
     assert "start time" in text and "pickup time" in text, text
     assert "starts at" not in text and "pickup at" not in text, text
@@ -237,26 +227,17 @@ def test_an_assignment_names_who_takes_it() -> None:
     Keith (assignee email: Marvin ...)"."""
     keith = '"keith.howard@changfisher.com"'
     marvin = 'Marvin Cabrera ("marvin.cabrera@changfisher.com")'
+    handed = {
+        "kind": "action",
+        "summary": "assign the issue",
+        "values": [["assignee email", marvin]],
+    }
     plan = [
-        {
-            "tool": "issues.list",
-            "write": False,
-            "arguments": {"assignee_email": "keith.howard@changfisher.com"},
-            "binds": {"assignee_email": {"from": "user"}},
-            "text": {"kind": "lookup", "service": "Issue Tracker", "noun": "issue",
-                     "nouns": "issues", "label": "issue", "by": [["assignee email", keith]]},
-        },
-        {
-            "tool": "issues.assign_issue",
-            "write": True,
-            "arguments": {"assignee_email": "marvin.cabrera@changfisher.com"},
-            "binds": {"assignee_email": {"from": "user"}},
-            "text": {"kind": "action", "service": "Issue Tracker", "summary": "assign the issue",
-                     "values": [["assignee email", marvin]]},
-        },
-    ]  # fmt: skip
+        _find("issues.list", "issue", [["assignee email", keith]], assignee_email=keith.strip('"')),
+        _step("issues.assign_issue", handed, {"assignee_email": "marvin.cabrera@changfisher.com"}),
+    ]
     text = render_instruction(plan, goal=f"Keith Howard ({keith}) is away.", variant=0)
-    assert f"Reassign the issue assigned to Keith in Issue Tracker to {marvin}." in text, text
+    assert f"Reassign the issue assigned to Keith in Issues to {marvin}." in text, text
     found = [dict(step) for step in plan]
     reporter = [["assignee email", "the reporter email of the issue"]]
     found[1] = {
@@ -265,38 +246,23 @@ def test_an_assignment_names_who_takes_it() -> None:
         "text": {**plan[1]["text"], "values": reporter},
     }
     text = render_instruction(found, goal=f"Keith Howard ({keith}) is away.", variant=0)
-    assert "Issue Tracker to the issue's reporter." in text, text
+    assert "Issues to the issue's reporter." in text, text
 
 
 def test_a_value_found_in_a_list_is_one_of_it() -> None:
     """ "the user whose email is one of the cc recipients of the message", not "... is the cc
     recipients of the message"."""
     subject = '"Thanks for being a customer"'
+    in_cc = {"email": {"from": "step", "step": 0, "path": "cc[0]"}}
     plan = [
-        {
-            "tool": "gmail.search",
-            "write": False,
-            "arguments": {"query": "Thanks for being a customer"},
-            "binds": {"query": {"from": "user"}},
-            "text": {"kind": "lookup", "service": "Gmail", "noun": "message",
-                     "nouns": "messages", "label": "message", "by": [["subject", subject]]},
-        },
-        {
-            "tool": "retail.find_user",
-            "write": False,
-            "arguments": {},
-            "binds": {"email": {"from": "step", "step": 0, "path": "cc[0]"}},
-            "text": {"kind": "lookup", "service": "Retail", "noun": "user", "nouns": "users",
-                     "label": "user",
-                     "by": [["email", "the cc recipients of the message"]]},
-        },
-        {
-            "tool": "retail.cancel_order",
-            "write": True,
-            "arguments": {},
-            "binds": {},
-            "text": {"kind": "action", "service": "Retail", "summary": "suspend the user"},
-        },
+        _find("gmail.search", "message", [["subject", subject]], query=subject.strip('"')),
+        _step(
+            "retail.find_user",
+            {"kind": "lookup", "noun": "user", "nouns": "users", "label": "user",
+             "by": [["email", "the cc recipients of the message"]]},
+            **in_cc,
+        ),
+        _step("retail.cancel_order", {"kind": "action", "summary": "suspend the user"}),
     ]  # fmt: skip
     text = render_instruction(plan, goal=f"About the message {subject}:", variant=0)
     assert "is one of the cc recipients of the message" in text, text
