@@ -349,7 +349,7 @@ class Writes(Binding):
         text = {"kind": DELETE, "service": title(tool.service), "target": entity.the}
         return self._write(tool, {str(tool.own): own}, text, entity)
 
-    def _on(self, summary: str, entity: Entity, tool_name: str = "") -> str:
+    def _on(self, summary: str, entity: Entity, tool_name: str) -> str:
         """``close a ticket`` -> ``close the ticket`` (or ``... for the ticket``). A summary
         that says more than a person would (``refund a received return to the original
         payment method or as store credit``), or that names no object and is not a phrase
