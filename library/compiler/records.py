@@ -292,7 +292,7 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
     whose other tools share most of its parameter names (``send_sms(to, from)`` -> messages)."""
     known = sorted(r for r, tools in declared.items() if len(tools) > 1)  # sorted: replayable
     refs = {f.path: f.ref for f in spec.fields if f.side == "input"}
-    for name in spec.input_schema.get("required") or []:
+    for name in _deepest_first(spec):
         found = collection_for(name, refs.get(name), known)
         if found and own_id_param(spec, found) == name:
             return found
@@ -310,6 +310,16 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
         if score >= max(1, len(params) // 2):
             return resource
     return None
+
+
+def _deepest_first(spec: ToolSpec) -> list[str]:
+    """Required parameters, those of the path deepest first: in
+    ``/organizers/{organizerKey}/trainings/{trainingKey}/nameDescription`` the training is what
+    the tool acts on, the organizer only its parent."""
+    required = [n for n in spec.input_schema.get("required") or [] if isinstance(n, str)]
+    path = re.findall(r"\{([^}]+)\}", spec.http.path) if spec.http is not None else []
+    nested = [n for n in reversed(path) if n in required]
+    return nested + [n for n in required if n not in nested]
 
 
 def range_parts(name: str) -> tuple[list[str], str, bool] | None:

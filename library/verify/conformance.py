@@ -274,7 +274,9 @@ class _Suite:
         """(the id parameter naming the record the tool acts on, its collection)."""
         resource = c.resource if c.resource in self.collections else None
         first: tuple[str | None, str | None] = (None, None)
-        for p in c.required:
+        # the deepest path parameter names the record, those before it its parents
+        nested = [p for p in c.nested if p in c.required]
+        for p in [*nested, *(p for p in c.required if p not in nested)]:
             coll = collection_for(p, c.refs.get(p), self.collections)
             if coll is None:
                 continue
@@ -759,6 +761,8 @@ class _Suite:
             updated = self.call(world, c.name, args)
         own, _ = self.own_param(c)
         rid = outcome.attempts[-1].get(own) if own else outcome.record_id
+        if rid is None and not own and not getter.required:
+            rid = ""  # the one record of its kind (``toggle_data()``, ``check_data_status()``)
         if not isinstance(rid, str | int):
             return "cannot tell which record the update changed"
         got = self.get(getter, world, rid, outcome.attempts[-1])

@@ -6,6 +6,7 @@ The suite runs in-process or inside a sandbox worker that receives JSON, so it a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,8 @@ class ToolContract:
     refs: dict[str, str | None] = field(default_factory=dict)  # input param -> ref resource
     semantics: dict[str, str] = field(default_factory=dict)  # input path -> semantic type
     path_params: frozenset[str] = frozenset()
+    # the path's parameters, deepest first: ``/organizers/{o}/trainings/{t}`` -> (t, o)
+    nested: tuple[str, ...] = ()
     # a stateless computation's marking (``vendor["stateless"]``): its answer is checked
     # against ``library.runtime.compute.evaluate``
     computation: dict[str, Any] | None = None
@@ -60,6 +63,8 @@ def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
     http = data.get("http") or {}
     params = http.get("params") if isinstance(http, dict) else None
     path_params = frozenset(k for k, v in (params or {}).items() if v == "path")
+    path = http.get("path") if isinstance(http, dict) else None
+    segments = re.findall(r"\{([^}]+)\}", path) if isinstance(path, str) else []
     verb = data.get("verb")
     vendor = data.get("vendor") if isinstance(data.get("vendor"), dict) else {}
     marking = vendor.get("stateless")
@@ -75,5 +80,6 @@ def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
         refs=refs,
         semantics=semantics,
         path_params=path_params,
+        nested=tuple(p for p in reversed(segments) if p in path_params),
         computation=computation,
     )
