@@ -495,7 +495,11 @@ class ToolWriter:
                 blocked += ","
             lines += _if(f"record.{attr} in ({blocked})", 2)
             lines += _error("FAILED_PRECONDITION", f"{what} is {{record.{attr}}}", 3)
-        if action.flag_field:
+        if action.flag_field and action.switch:  # a device's switch: set or flipped
+            attr = record.fields[action.flag_field].attr
+            value = f"not record.{attr}" if action.flips else repr(action.flag_value)
+            changes.append((attr, value))
+        elif action.flag_field:
             attr = record.fields[action.flag_field].attr
             test = f"record.{attr}" if action.flag_value else f"not record.{attr}"
             state = action.flag_field if action.flag_value else f"not {action.flag_field}"

@@ -207,6 +207,10 @@ class ActionPlan:
     blocked: tuple[Any, ...] = ()  # statuses the action is refused from
     reopens: bool = False  # reopen-like actions may leave a terminal state
     history: bool = False  # no field change: the action is recorded in the state's transitions
+    # a device's switch (``toggle_wifi()``, ``connect_vpn()``): sets ``flag_field`` to
+    # ``flag_value`` whatever it was, or flips it (``flips``)
+    switch: bool = False
+    flips: bool = False
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 
 from library.compiler.actions import FLAGS, TARGETS, action_word, status_field
+from library.compiler.device import add_switch_fields, device_resources, switch
 from library.compiler.model import (
     FieldPlan,
     Kind,
@@ -47,6 +48,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     mapper = TypeMapper({cls, f"{cls}State", f"{cls}Transition"})
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
     resources = assign_resources(usable)
+    resources, switches = device_resources(usable, resources)
     sources = preferred_sources(usable, resources, sources)
     sources |= _answers(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
@@ -63,6 +65,8 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
         else:
             by_resource[resource].append((spec, effective_verb(spec, resource, None)))
     records = _records(by_resource, sources, mapper, skipped)
+    for resource in {resources.get(name) for name in switches} & set(records):
+        add_switch_fields(records[resource], switches)  # type: ignore[index]
     planner = ToolPlanner(service, {r.resource: r for r in records.values()}, mapper)
     tools = _tools(usable, by_resource, records, sources, planner, skipped)
     tools += [plan_stateless(spec, mapper, planner.methods) for spec in stateless]
@@ -141,7 +145,7 @@ def _tools(
         record = records[resource]
         for spec, _ in tools:
             verb = effective_verb(spec, resource, record)
-            if verb == "action" and not record.shaped:
+            if verb == "action" and not record.shaped and not _switched(spec, record):
                 _extend_for_action(record, action_word(spec.name))
             planned.append((spec, record, verb))
     order = {spec.name: i for i, spec in enumerate(usable)}
@@ -168,6 +172,12 @@ def _tools(
             except Exception as exc:  # a compiler bug: this tool goes to the next tier
                 skipped[spec.name] = f"compiler error: {type(exc).__name__}: {exc}"
     return out
+
+
+def _switched(spec: ToolSpec, record: RecordPlan) -> bool:
+    """A device's switch: its flag is a field of the device already."""
+    found = switch(spec)
+    return found is not None and found[0] in record.fields
 
 
 def _keys_held(tools: list[ToolPlan], records: dict[str, RecordPlan]) -> None:

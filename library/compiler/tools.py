@@ -21,6 +21,7 @@ from library.compiler.actions import (
     status_field,
     status_mapping,
 )
+from library.compiler.device import switch
 from library.compiler.model import (
     MISSING,
     ActionPlan,
@@ -708,6 +709,16 @@ class ToolPlanner:
 
     def _action(self, spec: ToolSpec, tool: ToolPlan, record: RecordPlan) -> ActionPlan:
         word = action_word(spec.name)
+        found = switch(spec) if record.singleton else None
+        if found is not None and found[0] in record.fields:  # a device's switch
+            flag, _, value = found
+            return ActionPlan(
+                word=word,
+                flag_field=flag,
+                flag_value=bool(value),
+                switch=True,
+                flips=value is None,
+            )
         fields = {p.name: record.fields.get(p.name) for p in tool.params if p.role is not Role.ID}
         status = status_field(record)
         plan = plan_action(word, record, fields)
