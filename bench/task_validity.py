@@ -18,8 +18,10 @@ offending part). Figures (the README of the audit; the code below is the definit
     details such as ``personal_email`` take the tool's noun; a few synonyms merge: requester
     = customer, host = organizer) that all resolve to one identity (same e-mail; a name or
     phone of the same pool person or of the same seeded record; a name whose tokens are an
-    e-mail's local part). Also: two roles of ONE call that are one person, and two roles
-    (e-mail fields) of one record the plan created or changed that hold one e-mail.
+    e-mail's local part); a message to the first person the plan names (a reply to the
+    customer who asked) is that person's own role. Also: two roles of ONE call that are
+    one person, and two roles (e-mail fields) of one record the plan created or changed
+    that hold one e-mail.
 2.  purposeless reads: read steps no later bind (step or threshold), answer row or house
     rule reads from; also transitively (every consumer is itself a purposeless read).
 3.  uncheckable selection rules: the plan replayed with later binds reading each decoy
@@ -1006,8 +1008,11 @@ def identities(task: Task, ctx: Ctx) -> dict[str, Any]:
 
     roles: dict[str, set[str]] = defaultdict(set)
     per_call: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    subject = ident(uses[0][2], uses[0][4]) if uses else ""  # whom the request is about
     for i, role, kind, arg, v in uses:
         who = ident(kind, v)
+        if role == "recipient" and who == subject:
+            continue  # a message to the person the request is about: their own role
         roles[who].add(role)
         per_call[i][who].add(f"{role}({arg})")
     all_roles = set().union(*roles.values()) if roles else set()

@@ -331,3 +331,82 @@ def test_workflows_and_openings_need_work_a_walk_can_do() -> None:
     assert env.reachable(env.catalog.tools["retail__cancel_pending_order"])
     suspend = env.catalog.tools["telecom__suspend_line"]
     assert not env.reachable(suspend)  # no tool reads a line
+
+
+def test_every_customer_has_an_order_of_their_own(shop: Library) -> None:
+    """Listed records are dealt out in turn: with as many orders as users, each user
+    lists exactly one (drawn independently, most users listed none or several, and a
+    refund for them had no order to reach)."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    for seed in range(3):
+        world, _ = env.world(seed)
+        state = world.services["retail"].state
+        assert len(state.orders) == len(state.users)
+        assert all(len(u.order_ids) == 1 for u in state.users.values())
+
+
+def test_mail_has_a_sender_and_shop_users_are_customers(shop: Library) -> None:
+    """A mailbox's messages come from someone (``sender``, inferred beside the recipient
+    of ``sendMessage``), and a shop's users, who hold orders, are its customers, not our
+    colleagues: a refund request arrives from a customer's address."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    info = env.catalog.collection("gmail_mcp", "messages")
+    assert info is not None and info.fields["sender"].key == "email"
+    world, _ = env.world(0)
+    for message in world.services["gmail_mcp"].state.messages.values():
+        assert "@" in message.sender
+    for user in world.services["retail"].state.users.values():
+        assert not env.is_staff("email", user.email), user.email
+
+
+def test_a_refund_tells_the_customer_who_asked(shop: Library) -> None:
+    """After cancelling a customer's order the request may ask to e-mail them: the
+    address is the one the request states (no record found it, yet the reply is part of
+    the work), and the customer as recipient is the customer's own role, not a second
+    role filled by one person. A user found by the message's sender is never read back
+    for the address the lookup was called with."""
+    from library.compose import compose_tasks
+
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    tasks = compose_tasks([], 6, env=env, seed=0, max_candidates=600).tasks
+    replies = 0
+    for task in tasks:
+        plan = task.gold_plan
+        for i, step in enumerate(plan):
+            if step["tool"] != "gmail_mcp__sendMessage":
+                continue
+            bind = step["binds"]["to"]
+            if bind.get("from") == "step":
+                # read from a record, never from a user looked up by that very address
+                source = plan[bind["step"]]
+                assert not (
+                    source["tool"] == "retail__find_user_id_by_email"
+                    and source["binds"]["email"].get("from") == "step"
+                ), task.instruction
+            opening = plan[0]
+            if opening["tool"] == "retail__find_user_id_by_email" and i > 0:
+                assert step["arguments"]["to"] == opening["arguments"]["email"]
+                assert any(s["tool"] == "retail__cancel_pending_order" for s in plan[:i])
+                replies += 1
+    assert replies >= 1, [t.instruction for t in tasks]
+
+
+def test_a_small_library_repeats_plan_shapes_rather_than_starve() -> None:
+    """One task per plan shape while shapes are plenty; a run that finds no new task for
+    ``balance_patience`` candidates lifts the share caps, and for as many more allows one
+    more task per shape, up to ``max_shape_repeats``."""
+    from types import SimpleNamespace
+
+    from library.compose.compose import Balance
+
+    config = ComposeConfig(balance_patience=3, max_shape_repeats=3)
+    balance = Balance(SimpleNamespace(config=config))  # type: ignore[arg-type]
+    assert balance.shape_cap == 1
+    for _ in range(3):
+        balance.miss()
+    assert balance.lifted and balance.shape_cap == 1
+    caps = []
+    for _ in range(12):
+        balance.miss()
+        caps.append(balance.shape_cap)
+    assert caps[2] == 2 and caps[5] == 3 and max(caps) == 3

@@ -329,7 +329,10 @@ class _RecordWriter:
         self.seeded = {r.resource for r in order[: order.index(record)]}
         self.collections = set(writer.plan.records)
         self.models = writer.models
-        self.staff_subject = vocab.is_staff_resource(self.resource)
+        # A user who holds orders or reservations is a customer's account, not a colleague.
+        self.staff_subject = vocab.is_staff_resource(self.resource) and not any(
+            set(words(name).split()) & _CUSTOMER_HOLDINGS for name in record.fields
+        )
         # A company's own record: its phone and address are the company's, not a person's.
         self.company_subject = self.noun.split("_")[-1] in _COMPANY_NOUNS
         service = writer.plan.service
@@ -1498,6 +1501,11 @@ _DIRECTIONS = frozenset(
      "new", "primary", "secondary"}
 )  # fmt: skip
 _NAME_WORDS = frozenset({"name", "title", "label", "display_name", "subject"})
+# What a customer's account holds (``order_ids``, ``payment_methods``, ``reservations``).
+_CUSTOMER_HOLDINGS = frozenset(
+    {"order", "orders", "reservation", "reservations", "booking", "bookings", "payment",
+     "payments", "subscription", "subscriptions", "cart", "purchase", "purchases"}
+)  # fmt: skip
 _COMPANY_NOUNS = frozenset({"company", "organization", "organisation", "account", "business"})
 _EVENT_FIELDS = frozenset({"venue", "venue_name", "venue_address", "capacity", "ticket_price"})
 _DERIVED = ("key", "code", "mime_type", "content_type", "host", "hostname", "path")

@@ -36,6 +36,7 @@ from library.compose.walk_state import (
     name_tokens,
     ordered_times,
 )
+from library.rubric import same
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -132,7 +133,23 @@ class Binding(WalkState):
             out = [f for f in out if self._fits_role(p.name, key, f.value)]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
-        return out
+        # "The email of the user found by the message's recipient" is the recipient: a
+        # value a lookup was called with, read back from its result, is not new.
+        return [f for f in out if not self._echoes_lookup(f)]
+
+    def _echoes_lookup(self, fact: Fact) -> bool:
+        """Whether ``fact`` is a value its own lookup was called with, from another record
+        (a value the user stated is theirs to state again)."""
+        step = self.steps[fact.step] if 0 <= fact.step < len(self.steps) else None
+        return (
+            step is not None
+            and not step.write
+            and fact.entity is step.entity
+            and any(
+                same(fact.value, v) and step.binds.get(name, {}).get("from") != "user"
+                for name, v in step.args.items()
+            )
+        )
 
     # -- people: different roles are different people --------------------------------------
     def _fits_role(self, name: str, key: str, value: Any) -> bool:
@@ -264,6 +281,8 @@ class Binding(WalkState):
             s = len(want & name_tokens(f.field)) + (2.0 if f.field == p.name else 0.0)
             if f.entity.service != service:
                 s += 1.0  # information crossing services is the point
+            if role_of(f.field) == "sender":
+                s += 1.5  # a message is its sender's: "the sender of the message"
             if not f.entity.created:
                 s += 0.5  # "the customer's email", not "the email of the record I just made"
             if f.entity.shared:

@@ -119,7 +119,7 @@ def compose_tasks(
             balance.miss()
             continue
         shape = out.shape()
-        if shapes[shape] >= env.config.max_per_shape:
+        if shapes[shape] >= balance.shape_cap:
             rejections[NEAR_DUPLICATE] += 1
             balance.miss()
             continue
@@ -138,7 +138,10 @@ class Balance:
     service is added or opened in, no workflow drawn whose work lies only in full domains;
     what still ends over a cap is rejected before the costly checks. A library too narrow
     for the caps would starve the run: after ``balance_patience`` candidates in a row
-    without a task the caps are lifted."""
+    without a task the caps are lifted; after as many more, one more task per plan shape
+    is allowed (up to ``max_shape_repeats``: a small library, such as a user's few specs,
+    offers few shapes, and gives several tasks of each on other records, as tau-bench's
+    many refunds)."""
 
     WARM_UP = 20
 
@@ -148,7 +151,9 @@ class Balance:
         self.service_share = cfg.max_service_share
         self.domain_share = cfg.max_domain_share
         self.patience = cfg.balance_patience
-        self.misses = 0  # candidates since the last task
+        self.shape_cap = cfg.max_per_shape  # tasks per plan shape (near-duplicates)
+        self.max_shape_cap = max(cfg.max_per_shape, cfg.max_shape_repeats)
+        self.misses = 0  # candidates since the last task (or since the last relief)
         self.lifted = False
         self.total = 0
         self.services: Counter[str] = Counter()
@@ -172,9 +177,15 @@ class Balance:
 
     def miss(self) -> None:
         self.misses += 1
-        if self.misses >= self.patience and not self.lifted:
+        if self.misses < self.patience:
+            return
+        if not self.lifted:
             self.lifted = True
             self.avoid = self.avoid_domains = frozenset()
+            self.misses = 0
+        elif self.shape_cap < self.max_shape_cap:
+            self.shape_cap += 1
+            self.misses = 0
 
     def add(self, task: Task) -> None:
         self.misses = 0
@@ -192,13 +203,18 @@ class Balance:
 
 
 def merge_tasks(
-    parts: Sequence[Sequence[Task]], n: int, max_per_shape: int = 1
+    parts: Sequence[Sequence[Task]], n: int, max_per_shape: int | None = None
 ) -> tuple[list[Task], int]:
     """Join shards round-robin (deterministic for a given shard count), dropping repeated
-    ids and near-duplicates; (the first ``n``, how many were dropped)."""
+    ids and near-duplicates (a plan shape at most as often as one shard kept it, or
+    ``max_per_shape``); (the first ``n``, how many were dropped)."""
     out: list[Task] = []
     seen: set[str] = set()
     shapes: Counter[str] = Counter()
+    allowed: Counter[str] = Counter()
+    for part in parts:
+        for shape, k in Counter(t.shape() for t in part).items():
+            allowed[shape] = max(allowed[shape], k if max_per_shape is None else max_per_shape)
     dropped = 0
     longest = max((len(p) for p in parts), default=0)
     for i in range(longest):
@@ -207,7 +223,7 @@ def merge_tasks(
                 continue
             task = part[i]
             shape = task.shape()
-            if task.task_id in seen or shapes[shape] >= max_per_shape:
+            if task.task_id in seen or shapes[shape] >= allowed[shape]:
                 dropped += 1
                 continue
             seen.add(task.task_id)
@@ -556,6 +572,7 @@ def _single_identity(env: ComposeEnv, steps: Sequence[Step]) -> bool:
     different people, so such a plan is not a coherent piece of work."""
     roles: set[str] = set()
     people: set[str] = set()
+    subject = ""  # the first person the plan names: whom the request is about
     for step in steps:
         for name, value in step.args.items():
             p = step.tool.param(name)
@@ -564,8 +581,12 @@ def _single_identity(env: ComposeEnv, steps: Sequence[Step]) -> bool:
                 continue
             role = role_of(name) or singular(str(step.tool.collection or step.tool.name))
             for v in value if isinstance(value, list) else [value]:
+                who = env.identity(str(key), v)
+                subject = subject or who
+                if role == "recipient" and who == subject:
+                    continue  # a reply to the customer who asked is no second role of theirs
                 roles.add(role)
-                people.add(env.identity(str(key), v))
+                people.add(who)
     return len(roles) >= 2 and len(people) == 1
 
 

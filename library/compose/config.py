@@ -27,6 +27,9 @@ class ComposeConfig:
     tries_per_step: int = 24
     gateway_size: int = 15  # services mounted in gateway mode, distractors included
     max_per_shape: int = 1  # near-duplicates: tasks with the same tools and rules
+    # ... unless the library is too small for that: a run starving for tasks allows up
+    # to this many per shape, each on other records (``Balance``).
+    max_shape_repeats: int = 10
     split_weights: tuple[tuple[str, float], ...] = (("sft", 0.6), ("rl", 0.3), ("eval", 0.1))
     # The mutation gate: a task is kept only if its rubric catches this share of the
     # mutants of its gold plan (and every decoy swap of every selection rule).

@@ -406,8 +406,8 @@ class ComposeEnv:
         """Make the seeded records' own lists (``ComposeEnv.owned_lists``) agree with whom
         the listed records belong to: a customer lists exactly the lines that name them
         (``line.customer_id``); where the listed records name no owner, each is listed by
-        one owner (seeding draws each user's orders on its own, so two users could list
-        one order: one person's order is nobody else's)."""
+        one owner, dealt out in turn (seeding draws each user's orders on its own, so two
+        users could list one order, and many none: one person's order is nobody else's)."""
         for (service, coll), lists in sorted(self.owned_lists.items()):
             state = world.services[service].state.clone()
             owners = getattr(state, coll)
@@ -420,8 +420,7 @@ class ComposeEnv:
                         for rid in owners
                     }
                 else:
-                    drawn = {rid: list(getattr(r, field, None) or []) for rid, r in owners.items()}
-                    mine = _partition(drawn)
+                    mine = _deal(sorted(owners), sorted(getattr(state, target)))
                 for rid, ids in mine.items():
                     owners[rid] = owners[rid].model_copy(update={field: sorted(ids)})
             world.services[service].state = state
@@ -505,20 +504,12 @@ NAME_FIELDS = frozenset(
 )
 
 
-def _partition(drawn: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Each listed id kept by one of the owners that listed it: first one each (so most
-    owners have one record of their own), then the rest to the first owner listing them."""
-    out: dict[str, list[str]] = {rid: [] for rid in drawn}
-    claimed: set[str] = set()
-    for rid in sorted(drawn):
-        first = next((i for i in drawn[rid] if i not in claimed), None)
-        if first is not None:
-            out[rid].append(first)
-            claimed.add(first)
-    for rid in sorted(drawn):
-        rest = [i for i in drawn[rid] if i not in claimed]
-        out[rid] += rest
-        claimed.update(rest)
+def _deal(owners: list[str], ids: list[str]) -> dict[str, list[str]]:
+    """The listed records dealt out in turn: each one owner's, and every owner holds
+    some while there are enough (a shop's customers each have an order to ask about)."""
+    out: dict[str, list[str]] = {rid: [] for rid in owners}
+    for i, rid in enumerate(ids if owners else ()):
+        out[owners[i % len(owners)]].append(rid)
     return out
 
 

@@ -335,12 +335,17 @@ class Lookups(Binding):
         if named:
             return named
         info = self._coll(self.entities[0].service, self.entities[0].collection)
+        senders: set[str] = set()
         for fname, value in self.entities[0].record.items():
             meta = info.fields.get(fname) if info else None
             external = meta and meta.key in PERSON_KEYS and not is_staff_role(role_of(fname))
             if external and isinstance(value, str):
                 named.add(self.env.identity(meta.key, value))
-        return named
+                if role_of(fname) == "sender":
+                    senders.add(self.env.identity(meta.key, value))
+        # A message is its sender's request, not its cc's (and a newsletter we sent is
+        # nobody's request: only our own colleague is named, whom no work is for).
+        return senders or named
 
     def _about_subject(self, facts: list[Fact]) -> list[Fact]:
         """Facts a lookup may search by: a person searched for is the request's subject

@@ -20,6 +20,7 @@ from library.compose.catalog import (
 from library.compose.coherence import ends_record, inverted, may_write
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
+from library.compose.motifs import BY_NAME
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -193,7 +194,10 @@ class Writes(Binding):
     def _create(self, tool: ToolInfo) -> Step | None:
         exclude = (tool.service, tool.collection)
         required = self._bind_required(tool, set(), exclude)
-        if required is None or not any(b.fact is not None for b in required.values()):
+        if required is None:
+            return None
+        flows = any(b.fact is not None for b in required.values())
+        if not flows and not self._tells_subject(tool, required):
             return None  # a create that uses nothing the agent found is not a flow
         if self._already_there(tool, required) or self._found_twin(tool, required):
             return None  # a person is added once: an HR record for someone who has one is no work
@@ -228,6 +232,23 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, None)
+
+    def _tells_subject(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a create is telling the person the request is about what was done (a
+        reply to the customer who asked for the refund): after the work, a message to the
+        one the opening named is part of it, though its address is stated, not found."""
+        if not any(s.write for s in self.steps):
+            return False  # nothing done yet: nothing to tell
+        if tool.qualified not in self.env.core_tools(BY_NAME["follow-up"]):
+            return False
+        subjects = self.subjects()
+        return any(
+            (p := tool.param(n)) is not None
+            and (p.key or p.item_key) in PERSON_KEYS
+            and self.env.identity(str(p.key or p.item_key), v) in subjects
+            for n, b in bound.items()
+            for v in (b.value if isinstance(b.value, list) else [b.value])
+        )
 
     def _already_there(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether a create of a person record (an employee, a user, a contact) names an

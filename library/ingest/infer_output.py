@@ -127,7 +127,32 @@ def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
     shapes = {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
     _owners(shapes, by_resource)
     _owned_lists(shapes, specs)
+    _senders(shapes, by_resource)
     return shapes
+
+
+# Mail-like records: a mailbox holds what was sent to it as well as what it sent.
+_MAIL = frozenset({"message", "email", "mail"})
+_RECIPIENT = frozenset({"to", "recipient", "recipients", "to_email", "to_address"})
+_SENDER = frozenset({"from", "sender", "from_email", "from_address", "sender_email"})
+
+
+def _senders(shapes: dict[str, RecordShape], tools: dict[str, list[ToolSpec]]) -> None:
+    """A mailbox's messages come from someone: where the only tool that makes them
+    sends to a recipient (``sendMessage(to, subject, body)``), the record also keeps its
+    sender, which the mailbox's reads show (who wrote in about a refund)."""
+    for resource, specs in tools.items():
+        shape = shapes[resource]
+        if not set(tokens(singular(resource))) & _MAIL or set(shape.properties) & _SENDER:
+            continue
+        sends = [
+            t
+            for t in specs
+            if _creates(t, resource) and set(t.input_schema.get("properties") or ()) & _RECIPIENT
+        ]
+        if sends:
+            node = {"type": "string", "format": "email", "description": "Sender email address"}
+            shape.add("sender", node, True, f"{sends[0].name} recipients (mail has a sender)")
 
 
 def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
