@@ -39,10 +39,8 @@ CABIN = [
 ]
 
 
-def _cabin(tmp_path: Path) -> list:
-    path = tmp_path / "cabin.json"
-    path.write_bytes(orjson.dumps(CABIN))
-    specs, _ = ingest_document(path)
+def _cabin() -> list:
+    specs, _ = ingest_document(orjson.dumps(CABIN), source_file="cabin.json")
     return specs
 
 
@@ -53,8 +51,8 @@ def _world(specs: list) -> tuple[World, str]:
     return world, cls.name
 
 
-def test_switches_are_flags_of_one_device(tmp_path: Path) -> None:
-    plan = plan_service(_cabin(tmp_path))
+def test_switches_are_flags_of_one_device() -> None:
+    plan = plan_service(_cabin())
     tools = {t.name: t for t in plan.tools}
     device = plan.records[tools["toggle_reading_lights"].resource]
     assert device.singleton
@@ -68,8 +66,8 @@ def test_switches_are_flags_of_one_device(tmp_path: Path) -> None:
     assert "check_tire_pressure" in plan.skipped
 
 
-def test_a_check_shows_what_a_switch_changed(tmp_path: Path) -> None:
-    world, name = _world(_cabin(tmp_path))
+def test_a_check_shows_what_a_switch_changed() -> None:
+    world, name = _world(_cabin())
 
     def status() -> dict:
         envelope = world.call(qualified(name, "check_cabin_status"), {})
@@ -88,8 +86,8 @@ def test_a_check_shows_what_a_switch_changed(tmp_path: Path) -> None:
     assert status()["heater_enabled"] is False
 
 
-def test_switches_and_checks_verify(tmp_path: Path) -> None:
-    built = build_service(_cabin(tmp_path))
+def test_switches_and_checks_verify() -> None:
+    built = build_service(_cabin())
     for name in ("toggle_reading_lights", "enable_heater", "disable_heater", "check_cabin_status"):
         assert name in built.verified, built.outcomes[name]
     assert built.outcomes["check_tire_pressure"].outcome == "skipped"

@@ -79,21 +79,19 @@ TRAININGS = {
 }  # fmt: skip
 
 
-def _specs(tmp_path: Path) -> list:
-    path = tmp_path / "trainings.json"
-    path.write_bytes(orjson.dumps(TRAININGS))
-    specs, _ = ingest_document(path)
+def _specs() -> list:
+    specs, _ = ingest_document(orjson.dumps(TRAININGS), source_file="trainings.json")
     return specs
 
 
-def test_the_deepest_path_parameter_names_the_record(tmp_path: Path) -> None:
-    plan = plan_service(_specs(tmp_path))
+def test_the_deepest_path_parameter_names_the_record() -> None:
+    plan = plan_service(_specs())
     tools = {t.name: t for t in plan.tools}
     assert tools["updateTrainingNameDescription"].resource == tools["getTraining"].resource
 
 
-def test_the_nested_update_verifies(tmp_path: Path) -> None:
-    built = build_service(_specs(tmp_path))
+def test_the_nested_update_verifies() -> None:
+    built = build_service(_specs())
     assert "updateTrainingNameDescription" in built.verified, built.outcomes[
         "updateTrainingNameDescription"
     ]

@@ -16,6 +16,7 @@ from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
 from library.compiler.model import FieldPlan, Kind, ServicePlan, TypeSpec
 from library.compiler.naming import a_or_an, class_name, words
+from library.compiler.selection import SELECTED
 from library.compiler.source import INDENT, WIDTH, docstring
 from library.compiler.types import literal
 from library.ingest.naming import singular
@@ -315,6 +316,8 @@ def _state(plan: ServicePlan) -> str:
     lines = [f"class {plan.cls}State(State):"]
     if _history(plan):
         lines.append(f"{INDENT}transitions: list[{plan.cls}Transition] = []")
+    if any(t.action is not None and t.action.selects for t in plan.tools):
+        lines.append(f"{INDENT}{SELECTED}: dict[str, str] = {{}}  # collection -> selected id")
     if not plan.records:
         lines.append(
             f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'

@@ -26,6 +26,7 @@ from library.compiler.model import (
     WrapperPlan,
 )
 from library.compiler.naming import a_or_an, class_name, words
+from library.compiler.selection import SELECTED
 from library.compiler.source import (
     INDENT,
     WIDTH,
@@ -382,6 +383,8 @@ class ToolWriter:
     def _read(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         ident = self._id(tool)
         coll = json.dumps(record.resource)
+        if ident is None and tool.current:
+            return self._current(tool, record)
         if ident is None:
             keys = tool.by_role(Role.KEY)
             cond = " and ".join(
@@ -399,6 +402,16 @@ class ToolWriter:
         if not scope:
             return [f"{PAD}return self.get({coll}, {ident.attr})"]
         return [f"{PAD}record = self.get({coll}, {ident.attr})", *scope, f"{PAD}return record"]
+
+    def _current(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        """The selected record of its kind, else the first one (the default selection)."""
+        coll = json.dumps(record.resource)
+        first = f"next(iter(self.state.{record.resource}), None)"
+        lines = self._ref_checks(tool)
+        lines.append(f"{PAD}record_id = self.state.{SELECTED}.get({coll}) or {first}")
+        lines += _if("record_id is None", 2)
+        lines += _error("NOT_FOUND", f"no {words(singular(record.resource))} selected", 3)
+        return [*lines, f"{PAD}return self.get({coll}, record_id)"]
 
     def _only(self, tool: ToolPlan, record: RecordPlan) -> tuple[ParamPlan, list[str]]:
         """The id parameter, or for a singleton (no parameter names it) the lines that find
@@ -482,6 +495,9 @@ class ToolWriter:
         coll = json.dumps(record.resource)
         what = f"{words(singular(record.resource))} {{{ident.attr}!r}}"
         lines = [f"{PAD}record = self.get({coll}, {ident.attr})", *self._scope_checks(tool, record)]
+        if action.selects:  # the record becomes the selected one of its kind
+            lines.append(f"{PAD}self.state.{SELECTED}[{coll}] = record.id")
+            return [*found, *lines, f"{PAD}return record"]
         changes: list[tuple[str, str]] = []
         if action.status_field and action.target is not None:
             attr = record.fields[action.status_field].attr

@@ -211,6 +211,9 @@ class ActionPlan:
     # ``flag_value`` whatever it was, or flips it (``flips``)
     switch: bool = False
     flips: bool = False
+    # a selection (``switch_project(project_name)``): the record becomes the service's selected
+    # one of its kind (``State.selected``); no field changes
+    selects: bool = False
 
 
 @dataclass(slots=True)
@@ -231,6 +234,8 @@ class ToolPlan:
     # verb "compute": a stateless function (``vendor["stateless"]``), answered from its
     # arguments by ``library.runtime.compute`` (no resource, nothing stored)
     stateless: dict[str, Any] | None = None
+    # a read of the selected record of its kind (``get_current_project()``)
+    current: bool = False
 
     def by_role(self, *roles: Role) -> list[ParamPlan]:
         return [p for p in self.params if p.role in roles]

@@ -27,6 +27,13 @@ from library.compiler.records import (
     record_source,
     resource_key,
 )
+from library.compiler.selection import selected_resources
+from library.compiler.session import (
+    LOGGED_IN,
+    add_session_fields,
+    session_resources,
+    session_word,
+)
 from library.compiler.stateless import STATELESS_KINDS, plan_stateless
 from library.compiler.tools import Skip, ToolPlanner, effective_verb
 from library.compiler.types import TypeMapper
@@ -49,6 +56,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
     resources = assign_resources(usable)
     resources, switches = device_resources(usable, resources)
+    resources, logins = session_resources(usable, resources)
     sources = preferred_sources(usable, resources, sources)
     sources |= _answers(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
@@ -67,7 +75,10 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     records = _records(by_resource, sources, mapper, skipped)
     for resource in {resources.get(name) for name in switches} & set(records):
         add_switch_fields(records[resource], switches)  # type: ignore[index]
+    for resource in {resources.get(name) for name in logins} & set(records):
+        add_session_fields(records[resource], usable, logins)  # type: ignore[index]
     planner = ToolPlanner(service, {r.resource: r for r in records.values()}, mapper)
+    planner.selectable = {resource_key(r) for r in selected_resources(usable, resources)}
     tools = _tools(usable, by_resource, records, sources, planner, skipped)
     tools += [plan_stateless(spec, mapper, planner.methods) for spec in stateless]
     _keys_held(tools, records)
@@ -177,6 +188,8 @@ def _tools(
 def _switched(spec: ToolSpec, record: RecordPlan) -> bool:
     """A device's switch: its flag is a field of the device already."""
     found = switch(spec)
+    if session_word(spec) is not None and LOGGED_IN in record.fields:
+        return True  # a log-in or log-out: it sets the session's flag
     return found is not None and found[0] in record.fields
 
 

@@ -50,6 +50,8 @@ from library.compiler.records import (
     range_target,
     record_source,
 )
+from library.compiler.selection import reads_current, selects
+from library.compiler.session import SESSION_NAMES, session_action, session_word
 from library.compiler.types import TypeMapper, infos_by_path, json_types
 from library.compiler.values import answer_constant, json_literal, server_value
 from library.ingest.naming import singular, snake, tokens
@@ -106,6 +108,10 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
     word = action_word(spec.name)
     if verb in ("update", "action") and not spec.input_schema.get("properties"):
         return "action"  # ``toggle_wifi()``, ``reboot_device()``: nothing to set or create
+    if resource in SESSION_NAMES and session_word(spec) is not None:
+        return "action"  # ``ticket_login(username, password)``: sets the one session
+    if selects(spec) and own is None and verb in ("", "create", "update", "action"):
+        return "action"  # ``switch_project(project_name)``: names the record it selects
     if verb == "create":
         return "action" if own else "create"
     if verb == "action" or not verb:
@@ -185,6 +191,7 @@ class ToolPlanner:
         self.collections = frozenset(records)
         self.wrappers: dict[tuple, WrapperPlan] = {}
         self.methods: set[str] = set()
+        self.selectable: set[str] = set()  # collections some tool selects a record of
 
     # -- one tool -------------------------------------------------------------------------
     def plan(
@@ -212,6 +219,8 @@ class ToolPlanner:
                 self._creating_action(action_word(spec.name), tool, record)
         elif verb == "action":
             tool.action = self._action(spec, tool, record)
+        elif verb == "read" and not tool.by_role(Role.ID, Role.KEY) and not record.singleton:
+            tool.current = self._current(spec, record)
         elif verb == "search":
             tool.search_fields = self._search_fields(spec, record)
         for p in params:
@@ -247,9 +256,15 @@ class ToolPlanner:
                     for p, target in found:
                         p.role, p.target = Role.KEY, target
                     keys = [p for p, _ in found]
+            if not keys and verb == "read" and self._current(spec, record):
+                return out  # the selected one: ``get_current_project()``
             if not keys:
                 raise Skip(f"no parameter identifies the {words(singular(record.resource))}")
         return out
+
+    def _current(self, spec: ToolSpec, record: RecordPlan) -> bool:
+        """A read of the selected record of a kind some tool selects."""
+        return reads_current(spec) and record.resource in self.selectable
 
     def _role(
         self, param: ParamPlan, record: RecordPlan, verb: str, own: str | None, in_path: bool
@@ -709,6 +724,11 @@ class ToolPlanner:
 
     def _action(self, spec: ToolSpec, tool: ToolPlan, record: RecordPlan) -> ActionPlan:
         word = action_word(spec.name)
+        session = session_action(spec, record)
+        if session is not None:
+            return session
+        if selects(spec) and tool.by_role(Role.ID, Role.KEY) and not tool.by_role(Role.FIELD):
+            return ActionPlan(word=word, selects=True)
         found = switch(spec) if record.singleton else None
         if found is not None and found[0] in record.fields:  # a device's switch
             flag, _, value = found
