@@ -91,3 +91,21 @@ def test_bfcl_log_ins_verify() -> None:
         built = build_service(specs)
         for name in names:
             assert name in built.verified, built.outcomes[name]
+
+
+@pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
+def test_a_log_in_by_user_id_checks_the_user() -> None:
+    """``message_login(user_id)``, which ingestion found no resource for, is a session tool too
+    (not an action on users); the user it names must exist."""
+    specs, _ = ingest_document(SPECS / "functions/bfcl_multi_turn/message_api.json")
+    built = build_service(specs)
+    assert "message_login" in built.verified, built.outcomes["message_login"]
+    cls = load_service(built.compiled.source)  # type: ignore[union-attr]
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=3)
+    missing = world.call(qualified(cls.name, "message_login"), {"user_id": "nobody"})
+    assert missing["error"]["code"] == "not_found"
+    user_id = next(iter(world.services[cls.name].state.users))
+    assert world.call(qualified(cls.name, "message_login"), {"user_id": user_id})["success"]
+    (session,) = world.services[cls.name].state.sessions.values()
+    assert session.logged_in and session.user_id == user_id

@@ -396,6 +396,15 @@ class RecordBuilder:
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.output_schema))
         description = next((str(src.schema.get("description") or "") for _, src in shaped), "")
         lookup = bool(shaped) and all(src.container == "answer" for _, src in shaped)
+        # ``get_user_id(user) -> {user_id}``: a read answering the id alone finds the record by
+        # what it takes, which the record holds (else nothing would be known of it but its id)
+        keyed = [(s, src) for s, src in shaped if _id_by_key(s, src, resource)]
+        for spec, _ in keyed if not lookup else ():
+            infos = infos_by_path(spec.fields, "input")
+            props = spec.input_schema.get("properties") or {}
+            for key in lookup_keys(spec):
+                self._add(fields, taken, key, props[key], infos, owner, _defs(spec.input_schema))
+                required.add(key)
         for spec, _ in shaped if lookup else ():  # what selects an answer is stored with it
             infos = infos_by_path(spec.fields, "input")
             props = spec.input_schema.get("properties") or {}
@@ -582,6 +591,17 @@ def _sets_values(spec: ToolSpec) -> bool:
         if "object" in types | item_types or tokens(name)[-1:] in (*ID_WORDS, ("ids",)):
             return False
     return True
+
+
+def _id_by_key(spec: ToolSpec, src: RecordSource, resource: str) -> bool:
+    """A read that answers a record's id alone, looked up by other parameters than an id."""
+    return (
+        str(spec.verb) == "read"
+        and src.container == "record"
+        and props_of(src) == {src.id_key}
+        and own_id_param(spec, resource) is None
+        and bool(lookup_keys(spec))
+    )
 
 
 def _consistent(shaped: list[tuple[ToolSpec, RecordSource]]) -> list[tuple[ToolSpec, RecordSource]]:

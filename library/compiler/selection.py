@@ -1,8 +1,8 @@
 """Current selections: a tool that selects one record of a kind (``switch_project(project_name)``,
-``select_workspace(workspace_id)``, ``use_database(name)``) and a read of the one selected
+``select_workspace(workspace_id)``, ``choose_team(name)``) and a read of the one selected
 (``get_current_project()``, ``get_active_workspace()``).
 
-A selecting tool is named for a selection (``switch``, ``select``, ``use``, ``choose``,
+A selecting tool is named for a selection (``switch``, ``select``, ``choose``,
 ``set_current``, ``set_active``) and takes only what names a record of its resource (its id,
 or a natural key); it keeps the record's id as the service's selection of that kind
 (``State.selected[collection]``) and answers the record, changing none of its fields. An
@@ -17,8 +17,8 @@ from __future__ import annotations
 from library.ingest.naming import tokens
 from library.toolspec import ToolSpec
 
-SELECT_WORDS = (("switch",), ("select",), ("use",), ("choose",), ("set", "current"),
-                ("set", "active"))  # fmt: skip
+# ``use`` is left out: ``Use_Short_URL`` shortens a link, it selects nothing
+SELECT_WORDS = (("switch",), ("select",), ("choose",), ("set", "current"), ("set", "active"))
 CURRENT_WORDS = frozenset({"current", "active", "selected"})
 SELECTED = "selected"  # the State attribute: collection -> the selected record's id
 

@@ -47,7 +47,8 @@ def session_resources(
     found = {
         s.name: word
         for s in specs
-        if resources.get(s.name) is None and (word := session_word(s)) is not None
+        if (s.resource is None or resources.get(s.name) is None)
+        and (word := session_word(s)) is not None
     }
     if not any(found.values()):
         return resources, {}
@@ -60,7 +61,9 @@ def session_resources(
 
 
 def add_session_fields(record: RecordPlan, specs: list[ToolSpec], logins: dict[str, bool]) -> None:
-    """The session's fields: ``logged_in``, always set, and the identity a log-in gives."""
+    """The session's fields: ``logged_in``, always set, and the identity a log-in gives; the
+    service holds one session, whatever names the identity (``message_login(user_id)``)."""
+    record.singleton = True
     taken = {f.attr for f in record.fields.values()} | {"id"}
 
     def add(name: str, kind: Kind, annotation: str, required: bool) -> None:
