@@ -410,3 +410,58 @@ def test_a_small_library_repeats_plan_shapes_rather_than_starve() -> None:
         balance.miss()
         caps.append(balance.shape_cap)
     assert caps[2] == 2 and caps[5] == 3 and max(caps) == 3
+
+
+def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Library) -> None:
+    """A refund that arrives by e-mail opens on the customer's own message asking for it
+    ("Ordered by mistake"), finds them by its sender, cancels with the reason they gave,
+    and replies to the sender (a reply is not a second copy of their message)."""
+    from library.compose import compose_tasks
+    from library.compose.topics import request_texts
+
+    asked = {subject: reason for subject, _, reason in request_texts("refund")}
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    tasks = compose_tasks([], 40, env=env, seed=1, max_candidates=1500).tasks
+    by_mail = [t for t in tasks if t.gold_plan[0]["tool"] == "gmail_mcp__findMessage"]
+    assert by_mail, [t.instruction for t in tasks]
+    replied = 0
+    for task in by_mail:
+        subject = task.gold_plan[0]["arguments"]["query"]
+        assert subject in asked, task.instruction
+        lookup = task.gold_plan[1]
+        assert lookup["binds"]["email"]["path"].endswith("sender"), task.instruction
+        cancel = next(s for s in task.gold_plan if s["tool"] == "retail__cancel_pending_order")
+        assert cancel["arguments"]["reason"] == asked[subject]
+        for step in task.gold_plan:
+            if step["tool"] == "gmail_mcp__sendMessage":
+                assert step["binds"]["to"]["path"].endswith("sender")
+                replied += 1
+    assert replied >= 1
+
+
+def test_a_customer_s_zip_is_a_postcode(shop: Library) -> None:
+    """A record's bare ``zip`` (inferred from ``find_user_id_by_name_zip``) is its
+    subject's postcode, not a line of prose."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    world, _ = env.world(0)
+    for user in world.services["retail"].state.users.values():
+        assert len(user.zip) <= 10 and not user.zip.endswith("."), user.zip
+
+
+def test_a_starving_run_draws_the_workflows_that_complete() -> None:
+    """While tasks come easily every workflow keeps its weight; once the run starves, a
+    workflow is drawn by the share of its walks that became tasks."""
+    from types import SimpleNamespace
+
+    from library.compose.compose import Balance
+
+    balance = Balance(SimpleNamespace(config=ComposeConfig(balance_patience=2)))  # type: ignore[arg-type]
+    for name, done in [("refund", True), ("refund", True), ("travel", False), ("travel", False)]:
+        balance.drew(name)
+        if done:
+            balance.completed()
+    assert balance.workflow_odds() is None
+    balance.miss()
+    balance.miss()
+    odds = balance.workflow_odds()
+    assert odds is not None and odds["refund"] > 5 * odds["travel"]

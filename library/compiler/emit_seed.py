@@ -1343,6 +1343,9 @@ class _RecordWriter:
             return f"{person}.city"
         if low in ("region", "state", "province") and who and who != "org":
             return f"{person}.region"
+        if vocab.meaning(low) in ("postal_code", "street") and who != "org":
+            self.uses.add("person")  # a customer's ``zip`` is their postcode, not prose
+            return f"{person}.{vocab.meaning(low)}"
         part = next((a for k, a in _ADDRESS_PARTS if low.endswith("_" + k)), None)
         if part is not None and depth == 0:  # ``to_postal_code``: the addressee's
             holder = self._who(role_of(low.rsplit("_" + part, 1)[0] + "_email"))

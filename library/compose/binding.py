@@ -37,6 +37,7 @@ from library.compose.walk_state import (
     ordered_times,
 )
 from library.rubric import same
+from library.seed.vocab import meaning
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -99,6 +100,18 @@ def _same_purpose(param: str, field: str, key: str) -> bool:
     return not mine or not theirs or bool(mine & theirs)
 
 
+def _is_reason(p: Param, where: str) -> bool:
+    """Whether ``p`` states why an action is taken (a cancellation's reason)."""
+    return p.type == "string" and not p.enum and (meaning(p.name, where) or "").endswith("reason")
+
+
+def _replies(param: str, field: str) -> bool:
+    """Whether ``param`` of a new record addresses the sender of one like it: a message's
+    recipient may be another message's sender (a reply), though a new message copies
+    nothing else from the messages the agent read."""
+    return role_of(param) == "recipient" and role_of(field) == "sender"
+
+
 class Binding(WalkState):
     """Where each argument of a step comes from."""
 
@@ -125,7 +138,7 @@ class Binding(WalkState):
             for f in self.facts
             if f.key == key
             and not f.entity.deleted
-            and (f.entity.service, f.entity.collection) != exclude
+            and ((f.entity.service, f.entity.collection) != exclude or _replies(p.name, f.field))
             and compatible(p, f.value)
             and (f.entity.service == service or carries_across(p.name, key, f.field))
         ]
@@ -369,6 +382,8 @@ class Binding(WalkState):
                 bound = self._bound_to(fact, p)
             else:
                 bound = self._colleague(p)
+                if bound is None and self.asked_reason and _is_reason(p, self._where(tool)):
+                    bound = Bound.literal(self.asked_reason)  # the reason the customer gave
                 if bound is None:
                     value = literal(
                         p,

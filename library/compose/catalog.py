@@ -213,6 +213,11 @@ def _output_collection(
     return None, False
 
 
+def _untyped(schema: Mapping[str, Any] | None) -> bool:
+    """Whether an output schema says nothing of its fields (any object, or nothing)."""
+    return not schema or (schema.get("type") == "object" and not schema.get("properties"))
+
+
 def ref_collection(ref: str | None, collections: Iterable[str]) -> str | None:
     """The collection an ``id:<ref>`` refers to, tolerating singular/plural spellings."""
     if not ref:
@@ -232,7 +237,11 @@ class Catalog:
         self, classes: Iterable[type[Service]], nodes: Iterable[ToolNode] | None = None
     ) -> None:
         self.classes: dict[str, type[Service]] = {c.name: c for c in classes}
+        nodes = None if nodes is None else list(nodes)
         allowed = None if nodes is None else {n.id for n in nodes}
+        # What each tool acts on as ingestion classified it: the collection of a write
+        # whose output the spec leaves untyped (BFCL's ``create_ticket`` answers a dict).
+        self._resources = {n.id: n.resource for n in nodes or () if n.resource}
         self.collections: dict[tuple[str, str], CollectionInfo] = {}
         self.tools: dict[str, ToolInfo] = {}
         for name in sorted(self.classes):
@@ -269,6 +278,8 @@ class Catalog:
             for p in params
             if p.required and p.key and p.key.startswith("id:")
         ]
+        if out_coll is None and td.write and not id_params and _untyped(td.output_schema):
+            out_coll = ref_collection(self._resources.get(qualified(cls.name, td.name)), colls)
         own = next((p for p, c in id_params if c is not None and c == out_coll), None)
         if own is None and out_coll is None and id_params and id_params[0][1] is not None:
             own = id_params[0][0]

@@ -123,6 +123,7 @@ def compose_tasks(
             rejections[NEAR_DUPLICATE] += 1
             balance.miss()
             continue
+        balance.completed()
         shapes[shape] += 1
         balance.add(out)
         tasks.append(out)
@@ -160,6 +161,26 @@ class Balance:
         self.domains: Counter[str] = Counter()
         self.avoid: frozenset[str] = frozenset()  # services at their cap
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
+        # Per workflow: walks drawn for it and tasks they gave. A starving run draws the
+        # workflows that complete more often (``workflow_odds``).
+        self.drawn: Counter[str] = Counter()
+        self.done: Counter[str] = Counter()
+        self.last_workflow = ""
+
+    def drew(self, workflow: str) -> None:
+        self.drawn[workflow] += 1
+        self.last_workflow = workflow
+
+    def completed(self) -> None:
+        self.done[self.last_workflow] += 1
+
+    def workflow_odds(self) -> dict[str, float] | None:
+        """How much more or less often to draw each workflow: while the run starves (the
+        caps lifted), by the share of its walks that became tasks so far (a user's specs
+        may carry out only one of the workflows a library seems to offer); else None."""
+        if not self.lifted:
+            return None
+        return {w: (self.done[w] + 0.5) / (k + 1) for w, k in self.drawn.items()}
 
     def _full(self, count: int, share: float) -> bool:
         """Whether one more task with something already in ``count`` tasks exceeds ``share``."""
@@ -248,10 +269,14 @@ def candidate(
     walker = Walker(env, world, base, rng)
     if balance is not None:
         walker.avoid, walker.avoid_domains = balance.avoid, balance.avoid_domains
+        walker.workflow_odds = balance.workflow_odds()
     try:
         walker.walk()
     except Reject as exc:
         return exc.reason
+    finally:
+        if balance is not None:
+            balance.drew(walker.motif.name if walker.motif is not None else "")
     cache = cache or DumpCache()
 
     # The initial state: the seeded base plus everything the walk injected.

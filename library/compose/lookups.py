@@ -33,6 +33,7 @@ from library.compose.realism import (
 from library.compose.roles import PERSON_KEYS, is_staff_role, names_person, role_of
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
+from library.seed.vocab import meaning
 from library.seed.vocab import role_of as field_role
 
 
@@ -101,6 +102,37 @@ class Lookups(Binding):
         """Services a walk should open in (None: any)."""
         return None
 
+    def mail_request(self) -> tuple[str, str, str] | None:
+        """(subject, body, reason) of the e-mail the request arrives in, or None."""
+        return None
+
+    def _as_request(self, service: str, coll: str, anchor: Record) -> Record:
+        """A request that arrives by e-mail opens on the sender's message asking for the
+        work ("Please cancel my order"), not on whatever mail they were copied on: a copy
+        of the anchor with the request's words, and no one else copied."""
+        request = self.mail_request()
+        if request is None:
+            return anchor
+        self.asked_reason = request[2]
+        fields = type(anchor).model_fields
+        changes: dict[str, Any] = {}
+        for name in fields:
+            kind = meaning(name) or ""
+            if name == "subject" or kind == "email_subject":
+                changes[name] = request[0]
+            elif name in ("body", "text", "content", "message") or kind.startswith("body"):
+                changes[name] = request[1]
+            elif role_of(name) in ("cc", "bcc") and not fields[name].is_required():
+                changes[name] = None
+        if not changes:
+            return anchor
+        try:
+            copy = clone(anchor, new_id(self.world, service, coll, anchor.id, self.rng), changes)
+        except ValueError:
+            return anchor
+        self._inject(service, coll, copy)
+        return copy
+
     def work_starts(self) -> list[ToolInfo]:
         """Start tools that find the records the walk's work acts on (none: no workflow)."""
         return []
@@ -128,6 +160,7 @@ class Lookups(Binding):
             self.decoys.clear()
             self.entities.clear()
             self.facts.clear()
+            self.asked_reason = ""
             return None
         self.used.add(tool.qualified)
         self.services.append(tool.service)
@@ -141,6 +174,8 @@ class Lookups(Binding):
         if not ids or info is None:
             raise Reject("start_empty")
         anchor = getattr(self.world.services[tool.service].state, coll)[self.rng.choice(ids)]
+        if tool.service in self.env.inboxes:
+            anchor = self._as_request(tool.service, coll, anchor)
         record = anchor.model_dump(mode="json")
         choices: list[tuple[Param, str]] = []
         naming = self.env.naming(tool)

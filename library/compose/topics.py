@@ -224,3 +224,55 @@ def topic_texts(topic: str | None, kind: str, internal: bool = False) -> tuple[s
         if found:
             return found
     return ()
+
+
+# What the person asking writes when a request arrives by e-mail: (subject, body, and the
+# reason it gives, which an action's stated reason repeats; "" when it gives none).
+REQUEST_TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "refund": (
+        ("Please cancel my order", "Hi, I no longer need my order. Can you cancel it?",
+         "No longer needed"),
+        ("Refund request", "Hello, I'd like my money back for my recent order, please.",
+         "Customer asked to cancel"),
+        ("Ordered by mistake", "I placed an order by mistake; please cancel it and refund me.",
+         "Ordered by mistake"),
+        ("Duplicate order", "Hi, I seem to have ordered twice. Please cancel the extra order.",
+         "Duplicate request"),
+    ),
+    "fulfilment": (
+        ("Where is my order?", "Hi, my order hasn't arrived yet. Can you check on it?", ""),
+        ("Delivery question", "Hello, could you look into the delivery of my order?", ""),
+    ),
+    "billing": (
+        ("Question about my bill", "Hi, something on my latest bill looks wrong.", ""),
+        ("Invoice query", "Hello, could you check my invoice? I think I was overcharged.", ""),
+    ),
+    "travel": (
+        ("Change to my trip", "Hi, my plans changed; can you help with my booking?",
+         "Change of plans"),
+        ("Booking help", "Hello, I need to sort out my reservation, please.", ""),
+    ),
+    "scheduling": (
+        ("Can we meet?", "Hi, could we find a time to talk this week?", ""),
+        ("Meeting request", "Hello, I'd like to set up a call with your team.", ""),
+    ),
+    "escalation": (
+        ("Still waiting on my issue", "Hi, my problem still isn't fixed; please escalate it.",
+         ""),
+        ("Urgent: no reply yet", "Hello, I've been waiting for days. Can someone look at this?",
+         ""),
+    ),
+    "renewal": (
+        ("Renewing my plan", "Hi, my subscription is up soon and I'd like to renew.", ""),
+        ("Renewal question", "Hello, what do I need to do to renew?", ""),
+    ),
+    "follow-up": (
+        ("Any update?", "Hi, just checking whether there's any news on my request.", ""),
+        ("Following up", "Hello, following up on my earlier message.", ""),
+    ),
+}  # fmt: skip
+
+
+def request_texts(topic: str | None) -> tuple[tuple[str, str, str], ...]:
+    """(subject, body, reason) of e-mails asking for a workflow's work (none: not known)."""
+    return REQUEST_TEXTS.get(topic or "", ())

@@ -32,6 +32,7 @@ from library.compose.lookups import Lookups
 from library.compose.motifs import BY_NAME, SEQUELS, Motif, motif_of
 from library.compose.plan import Step
 from library.compose.roles import PERSON_KEYS, role_of
+from library.compose.topics import request_texts
 from library.compose.walk_state import Reject
 from library.compose.writes import Writes
 from library.runtime import World
@@ -72,6 +73,7 @@ class Walker(Lookups, Writes):
         self.core_misses = 0  # steps so far that could not do the workflow's core work
         self.want_colleague = False
         self._by_mail: bool | None = None  # whether this request arrived by e-mail
+        self.workflow_odds: dict[str, float] | None = None  # see ``Balance.workflow_odds``
         self._scores: dict[str, float] = {}
         self._scored = 0
         self._stack: tuple[Step, frozenset[str] | None] | None = None
@@ -147,7 +149,9 @@ class Walker(Lookups, Writes):
             options = fits or options
         if not options:
             return None
-        return self.rng.choices([m for m, _ in options], [w for _, w in options])[0]
+        odds = self.workflow_odds or {}
+        weights = [w * odds.get(m.name, 1.0) for m, w in options]
+        return self.rng.choices([m for m, _ in options], weights)[0]
 
     def _did_core_work(self) -> bool:
         if self.motif is None:
@@ -170,6 +174,12 @@ class Walker(Lookups, Writes):
             self._by_mail = self.motif.name != "follow-up" and self.rng.random() < BY_MAIL
         home = self.env.start_services(self.motif)
         return home | self.env.inboxes if self._by_mail else home
+
+    def mail_request(self) -> tuple[str, str, str] | None:
+        if not self._by_mail or self.motif is None:
+            return None
+        texts = request_texts(self.motif.name)
+        return self.rng.choice(texts) if texts else None
 
     def work_starts(self) -> list[ToolInfo]:
         if self.motif is None:

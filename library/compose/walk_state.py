@@ -182,6 +182,7 @@ class WalkState:
         self.avoid: frozenset[str] = frozenset()
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
+        self.asked_reason = ""  # the reason the e-mail asking for the work gives, if any
 
     @property
     def avoid_start(self) -> frozenset[str]:

@@ -285,10 +285,17 @@ class Writes(Binding):
         }
         if not emails:
             return False
+        # A message to someone who wrote one is a reply, not a second copy of theirs.
+        replying = any(role_of(p.name) == "recipient" for p in tool.params if p.name in bound)
         for e in self.entities:
             if e.created or (e.service, e.collection) != (tool.service, tool.collection):
                 continue
-            values = [v for v in e.record.values() for v in (v if isinstance(v, list) else [v])]
+            values = [
+                v
+                for name, v in e.record.items()
+                if not (replying and role_of(name) == "sender")
+                for v in (v if isinstance(v, list) else [v])
+            ]
             if any(isinstance(v, str) and v.casefold() in emails for v in values):
                 return True
         return False
