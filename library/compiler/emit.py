@@ -17,6 +17,7 @@ from library.compiler.emit_tools import ToolWriter
 from library.compiler.model import FieldPlan, Kind, ServicePlan, TypeSpec
 from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.selection import SELECTED
+from library.compiler.shell import SHELL_STATE
 from library.compiler.source import INDENT, WIDTH, docstring
 from library.compiler.types import literal
 from library.ingest.naming import singular
@@ -109,7 +110,7 @@ def emit_source(plan: ServicePlan) -> str:
     """The Python source of the plan's Service (deterministic: same plan, same text)."""
     taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
     taken |= {r.cls for r in plan.records.values()} | {plan.cls, f"{plan.cls}State"}
-    taken |= {f"{plan.cls}Transition", "compute"}
+    taken |= {f"{plan.cls}Transition", "compute", "FileTree", "run_shell", "shell_answer"}
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
     tools = ToolWriter(plan, taken)
     methods = _methods(plan, tools)
@@ -206,6 +207,9 @@ def _imports(body: str) -> str:
         first = ["from library.runtime import (", *(f"{INDENT}{n}," for n in runtime), ")"]
     if "compute" in used:
         first.append("from library.runtime.compute import compute")
+    shell = [n for n in ("FileTree", "run_shell", "shell_answer") if n in used]
+    if shell:
+        first.append(f"from library.runtime.shell import {', '.join(shell)}")
     if "SeedPool" in used:
         first.append("from library.seed import SeedPool")
     blocks = [b for b in (std, third, first) if b]
@@ -324,6 +328,8 @@ def _state(plan: ServicePlan) -> str:
         )
     for r in plan.records.values():
         lines.append(f"{INDENT}{r.resource}: dict[str, {r.cls}] = {{}}")
+    if any(t.shell is not None for t in plan.tools):  # a shell's files, a sample home at first
+        lines.append(f"{INDENT}{SHELL_STATE}: FileTree = FileTree.sample()")
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ from library.compiler.model import (
 )
 from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.selection import SELECTED
+from library.compiler.shell import shell_body
 from library.compiler.source import (
     INDENT,
     WIDTH,
@@ -96,6 +97,8 @@ class ToolWriter:
     def method(self, tool: ToolPlan) -> list[str]:
         if tool.stateless is not None:
             return self._stateless(tool, tool.stateless)
+        if tool.shell is not None:
+            return self._shell(tool, tool.shell)
         record = self.plan.records[tool.resource]
         options = ["write=True"] if tool.write else []
         if tool.method != tool.name:
@@ -171,6 +174,17 @@ class ToolWriter:
         name = self._function(tool, shown)
         given = "{" + ", ".join(f"{json.dumps(p.name)}: {p.attr}" for p in tool.params) + "}"
         return lines + call("return compute", [name, given], 2)
+
+    def _shell(self, tool: ToolPlan, marking: dict[str, Any]) -> list[str]:
+        """A shell command on the service's file tree (``library.compiler.shell``)."""
+        options = ["write=True"] if tool.write else []
+        if tool.method != tool.name:
+            options.append(f"name={json.dumps(tool.name)}")
+        lines = [f"{INDENT}@tool({', '.join(options)})" if options else f"{INDENT}@tool"]
+        lines += self._head(tool, "dict[str, Any]")
+        args = [(p.attr, p.description or f"The {words(p.name)}.") for p in self._ordered(tool)]
+        lines += docstring(tool.description, 2, args)
+        return lines + shell_body(tool, marking, 2)
 
     def _function(self, tool: ToolPlan, shown: dict[str, Any]) -> str:
         """A module-level constant holding what ``compute`` needs (one per distinct function)."""

@@ -236,6 +236,9 @@ class ToolPlan:
     stateless: dict[str, Any] | None = None
     # a read of the selected record of its kind (``get_current_project()``)
     current: bool = False
+    # verb "shell": a shell command on the service's file tree (``library.compiler.shell``):
+    # {command, roles: parameter -> operand role, answer: answer key -> part of the result}
+    shell: dict[str, Any] | None = None
 
     def by_role(self, *roles: Role) -> list[ParamPlan]:
         return [p for p in self.params if p.role in roles]

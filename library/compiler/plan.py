@@ -34,12 +34,14 @@ from library.compiler.session import (
     session_resources,
     session_word,
 )
+from library.compiler.shell import plan_shell
 from library.compiler.stateless import STATELESS_KINDS, plan_stateless
 from library.compiler.tools import Skip, ToolPlanner, effective_verb
 from library.compiler.types import TypeMapper
 from library.ingest.naming import singular
 from library.ingest.stateless import REASON as STATELESS_REASON
 from library.ingest.stateless import STATELESS_KEY
+from library.runtime.shell import is_shell, shell_command
 from library.toolspec import ToolSpec
 
 
@@ -61,9 +63,13 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     sources |= _answers(usable, resources, sources)
     by_resource: dict[str, list[tuple[ToolSpec, str]]] = defaultdict(list)
     stateless: list[ToolSpec] = []
+    shell = is_shell([s.name for s in usable])
+    commands: list[ToolSpec] = []
     for spec in usable:
         resource = resources.get(spec.name)
-        if STATELESS_KEY in spec.vendor:
+        if shell and shell_command(spec.name) is not None:
+            commands.append(spec)  # a shell command on the service's file tree
+        elif STATELESS_KEY in spec.vendor:
             if spec.vendor[STATELESS_KEY].get("kind") in STATELESS_KINDS:
                 stateless.append(spec)
             else:
@@ -81,6 +87,11 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     planner.selectable = {resource_key(r) for r in selected_resources(usable, resources)}
     tools = _tools(usable, by_resource, records, sources, planner, skipped)
     tools += [plan_stateless(spec, mapper, planner.methods) for spec in stateless]
+    for spec in commands:
+        try:
+            tools.append(plan_shell(spec, mapper, planner.methods))
+        except Skip as exc:
+            skipped[spec.name] = exc.reason
     _keys_held(tools, records)
     used = {t.resource for t in tools}
     kept = {r.resource: r for r in records.values() if r.resource in used}

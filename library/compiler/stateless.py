@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from library.compiler.model import OutputPlan, Shape, ToolPlan
+from library.compiler.model import OutputPlan, ParamPlan, Shape, ToolPlan
 from library.compiler.naming import SERVICE_ATTRS, identifier
 from library.compiler.tools import input_params
 from library.compiler.types import TypeMapper
@@ -35,16 +35,25 @@ def plan_stateless(spec: ToolSpec, mapper: TypeMapper, methods: set[str]) -> Too
     """The plan of one stateless tool (``methods``: method names taken, updated)."""
     marking: dict[str, Any] = dict(spec.vendor[STATELESS_KEY])
     params = input_params(spec, mapper, spec.name, _BODY_NAMES)
+    plan = answering_tool(spec, params, methods, "compute", "computed from its arguments")
+    plan.stateless = marking
+    return plan
+
+
+def answering_tool(
+    spec: ToolSpec, params: list[ParamPlan], methods: set[str], verb: str, what: str
+) -> ToolPlan:
+    """The plan of a tool that keeps no records and answers what its body gives (a stateless
+    function, a shell command); ``what`` describes it where the spec does not."""
     method = identifier(spec.name, frozenset(SERVICE_ATTRS | methods))
     methods.add(method)
     return ToolPlan(
         name=spec.name,
         method=method,
-        verb="compute",
+        verb=verb,
         resource="",
-        description=spec.description.strip() or f"{spec.name}, computed from its arguments.",
+        description=spec.description.strip() or f"{spec.name}, {what}.",
         params=params,
         output=OutputPlan(Shape.ANSWER),
         write=False,
-        stateless=marking,
     )

@@ -1,6 +1,9 @@
 """The runtime every service is written against."""
 
-from library.runtime import compute  # noqa: F401  (stateless tools import it; preloaded)
+from library.runtime import (
+    compute,  # noqa: F401  (stateless tools import it; preloaded)
+    shell,  # noqa: F401  (shell tools import it; preloaded)
+)
 from library.runtime.collection import Collection
 from library.runtime.errors import ErrorCode, ToolError
 from library.runtime.gateway import Gateway

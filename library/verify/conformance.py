@@ -41,6 +41,15 @@ from library.compiler.records import names_record, range_parts
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
+from library.runtime.errors import ToolError
+from library.runtime.shell import (
+    FileTree,
+    answer_parts,
+    operand_role,
+    run_shell,
+    shell_answer,
+    shell_command,
+)
 from library.runtime.world import hash_state, qualified
 from library.seed import seed_pool
 from library.toolspec import ToolSpec
@@ -235,6 +244,8 @@ class _Suite:
             record("output_schema", lambda: validate(outcome.envelope["data"], c.output_schema))
         if c.computation is not None:
             record("computed", lambda: self.computed(c, outcome))
+        if self.shell_arguments(c, world, random.Random(0)):
+            record("shell", lambda: self.shell(c, world, base, outcome))
         if c.reads:
             record("read_only", lambda: self.read_only(outcome))
         record("round_trip", lambda: self.round_trip(world, outcome.hash_after))
@@ -393,6 +404,12 @@ class _Suite:
             attempts.append(args)
             envelope = self.call(world, c.name, args)
             record_id = None
+        for args in self.shell_arguments(c, world, rng) if not envelope.get("success") else []:
+            # a shell command names files the tree holds (or a new name): try those it holds
+            attempts.append(args)
+            envelope = self.call(world, c.name, args)
+            if envelope.get("success"):
+                break
         for _ in range(MAX_CANDIDATES if c.computation is not None else 0):
             # a function is not defined everywhere its schema allows (a square root of -2, a
             # division by 0, units the spec leaves open): draw other arguments
@@ -402,6 +419,68 @@ class _Suite:
             attempts.append(args)
             envelope = self.call(world, c.name, args)
         return _Outcome(attempts, envelope, hash_before, self.fresh_hash(world), record_id)
+
+    def shell_arguments(
+        self, c: ToolContract, world: World, rng: random.Random
+    ) -> list[dict[str, Any]]:
+        """Arguments of a shell command (``library.runtime.shell``) on the service's file tree:
+        the names of its working directory's files, then directories, then a new name, for
+        each parameter naming one; ``wc``'s modes; a small line count. Empty for other tools."""
+        tree = _file_tree(self.state(world))
+        command = shell_command(c.name)
+        if tree is None or command is None:
+            return []
+        files = [n for n in tree.children(tree.cwd) if not tree.is_dir(n)]
+        dirs = [n for n in tree.children(tree.cwd) if tree.is_dir(n)]
+        names = [p.rsplit("/", 1)[-1] for p in files + dirs]
+        by_role: dict[str, list[Any]] = {
+            "path": [*names, "new_entry"],
+            "path2": [p.rsplit("/", 1)[-1] for p in files],
+            "source": names,
+            "destination": ["new_entry", *(p.rsplit("/", 1)[-1] for p in dirs)],
+            "mode": ["l", "w", "c"],
+            "lines": [3],
+        }
+        base = self.arguments(c, world, rng, None)
+        choices: list[tuple[str, list[Any]]] = []
+        for p, node in c.properties.items():
+            role = operand_role(p, main_type(simplify(node, c.input_schema)), command)
+            if role in by_role and (p in c.required or role in ("path", "path2")):
+                choices.append((p, by_role[role]))
+        out: list[dict[str, Any]] = []
+        for i in range(MAX_CANDIDATES):
+            args = dict(base)
+            for k, (p, values) in enumerate(choices):
+                if values:
+                    args[p] = values[(i + k) % len(values)] if k else values[i % len(values)]
+            out.append(args)
+        return out
+
+    def shell(self, c: ToolContract, world: World, base: Any, outcome: _Outcome) -> str | None:
+        """A shell command answers, and leaves the file tree, as the command does
+        (``library.runtime.shell``) on the tree it started from."""
+        world.restore(base)
+        tree = _file_tree(self.state(world))
+        command = shell_command(c.name)
+        assert tree is not None and command is not None
+        args = outcome.attempts[-1]
+        operands: dict[str, Any] = {}
+        for p, value in args.items():
+            node = simplify(c.properties.get(p, {}), c.input_schema)
+            role = operand_role(p, main_type(node), command)
+            if role is not None:
+                operands[role] = value
+        try:
+            want_tree, result = run_shell(tree, command, operands)
+            want = shell_answer(result, answer_parts(command, c.output_schema))
+        except (ToolError, ValueError) as exc:
+            return f"{command} refuses these arguments ({exc}), yet the tool answered"
+        got = self.call(world, c.name, args)
+        if got.get("data") != want:
+            return f"answered {got.get('data')!r}, {command} gives {want!r}"
+        if _file_tree(self.state(world)) != want_tree:
+            return f"the file tree after {command} is not the one the command leaves"
+        return None
 
     # -- checks ---------------------------------------------------------------------------
     def computed(self, c: ToolContract, outcome: _Outcome) -> str | None:
@@ -794,6 +873,17 @@ class _Suite:
 
 
 # -- helpers ------------------------------------------------------------------------------
+def _file_tree(state: Any) -> FileTree | None:
+    """A shell service's file tree: the state's own, or as a sandbox worker reports it."""
+    tree = getattr(state, "shell", None)
+    if isinstance(tree, dict):
+        try:
+            return FileTree.model_validate(tree)
+        except ValueError:
+            return None
+    return tree if isinstance(tree, FileTree) else None
+
+
 def _with_service_refs(c: ToolContract, service_cls: type[Service]) -> ToolContract:
     """Ids the spec leaves untyped but the service declares (``Ref["files"]`` -> ``x-ref``)
     count as references too: the service says which collection it looks them up in."""
