@@ -360,7 +360,7 @@ def test_mail_has_a_sender_and_shop_users_are_customers(shop: Library) -> None:
 
 
 def test_a_refund_tells_the_customer_who_asked(shop: Library) -> None:
-    """After cancelling a customer's order the request may ask to e-mail them: the
+    """After the work on a customer's order the request may ask to e-mail them: the
     address is the one the request states (no record found it, yet the reply is part of
     the work), and the customer as recipient is the customer's own role, not a second
     role filled by one person. A user found by the message's sender is never read back
@@ -386,7 +386,7 @@ def test_a_refund_tells_the_customer_who_asked(shop: Library) -> None:
             opening = plan[0]
             if opening["tool"] == "retail__find_user_id_by_email" and i > 0:
                 assert step["arguments"]["to"] == opening["arguments"]["email"]
-                assert any(s["tool"] == "retail__cancel_pending_order" for s in plan[:i])
+                assert any(s["write"] and s["tool"].startswith("retail__") for s in plan[:i])
                 replies += 1
     assert replies >= 1, [t.instruction for t in tasks]
 
@@ -419,7 +419,11 @@ def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Libr
     from library.compose import compose_tasks
     from library.compose.topics import request_texts
 
-    asked = {subject: reason for subject, _, reason in request_texts("refund")}
+    asked = {
+        subject: reason
+        for motif in ("refund", "fulfilment")
+        for subject, _, reason in request_texts(motif)
+    }
     env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
     tasks = compose_tasks([], 40, env=env, seed=1, max_candidates=1500).tasks
     by_mail = [t for t in tasks if t.gold_plan[0]["tool"] == "gmail_mcp__findMessage"]
@@ -430,8 +434,9 @@ def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Libr
         assert subject in asked, task.instruction
         lookup = task.gold_plan[1]
         assert lookup["binds"]["email"]["path"].endswith("sender"), task.instruction
-        cancel = next(s for s in task.gold_plan if s["tool"] == "retail__cancel_pending_order")
-        assert cancel["arguments"]["reason"] == asked[subject]
+        for step in task.gold_plan:
+            if step["tool"] == "retail__cancel_pending_order":
+                assert step["arguments"]["reason"] == asked[subject]
         for step in task.gold_plan:
             if step["tool"] == "gmail_mcp__sendMessage":
                 assert step["binds"]["to"]["path"].endswith("sender")
@@ -465,3 +470,31 @@ def test_a_starving_run_draws_the_workflows_that_complete() -> None:
     balance.miss()
     odds = balance.workflow_odds()
     assert odds is not None and odds["refund"] > 5 * odds["travel"]
+
+
+def test_a_new_delivery_address_is_one_real_address(shop: Library) -> None:
+    """An order's new delivery address is stated whole, every part from one address
+    (street, city, postcode and country agree), and an order whose address the plan just
+    changed is not then cancelled (the change would be wasted)."""
+    from library.compose import compose_tasks
+
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    tasks = compose_tasks([], 40, env=env, seed=2, max_candidates=1500).tasks
+    changed = 0
+    for task in tasks:
+        plan = task.gold_plan
+        for i, step in enumerate(plan):
+            if step["tool"] != "retail__modify_pending_order_address":
+                continue
+            args = step["arguments"]
+            [person] = [p for p in env.pool.people if p.street == args["address1"]][:1]
+            assert (args["city"], args["zip"], args["country"]) == (
+                person.city,
+                person.postal_code,
+                person.country,
+            )
+            order = args["order_id"]
+            later = [s for s in plan[i + 1 :] if s["tool"] == "retail__cancel_pending_order"]
+            assert all(s["arguments"]["order_id"] != order for s in later), task.instruction
+            changed += 1
+    assert changed >= 1

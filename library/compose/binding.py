@@ -100,6 +100,11 @@ def _same_purpose(param: str, field: str, key: str) -> bool:
     return not mine or not theirs or bool(mine & theirs)
 
 
+# The parts of a postal address a new one states (``library.seed.vocab.meaning`` kinds).
+_ADDRESS_KINDS = frozenset({"street", "line2", "city", "region", "postal_code", "country"})
+_SECOND_LINES = ("Apt 2", "Apt 4B", "Unit 7", "Suite 210", "Floor 3")
+
+
 def _is_reason(p: Param, where: str) -> bool:
     """Whether ``p`` states why an action is taken (a cancellation's reason)."""
     return p.type == "string" and not p.enum and (meaning(p.name, where) or "").endswith("reason")
@@ -414,6 +419,9 @@ class Binding(WalkState):
         acts on), one nothing else can fill takes the record's current value, as a call
         that must resend every field does (names in ``resent``)."""
         out: dict[str, Bound] = {}
+        if entity is not None:
+            out.update(self._new_address(tool, skip))
+            skip = skip | set(out)
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(tool.params, key=lambda p: (p.key or p.item_key) != "email")
         for p in params:
@@ -429,6 +437,35 @@ class Binding(WalkState):
             out[p.name] = bound
         order = [p.name for p in tool.params]
         return ordered_times(tool, {n: out[n] for n in order if n in out})
+
+    def _new_address(self, tool: ToolInfo, skip: set[str]) -> dict[str, Bound]:
+        """A new address for a record (an order's delivery address), stated whole: every
+        part from one real address, so street, city, postcode and country agree. Only
+        where nothing the agent found could fill it (a customer's own address would)."""
+        where = self._where(tool)
+        parts: dict[str, str] = {}
+        for p in tool.params:
+            if not p.required or p.name in skip or p.enum or p.type != "string":
+                continue
+            kind = (
+                "country" if p.key == "country" else meaning(p.name, where) if not p.key else None
+            )
+            if kind in _ADDRESS_KINDS:
+                parts[p.name] = str(kind)
+        if len({"street", "city", "postal_code"} & set(parts.values())) < 2:
+            return {}
+        exclude = (tool.service, tool.collection)
+        street = tool.param(next(n for n, k in parts.items() if k in ("street", "city")))
+        if street is None or self._facts_for(street, tool.service, exclude):
+            return {}
+        person = self.rng.choice(self.env.pool.people)
+        out: dict[str, Bound] = {}
+        for name, kind in parts.items():
+            value = self.rng.choice(_SECOND_LINES) if kind == "line2" else getattr(person, kind)
+            if not isinstance(value, str) or not value:
+                return {}
+            out[name] = Bound.literal(value)
+        return out
 
     def _current(self, entity: Entity, p: Param) -> Bound | None:
         """``p`` bound to the value the record holds now under the same name, read from

@@ -89,7 +89,7 @@ MOTIFS: tuple[Motif, ...] = (
     ),
     _m(
         "fulfilment",
-        "create ship fulfill dispatch update receive adjust",
+        "create ship fulfill dispatch update receive adjust modify",
         "order orders shipment shipments stock item items inventory warehouse warehouses "
         "parcel parcels product products",
         "{subject}'s order needs to go out.",
@@ -299,7 +299,8 @@ CONTRADICTS: dict[str, frozenset[str]] = {
     "offboarding": frozenset(
         {"activate", "reactivate", "invite", "enroll", "provision", "hire", "onboard"}
     ),
-    "refund": frozenset({"charge", "capture", "bill"}),
+    "refund": frozenset({"charge", "capture", "bill", "modify"}),  # not a changed order
+    "fulfilment": frozenset({"cancel", "void"}),  # an order to deliver is not called off
     "hiring": frozenset({"terminate", "offboard"}),
     "renewal": frozenset({"cancel", "terminate"}),
 }  # fmt: skip

@@ -97,10 +97,10 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Billing review",),
     },
     "fulfilment": {
-        "email_subject": ("Your order has shipped", "Your order is on its way"),
+        "email_subject": ("An update on your order", "About your delivery"),
         "body:message": (
-            "Your order is on its way; tracking details below.",
-            "Good news: your order has left our warehouse.",
+            "We've updated your order as you asked; we'll let you know when it ships.",
+            "Your order is sorted; you'll get tracking details as soon as it ships.",
         ),
         "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
         "task_title": ("Confirm the delivery", "Check the shipment"),

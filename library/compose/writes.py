@@ -353,6 +353,8 @@ class Writes(Binding):
         entity = self._target(tool)
         if entity is None or (entity.created and ends_record(tool.name)):
             return None
+        if ends_record(tool.name) and any(s.write and s.entity is entity for s in self.steps):
+            return None  # calling off a record the plan just changed wastes the change
         self._hold_record(entity)
         own = self._own(tool, entity)
         required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
