@@ -498,3 +498,32 @@ def test_a_new_delivery_address_is_one_real_address(shop: Library) -> None:
             assert all(s["arguments"]["order_id"] != order for s in later), task.instruction
             changed += 1
     assert changed >= 1
+
+
+@pytest.mark.skipif(not TELECOM.is_file(), reason="../shared/specs not present")
+def test_a_record_known_only_by_a_listed_id_is_acted_on_by_it() -> None:
+    """Nothing reads a tau2 telecom line on its own: a customer's record lists their
+    lines' ids, and a walk that found the customer suspends the one line listed there by
+    that id (read at ``line_ids[0]``), naming it "the line listed on the customer"."""
+    lib = spec_library([TELECOM])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    opener = env.catalog.tools["telecom__get_customer_by_phone"]
+    suspend = env.catalog.tools["telecom__suspend_line"]
+    assert env.reachable(suspend)
+    acted = 0
+    for world, walker in _opened(env, opener, 24):
+        customer = walker.steps[0].entity
+        assert customer is not None
+        step = walker._attempt(suspend)
+        if len(customer.record.get("line_ids") or []) != 1:
+            assert step is None
+            continue
+        if step is None:
+            continue  # e.g. the reason drawn is the one the line already holds
+        acted += 1
+        line = customer.record["line_ids"][0]
+        assert step.args["line_id"] == line
+        assert step.binds["line_id"]["path"].endswith("line_ids[0]")
+        assert "the line listed on the customer" in step.text["summary"]
+        assert world.services["telecom"].state.lines[line].status == "suspended"
+    assert acted >= 2

@@ -371,9 +371,16 @@ class ComposeEnv:
         """Whether some record of a collection can be in a walk's hands."""
         if (service, collection) in self.catalogs:
             return False
-        return any(
+        if any(
             t.service == service and t.collection == collection and t.kind in _FINDS
             for t in self.catalog.tools.values()
+        ):
+            return True
+        # or listed by an owner some step finds (a customer's ``line_ids``)
+        return any(
+            svc == service and collection in lists.values() and self._reaches(svc, owner)
+            for (svc, owner), lists in self.owned_lists.items()
+            if owner != collection
         )
 
     def is_staff(self, key: str, value: object) -> bool:

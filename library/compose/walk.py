@@ -33,7 +33,7 @@ from library.compose.motifs import BY_NAME, SEQUELS, Motif, motif_of
 from library.compose.plan import Step
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.topics import request_texts
-from library.compose.walk_state import Reject
+from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
 from library.runtime import World
 from library.runtime.world import Snapshot
@@ -202,6 +202,8 @@ class Walker(Lookups, Writes):
         classes: dict[str, list[tuple[float, str]]] = {}
         live = {(e.service, e.collection) for e in self.entities if not e.deleted}
         held = {(e.service, e.collection) for e in self.entities}
+        # records known by the id another record lists can be acted on too
+        live |= {(f.entity.service, str(f.key)[3:]) for f in self.facts if isinstance(f, ListedId)}
         # A workflow's plan writes only what the workflow does.
         allowed = self.allowed
         for name in sorted(scores):

@@ -24,7 +24,7 @@ from library.compose.motifs import BY_NAME
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
-from library.compose.walk_state import Reject, as_record
+from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words
 from library.rubric import same
 from library.seed.vocab import is_person_resource
@@ -67,13 +67,49 @@ class Writes(Binding):
             and self._may_write(e, tool)
             and (tool.own_field == "id" or self._named_uniquely(e, tool.own_field))
         ]
+        if not options and tool.own_field == "id":
+            options = self._listed_targets(tool, finished)
         return self.rng.choice(options) if options else None
+
+    def _listed_targets(self, tool: ToolInfo, finished: set[tuple[str, str, str]]) -> list[Entity]:
+        """Records the agent knows only by the id another record lists (a customer's one
+        line, where nothing reads a line on its own): acted on by that id, and named as
+        the one listed there. Taken in hand when the step that acts on one is kept."""
+        out = []
+        held = {(e.service, e.collection, e.id) for e in self.entities}
+        for fact in self.facts:
+            if not isinstance(fact, ListedId) or fact.entity.deleted:
+                continue
+            key = (tool.service, str(tool.collection), str(fact.value))
+            if fact.entity.service != tool.service or fact.key != f"id:{tool.collection}":
+                continue
+            if key in held or key in finished:
+                continue
+            entity = Entity(
+                *key, {"id": fact.value}, fact.step, "", fact.phrase().removeprefix("the ")
+            )
+            entity.link(fact.entity)
+            if self._may_write(entity, tool):
+                out.append(entity)
+        return out
 
     def _own(self, tool: ToolInfo, entity: Entity) -> Bound:
         """The argument naming the record acted on: its id, or its name for a tool that
-        finds records by name (``ToolInfo.own_field``)."""
+        finds records by name (``ToolInfo.own_field``); for a record known only by the id
+        another lists (``_listed_targets``), that listed id."""
         field = tool.own_field
-        return Bound.of(next(f for f in self.facts if f.entity is entity and f.field == field))
+        fact = next((f for f in self.facts if f.entity is entity and f.field == field), None)
+        if fact is None:
+            fact = next(
+                f
+                for f in self.facts
+                if isinstance(f, ListedId)
+                and f.value == entity.id
+                and f.key == f"id:{entity.collection}"
+            )
+            if all(e is not entity for e in self.entities):
+                self.entities.append(entity)  # in hand from now on (undone with the step)
+        return Bound.of(fact)
 
     def _named_uniquely(self, entity: Entity, field: str) -> bool:
         """Whether the record's ``field`` (its name) is one no other record of its
