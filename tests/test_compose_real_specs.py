@@ -527,3 +527,21 @@ def test_a_record_known_only_by_a_listed_id_is_acted_on_by_it() -> None:
         assert "the line listed on the customer" in step.text["summary"]
         assert world.services["telecom"].state.lines[line].status == "suspended"
     assert acted >= 2
+
+
+@pytest.mark.skipif(not RETAIL.is_file(), reason="specs not present")
+def test_two_copies_of_one_product_are_never_one_task_s_stack(tmp_path: Path) -> None:
+    """Two services publishing the same API (tau-bench's and tau2's retail shop) are one
+    product twice, not a stack one organisation runs: a task uses one of them, never the
+    same work in each."""
+    from library.compose import compose_tasks
+
+    for name in ("shop_a", "shop_b"):
+        (tmp_path / f"{name}.json").write_bytes(RETAIL.read_bytes())
+    lib = spec_library([tmp_path, GMAIL])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    assert env.twins == {"shop_a": {"shop_b"}, "shop_b": {"shop_a"}}
+    tasks = compose_tasks([], 20, env=env, seed=0, max_candidates=800).tasks
+    assert tasks
+    for task in tasks:
+        assert not {"shop_a", "shop_b"} <= set(task.services), task.instruction

@@ -105,9 +105,15 @@ _ADDRESS_KINDS = frozenset({"street", "line2", "city", "region", "postal_code", 
 _SECOND_LINES = ("Apt 2", "Apt 4B", "Unit 7", "Suite 210", "Floor 3")
 
 
-def _is_reason(p: Param, where: str) -> bool:
-    """Whether ``p`` states why an action is taken (a cancellation's reason)."""
-    return p.type == "string" and not p.enum and (meaning(p.name, where) or "").endswith("reason")
+def _reason_given(p: Param, where: str, asked: str) -> str | None:
+    """The reason the person asking gave (``asked``), for ``p`` when it states why an
+    action is taken (a cancellation's reason): as the tool spells it where it offers
+    options ("ordered by mistake"), None where it offers none that matches."""
+    if not asked or p.type != "string" or not (meaning(p.name, where) or "").endswith("reason"):
+        return None
+    if not p.enum:
+        return asked
+    return next((v for v in p.enum if str(v).casefold() == asked.casefold()), None)
 
 
 def _replies(param: str, field: str) -> bool:
@@ -387,8 +393,9 @@ class Binding(WalkState):
                 bound = self._bound_to(fact, p)
             else:
                 bound = self._colleague(p)
-                if bound is None and self.asked_reason and _is_reason(p, self._where(tool)):
-                    bound = Bound.literal(self.asked_reason)  # the reason the customer gave
+                said = _reason_given(p, self._where(tool), self.asked_reason)
+                if bound is None and said is not None:
+                    bound = Bound.literal(said)  # the reason the customer gave
                 if bound is None:
                     value = literal(
                         p,

@@ -116,6 +116,7 @@ class ComposeEnv:
         self.policy_sources = self._policy_sources()
         self.catalogs = self._catalogs()
         self.owned_lists = self._owned_lists()
+        self.twins = self._twins()
         self.workflows = self._workflows()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
@@ -173,6 +174,24 @@ class ComposeEnv:
             and not any(f.key in PERSON_KEYS for f in info.fields.values())
             and not _person_owned(info)
         )
+
+    def _twins(self) -> dict[str, frozenset[str]]:
+        """Service -> the other services that are the same product (most tool names in
+        common: two published copies of one shop's API). One organisation runs one of
+        them, so a task uses one: the same work in both is padding, not a stack."""
+        names: dict[str, set[str]] = {}
+        for t in self.catalog.tools.values():
+            names.setdefault(t.service, set()).add(t.name)
+        out: dict[str, frozenset[str]] = {}
+        for a, mine in names.items():
+            same = {
+                b
+                for b, theirs in names.items()
+                if b != a and len(mine & theirs) >= TWIN_SHARE * len(mine | theirs)
+            }
+            if same:
+                out[a] = frozenset(same)
+        return out
 
     def _owned_lists(self) -> dict[tuple[str, str], dict[str, str]]:
         """(service, collection) -> {list field: collection its ids name}, for records that
@@ -509,6 +528,11 @@ NAME_FIELDS = frozenset(
     {"name", "title", "subject", "full_name", "display_name", "username", "user_name"}
     | {"label", "slug", "handle", "domain", "hostname", "email", "login", "code", "symbol"}
 )
+
+
+# The share of their tool names (of all either has) two services must have in common to
+# be one product published twice.
+TWIN_SHARE = 0.6
 
 
 def _deal(owners: list[str], ids: list[str]) -> dict[str, list[str]]:

@@ -217,6 +217,8 @@ class Walker(Lookups, Writes):
             new_service = tool.service not in self.services
             if new_service and tool.service in self.avoid:
                 continue  # at its share cap in this run (``ComposeConfig.max_service_share``)
+            if new_service and self.env.twins.get(tool.service, frozenset()) & set(self.services):
+                continue  # the same product as a service the task uses (``ComposeEnv.twins``)
             move = _move_class(tool, new_service)
             if must_explore and not move.startswith("explore"):
                 continue
