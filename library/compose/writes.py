@@ -235,6 +235,9 @@ class Writes(Binding):
         flows = any(b.fact is not None for b in required.values())
         if not flows and not self._tells_subject(tool, required):
             return None  # a create that uses nothing the agent found is not a flow
+        told = self._addresses_subject(tool, required) and not self.core_work(tool)
+        if told and not any(s.write for s in self.steps):
+            return None  # telling them what was done comes after doing it
         if self._already_there(tool, required) or self._found_twin(tool, required):
             return None  # a person is added once: an HR record for someone who has one is no work
         finished = self._finished()
@@ -275,6 +278,11 @@ class Writes(Binding):
         one the opening named is part of it, though its address is stated, not found."""
         if not any(s.write for s in self.steps):
             return False  # nothing done yet: nothing to tell
+        return self._addresses_subject(tool, bound)
+
+    def _addresses_subject(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a create tells the person the request is about something (a message,
+        a call to them)."""
         if tool.qualified not in self.env.core_tools(BY_NAME["follow-up"]):
             return False
         subjects = self.subjects()
