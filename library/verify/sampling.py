@@ -115,34 +115,28 @@ class Sampler:
             return self._number(node, base)
         if jtype == "boolean":
             return True
+
+        def part(sub: Any, key: str, at: str) -> Any:
+            return self.value(
+                sub, name=key, path=at, semantics=semantics, root=root, depth=depth + 1
+            )
+
         if jtype == "array":
             if depth >= MAX_DEPTH:
                 return []
             count = max(1, int(node.get("minItems") or 0))
-            return [
-                self.value(
-                    node.get("items"),
-                    name=name,
-                    path=f"{path}[]",
-                    semantics=semantics,
-                    root=root,
-                    depth=depth + 1,
-                )
-                for _ in range(count)
-            ]
+            return [part(node.get("items"), name, f"{path}[]") for _ in range(count)]
         if jtype == "object" or "properties" in node:
             if depth >= MAX_DEPTH:
                 return {}
+            extra = node.get("additionalProperties")
+            least = node.get("minProperties")
+            if isinstance(extra, dict) and not node.get("properties") and isinstance(least, int):
+                # a map that must hold entries (``Tags``: minProperties 1): that many entries
+                return {f"key{i + 1}": part(extra, name, f"{path}.*") for i in range(least)}
             required = set(node.get("required") or ())
             return {
-                key: self.value(
-                    sub,
-                    name=key,
-                    path=f"{path}.{key}" if path else key,
-                    semantics=semantics,
-                    root=root,
-                    depth=depth + 1,
-                )
+                key: part(sub, key, f"{path}.{key}" if path else key)
                 for key, sub in (node.get("properties") or {}).items()
                 if depth < 2 or key in required  # optional parts only near the top: recursion ends
             }
