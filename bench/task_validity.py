@@ -1188,11 +1188,19 @@ def _enums(task: Task, rep: Replay) -> frozenset[str]:
 def placeholders(task: Task, rep: Replay) -> dict[str, Any]:
     found: dict[str, str] = {}
     declared = _enums(task, rep)
+    # A stated value is judged with the field it fills where it fills one ("Kerkstraat
+    # 141" as an address line is a street and a house number).
+    filled: dict[str, str] = {}
+    for step in task.gold_plan:
+        for name, value in (step.get("arguments") or {}).items():
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str):
+                    filled.setdefault(v, name)
     for lit in task.literals:
-        if isinstance(lit, str) and (why := placeholder(lit, declared=declared)):
+        if isinstance(lit, str) and (why := placeholder(lit, filled.get(lit), declared)):
             found.setdefault(lit, why)
     for q in _QUOTED.findall(task.instruction):
-        if why := placeholder(q, declared=declared):
+        if why := placeholder(q, filled.get(q), declared):
             found.setdefault(q, why)
     for step in task.gold_plan:
         for name, bind in (step.get("binds") or {}).items():
