@@ -503,3 +503,33 @@ def test_a_record_belongs_to_the_workflow_its_name_says_most_of():
     assert not part_of(refund, "send_purchase_order", "purchase_orders")
     assert fits(refund, "refund_order", "orders") >= 2.5
     assert part_of(BY_NAME["fulfilment"], "update_order", "orders")
+
+
+def test_a_long_request_never_follows_work_with_its_contradiction():
+    """A hard walk may carry on with what naturally follows its workflow (a refund, then a
+    billing clean-up), but never with what contradicts the first piece of work: no new
+    charge or capture after a refund."""
+    import contextlib
+    import random
+
+    from library.compose import ComposeConfig, make_env
+    from library.compose.motifs import BY_NAME, CONTRADICTS
+    from library.compose.walk import Walker
+    from library.compose.walk_state import Reject
+    from library.graph.nodes import tool_verb
+
+    lib = bundled_library(["payments", "invoicing", "storefront", "mail", "helpdesk"])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(hard_share=1.0))
+    refund = BY_NAME["refund"]
+    checked = 0
+    for j in range(6):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        walker._choose_workflow = lambda: refund  # type: ignore[method-assign]
+        with contextlib.suppress(Reject):
+            walker.walk()
+        assert walker.allowed is not None
+        verbs = {tool_verb(env.catalog.tools[q].name) for q in walker.allowed}
+        assert not verbs & CONTRADICTS["refund"], sorted(verbs & CONTRADICTS["refund"])
+        checked += 1
+    assert checked == 6

@@ -29,12 +29,13 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
-from library.compose.motifs import BY_NAME, SEQUELS, Motif, motif_of
+from library.compose.motifs import BY_NAME, CONTRADICTS, SEQUELS, Motif, motif_of
 from library.compose.plan import Step
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
+from library.graph.nodes import tool_verb
 from library.runtime import World
 from library.runtime.world import Snapshot
 
@@ -106,10 +107,16 @@ class Walker(Lookups, Writes):
                     # A long request is often more than one piece of work for one person (a
                     # refund, then its escalation): every workflow that follows from the
                     # first is allowed too.
+                    # Never what contradicts the first (a refund, then a new charge).
+                    against = CONTRADICTS.get(self.motif.name, frozenset())
                     for name in SEQUELS.get(self.motif.name, ()):
                         sequel = BY_NAME.get(name)
                         if sequel is not None and any(m is sequel for m, _ in self.env.workflows):
-                            self.allowed = self.allowed | self.env.sequel_tools(sequel)
+                            self.allowed = self.allowed | {
+                                q
+                                for q in self.env.sequel_tools(sequel)
+                                if tool_verb(self.catalog.tools[q].name) not in against
+                            }
         if not self._start():
             raise Reject("no_start")
         while len(self.steps) < target_steps:
