@@ -235,7 +235,9 @@ class ToolPlanner:
         own = own_id_param(spec, record.resource.rstrip("_"))
         path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
         owner = singular(record.resource)
-        out = input_params(spec, self.mapper, owner, BODY_LOCALS, self.collections)
+        # a parameter never shadows a type the body builds (``Network=Network`` in ``Network(...)``)
+        taken = BODY_LOCALS | frozenset(self.mapper.taken)
+        out = input_params(spec, self.mapper, owner, taken, self.collections)
         for param in out:
             self._role(param, record, verb, own, param.name in path_params)
         if verb in ("list", "search") and own is not None:
