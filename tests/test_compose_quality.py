@@ -17,7 +17,15 @@ from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
 from library.compose.context import Entity
 from library.compose.corpus import bundled_library
-from library.compose.motifs import BY_NAME, MOTIFS, SEQUELS, fits, name_motif, part_of
+from library.compose.motifs import (
+    BY_NAME,
+    CONTRADICTS,
+    MOTIFS,
+    SEQUELS,
+    fits,
+    name_motif,
+    part_of,
+)
 from library.compose.mutants import MutationReport
 from library.compose.plan import QUERY_PARAMS, Bound, Step
 from library.compose.prune import purposeful, renumber
@@ -26,6 +34,7 @@ from library.compose.run import task_world
 from library.compose.topics import topic_texts
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
+from library.graph.nodes import tool_verb
 from library.seed import vocab
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar", "storefront", "invoicing", "hr", "identity"]
@@ -483,7 +492,10 @@ def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
             continue
         walked += 1
         sequels = [m for m, _ in env.workflows if m.name in SEQUELS[walker.motif.name]]
-        fitting = env.motif_tools(walker.motif).union(*(env.sequel_tools(m) for m in sequels))
+        against = CONTRADICTS.get(walker.motif.name, frozenset())
+        fitting = env.motif_tools(walker.motif).union(*(env.sequel_tools(m) for m in sequels)) - {
+            q for q in env.catalog.tools if tool_verb(q.split("__", 1)[1]) in against
+        }
         assert walker.allowed == fitting, walker.motif.name
     assert walked >= 10
     # A follow-up after other work tells someone; it does not mark a message starred.
@@ -512,11 +524,7 @@ def test_a_long_request_never_follows_work_with_its_contradiction():
     import contextlib
     import random
 
-    from library.compose import ComposeConfig, make_env
-    from library.compose.motifs import BY_NAME, CONTRADICTS
-    from library.compose.walk import Walker
-    from library.compose.walk_state import Reject
-    from library.graph.nodes import tool_verb
+    from library.compose import ComposeConfig
 
     lib = bundled_library(["payments", "invoicing", "storefront", "mail", "helpdesk"])
     env = make_env(lib.classes, lib.nodes, config=ComposeConfig(hard_share=1.0))

@@ -215,7 +215,7 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path)
                     ),
                     None,
                 ),
-                timeout=30,
+                timeout=90,  # a Quick run waits for the worker's next poll; slow on 2 busy cores
             )
             seen = watch_run(api, run["id"])
             assert seen["state"] == "COMPLETED", seen
