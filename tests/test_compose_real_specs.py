@@ -545,3 +545,35 @@ def test_two_copies_of_one_product_are_never_one_task_s_stack(tmp_path: Path) ->
     assert tasks
     for task in tasks:
         assert not {"shop_a", "shop_b"} <= set(task.services), task.instruction
+
+
+TICKETS = SPECS / "functions" / "bfcl_multi_turn" / "ticket_api.json"
+
+
+@pytest.mark.skipif(not TICKETS.is_file(), reason="specs not present")
+def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
+    """A ticket system shares no key with a shop, yet a support team logs its work there:
+    after the order is changed, a ticket titled in the workflow's words whose description
+    is the order's id (read from the step that changed it, so the criterion checks it)."""
+    from library.compose import compose_tasks
+    from library.compose.topics import topic_texts
+
+    lib = spec_library([RETAIL, GMAIL, TICKETS])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    assert "ticket_api__create_ticket" in env.log_tools
+    tasks = compose_tasks([], 30, env=env, seed=0, max_candidates=1500).tasks
+    logged = 0
+    for task in tasks:
+        plan = task.gold_plan
+        for i, step in enumerate(plan):
+            if step["tool"] != "ticket_api__create_ticket":
+                continue
+            bind = step["binds"]["description"]
+            source = plan[bind["step"]]
+            assert source["write"] and bind["step"] < i
+            assert step["arguments"]["description"] == source["arguments"]["order_id"]
+            titles = topic_texts(task.motif, "email_subject", internal=True)
+            assert step["arguments"]["title"] in titles, task.instruction
+            logged += 1
+    assert logged >= 1
+    assert any(len(t.services) >= 3 for t in tasks)

@@ -431,8 +431,9 @@ def candidate(
     )
     if any(lit not in instruction for lit in literals):
         return LITERAL_MISSING
-    if any(e.id in instruction for e in [*walker.entities, *(d for d, _ in walker.decoys)]):
-        return ID_LEAKED
+    held = [*walker.entities, *(d for d, _ in walker.decoys)]
+    if any(isinstance(e.id, str) and e.id in instruction for e in held):
+        return ID_LEAKED  # (numbered ids such as ticket 13 are checked by their binds)
     rubric = dump_criteria(criteria)
     house_rules = [
         {k: v for k, v in r.items() if k != "step"} | {"step": steps.index(r["step"])}

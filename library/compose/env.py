@@ -27,7 +27,7 @@ from library.compose.catalog import (
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.literals import literal
-from library.compose.motifs import CORE, MOTIFS, Motif, fits, part_of
+from library.compose.motifs import BY_NAME, CORE, LOG_TEXTS, MOTIFS, Motif, fits, part_of
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.views import DumpCache
@@ -117,6 +117,7 @@ class ComposeEnv:
         self.catalogs = self._catalogs()
         self.owned_lists = self._owned_lists()
         self.twins = self._twins()
+        self.log_tools = self._log_tools()
         self.workflows = self._workflows()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
@@ -173,6 +174,18 @@ class ComposeEnv:
             and key in referenced
             and not any(f.key in PERSON_KEYS for f in info.fields.values())
             and not _person_owned(info)
+        )
+
+    def _log_tools(self) -> frozenset[str]:
+        """Creates that log a piece of work (``create_ticket(title, description)``): they
+        take nothing but text, and follow-up work may name the changed record in it."""
+        follow_up = self.core_tools(BY_NAME["follow-up"])
+        return frozenset(
+            q
+            for q in follow_up
+            if (t := self.catalog.tools[q]).kind == CREATE
+            and not any(p.required and (p.key or p.item_key) for p in t.params)
+            and any(p.name in LOG_TEXTS and p.key is None for p in t.params)
         )
 
     def _twins(self) -> dict[str, frozenset[str]]:

@@ -173,7 +173,7 @@ MOTIFS: tuple[Motif, ...] = (
         "follow-up",
         "send create reply forward post notify log add",
         "message messages email emails sms chat note notes task tasks comment comments draft "
-        "drafts call calls",
+        "drafts call calls ticket tickets case cases",
         "{subject} is waiting to hear back from us.",
         "{subject} needs a follow-up.",
         "{subject} deserves a follow-up.",
@@ -326,3 +326,8 @@ def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
         if score > best_score:
             best, best_score = motif.name, score
     return best
+
+
+# Free text of a record that logs work (a ticket, a case, a task): where it names what the
+# work was done on (``writes._logs_the_work``).
+LOG_TEXTS = ("description", "details", "notes", "note")

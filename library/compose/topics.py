@@ -188,7 +188,7 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("The invoice has gone out; I'll watch for the payment.",),
     },
     "fulfilment": {
-        "email_subject": ("Order dispatched", "Shipment update"),
+        "email_subject": ("Delivery update", "Shipment update"),
         "body:message": ("The order has left the warehouse; tracking is on the order.",),
     },
     "hiring": {
@@ -211,6 +211,10 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Can you follow up?", "Follow-up needed"),
         "body:message": ("Could you follow up with them this week?",),
     },
+    "incident": {"email_subject": ("Incident: service restored", "Incident follow-up")},
+    "domain setup": {"email_subject": ("DNS change made", "Domain settings updated")},
+    "access": {"email_subject": ("Credentials rotated", "Access change made")},
+    "file sharing": {"email_subject": ("Files shared", "File access updated")},
 }
 
 

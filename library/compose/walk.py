@@ -200,6 +200,11 @@ class Walker(Lookups, Writes):
         candidates until one binds and runs."""
         scores = self._edge_scores()
         has_write = any(s.write for s in self.steps)
+        if has_write and self.motif is not None:
+            # Logging the work (a ticket for the refund) follows from any write: its text
+            # names the changed record, a link no shared key draws in the graph.
+            for q in self.env.log_tools:
+                scores.setdefault(q, 1.0)
         remaining = target_steps - len(self.steps)
         must_write = writes_only or (not has_write and remaining <= 1)
         needed = target_services - len(self.services)

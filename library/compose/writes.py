@@ -20,10 +20,11 @@ from library.compose.catalog import (
 from library.compose.coherence import ends_record, inverted, may_write
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.motifs import BY_NAME
+from library.compose.motifs import BY_NAME, LOG_TEXTS
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
+from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words
 from library.rubric import same
@@ -234,7 +235,13 @@ class Writes(Binding):
             return None
         flows = any(b.fact is not None for b in required.values())
         if not flows and not self._tells_subject(tool, required):
-            return None  # a create that uses nothing the agent found is not a flow
+            logged = self._logs_the_work(tool, set(required))
+            if logged is None:
+                return None  # a create that uses nothing the agent found is not a flow
+            required = {**required, **logged}
+            logs = set(logged)
+        else:
+            logs = set()
         told = self._addresses_subject(tool, required) and not self.core_work(tool)
         if told and not any(s.write for s in self.steps):
             return None  # telling them what was done comes after doing it
@@ -260,7 +267,11 @@ class Writes(Binding):
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = {**required, **extra}
-        ids = {n for n, b in bound.items() if b.fact is not None and b.fact.field == "id"}
+        ids = {
+            n
+            for n, b in bound.items()
+            if b.fact is not None and b.fact.field == "id" and n not in logs
+        }
         text: dict[str, Any] = {
             "kind": CREATE,
             "service": title(tool.service),
@@ -271,6 +282,38 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, None)
+
+    def _logs_the_work(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound] | None:
+        """A record that logs the work done (a ticket for the refund) names the record the
+        plan changed in its text: ``{description: the order's id}``, which is what makes
+        logging it part of the flow. None where the tool has no such text or nothing was
+        changed yet."""
+        texts = [
+            p
+            for p in tool.params
+            if p.name in LOG_TEXTS
+            and p.name not in taken
+            and p.type == "string"
+            and not p.enum
+            and p.key is None
+        ]
+        changed = [s.entity for s in self.steps if s.write and s.entity and not s.entity.created]
+        if not texts or not changed:
+            return None
+        entity = changed[-1]
+        fact = next((f for f in self.facts if f.entity is entity and f.field == "id"), None)
+        if fact is None or not isinstance(fact.value, str):
+            return None
+        bound = Bound.of(fact)
+        out = {texts[0].name: Bound(fact.value, bound.bind, f"the id of {entity.the}", (), fact)}
+        # titled as we would title the work, not as a customer's complaint
+        titles = topic_texts(self._topic(), "email_subject", internal=True)
+        for p in tool.params:
+            if titles and p.name in ("title", "subject", "summary", "name") and p.type == "string":
+                if p.required or p.name not in taken:
+                    out[p.name] = Bound.literal(self.rng.choice(titles))
+                break
+        return out
 
     def _tells_subject(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether a create is telling the person the request is about what was done (a
