@@ -223,7 +223,7 @@ def _fails(
 def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequest) -> None:
     env, tasks, _ = request.getfixturevalue(fixture)
     kinds: Counter[str] = Counter()
-    for task in tasks[:50]:
+    for task in tasks[:30]:  # every kind shows up within 30; the gate checks all at compose
         for what, plan, answer, edit in _mutations(task, env):
             kinds[what.split(" ")[0]] += 1
             assert _fails(task, env, plan, answer, edit), (task.task_id, what)
