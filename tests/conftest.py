@@ -33,6 +33,9 @@ def command_env(*, session_api: bool, **extra: str) -> dict[str, str]:
     session's temporary API (``prefect_harness`` must be active): booting a server costs
     ~20 CPU-seconds, and the booting path has its own tests in test_cli_run.py."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    # Served flows and workers look for scheduled runs every 2 s, not 10: a run a test
+    # triggers starts without the idle wait (nothing else about them changes).
+    env |= {"PREFECT_RUNNER_POLL_FREQUENCY": "2", "PREFECT_WORKER_QUERY_SECONDS": "2"}
     if session_api:
         from prefect.settings import PREFECT_API_URL
 

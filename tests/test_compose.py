@@ -61,7 +61,7 @@ SUBSET = [
     "subscriptions",
     "timesheets",
 ]
-CORPUS_TASKS = 220
+CORPUS_TASKS = 150
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,7 @@ def test_reference_tasks_pass_the_four_checks(reference) -> None:
 def test_corpus_tasks_pass_the_four_checks(corpus) -> None:
     env, tasks, _ = corpus
     assert len(tasks) == CORPUS_TASKS
-    for task in random.Random(0).sample(tasks, 30):  # the reference set checks all 60
+    for task in random.Random(0).sample(tasks, 20):  # the reference set checks all 60
         assert_verified(task, env)
 
 
@@ -223,7 +223,7 @@ def _fails(
 def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequest) -> None:
     env, tasks, _ = request.getfixturevalue(fixture)
     kinds: Counter[str] = Counter()
-    for task in tasks[:30]:  # every kind shows up within 30; the gate checks all at compose
+    for task in tasks[:12]:  # every kind shows up within 12; the gate checks all at compose
         for what, plan, answer, edit in _mutations(task, env):
             kinds[what.split(" ")[0]] += 1
             assert _fails(task, env, plan, answer, edit), (task.task_id, what)
@@ -244,7 +244,7 @@ def test_every_write_has_an_argument_the_rubric_checks(corpus) -> None:
 def test_mix_of_services_and_capabilities(corpus) -> None:
     _, tasks, rejections = corpus
     n = len(tasks)
-    assert n >= 200
+    assert n >= 140
     assert sum(len(t.services) >= 3 for t in tasks) / n >= 0.6
     share = Counter(c for t in tasks for c in t.capabilities)
     for cap in ("sequential-dependency", "cross-service", "selection-rule", "threshold", "guard"):

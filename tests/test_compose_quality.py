@@ -441,6 +441,7 @@ def test_values_cross_services_only_when_they_mean_the_same_thing():
     assert carries_across("amount", "money", "total_price")
     assert carries_across("refund_amount", "money", "total")
     assert not carries_across("ticket_price", "money", "total_price")
+    assert not carries_across("amount", "money", "annual_revenue")  # nobody pays that
     assert not carries_across("linkedin_url", "url", "web_url")
     assert carries_across("website_url", "url", "website_url")
     assert carries_across("customer_email", "email", "email")
@@ -541,3 +542,33 @@ def test_a_long_request_never_follows_work_with_its_contradiction():
         assert not verbs & CONTRADICTS["refund"], sorted(verbs & CONTRADICTS["refund"])
         checked += 1
     assert checked == 6
+
+
+def test_money_taken_from_a_record_keeps_that_record_s_currency():
+    """A payment of the refund's amount is in the refund's currency, never one drawn at
+    random; an account's annual revenue is never what someone pays."""
+    from library.compose.mutants import resolve
+
+    lib = bundled_library(["storefront", "invoicing", "payments", "returns", "crm"])
+    env = make_env(lib.classes, lib.nodes)
+    tasks = compose_tasks([], 6, env=env, seed=3).tasks
+    checked = 0
+    for task in tasks:
+        world = task_world(task, lib.classes)
+        envelopes = []
+        for step in task.gold_plan:
+            envelopes.append(world.call(step["tool"], step["arguments"]))
+            if "currency" not in step["arguments"]:
+                continue
+            for name, bind in step["binds"].items():
+                path = str(bind.get("path", ""))
+                if bind.get("from") != "step" or not name.endswith(("amount", "total")):
+                    continue
+                assert not path.endswith("revenue"), (task.task_id, name, path)
+                where = path.rsplit(".", 1)[0] + ".currency"
+                source = {"from": "step", "step": bind["step"], "path": where}
+                currency = resolve(source, None, envelopes)
+                if isinstance(currency, str):  # the record keeps a currency
+                    assert step["arguments"]["currency"] == currency, (task.task_id, step)
+                    checked += 1
+    assert checked >= 3

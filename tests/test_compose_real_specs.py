@@ -355,6 +355,9 @@ def test_mail_has_a_sender_and_shop_users_are_customers(shop: Library) -> None:
     world, _ = env.world(0)
     for message in world.services["gmail_mcp"].state.messages.values():
         assert "@" in message.sender
+        # copied in are colleagues: neither the sender nor the one it is addressed to
+        assert message.sender not in (message.cc, message.bcc), message
+        assert message.to not in (message.cc, message.bcc), message
     for user in world.services["retail"].state.users.values():
         assert not env.is_staff("email", user.email), user.email
 
@@ -385,6 +388,8 @@ def test_a_refund_tells_the_customer_who_asked(shop: Library) -> None:
                 ), task.instruction
             opening = plan[0]
             if opening["tool"] == "retail__find_user_id_by_email" and i > 0:
+                # the one order on the customer's record is "their order", not a record path
+                assert "listed on" not in task.instruction, task.instruction
                 assert step["arguments"]["to"] == opening["arguments"]["email"]
                 assert any(s["write"] and s["tool"].startswith("retail__") for s in plan[:i])
                 replies += 1
@@ -574,6 +579,9 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
             assert step["arguments"]["description"] == source["arguments"]["order_id"]
             titles = topic_texts(task.motif, "email_subject", internal=True)
             assert step["arguments"]["title"] in titles, task.instruction
+            # said as a person would ask, not as the tool's fine print
+            assert "in the system" not in task.instruction, task.instruction
+            assert "queue it" not in task.instruction, task.instruction
             logged += 1
     assert logged >= 1
     assert any(len(t.services) >= 3 for t in tasks)

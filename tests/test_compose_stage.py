@@ -31,18 +31,18 @@ def test_graph_and_compose_stages_write_verified_tasks_once(tmp_path: Path) -> N
     assert all(e["source"].split("__")[0] == e["source_service"] for e in edges)
     assert graph_stage(wh).edges_written is False  # same verified tools: no new edge batch
 
-    summary = compose_stage(wh, 20, seed=1, min_services=2)
-    assert summary.composed == 20 and summary.written == 20
+    summary = compose_stage(wh, 10, seed=1, min_services=2)
+    assert summary.composed == 10 and summary.written == 10
     rows = wh.query("select * from tasks").to_pylist()
-    assert len(rows) == 20 and len({r["task_id"] for r in rows}) == 20
+    assert len(rows) == 10 and len({r["task_id"] for r in rows}) == 10
     for row in rows:
         assert len(row["services"]) >= 2 and row["split"] in ("sft", "rl", "eval")
         # Tasks round-trip from their rows, and doing nothing fails them (judged without code).
         task = task_from_row(row)
         assert not all(evaluate(task.rubric, task.initial_state, task.initial_state, ""))
-    again = compose_stage(wh, 20, seed=1, min_services=2)
-    assert again.composed == 20 and again.written == 0
-    assert wh.count("tasks") == 20
+    again = compose_stage(wh, 10, seed=1, min_services=2)
+    assert again.composed == 10 and again.written == 0
+    assert wh.count("tasks") == 10
 
     # Oracle rollouts of some tasks; then a crash that lost the scores: the rerun redoes those
     # groups without duplicating the rollouts already written.

@@ -23,6 +23,7 @@ from library.seed.numbers import numeric_range, snake, within
         ("port", 1024, 65535, True),
         ("heading", 0, 359, False),
         ("model_year", 1990, 2026, True),
+        ("odometer_km", 5000, 150000, True),  # a car returned "with odometer km 12": no
     ],
 )
 def test_stated_numbers_fit_the_fields_meaning(

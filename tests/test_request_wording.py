@@ -174,8 +174,8 @@ def test_an_escalation_only_raises_urgency() -> None:
 
 
 def test_a_record_read_from_a_list_on_another_is_named_once() -> None:
-    """ "the order listed on the user", not "the order referenced by the order listed on the
-    user"."""
+    """ "Ann's order" (the one her user record lists), not "the order referenced by the
+    order listed on the user"."""
     email = '"ann.lee@example.com"'
     plan = [
         _find("retail.find_user", "user", [["email", email]], email="ann.lee@example.com"),
@@ -191,8 +191,25 @@ def test_a_record_read_from_a_list_on_another_is_named_once() -> None:
         _step("retail.cancel_pending_order", {"kind": "action", "summary": "cancel the order"}),
     ]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=0)
-    assert "Cancel the order listed on Ann's user record in Retail." in text, text
-    assert "referenced by" not in text, text
+    assert "Cancel Ann's order in Retail." in text, text
+    assert "referenced by" not in text and "listed on" not in text, text
+
+
+@pytest.mark.parametrize("variant", range(3))
+def test_values_set_on_the_subject_s_own_record_are_what_they_asked(variant: int) -> None:
+    """Rooms set on Ann's own reservation are her request, and the request says so; a value
+    taken from another record needs no such reason."""
+    email = '"ann.lee@example.com"'
+    rooms = [["rooms", "2"]]
+    plan = [
+        _find("hotels.list", "reservation", [["guest email", email]], guest_email=email[1:-1]),
+        _step("hotels.update", {"kind": "update", "target": "the reservation", "values": rooms}),
+    ]
+    text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
+    assert "As Ann asked, " in text and "Please as" not in text, text
+    plan[1]["text"]["values"] = [["guest email", "the reservation's guest email"]]
+    text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
+    assert "asked" not in text, text
 
 
 def test_a_link_is_carried_only_into_a_link_of_the_same_purpose() -> None:

@@ -283,6 +283,34 @@ def test_the_pool_keeps_staff_apart_from_outside_people() -> None:
     assert set(pool.staff_for("recruiter")) <= set(pool.staff_in("People"))
 
 
+# Where a few cities' postcodes start, known independently of the vocabulary's table.
+_POSTCODE_STARTS = {"Paris": "750", "Lyon": "6900", "Hamburg": "2", "Berlin": "1", "Munich": "8",
+                    "Amsterdam": "1", "Rotterdam": "30", "London": "", "Manchester": "M",
+                    "Sydney": "2", "Perth": "6", "Toronto": "M", "Vancouver": "V",
+                    "Montreal": "H", "San Francisco": "941", "New York": "10"}  # fmt: skip
+
+
+def test_an_address_names_one_real_place() -> None:
+    """Street, city, region and postcode of every person and company agree: the city is
+    in the country, the region is the city's, and the postcode lies in the city's range
+    (a Paris address is 750xx, not a random five digits)."""
+    pool = seed_pool(0)
+    places = [*pool.everyone, *pool.companies]
+    seen = set()
+    for place in places:
+        country = getattr(place, "country", "")
+        assert (place.city, place.region) in vocab.CITIES[country], place
+        area = vocab.POSTAL_AREAS[place.city]
+        postal = place.postal_code
+        if isinstance(area, range):
+            assert int(postal.split(" ")[0]) in area, place
+        else:
+            assert any(postal == a or postal.startswith(a + " ") for a in area), place
+        assert postal.startswith(_POSTCODE_STARTS.get(place.city, "")), place
+        seen.add(place.city)
+    assert len(seen & set(_POSTCODE_STARTS)) >= 5
+
+
 # -- times and numbers ----------------------------------------------------------------------
 def _time(value: Any) -> dt.datetime | None:
     if not isinstance(value, str) or not re.match(r"\d{4}-\d{2}-\d{2}", value):

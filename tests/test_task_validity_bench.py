@@ -77,7 +77,7 @@ def tv() -> ModuleType:
 def composed(tv: ModuleType) -> tuple[list, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        tasks = tv.main(["--n", "20", "--workers", "1", "--examples", "2"])
+        tasks = tv.main(["--n", "10", "--workers", "1", "--examples", "2"])
     return tasks, out.getvalue()
 
 
@@ -88,7 +88,7 @@ def _assert_every_figure(text: str) -> None:
 
 def test_composed_run_prints_every_figure(composed: tuple[list, str]) -> None:
     tasks, text = composed
-    assert 10 <= len(tasks) <= 20
+    assert 5 <= len(tasks) <= 10
     _assert_every_figure(text)
     assert f"/{len(tasks)}" in text  # shares come with their counts
 

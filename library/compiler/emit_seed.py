@@ -583,6 +583,8 @@ class _RecordWriter:
             return "staff" if self.sms or not self.message_like else "subject"
         if role in ("to", "recipient"):
             return "subject" if self.sms or not self.message_like else "staff"
+        if role in ("cc", "bcc"):  # copied in: a colleague, never the sender themself
+            return "staff"
         if role in ("reviewer", "author") and self.noun in ("review", "rating"):
             return "subject"
         if role in ("employee", "user") and self.staff_subject:

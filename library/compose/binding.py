@@ -60,6 +60,9 @@ _NUMERIC_SKIP = frozenset({"limit", "offset", "total", "seq", "count", "version"
 # amount from the hotel's total); a price or fee is the new record's own (a ticket's price
 # is not a reservation's total).
 _TRANSFERRED_MONEY = frozenset({"amount", "total", "cost", "subtotal"})
+# Money a business has or earns, not money that changes hands: an account's annual revenue
+# is never what a customer pays.
+_HELD_MONEY = frozenset({"revenue", "arr", "mrr", "budget", "salary", "limit", "valuation"})
 
 
 def carries_across(param: str, key: str, field: str) -> bool:
@@ -67,7 +70,8 @@ def carries_across(param: str, key: str, field: str) -> bool:
     people, companies and business keys travel; money travels only as an amount; a link
     only into a field of the same name (a pull request's URL is not a LinkedIn profile)."""
     if key == "money":
-        return param.rsplit("_", 1)[-1] in _TRANSFERRED_MONEY
+        held = set(field.lower().split("_")) & _HELD_MONEY
+        return param.rsplit("_", 1)[-1] in _TRANSFERRED_MONEY and not held
     if key == "url":
         return param == field
     return True

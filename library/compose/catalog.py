@@ -7,6 +7,7 @@ services are treated alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,6 +184,10 @@ def summary(description: str) -> str:
     for stop in (". ", "; ", ", ", " (", " - ", ": ", " and return", " with its"):
         first = first.split(stop, 1)[0]
     first = first.rstrip(". ").replace("`", "")
+    # "create a ticket in the system and queue it": a second verb on "it" is the system's
+    # bookkeeping, and "the system" is the service the sentence names anyway.
+    first = re.sub(r" and \w+ (?:it|them)\b.*$", "", first)
+    first = re.sub(r" (?:in|into|to|on|from) the (?:system|database|platform|server)\b", "", first)
     tokens = first.split(" ")
     while len(tokens) > 1 and tokens[-1].lower() in ("and", "or", "with", "to", "for"):
         tokens.pop()

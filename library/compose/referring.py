@@ -107,6 +107,13 @@ class Subject:
     said: str
 
 
+def _possessed(phrase: str) -> tuple[str, str] | None:
+    """``("Raymond's", " in Retail")`` for ``Raymond's user record in Retail``: a person's
+    own record, whose one listed order is then simply "Raymond's order"."""
+    own = re.fullmatch(r"(\S+'s) [\w ]+ record( in .+)?", phrase)
+    return (own.group(1), own.group(2) or "") if own else None
+
+
 def _words_end(text: str, *ends: str) -> str | None:
     for end in ends:
         if text == end:
@@ -438,7 +445,11 @@ class Writer:
         if m and m.group(2) in self.records:
             # "the order listed on the user": the reference names the record already
             of = self.np(m.group(2))
-            return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} {m.group(1)} {of}"
+            svc = self._in(rec.service, self._kind(rec, noun))
+            own = _possessed(of)
+            if own and m.group(1) == "listed on":  # the one order Raymond's record lists
+                return f"{own[0]} {noun}{own[1] or svc}"
+            return f"the {noun}{svc} {m.group(1)} {of}"
         via = self.ref(via)
         return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} referenced by {via}"
 
@@ -509,6 +520,14 @@ class Writer:
         at = text.rfind(needle)
         if at < 0:
             return text
+        listed = re.search(rf"the ([\w ]+?) listed on {re.escape(needle)}\b", text)
+        own = _possessed(replacement)
+        if listed and own:  # "cancel the order listed on the user" -> "cancel Bruce's order"
+            return (
+                text[: listed.start()]
+                + f"{own[0]} {listed.group(1)}{own[1]}"
+                + text[listed.end() :]
+            )
         return text[:at] + replacement + text[at + len(needle) :]
 
     # -- sentences ---------------------------------------------------------------------------
@@ -598,7 +617,19 @@ class Writer:
             core = f"on {name}, set " + _join([f"{lab} to {p}" for lab, p in pairs])
         if pairs and flags:  # "mark the message as unread and starred", after the values
             core += ", and " + flag_clauses(flags, "it")
+        if self._asked_by_subject(name, pairs) and not t.get("threshold"):
+            core = f"as {self.subject.first} asked, {core}"  # type: ignore[union-attr]
         return core + "." + self.threshold(t.get("threshold"), label, k)
+
+    def _asked_by_subject(self, name: str, pairs: list[tuple[str, str]]) -> bool:
+        """Whether an update sets values on the subject's own record that nothing else
+        decides (rooms on their reservation): then it is what they asked for, and the
+        request says so instead of setting values for no stated reason."""
+        if self.subject is None or not pairs or not name.startswith(f"{self.subject.first}'s "):
+            return False
+        return all(
+            p.startswith('"') or re.fullmatch(r"-?\d+(\.\d+)?", p) is not None for _, p in pairs
+        )
 
     def action(self, t: Note, k: int, it: bool) -> str:
         summary = str(t["summary"])
@@ -898,7 +929,7 @@ def write_centric(
             body[-1] = body[-1][:-1] + ", then " + sentence
         else:
             lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
-            if sentence.startswith("on ") and lead == "please ":
+            if sentence.startswith(("on ", "as ")) and lead == "please ":
                 lead = ""  # not "please on the subscription, set ..."
             body.append(_cap(lead + sentence))
         # "it" may continue only a sentence that ends with the write itself.

@@ -266,7 +266,9 @@ class Writes(Binding):
         owners = [b.fact.entity for b in required.values() if b.fact and ties(b.fact.key)]
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
-        bound = {**required, **extra}
+        bound = self._in_the_money_s_currency(tool, {**required, **extra})
+        if bound is None:
+            return None
         ids = {
             n
             for n, b in bound.items()
@@ -282,6 +284,32 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, None)
+
+    def _in_the_money_s_currency(
+        self, tool: ToolInfo, bound: dict[str, Bound]
+    ) -> dict[str, Bound] | None:
+        """An amount taken from a record is in that record's currency: a payment of the
+        refund's amount is in the refund's currency, never one drawn at random. None where
+        the tool cannot take that currency."""
+        money = [b.fact for b in bound.values() if b.fact is not None and b.fact.key == "money"]
+        if not money:
+            return bound
+        source = money[0].entity
+        out = dict(bound)
+        for p in tool.params:
+            if p.name not in out or out[p.name].fact is not None:
+                continue
+            if "currency" not in (p.name.lower(), (p.key or "").split(":", 1)[0]):
+                continue
+            name = p.name if isinstance(source.record.get(p.name), str) else "currency"
+            value = source.record.get(name)
+            if not isinstance(value, str):
+                continue  # the record keeps no currency: nothing to follow
+            if p.enum and value not in p.enum:
+                return None
+            read = next((f for f in self.facts if f.entity is source and f.field == name), None)
+            out[p.name] = Bound.of(read) if read is not None else Bound.literal(value)
+        return out
 
     def _logs_the_work(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound] | None:
         """A record that logs the work done (a ticket for the refund) names the record the

@@ -21,6 +21,8 @@ MEANINGS: tuple[tuple[str, float, float], ...] = (
     (r"(^|_)(battery|battery_level|humidity|progress|completion)$", 0.0, 100.0),
     (r"(^|_)(temperature|temp)(_c|_celsius)?$", -20.0, 40.0),
     (r"(^|_)(speed|velocity)(_kmh|_kph)?$", 0.0, 130.0),
+    # A car's reading: tens of thousands of kilometres (miles), never a dozen.
+    (r"(^|_)(odometer|mileage)(_km|_miles|_reading)?$", 5000.0, 150000.0),
     (r"(^|_)(age|age_years)$", 18.0, 80.0),
     (r"(^|_)(year|birth_year|model_year|fiscal_year)$", 1990.0, 2026.0),
     (r"(^|_)month$", 1.0, 12.0),

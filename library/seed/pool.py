@@ -703,8 +703,8 @@ _FILE_URLS = (
     ("media", "jpg"),
 )  # fmt: skip
 _GB = "ABDEFGHJLNPQRSTUWXYZ"  # letters of British postcodes' inward part
-_GB_AREAS = {"London": "EC1A", "Manchester": "M1", "Bristol": "BS1", "Leeds": "LS1",
-             "Edinburgh": "EH1", "Birmingham": "B1"}  # fmt: skip
+_CA = "ABCEGHJKLMNPRSTVWXYZ"  # letters Canada Post uses
+_NL = "ABCEGHJKLMNPRSTVWXZ"
 
 
 def _phone(rng: random.Random, country: str) -> str:
@@ -725,24 +725,24 @@ def _place(rng: random.Random, country: str) -> tuple[str, str, str, str]:
         line = f"{number} {street}"
     else:
         line = f"{number} {street}"
-    postal = {
-        "US": lambda: f"{rng.randint(10000, 99999)}",
-        "DE": lambda: f"{rng.randint(10000, 99999)}",
-        "FR": lambda: f"{rng.randint(10000, 95999)}",
-        "NL": lambda: (
-            f"{rng.randint(1000, 9999)} {rng.choice('ABCDEFGHJKLMNPRSTVWXZ')}"
-            f"{rng.choice('ABCDEFGHJKLMNPRSTVWXZ')}"
-        ),
-        "GB": lambda: (
-            f"{_GB_AREAS.get(city, 'EC1A')} {rng.randint(1, 9)}{rng.choice(_GB)}{rng.choice(_GB)}"
-        ),
-        "CA": lambda: (
-            f"M{rng.randint(1, 9)}{rng.choice('ABCEGHJKLMNPRSTVXY')} "
-            f"{rng.randint(1, 9)}{rng.choice('ABCEGHJKLMNPRSTVXY')}{rng.randint(1, 9)}"
-        ),
-        "AU": lambda: f"{rng.randint(2000, 6999)}",
-    }[country]()
+    postal = _postcode(rng, country, city)
     return line, city, region, postal
+
+
+def _postcode(rng: random.Random, country: str, city: str) -> str:
+    """A postcode of ``city``: in its real range, so the address names one place."""
+    area = vocab.POSTAL_AREAS[city]
+    if isinstance(area, tuple):
+        outward = rng.choice(area)
+        if country == "GB":
+            return f"{outward} {rng.randint(1, 9)}{rng.choice(_GB)}{rng.choice(_GB)}"
+        if country == "CA":
+            return f"{outward} {rng.randint(1, 9)}{rng.choice(_CA)}{rng.randint(0, 9)}"
+        return outward
+    number = rng.choice(area)
+    if country == "NL":
+        return f"{number} {rng.choice(_NL)}{rng.choice(_NL)}"
+    return f"{number:04d}" if country == "AU" else f"{number:05d}"
 
 
 def _one_line(street: str, city: str, region: str, postal: str, country: str) -> str:

@@ -127,6 +127,33 @@ CITIES: dict[str, tuple[tuple[str, str], ...]] = {
         ("Adelaide", "SA"),
     ),
 }  # fmt: skip
+# Where each city's postcodes lie, so a street, city and postcode name one real place:
+# a numeric range (US, DE, FR, NL, AU) or the outward codes (GB, CA) its postcodes start with.
+POSTAL_AREAS: dict[str, range | tuple[str, ...]] = {
+    "San Francisco": range(94102, 94135), "Austin": range(78701, 78760),
+    "Chicago": range(60601, 60662), "Denver": range(80202, 80250),
+    "Seattle": range(98101, 98200), "Boston": range(2108, 2137),
+    "New York": range(10001, 10283), "Atlanta": range(30303, 30364),
+    "Portland": range(97201, 97240), "Minneapolis": range(55401, 55489),
+    "Raleigh": range(27601, 27618), "Phoenix": range(85003, 85055),
+    "London": ("EC1A", "SW1A", "N1", "E1", "WC2H", "SE1"), "Manchester": ("M1", "M2", "M4", "M15"),
+    "Bristol": ("BS1", "BS2", "BS8"), "Leeds": ("LS1", "LS2", "LS6"),
+    "Edinburgh": ("EH1", "EH2", "EH3"), "Birmingham": ("B1", "B2", "B5"),
+    "Berlin": range(10115, 14200), "Munich": range(80331, 81930), "Hamburg": range(20095, 22770),
+    "Cologne": range(50667, 51150), "Frankfurt": range(60306, 60600),
+    "Stuttgart": range(70173, 70630),
+    "Paris": range(75001, 75021), "Lyon": range(69001, 69010),
+    "Toulouse": ("31000", "31100", "31200", "31300", "31400", "31500"),
+    "Bordeaux": ("33000", "33100", "33200", "33300", "33800"),
+    "Lille": ("59000", "59160", "59260", "59777", "59800"),
+    "Amsterdam": range(1011, 1110), "Rotterdam": range(3011, 3090), "Utrecht": range(3511, 3586),
+    "Eindhoven": range(5611, 5659), "The Hague": range(2511, 2598),
+    "Toronto": ("M5V", "M5H", "M4W", "M6J"), "Vancouver": ("V6B", "V6E", "V5K"),
+    "Montreal": ("H2X", "H3B", "H2T"), "Calgary": ("T2P", "T2R", "T3A"),
+    "Ottawa": ("K1P", "K1N", "K2P"),
+    "Sydney": range(2000, 2235), "Melbourne": range(3000, 3208), "Brisbane": range(4000, 4180),
+    "Perth": range(6000, 6200), "Adelaide": range(5000, 5200),
+}  # fmt: skip
 STREETS: dict[str, tuple[str, ...]] = {
     "US": ("Market Street", "Main Street", "Oak Avenue", "Pine Street", "Madison Avenue",
            "Mission Street", "Elm Street", "Lake Shore Drive", "Broadway", "Congress Avenue"),
