@@ -437,6 +437,8 @@ def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Libr
     for task in by_mail:
         subject = task.gold_plan[0]["arguments"]["query"]
         assert subject in asked, task.instruction
+        # "the order in Retail of the sender of the message", not a path through records
+        assert "listed on" not in task.instruction, task.instruction
         lookup = task.gold_plan[1]
         assert lookup["binds"]["email"]["path"].endswith("sender"), task.instruction
         for step in task.gold_plan:

@@ -207,6 +207,7 @@ def test_values_set_on_the_subject_s_own_record_are_what_they_asked(variant: int
     ]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
     assert "As Ann asked, " in text and "Please as" not in text, text
+    assert "their reservation" in text and "Ann's reservation" not in text, text
     plan[1]["text"]["values"] = [["guest email", "the reservation's guest email"]]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
     assert "asked" not in text, text

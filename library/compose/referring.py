@@ -107,11 +107,21 @@ class Subject:
     said: str
 
 
-def _possessed(phrase: str) -> tuple[str, str] | None:
-    """``("Raymond's", " in Retail")`` for ``Raymond's user record in Retail``: a person's
-    own record, whose one listed order is then simply "Raymond's order"."""
-    own = re.fullmatch(r"(\S+'s) [\w ]+ record( in .+)?", phrase)
-    return (own.group(1), own.group(2) or "") if own else None
+def _listed(noun: str, of: str, svc: str) -> str | None:
+    """How a person names the one ``noun`` a record lists, given how the record is named
+    (``of``): "Raymond's order in Retail" (of ``Raymond's user record in Retail``), "the
+    order in Retail of the sender of the message" (of ``the user record in Retail of the
+    sender of the message``), "that user's order" (of ``that user``); None for other names."""
+    own = re.fullmatch(r"(\S+'s) [\w ]+ record( in .+)?", of)
+    if own:
+        return f"{own.group(1)} {noun}{own.group(2) or svc}"
+    held = re.fullmatch(r"the [\w ]+ record( in .+?)? (of the .+)", of)
+    if held:
+        return f"the {noun}{held.group(1) or svc} {held.group(2)}"
+    short = re.fullmatch(r"(the|that) ([\w ]+)", of)
+    if short:
+        return f"{short.group(1)} {short.group(2)}'s {noun}{svc}"
+    return None
 
 
 def _words_end(text: str, *ends: str) -> str | None:
@@ -446,9 +456,9 @@ class Writer:
             # "the order listed on the user": the reference names the record already
             of = self.np(m.group(2))
             svc = self._in(rec.service, self._kind(rec, noun))
-            own = _possessed(of)
-            if own and m.group(1) == "listed on":  # the one order Raymond's record lists
-                return f"{own[0]} {noun}{own[1] or svc}"
+            listed = _listed(noun, of, svc) if m.group(1) == "listed on" else None
+            if listed is not None:
+                return listed
             return f"the {noun}{svc} {m.group(1)} {of}"
         via = self.ref(via)
         return f"the {noun}{self._in(rec.service, self._kind(rec, noun))} referenced by {via}"
@@ -520,14 +530,10 @@ class Writer:
         at = text.rfind(needle)
         if at < 0:
             return text
-        listed = re.search(rf"the ([\w ]+?) listed on {re.escape(needle)}\b", text)
-        own = _possessed(replacement)
-        if listed and own:  # "cancel the order listed on the user" -> "cancel Bruce's order"
-            return (
-                text[: listed.start()]
-                + f"{own[0]} {listed.group(1)}{own[1]}"
-                + text[listed.end() :]
-            )
+        found = re.search(rf"the ([\w ]+?) listed on {re.escape(needle)}\b", text)
+        said = _listed(found.group(1), replacement, "") if found else None
+        if found and said is not None:  # "cancel the order listed on the user": "Bruce's order"
+            return text[: found.start()] + said + text[found.end() :]
         return text[:at] + replacement + text[at + len(needle) :]
 
     # -- sentences ---------------------------------------------------------------------------
@@ -618,7 +624,9 @@ class Writer:
         if pairs and flags:  # "mark the message as unread and starred", after the values
             core += ", and " + flag_clauses(flags, "it")
         if self._asked_by_subject(name, pairs) and not t.get("threshold"):
-            core = f"as {self.subject.first} asked, {core}"  # type: ignore[union-attr]
+            first = self.subject.first  # type: ignore[union-attr]
+            their = "their " + name[len(first) + 3 :]  # "as Ann asked, update their order"
+            core = f"as {first} asked, " + core.replace(name, their, 1)
         return core + "." + self.threshold(t.get("threshold"), label, k)
 
     def _asked_by_subject(self, name: str, pairs: list[tuple[str, str]]) -> bool:
