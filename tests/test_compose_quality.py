@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import random
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 
@@ -516,6 +517,29 @@ def test_a_record_belongs_to_the_workflow_its_name_says_most_of():
     assert not part_of(refund, "send_purchase_order", "purchase_orders")
     assert fits(refund, "refund_order", "orders") >= 2.5
     assert part_of(BY_NAME["fulfilment"], "update_order", "orders")
+    # A time entry is no ledger entry: logging hours is not billing work.
+    assert not any(part_of(m, "create_time_entry", "time_entries") for m in MOTIFS)
+    assert fits(BY_NAME["billing"], "create_ledger_entry", "ledger_entries") >= 2.5
+
+
+def test_only_a_colleague_joins_or_leaves_us(composed):
+    """An onboarding or offboarding is about one of our colleagues: a customer does not
+    hand in their notice (such a walk is dropped as ``workflow_not_for_this_person``)."""
+    from library.compose.compose import _fits_the_subject
+    from library.compose.motifs import STAFF_WORKFLOWS
+
+    env, result = composed
+    customer, colleague = env.pool.people[0], env.pool.staff[0]
+    opened = SimpleNamespace(text={"search": None, "by": [["email", f'"{customer.email}"']]})
+    assert not _fits_the_subject(env, [opened], "offboarding")  # type: ignore[list-item]
+    assert _fits_the_subject(env, [opened], "refund")  # type: ignore[list-item]
+    opened.text["by"] = [["email", f'"{colleague.email}"']]
+    assert _fits_the_subject(env, [opened], "onboarding")  # type: ignore[list-item]
+    for task in result.tasks:
+        if task.motif in STAFF_WORKFLOWS:
+            emails = [v for v in task.gold_plan[0]["arguments"].values() if "@" in str(v)]
+            people = [env.pool.person_by_email(e) for e in emails]
+            assert all(p is None or p.staff for p in people), task.instruction
 
 
 def test_a_long_request_never_follows_work_with_its_contradiction():

@@ -23,7 +23,7 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, fits, name_motif
+from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, fits, name_motif
 from library.compose.mutants import mutation_report
 from library.compose.openings import opening
 from library.compose.plan import Step, user_knowable
@@ -56,6 +56,7 @@ LITERAL_MISSING = "literal_missing"
 ID_LEAKED = "id_in_instruction"
 FUTURE_ID = "future_id_seeded"
 SINGLE_IDENTITY = "single_identity"
+WRONG_SUBJECT = "workflow_not_for_this_person"
 RULE_UNCHECKABLE = "rule_not_checkable"
 MUTANTS_ESCAPE = "mutants_escape"
 SERVICE_CAP = "service_cap"
@@ -313,6 +314,8 @@ def candidate(
         return "too_short"
     if _single_identity(env, steps):
         return SINGLE_IDENTITY
+    if walker.motif is not None and not _fits_the_subject(env, steps, walker.motif.name):
+        return WRONG_SUBJECT
     if not _rules_matter(steps, [f for f, _ in answers]):
         return RULE_UNCHECKABLE
     writes = [s.tool.service for s in steps if s.write]
@@ -494,6 +497,19 @@ def _about(env: ComposeEnv, steps: Sequence[Step], motif: str, email: str) -> bo
         ):
             return True
     return False
+
+
+def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> bool:
+    """Whether the person the request starts from can be the subject of its workflow: only
+    a colleague joins or leaves us (a customer does not hand in their notice)."""
+    if motif not in STAFF_WORKFLOWS:
+        return True
+    said = steps[0].text.get("search") or next(
+        (phrase for _, phrase in steps[0].text.get("by") or ()), None
+    )
+    email = str(said or "").strip('"').casefold()
+    person = env.person_by_email(email) if "@" in email else None
+    return person is None or bool(person.staff)
 
 
 def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> str:

@@ -82,7 +82,7 @@ MOTIFS: tuple[Motif, ...] = (
     _m(
         "billing",
         "create send issue pay charge capture mark record",
-        "invoice invoices payment payments bill bills charge charges ledger entries",
+        "invoice invoices payment payments bill bills charge charges ledger",
         "{subject}'s billing needs to be sorted out.",
         "{subject} has open billing items to settle.",
         "{subject} needs a billing clean-up.",
@@ -266,6 +266,8 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
 
 
 _NO_NEW_PEOPLE = frozenset({"offboarding"})
+# Workflows about a colleague: someone joining or leaving us, never a customer.
+STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})
 
 # The second piece of work a long request may carry for the same person: what naturally
 # follows the first (a refund, then the escalation of the ticket; a hire, then their
