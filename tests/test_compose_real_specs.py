@@ -587,3 +587,8 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
             logged += 1
     assert logged >= 1
     assert any(len(t.services) >= 3 for t in tasks)
+    # a cancelled order is logged too: the ticket names it in text, it hangs nothing on it
+    assert any(
+        t.motif == "refund" and any(s["tool"] == "ticket_api__create_ticket" for s in t.gold_plan)
+        for t in tasks
+    ), [t.instruction for t in tasks]
