@@ -1364,7 +1364,13 @@ def story_breaks(rep: Replay, ctx: Ctx) -> dict[str, Any]:
             continue
         out["writes"] += 1
         kind = step_kind(step)
-        ids = {v for v in (step.get("arguments") or {}).values() if isinstance(v, str)}
+        # Id arguments only: a ticket whose description names the cancelled order (text
+        # that logs the work) hangs nothing on it.
+        ids = {
+            v
+            for n, v in (step.get("arguments") or {}).items()
+            if isinstance(v, str) and (n == "id" or n.endswith(("_id", "Id", "_ids")))
+        }
         svc = str(step["tool"]).split("__", 1)[0]
         target = _target(rep.snaps[i].states.get(svc), step, ctx)
         own = str(target[1].id) if target is not None else None
