@@ -576,9 +576,11 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
             if step["tool"] != "ticket_api__create_ticket":
                 continue
             bind = step["binds"]["description"]
-            source = plan[bind["step"]]
-            assert source["write"] and bind["step"] < i
-            assert step["arguments"]["description"] == source["arguments"]["order_id"]
+            assert bind["from"] == "step" and bind["step"] < i  # read, so the criterion checks it
+            changed = [s for s in plan[:i] if s["write"] and "order_id" in s["arguments"]]
+            assert (
+                changed and step["arguments"]["description"] == changed[-1]["arguments"]["order_id"]
+            )
             titles = topic_texts(task.motif, "email_subject", internal=True)
             assert step["arguments"]["title"] in titles, task.instruction
             # said as a person would ask, not as the tool's fine print

@@ -326,15 +326,25 @@ class Writes(Binding):
             and not p.enum
             and p.key is None
         ]
-        changed = [s.entity for s in self.steps if s.write and s.entity and not s.entity.created]
+        changed = [s for s in self.steps if s.write and s.entity and not s.entity.created]
         if not texts or not changed:
             return None
-        entity = changed[-1]
+        step = changed[-1]
+        entity = step.entity
+        assert entity is not None
         fact = next((f for f in self.facts if f.entity is entity and f.field == "id"), None)
         if fact is None or not isinstance(fact.value, str):
             return None
-        bound = Bound.of(fact)
-        out = {texts[0].name: Bound(fact.value, bound.bind, f"the id of {entity.the}", (), fact)}
+        # The id as the changing step was given it (read where the agent read it): an
+        # action's answer may name it otherwise (tau-bench's cancel answers ``order_id``).
+        given = step.binds.get(str(step.tool.own))
+        if not (
+            given
+            and given.get("from") == "step"
+            and step.args.get(str(step.tool.own)) == fact.value
+        ):
+            given = Bound.of(fact).bind
+        out = {texts[0].name: Bound(fact.value, dict(given), f"the id of {entity.the}", (), fact)}
         # titled as we would title the work, not as a customer's complaint
         titles = topic_texts(self._topic(), "email_subject", internal=True)
         for p in tool.params:
