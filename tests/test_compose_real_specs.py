@@ -585,6 +585,7 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
             assert step["arguments"]["title"] in titles, task.instruction
             # said as a person would ask, not as the tool's fine print
             assert "in the system" not in task.instruction, task.instruction
+            assert "listed on" not in task.instruction, task.instruction
             assert "queue it" not in task.instruction, task.instruction
             logged += 1
     assert logged >= 1

@@ -344,7 +344,9 @@ class Writes(Binding):
             and step.args.get(str(step.tool.own)) == fact.value
         ):
             given = Bound.of(fact).bind
-        out = {texts[0].name: Bound(fact.value, dict(given), f"the id of {entity.the}", (), fact)}
+        # "the order listed on the user" was just named as the order the work changed
+        the = entity.the.split(" listed on ")[0]
+        out = {texts[0].name: Bound(fact.value, dict(given), f"the id of {the}", (), fact)}
         # titled as we would title the work, not as a customer's complaint
         titles = topic_texts(self._topic(), "email_subject", internal=True)
         for p in tool.params:
