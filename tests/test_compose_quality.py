@@ -530,11 +530,19 @@ def test_only_a_colleague_joins_or_leaves_us(composed):
 
     env, result = composed
     customer, colleague = env.pool.people[0], env.pool.staff[0]
-    opened = SimpleNamespace(text={"search": None, "by": [["email", f'"{customer.email}"']]})
+    opened = SimpleNamespace(
+        text={"search": None, "by": [["email", f'"{customer.email}"']]}, entity=None
+    )
     assert not _fits_the_subject(env, [opened], "offboarding")  # type: ignore[list-item]
     assert _fits_the_subject(env, [opened], "refund")  # type: ignore[list-item]
     opened.text["by"] = [["email", f'"{colleague.email}"']]
     assert _fits_the_subject(env, [opened], "onboarding")  # type: ignore[list-item]
+    # a record named by the request (the member "Bobby Gould") is whose own record it is
+    member = SimpleNamespace(
+        text={"search": f'"{customer.full_name}"'},
+        entity=SimpleNamespace(record={"email": customer.email, "owner_email": colleague.email}),
+    )
+    assert not _fits_the_subject(env, [member], "offboarding")  # type: ignore[list-item]
     for task in result.tasks:
         if task.motif in STAFF_WORKFLOWS:
             emails = [v for v in task.gold_plan[0]["arguments"].values() if "@" in str(v)]

@@ -15,10 +15,12 @@ from library.compose.catalog import DELETE, FETCH, LOOKUP, UPDATE, ToolInfo
 from library.compose.corpus import Library
 from library.compose.env import ComposeEnv, naming_fields
 from library.compose.motifs import BY_NAME
+from library.compose.render import render_instruction
 from library.compose.spec_library import spec_library
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject, found_records
 from library.runtime import World
+from library.seed import vocab
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 CHECKLIST = SPECS / "mcp" / "docker" / "simplechecklist.json"
@@ -533,6 +535,14 @@ def test_a_record_known_only_by_a_listed_id_is_acted_on_by_it() -> None:
         assert step.binds["line_id"]["path"].endswith("line_ids[0]")
         assert "the line listed on the customer" in step.text["summary"]
         assert world.services["telecom"].state.lines[line].status == "suspended"
+        # said as "the customer's line", the owner's id not stated beside it, and a reason
+        # a line is suspended for (not a cancelled order's "Moved to another date")
+        assert all(label != "customer ID" for label, _ in step.text["values"]), step.text
+        assert step.args["reason"] in vocab.values_of("suspension_reason")
+        plan = [walker.steps[0].to_dict(), step.to_dict()]
+        said = walker.steps[0].text["by"][0][1]
+        text = render_instruction(plan, goal=f"About the customer {said}:", variant=0)
+        assert "the customer's line in Telecom" in text and "listed on" not in text, text
     assert acted >= 2
 
 

@@ -509,6 +509,11 @@ def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> boo
     )
     email = str(said or "").strip('"').casefold()
     person = env.person_by_email(email) if "@" in email else None
+    entity = steps[0].entity
+    if person is None and entity is not None:
+        # A record the request names (the member "Bobby Gould"): whose own record it is.
+        mine = [v for k, v in entity.record.items() if isinstance(v, str) and not role_of(k)]
+        person = next((p for v in mine if "@" in v and (p := env.person_by_email(v))), None)
     return person is None or bool(person.staff)
 
 

@@ -118,9 +118,9 @@ def _listed(noun: str, of: str, svc: str) -> str | None:
     held = re.fullmatch(r"the [\w ]+ record( in .+?)? (of the .+)", of)
     if held:
         return f"the {noun}{held.group(1) or svc} {held.group(2)}"
-    short = re.fullmatch(r"(the|that) ([\w ]+)", of)
-    if short:
-        return f"{short.group(1)} {short.group(2)}'s {noun}{svc}"
+    short = re.fullmatch(r"(the|that) ([\w ]+?)( in .+)?", of)
+    if short:  # "the customer in Telecom" -> "the customer's line in Telecom"
+        return f"{short.group(1)} {short.group(2)}'s {noun}{short.group(3) or svc}"
     return None
 
 

@@ -489,11 +489,23 @@ class Writes(Binding):
         if required is None:
             return None
         bound = {str(tool.own): own, **required}
+        # The owner's id beside the record's own ("suspend the customer's line", not "...
+        # (customer ID: the customer)"): the record names whose it is.
+        lister = (
+            own.fact.entity if own.fact is not None and isinstance(own.fact, ListedId) else None
+        )
+        owners = {
+            n
+            for n, b in required.items()
+            if b.fact is not None
+            and b.fact.field == "id"
+            and (b.fact.entity is lister or entity.record.get(n) == b.value)
+        }
         text = {
             "kind": ACTION,
             "service": title(tool.service),
             "summary": self._on(tool.summary, entity, tool.name),
-            "values": self._pairs(bound, {str(tool.own)}),
+            "values": self._pairs(bound, {str(tool.own)} | owners),
         }
         return self._write(tool, bound, text, entity)
 

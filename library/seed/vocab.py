@@ -489,6 +489,10 @@ LISTS: dict[str, tuple[str, ...]] = {
         "Customer asked to cancel", "Duplicate request", "Moved to another date",
         "No longer needed", "Budget was not approved", "Supplier could not deliver",
     ),
+    "suspension_reason": (
+        "Phone reported lost", "Travelling abroad for three months", "Unpaid balance",
+        "Suspected fraud on the account", "Customer asked for a temporary hold",
+    ),
     "po_reason": (
         "Replacement for broken equipment", "New hires starting next month",
         "Restocking the warehouse", "Office expansion", "Planned hardware refresh",
@@ -1097,6 +1101,8 @@ def _reason(noun: str) -> str:
         return "failure_reason"
     if noun in ("deal", "opportunity"):
         return "lost_reason"
+    if noun in ("line", "phone_line", "sim", "sim_card"):
+        return "suspension_reason"
     return "cancel_reason"
 
 
