@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,16 @@ MOCK = SPECS / "functions" / "tau2" / "mock.json"
 pytestmark = pytest.mark.skipif(
     not (CHECKLIST.is_file() and MOCK.is_file()), reason="../shared/specs not present"
 )
+
+
+def _calls(
+    tasks: list[Any], tool: str
+) -> Iterator[tuple[Any, list[dict[str, Any]], int, dict[str, Any]]]:
+    """(task, its gold plan, the step's index, the step) for every call of ``tool``."""
+    for task in tasks:
+        for i, step in enumerate(task.gold_plan):
+            if step["tool"] == tool:
+                yield task, task.gold_plan, i, step
 
 
 def _opened(env: ComposeEnv, start: ToolInfo, tries: int) -> Iterator[tuple[World, Walker]]:
@@ -375,26 +386,22 @@ def test_a_refund_tells_the_customer_who_asked(shop: Library) -> None:
     env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
     tasks = compose_tasks([], 6, env=env, seed=0, max_candidates=600).tasks
     replies = 0
-    for task in tasks:
-        plan = task.gold_plan
-        for i, step in enumerate(plan):
-            if step["tool"] != "gmail_mcp__sendMessage":
-                continue
-            bind = step["binds"]["to"]
-            if bind.get("from") == "step":
-                # read from a record, never from a user looked up by that very address
-                source = plan[bind["step"]]
-                assert not (
-                    source["tool"] == "retail__find_user_id_by_email"
-                    and source["binds"]["email"].get("from") == "step"
-                ), task.instruction
-            opening = plan[0]
-            if opening["tool"] == "retail__find_user_id_by_email" and i > 0:
-                # the one order on the customer's record is "their order", not a record path
-                assert "listed on" not in task.instruction, task.instruction
-                assert step["arguments"]["to"] == opening["arguments"]["email"]
-                assert any(s["write"] and s["tool"].startswith("retail__") for s in plan[:i])
-                replies += 1
+    for task, plan, i, step in _calls(tasks, "gmail_mcp__sendMessage"):
+        bind = step["binds"]["to"]
+        if bind.get("from") == "step":
+            # read from a record, never from a user looked up by that very address
+            source = plan[bind["step"]]
+            assert not (
+                source["tool"] == "retail__find_user_id_by_email"
+                and source["binds"]["email"].get("from") == "step"
+            ), task.instruction
+        opening = plan[0]
+        if opening["tool"] == "retail__find_user_id_by_email" and i > 0:
+            # the one order on the customer's record is "their order", not a record path
+            assert "listed on" not in task.instruction, task.instruction
+            assert step["arguments"]["to"] == opening["arguments"]["email"]
+            assert any(s["write"] and s["tool"].startswith("retail__") for s in plan[:i])
+            replies += 1
     assert replies >= 1, [t.instruction for t in tasks]
 
 
@@ -580,28 +587,22 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
     assert "ticket_api__create_ticket" in env.log_tools
     tasks = compose_tasks([], 30, env=env, seed=0, max_candidates=1500).tasks
     logged = 0
-    for task in tasks:
-        plan = task.gold_plan
-        for i, step in enumerate(plan):
-            if step["tool"] != "ticket_api__create_ticket":
-                continue
-            bind = step["binds"]["description"]
-            assert bind["from"] == "step" and bind["step"] < i  # read, so the criterion checks it
-            changed = [s for s in plan[:i] if s["write"] and "order_id" in s["arguments"]]
-            assert (
-                changed and step["arguments"]["description"] == changed[-1]["arguments"]["order_id"]
-            )
-            titles = topic_texts(task.motif, "email_subject", internal=True)
-            assert step["arguments"]["title"] in titles, task.instruction
-            # said as a person would ask, not as the tool's fine print
-            assert "in the system" not in task.instruction, task.instruction
-            assert "listed on" not in task.instruction, task.instruction
-            assert "queue it" not in task.instruction, task.instruction
-            logged += 1
+    for task, plan, i, step in _calls(tasks, "ticket_api__create_ticket"):
+        bind = step["binds"]["description"]
+        assert bind["from"] == "step" and bind["step"] < i  # read, so the criterion checks it
+        changed = [s for s in plan[:i] if s["write"] and "order_id" in s["arguments"]]
+        assert changed and step["arguments"]["description"] == changed[-1]["arguments"]["order_id"]
+        titles = topic_texts(task.motif, "email_subject", internal=True)
+        assert step["arguments"]["title"] in titles, task.instruction
+        # said as a person would ask, not as the tool's fine print
+        assert "in the system" not in task.instruction, task.instruction
+        assert "listed on" not in task.instruction, task.instruction
+        assert "queue it" not in task.instruction, task.instruction
+        logged += 1
     assert logged >= 1
     assert any(len(t.services) >= 3 for t in tasks)
     # a cancelled order is logged too: the ticket names it in text, it hangs nothing on it
-    assert any(
-        t.motif == "refund" and any(s["tool"] == "ticket_api__create_ticket" for s in t.gold_plan)
-        for t in tasks
-    ), [t.instruction for t in tasks]
+    logged_refunds = [
+        t for t, *_ in _calls(tasks, "ticket_api__create_ticket") if t.motif == "refund"
+    ]
+    assert logged_refunds, [t.instruction for t in tasks]

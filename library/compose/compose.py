@@ -499,15 +499,18 @@ def _about(env: ComposeEnv, steps: Sequence[Step], motif: str, email: str) -> bo
     return False
 
 
+def _said(step: Step) -> Any:
+    """What the request states to find the record it starts from (an e-mail, a name)."""
+    t = step.text
+    return t.get("search") or next((phrase for _, phrase in t.get("by") or ()), None)
+
+
 def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> bool:
     """Whether the person the request starts from can be the subject of its workflow: only
     a colleague joins or leaves us (a customer does not hand in their notice)."""
     if motif not in STAFF_WORKFLOWS:
         return True
-    said = steps[0].text.get("search") or next(
-        (phrase for _, phrase in steps[0].text.get("by") or ()), None
-    )
-    email = str(said or "").strip('"').casefold()
+    email = str(_said(steps[0]) or "").strip('"').casefold()
     person = env.person_by_email(email) if "@" in email else None
     entity = steps[0].entity
     if person is None and entity is not None:
@@ -522,7 +525,7 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     starts from) and, when the plan's workflow is about that person, which workflow."""
     first = steps[0]
     t = first.text
-    said = t.get("search") or next((phrase for _, phrase in t.get("by") or ()), None)
+    said = _said(first)
     if said is None or first.entity is None:
         return ""
     # The person the request is about, named as the pool knows them (their e-mail was
