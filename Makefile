@@ -63,8 +63,10 @@ $(VENV)/.test: $(VENV)/.control
 demo: $(VENV)/.prefect-db
 	$(BIN)/compoworld run
 
+# --dist loadgroup: the tests that read one factory run (tests/conftest.factory_reference)
+# share a worker, so that the run is made once.
 test: $(VENV)/.test
-	$(WRITE_BYTECODE) $(BIN)/python -m pytest -q -n 2 --durations=30
+	$(WRITE_BYTECODE) $(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=30
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

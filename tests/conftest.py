@@ -1,9 +1,16 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_SPECS = ROOT.parent / "shared" / "specs"
@@ -16,13 +23,46 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")
-def prefect_harness(tmp_path_factory: pytest.TempPathFactory):
+def migrated_prefect_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Prefect database with every migration applied, made once for the whole run (the
+    test workers share it; a lock makes the first one build it). Every temporary server of
+    the tests starts from a copy, as on a machine where `make demo` has migrated it once:
+    migrating a new database costs ~10 CPU-seconds, at every server start otherwise."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    home = shared / "prefect-migrated"
+    with FileLock(str(shared / "prefect-migrated.lock")):
+        if not (home / "done").exists():
+            home.mkdir(exist_ok=True)
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+            upgrade = [sys.executable, "-m", "prefect", "server", "database", "upgrade", "-y"]
+            subprocess.run(upgrade, env=env | {"PREFECT_HOME": str(home)}, check=True, timeout=300)
+            (home / "done").touch()
+    return home / "prefect.db"
+
+
+def seeded_prefect_home(path: Path, migrated: Path) -> Path:
+    """``path`` as a PREFECT_HOME whose database is a copy of the migrated one."""
+    path.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(migrated, path / "prefect.db")
+    return path
+
+
+@pytest.fixture(scope="session")
+def prefect_harness(tmp_path_factory: pytest.TempPathFactory, migrated_prefect_db: Path):
     """A temporary local Prefect API for the whole session (start-up is paid once)."""
     os.environ["PREFECT_HOME"] = str(tmp_path_factory.mktemp("prefect-home"))
-    from prefect.testing.utilities import prefect_test_harness
+    import prefect.testing.utilities as harness
 
-    with prefect_test_harness(server_startup_timeout=90):
-        yield
+    def migrated_dir() -> str:  # the harness's database folder, its database already made
+        folder = tmp_path_factory.mktemp("harness-db")
+        shutil.copyfile(migrated_prefect_db, folder / "prefect-test.db")  # the name it uses
+        return str(folder)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(harness, "mkdtemp", migrated_dir)
+        with harness.prefect_test_harness(server_startup_timeout=90):
+            yield
 
 
 def command_env(*, session_api: bool, **extra: str) -> dict[str, str]:
@@ -60,3 +100,63 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Long tests first: with -n 2 the short ones then fill in around them, instead of one
     # long test running alone at the end while the other worker idles.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if config.getvalue("loadgroup"):
+        _suffix_xdist_groups(items)
+
+
+def _suffix_xdist_groups(items: list[pytest.Item]) -> None:
+    """``--dist loadgroup`` schedules by an ``@group`` suffix of each test's id. xdist 3.8
+    adds it by setting ``Node._nodeid``, which pytest 9.2 no longer reads (the id is built
+    from ``Node._id``), so its groups are silently ignored: the suffix is added here."""
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # an older pytest, where xdist's own suffix works
+        return
+    for item in items:
+        groups = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group") if m.args})
+        if groups and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")  # type: ignore[attr-defined]
+
+
+# The uninterrupted factory run that several end-to-end tests read (see factory_reference).
+REFERENCE_SPECS = ("crm.yaml", "helpdesk.yaml")
+REFERENCE_TASKS, REFERENCE_GROUP = 4, 2
+FACTORY_REFERENCE = pytest.mark.xdist_group("factory-reference")
+
+
+@dataclass(frozen=True)
+class FactoryRun:
+    home: Path  # its COMPOWORLD_HOME
+    completed: bool
+    summary: dict[str, Any]
+
+
+@pytest.fixture(scope="session")
+def factory_reference(
+    prefect_harness: None, tmp_path_factory: pytest.TempPathFactory
+) -> FactoryRun:
+    """One uninterrupted factory run in this process (two bundled services, four tasks,
+    groups of two) on the session's API, made once and only read afterwards: the factory
+    flow's own test inspects it, the crash test and the Dask test compare their rows with
+    it. Their tests carry ``FACTORY_REFERENCE`` (one xdist group), so one worker makes it."""
+    from flows.factory import factory
+    from tasks.ingest import bundled_corpus
+
+    home = tmp_path_factory.mktemp("factory-reference") / "home"
+    specs = [str(bundled_corpus() / "openapi" / f) for f in REFERENCE_SPECS]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COMPOWORLD_HOME", str(home))
+        patch.delenv("COMPOWORLD_WAREHOUSE", raising=False)
+        state = factory(
+            spec_paths=specs, tasks=REFERENCE_TASKS, group_size=REFERENCE_GROUP, return_state=True
+        )
+    done = state.is_completed()
+    return FactoryRun(home, done, state.result() if done else {})
+
+
+@pytest.fixture
+def reference_home(factory_reference: FactoryRun) -> Iterator[Path]:
+    """The reference run's home as this test's $COMPOWORLD_HOME (to be read, not written)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COMPOWORLD_HOME", str(factory_reference.home))
+        yield factory_reference.home

@@ -16,7 +16,7 @@ import pytest
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
-from .conftest import command_env
+from .conftest import command_env, seeded_prefect_home
 
 
 def compoworld(
@@ -37,16 +37,19 @@ def test_bad_task_runner_is_refused_before_anything_starts(tmp_path: Path) -> No
     assert out.returncode == 2
     assert "unknown kind 'spark'" in out.stderr
     assert not (tmp_path / "home" / "warehouse").exists()  # nothing ran
+    # PREFECT_HOME's missing parents are made first: a temporary server needs the folder.
+    assert (tmp_path / "prefect" / "nested").is_dir()
 
 
 @pytest.mark.slow
 def test_nightly_command_grows_only_around_new_services(
-    prefect_harness: None, tmp_path: Path
+    prefect_harness: None, tmp_path: Path, migrated_prefect_db: Path
 ) -> None:
     """The nightly as cron runs it, three nights: two new spec files (with no server
     configured: the command boots its temporary API); a third file (only its service is
     built, and only tasks that involve it are composed and rolled out); nothing new (nothing
     added, and it says so). The last two nights use a configured server (the session's)."""
+    seeded_prefect_home(tmp_path / "prefect" / "nested", migrated_prefect_db)
     drop = tmp_path / "drop"
     drop.mkdir()
     for name in ("crm.yaml", "helpdesk.yaml"):
@@ -92,7 +95,9 @@ def test_nightly_command_grows_only_around_new_services(
     assert {t: wh.count(t) for t in settled} == settled
 
 
-def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
+def test_the_temporary_api_dies_with_a_killed_run(
+    tmp_path: Path, migrated_prefect_db: Path
+) -> None:
     code = (
         "import os, signal\n"
         "from flows.early_api import start_in_background, wait_until_up\n"
@@ -118,7 +123,7 @@ def test_the_temporary_api_dies_with_a_killed_run(tmp_path: Path) -> None:
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
     env = command_env(session_api=False, PREFECT_HOME=str(tmp_path / "prefect"))
-    (tmp_path / "prefect").mkdir()
+    seeded_prefect_home(tmp_path / "prefect", migrated_prefect_db)
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180
     )

@@ -232,7 +232,8 @@ def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequ
 
 def test_every_write_has_an_argument_the_rubric_checks(corpus) -> None:
     env, tasks, _ = corpus
-    for task in tasks:
+    # A sample of 60 (each task is run to see what it creates): 0.2 CPU-s a task.
+    for task in random.Random(1).sample(tasks, 60):
         created = _created(task, env)
         for step in task.gold_plan:
             if step["write"]:

@@ -15,13 +15,21 @@ import pytest
 from tasks.ingest import bundled_corpus
 from warehouse import Warehouse
 
-from .conftest import ROOT, command_env
+from .conftest import (
+    FACTORY_REFERENCE,
+    REFERENCE_GROUP,
+    REFERENCE_SPECS,
+    REFERENCE_TASKS,
+    ROOT,
+    FactoryRun,
+    command_env,
+)
 
-# Two services and four tasks: enough for every stage to store batches (four runs of it).
-SPECS = [str(bundled_corpus() / "openapi" / f) for f in ("crm.yaml", "helpdesk.yaml")]
+# The reference run's services and tasks: enough for every stage to store batches.
+SPECS = [str(bundled_corpus() / "openapi" / f) for f in REFERENCE_SPECS]
 RUN = (
     "import sys; from flows.factory import factory; "
-    f"factory(spec_paths={SPECS!r}, tasks=4, group_size=2)"
+    f"factory(spec_paths={SPECS!r}, tasks={REFERENCE_TASKS}, group_size={REFERENCE_GROUP})"
 )
 # What identifies a row in each table (timestamps and run ids differ between runs).
 KEYS = {
@@ -85,15 +93,18 @@ def assert_cut_short(partial: dict[str, list[str]], expected: dict[str, list[str
 
 
 @pytest.mark.slow
+@FACTORY_REFERENCE
 def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
-    prefect_harness: None, tmp_path: Path
+    factory_reference: FactoryRun, tmp_path: Path
 ) -> None:
     """Killed twice in one home: once the build has stored its first service, then its rerun
-    once the compose stage has stored its first tasks; the third run completes. An
-    uninterrupted run goes alongside (the runs mostly wait on the API and on each other's
-    CPU) and serves both comparisons."""
-    clean, home = tmp_path / "clean", tmp_path / "killed"
-    uninterrupted = start(clean)
+    once the compose stage has stored its first tasks; the third run completes. The
+    session's uninterrupted run of the same factory (conftest.factory_reference) serves both
+    comparisons."""
+    assert factory_reference.completed
+    expected = rows(factory_reference.home)
+    assert expected["rollouts"] and expected["tasks"]
+    home = tmp_path / "killed"
     in_build = kill_at_first_batch(start(home), home, "services")
     assert in_build["services"] and not in_build["tasks"]
     in_compose = kill_at_first_batch(start(home), home, "tasks")
@@ -101,9 +112,6 @@ def test_sigkill_mid_stage_then_rerun_equals_an_uninterrupted_run(
     # What the build had stored before the first kill is still there after the second.
     assert set(in_build["services"]) <= set(in_compose["services"])
     rerun = start(home)
-    assert uninterrupted.wait(timeout=300) == 0
-    expected = rows(clean)
-    assert expected["rollouts"] and expected["tasks"]
     assert_cut_short(in_build, expected)
     assert_cut_short(in_compose, expected)
     assert rerun.wait(timeout=300) == 0

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, seeded_prefect_home
 
 PREFECT = [sys.executable, "-m", "prefect"]
 
@@ -38,15 +38,18 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
     raise TimeoutError(f"no Prefect server at {url}")
 
 
-def post(url: str) -> list[dict[str, Any]]:
-    """A Prefect API filter call with no filter: every row."""
-    request = urllib.request.Request(url, data=b"{}", headers={"Content-Type": "application/json"})
+def post(url: str, body: dict[str, Any] | None = None) -> Any:
+    """A Prefect API call: ``body`` (default: no filter, every row) posted to ``url``."""
+    data = json.dumps(body or {}).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
 
 @pytest.mark.slow
-def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -> None:
+def test_server_serve_deploy_and_a_worker_complete_the_nightly(
+    tmp_path: Path, migrated_prefect_db: Path
+) -> None:
     """One real server for the whole path a team takes: `compoworld server` (API and UI),
     `compoworld serve` registers every deployment with the nightly's cron, `prefect deploy
     --all` puts them on the work pools, and a process worker takes a triggered nightly to
@@ -54,7 +57,7 @@ def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -
     port = free_port()
     api = f"http://127.0.0.1:{port}/api"
     home = tmp_path / "home"
-    (tmp_path / "prefect").mkdir()
+    seeded_prefect_home(tmp_path / "prefect", migrated_prefect_db)
     env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"} | {
         "PREFECT_HOME": str(tmp_path / "prefect"),
         "COMPOWORLD_HOME": str(home),
@@ -113,8 +116,10 @@ def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -
             assert out.returncode == 0, out.stdout + out.stderr
             return out.stdout
 
-        prefect("work-pool", "create", "compoworld-cpu", "--type", "process")
-        prefect("work-pool", "create", "compoworld-gpu", "--type", "process")
+        # The README's `prefect work-pool create NAME --type process`, as its API call (each
+        # prefect command is a process that spends ~5 CPU-s importing prefect).
+        for pool in ("compoworld-cpu", "compoworld-gpu"):
+            post(f"{api}/work_pools/", {"name": pool, "type": "process"})
         deployed = prefect("--no-prompt", "deploy", "--all")
         assert "nightly-expansion" in deployed
         # Training alone goes to the GPU pool; every CPU stage to the CPU pool (the served
@@ -123,7 +128,10 @@ def test_server_serve_deploy_and_a_worker_complete_the_nightly(tmp_path: Path) -
         assert pools.pop("train-sft") == pools.pop("train-rl") == "compoworld-gpu"
         assert set(pools.values()) == {"compoworld-cpu"}
         assert {"factory", "nightly-expansion", "build-services", "collect-rollouts"} <= set(pools)
-        prefect("deployment", "run", "nightly-expansion/nightly-expansion")
+        nightly = next(
+            d for d in post(f"{api}/deployments/filter") if d["name"] == "nightly-expansion"
+        )
+        post(f"{api}/deployments/{nightly['id']}/create_flow_run")  # `prefect deployment run`
         prefect("worker", "start", "--pool", "compoworld-cpu", "--run-once", timeout=300)
 
         runs = post(f"{api}/flow_runs/filter")

@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.cli import app
-from tasks.ingest import bundled_corpus
 from tasks.runs import recorded_run
 from warehouse import Warehouse
+
+from .conftest import FACTORY_REFERENCE, FactoryRun
 
 
 def test_recorded_run_writes_failed_runs_too(tmp_path: Path) -> None:
@@ -25,13 +26,13 @@ def test_recorded_run_writes_failed_runs_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_factory_flow_records_a_run_visible_to_sql(prefect_harness: None, home: Path) -> None:
-    from flows.factory import factory
-
-    specs = [str(bundled_corpus() / "openapi" / f) for f in ("crm.yaml", "helpdesk.yaml")]
-    state = factory(spec_paths=specs, tasks=4, return_state=True)
-    assert state.is_completed()
-    summary = state.result()
+@FACTORY_REFERENCE
+def test_factory_flow_records_a_run_visible_to_sql(
+    factory_reference: FactoryRun, reference_home: Path
+) -> None:
+    # The session's factory run (conftest.factory_reference): two services, four tasks.
+    assert factory_reference.completed
+    summary = factory_reference.summary
     assert summary["ingest"]["services"] == 2
     assert summary["build"]["tools_verified"] > 0
     assert summary["compose"]["composed"] == 4

@@ -1,8 +1,8 @@
 """Scale-out: the build and rollout stages fan batches out over a local Dask cluster (worker
 processes sharing one warehouse) and end with exactly the rows the default thread runner
-writes; a failed batch is reported and the other batches still land. The thread runner's
-run is also the stage flows' own test: each stage flow alone, in order, against a temporary
-Prefect API, and reruns add nothing."""
+writes (the session's factory run); a failed batch is reported and the other batches still
+land. The Dask run is also the stage flows' own test: each stage flow alone, in order,
+against a temporary Prefect API, and reruns add nothing."""
 
 from __future__ import annotations
 
@@ -12,10 +12,19 @@ from pathlib import Path
 
 import pytest
 
+from flows.factory import BATCHING
 from tasks.ingest import bundled_corpus, ingest_paths
 from warehouse import Warehouse
 
-SPECS = ("crm.yaml", "helpdesk.yaml")
+from .conftest import (
+    FACTORY_REFERENCE,
+    REFERENCE_GROUP,
+    REFERENCE_SPECS,
+    REFERENCE_TASKS,
+    FactoryRun,
+)
+
+SPECS = REFERENCE_SPECS
 
 
 def stage_rows(wh: Warehouse) -> dict[str, list[tuple]]:
@@ -34,8 +43,9 @@ def stage_rows(wh: Warehouse) -> dict[str, list[tuple]]:
 def run_stages(
     home: Path, location: str, runner: str, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Warehouse, set[str]]:
-    """Ingest two services, build them a batch each, compose 4 tasks, roll them out in
-    batches of 2; the warehouse and the ``host:pid`` of every process that ran a batch."""
+    """Ingest the reference run's two services, build them a batch each, compose its four
+    tasks, roll them out in batches of two; the warehouse and the ``host:pid`` of every
+    process that ran a batch."""
     from flows import stages
     from flows.runners import task_runner
 
@@ -49,11 +59,12 @@ def run_stages(
     assert out["services_built"] == 2
     workers = set(out["batching"]["workers"])
     stages.graph_flow()
-    assert stages.compose_flow(n=4)["compose"]["composed"] == 4
+    composed = stages.compose_flow(n=REFERENCE_TASKS)["compose"]["composed"]
+    assert composed == REFERENCE_TASKS == 4
     rollout = stages.rollout_flow.with_options(task_runner=task_runner(runner))
-    out = rollout(group_size=2, batch_size=2)["rollout"]
+    out = rollout(group_size=REFERENCE_GROUP, batch_size=2)["rollout"]
     assert out["batching"]["batches"] == 2 and out["batching"]["failed_batches"] == []  # 4 in 2s
-    assert out["oracle"]["rollouts"] == 8
+    assert out["oracle"]["rollouts"] == REFERENCE_TASKS * REFERENCE_GROUP
     return wh, workers | set(out["batching"]["workers"])
 
 
@@ -70,8 +81,8 @@ def rerun_adds_nothing(wh: Warehouse) -> None:
     stages.ingest_flow(paths=[str(bundled_corpus() / "openapi" / s) for s in SPECS])
     stages.build_flow()
     stages.graph_flow()
-    stages.compose_flow(n=4)
-    stages.rollout_flow(group_size=2)
+    stages.compose_flow(n=REFERENCE_TASKS)
+    stages.rollout_flow(group_size=REFERENCE_GROUP)
     stages.export_flow()
     assert {t: wh.count(t) for t in TABLES} == before
     flows = wh.query("select distinct flow from runs").column(0).to_pylist()
@@ -86,25 +97,27 @@ def rerun_adds_nothing(wh: Warehouse) -> None:
 
 
 @pytest.mark.slow
+@FACTORY_REFERENCE
 def test_dask_workers_sharing_a_warehouse_url_write_what_threads_write(
-    prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    factory_reference: FactoryRun, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The stage flows on Dask write the rows of the session's factory run, which ran the
+    same stages on the default thread runner, every batch in this process."""
     pytest.importorskip("prefect_dask")
     here = f"{socket.gethostname()}:{os.getpid()}"
-    local = str(tmp_path / "threads" / "warehouse")
-    wh, threads_workers = run_stages(tmp_path / "threads", local, "threads:2", monkeypatch)
-    threads = stage_rows(wh)
-    rerun_adds_nothing(wh)
+    threads = factory_reference.summary
+    assert {here} == set(threads["build"][BATCHING]["workers"])
+    assert {here} == set(threads["rollout"][BATCHING]["workers"])
     # The Dask workers share the warehouse by URL, as workers on other machines would.
     url = f"file://{tmp_path}/dask/warehouse"
     wh, dask_workers = run_stages(tmp_path / "dask", url, "dask:2", monkeypatch)
     assert wh.location == url
-    assert threads_workers == {here}  # threads: every batch in this process
     assert here not in dask_workers and len(dask_workers) >= 1  # Dask: in worker processes
     dask = stage_rows(wh)
-    assert dask == threads
+    assert dask == stage_rows(Warehouse(factory_reference.home / "warehouse"))
     # 4 tasks x G = 2 x two modes (the oracle rolls out direct and gateway).
     assert len(dask["services"]) == 2 and len(dask["rollouts"]) == 16
+    rerun_adds_nothing(wh)
 
 
 def test_a_failed_batch_is_reported_and_the_others_land(

@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("openenv")
+pytest.importorskip("openenv")  # cheap; openenv.core (and gradio) load where used
 
 import uvicorn
-from openenv.core import GenericEnvClient
 
 from library.compose import Task
 from library.serve.episode import score_states
-from library.serve.openenv import openenv_app
 from tasks.serve import episode_factories
 from tests.serve_fixtures import free_port, initial_states, make_home
 from warehouse import Warehouse
@@ -42,6 +40,8 @@ def serve(app: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[Task]]]:
+    from library.serve.openenv import openenv_app
+
     home, tasks = make_home(tmp_path_factory.mktemp("openenv"))
     factories, close = episode_factories(Warehouse(home / "warehouse"), tasks)
     try:
@@ -51,9 +51,17 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
         close()
 
 
+def client(url: str) -> Any:
+    """OpenEnv's own synchronous client (imported here: openenv.core takes ~9 s to load,
+    which every test worker would otherwise pay at collection)."""
+    from openenv.core import GenericEnvClient
+
+    return GenericEnvClient(base_url=url).sync()
+
+
 def test_openenv_client_solves_composed_tasks(served) -> None:
     url, tasks = served
-    with GenericEnvClient(base_url=url).sync() as env:
+    with client(url) as env:
         for task in tasks:
             first = env.reset(task_id=task.task_id)
             assert first.observation["instruction"] == task.instruction
@@ -71,7 +79,7 @@ def test_openenv_client_solves_composed_tasks(served) -> None:
 def test_openenv_bad_input_wrong_answers_and_idle_episodes(served) -> None:
     url, tasks = served
     task = tasks[0]
-    with GenericEnvClient(base_url=url).sync() as env:
+    with client(url) as env:
         with pytest.raises(RuntimeError, match="unknown task 'no-such-task'"):
             env.reset(task_id="no-such-task")
         env.reset(task_id=task.task_id)  # the session goes on
@@ -88,8 +96,8 @@ def test_openenv_sessions_have_their_own_worlds(served) -> None:
     task = next(t for t in tasks if "crm" in t.services)  # calls CRM tools
     contact = {"name": "Only Mine", "email": "only.mine@example.com"}
     with (
-        GenericEnvClient(base_url=url).sync() as a,
-        GenericEnvClient(base_url=url).sync() as b,
+        client(url) as a,
+        client(url) as b,
     ):
         a.reset(task_id=task.task_id)
         b.reset(task_id=task.task_id)

@@ -19,13 +19,9 @@ import pytest
 
 pytest.importorskip("verifiers")
 
-from verifiers.v1 import EvalClientConfig
-from verifiers.v1.cli.eval.runner import run_eval
-from verifiers.v1.configs.cli.eval import EvalConfig
 
 from library.compose import Task
 from library.serve.episode import score_states
-from tasks.verifiers_env import env_config, load_environment
 from tests.serve_fixtures import initial_states, make_home
 
 Script = Callable[[Task, int], dict[str, Any]]  # (task, tool results so far) -> message
@@ -99,6 +95,14 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Task]]:
 
 
 def evaluate(home: Path, tasks: list[Task], script: Script, out: Path) -> list[Any]:
+    # Imported here, as in the tests below: verifiers.v1 takes ~8 s to load, which every
+    # test worker would otherwise pay at collection.
+    from verifiers.v1 import EvalClientConfig
+    from verifiers.v1.cli.eval.runner import run_eval
+    from verifiers.v1.configs.cli.eval import EvalConfig
+
+    from tasks.verifiers_env import env_config
+
     with scripted_model(tasks, script) as url:
         config = EvalConfig(
             env=env_config(split="rl", warehouse=str(home / "warehouse")),
@@ -113,6 +117,8 @@ def evaluate(home: Path, tasks: list[Task], script: Script, out: Path) -> list[A
 
 
 def test_load_environment_is_the_warehouse_split(home) -> None:
+    from tasks.verifiers_env import load_environment
+
     path, tasks = home
     env = load_environment(split="rl", warehouse=str(path / "warehouse"))
     loaded = list(env.taskset)

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, command_env
+from .conftest import ROOT, command_env, seeded_prefect_home
 from .test_deploy import free_port, wait_healthy
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -114,14 +114,16 @@ def automation_fired(api: str, automation_id: str) -> bool:
 
 
 @pytest.mark.slow
-def test_factory_run_from_the_ui_shows_logs_progress_and_summary(tmp_path: Path) -> None:
+def test_factory_run_from_the_ui_shows_logs_progress_and_summary(
+    tmp_path: Path, migrated_prefect_db: Path
+) -> None:
     if not CHROMIUM.exists():
         pytest.skip(f"no {CHROMIUM}: install Debian's chromium (.ci/run does) to run this test")
     from playwright.sync_api import sync_playwright
 
     port = free_port()
     ui, api = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port}/api"
-    (tmp_path / "prefect").mkdir()
+    seeded_prefect_home(tmp_path / "prefect", migrated_prefect_db)
     env = command_env(
         session_api=False,
         PREFECT_HOME=str(tmp_path / "prefect"),
