@@ -100,7 +100,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Long tests first: with -n 2 the short ones then fill in around them, instead of one
     # long test running alone at the end while the other worker idles.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-    if config.getvalue("loadgroup"):
+    if getattr(config.option, "loadgroup", False):  # set on xdist's workers only
         _suffix_xdist_groups(items)
 
 

@@ -543,6 +543,13 @@ def test_only_a_colleague_joins_or_leaves_us(composed):
         entity=SimpleNamespace(record={"email": customer.email, "owner_email": colleague.email}),
     )
     assert not _fits_the_subject(env, [member], "offboarding")  # type: ignore[list-item]
+    # a record that is no one's (a device found by its name) leaves no one to offboard
+    device = SimpleNamespace(
+        text={"search": '"REF-2026-98986"'},
+        entity=SimpleNamespace(record={"unique_name": "REF-2026-98986", "status": "active"}),
+    )
+    assert not _fits_the_subject(env, [device], "offboarding")  # type: ignore[list-item]
+    assert _fits_the_subject(env, [device], "incident")  # type: ignore[list-item]
     for task in result.tasks:
         if task.motif in STAFF_WORKFLOWS:
             emails = [v for v in task.gold_plan[0]["arguments"].values() if "@" in str(v)]

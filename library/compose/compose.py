@@ -507,7 +507,8 @@ def _said(step: Step) -> Any:
 
 def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> bool:
     """Whether the person the request starts from can be the subject of its workflow: only
-    a colleague joins or leaves us (a customer does not hand in their notice)."""
+    a colleague joins or leaves us (a customer does not hand in their notice, and a device
+    or a config is no one: such a request has no one to on- or offboard)."""
     if motif not in STAFF_WORKFLOWS:
         return True
     email = str(_said(steps[0]) or "").strip('"').casefold()
@@ -517,7 +518,7 @@ def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> boo
         # A record the request names (the member "Bobby Gould"): whose own record it is.
         mine = [v for k, v in entity.record.items() if isinstance(v, str) and not role_of(k)]
         person = next((p for v in mine if "@" in v and (p := env.person_by_email(v))), None)
-    return person is None or bool(person.staff)
+    return person is not None and bool(person.staff)
 
 
 def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> str:
