@@ -6,7 +6,6 @@ bundled corpus."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -356,11 +355,8 @@ def test_every_applicable_kind_is_generated(corpus: tuple[Library, list[Task]]) 
 def test_reports_on_composed_tasks(corpus: tuple[Library, list[Task]]) -> None:
     library, tasks = corpus
     holes: Counter[str] = Counter()
-    spent = 0.0
     for task in tasks:
-        t0 = time.process_time()
         full = task_mutation_report(task, library.classes)
-        spent += time.process_time() - t0
         assert full.gold_passes and full.mutants > 0
         # The composed rubric (with the new kinds) catches every structural mutant.
         for kind in ("collateral_write", "duplicate_create", "answer_dump"):
@@ -381,7 +377,6 @@ def test_reports_on_composed_tasks(corpus: tuple[Library, list[Task]]) -> None:
             assert caught == total, (task.task_id, kind, fixed.notes)
     # Without the new kinds, the holes are there.
     assert holes["collateral_write"] >= 3 and holes["duplicate_create"] >= 1, holes
-    assert spent / len(tasks) < 0.1  # a few ms on an idle core; generous for shared CI
 
 
 def test_reusing_gold_calls_changes_no_verdict(
