@@ -21,7 +21,10 @@ offending part). Figures (the README of the audit; the code below is the definit
     e-mail's local part); a message to the first person the plan names (a reply to the
     customer who asked) is that person's own role. Also: two roles of ONE call that are
     one person, and two roles (e-mail fields) of one record the plan created or changed
-    that hold one e-mail.
+    that hold one e-mail. 1d: person arguments of writes bound from a record found through
+    another record (a read whose arguments are not all stated), that no write acts on, or
+    from a policy note, other than the request's own person: a role given to someone the
+    request has no part for ("host: the hiring manager of the job of the application").
 2.  purposeless reads: read steps no later bind (step or threshold), answer row or house
     rule reads from; also transitively (every consumer is itself a purposeless read).
 3.  uncheckable selection rules: the plan replayed with later binds reading each decoy
@@ -1028,6 +1031,44 @@ def identities(task: Task, ctx: Ctx) -> dict[str, Any]:
     if single:
         who = next(iter(roles))
         example = f"{who[2:]} is {', '.join(sorted(all_roles))}"
+    # 1d: a role in a write given to someone the request has no part for: read off a record
+    # that was found through another record (not by what the request states), that the
+    # plan does not write, or off a policy note.
+    plan = task.gold_plan
+    notes = {r.get("step") for r in task.house_rules}
+    # Whom the request is about: the first person it names, and anyone read off the record
+    # it opens with (the sender of the message, the customer of the order it names).
+    opening = {0}
+    for j, st in enumerate(plan):  # writes acting on the opening record, one after another
+        if st.get("write") and any(
+            b.get("step") in opening and str(b.get("path") or "").endswith("id")
+            for b in (st.get("binds") or {}).values()
+        ):
+            opening.add(j)
+    subjects = {subject}
+    for arg, b in (plan[0].get("binds") or {}).items() if plan else ():
+        v = plan[0]["arguments"].get(arg)  # what the request states to find its record
+        if b.get("from") == "user" and isinstance(v, str) and ("@" in v or v.startswith("+")):
+            subjects.add(ident("email" if "@" in v else "phone", v))
+    for st in plan:
+        for arg, b in (st.get("binds") or {}).items():
+            if b.get("step") in opening and isinstance(v := st["arguments"].get(arg), str):
+                kind = person_kind(arg, ctx.props.get(st["tool"], {}).get(arg), v)
+                if kind is not None:
+                    subjects.add(ident(kind, v))
+    bound, far = 0, []
+    for i, _, kind, arg, v in uses:
+        bind = (plan[i].get("binds") or {}).get(arg) or {}
+        k = bind.get("step")
+        if not plan[i].get("write") or not isinstance(k, int) or not 0 <= k < len(plan):
+            continue
+        bound += 1
+        if ident(kind, v) in subjects or plan[k].get("write") or k in opening:
+            continue
+        searched = _found_by(plan, k, lambda a, val: ident(a, val) in subjects, ctx)
+        if k not in notes and (searched or _written_later(plan, k, bind)):
+            continue
+        far.append(f"step {i} {plan[i]['tool']} {arg} = {v} (from step {k} {plan[k]['tool']})")
     return {
         "has_people": bool(uses),
         "roles": len(all_roles),
@@ -1035,7 +1076,39 @@ def identities(task: Task, ctx: Ctx) -> dict[str, Any]:
         "single": single,
         "example": example,
         "same_call": same_call,
+        "role_binds": bound,
+        "far": far,
     }
+
+
+def _found_by(
+    plan: Sequence[Mapping[str, Any]], k: int, is_subject: Callable[[str, str], bool], ctx: Ctx
+) -> bool:
+    """Whether read ``k`` found its record by what the request states or by the request's
+    own person (every argument stated, or a value of theirs)."""
+    step = plan[k]
+    props = ctx.props.get(step["tool"], {})
+    for arg, b in (step.get("binds") or {}).items():
+        if b.get("from") == "user":
+            continue
+        v = step["arguments"].get(arg)
+        kind = person_kind(arg, props.get(arg), v) if isinstance(v, str) else None
+        if kind is None or not is_subject(kind, v):
+            return False
+    return True
+
+
+def _written_later(plan: Sequence[Mapping[str, Any]], k: int, bind: Mapping[str, Any]) -> bool:
+    """Whether some write acts on the record the bound value came from (binds its id off
+    the same record of read ``k``)."""
+    record = str(bind.get("path") or "").rpartition(".")[0]
+    return any(
+        b.get("step") == k and str(b.get("path") or "").rpartition(".")[0] == record
+        for s in plan
+        if s.get("write")
+        for b in (s.get("binds") or {}).values()
+        if str(b.get("path") or "").rpartition(".")[2].endswith("id")
+    )
 
 
 # 2 -------------------------------------------------------------------------------------
@@ -1815,6 +1888,18 @@ def figures(
             n,
             f"{sum(len(r['identity']['same_call']) for r in results)} calls",
             ex((r["task_id"], c) for r in results for c in r["identity"]["same_call"]),
+        )
+    )
+
+    far = [r for r in results if r["identity"]["far"]]
+    rows.append(
+        Row(
+            "1d",
+            "roles given to people off the request's records (share of role binds)",
+            sum(len(r["identity"]["far"]) for r in results),
+            sum(r["identity"]["role_binds"] for r in results),
+            f"tasks with >=1: {_pct(len(far), n)}",
+            ex((r["task_id"], e) for r in far for e in r["identity"]["far"]),
         )
     )
 

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -175,11 +176,15 @@ def _parse(data: bytes, path: str, limit: float | None) -> tuple[list[Any], list
     if limit is None:
         return ingest_document(data, source_file=path)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        start = time.monotonic()
         try:
             with _alarm(limit):
-                return ingest_document(data, source_file=path)
+                parsed = ingest_document(data, source_file=path)
         except _Overtime:
             return None
+        # The interrupt can be lost (landing in a finalizer, whose exceptions Python drops):
+        # a parse that overran its limit is refused all the same.
+        return None if time.monotonic() - start > limit else parsed
     box: list[tuple[list[Any], list[SpecError]]] = []
     worker = threading.Thread(
         target=lambda: box.append(ingest_document(data, source_file=path)),

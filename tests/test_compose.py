@@ -1,7 +1,8 @@
 """Task composition over the reference services and the compiled bundled corpus: every kept
 task passes the four verification checks, every mutation of a gold plan fails its task,
 the mix of services and capabilities meets the issue's bar, instructions state what the
-user must supply and nothing the agent could not discover, and runs are deterministic."""
+user must supply and nothing the agent could not discover, the people and the work of a
+task belong to its request, and runs are deterministic."""
 
 from __future__ import annotations
 
@@ -30,11 +31,14 @@ from library.compose import (
 )
 from library.compose.corpus import Library, bundled_library
 from library.compose.domains import task_domain
+from library.compose.motifs import BY_NAME, STAFF_WORK, claimed_by, staff_work
 from library.compose.plan import literal_texts, show
 from library.compose.render import SENTENCES
+from library.graph.nodes import name_words
 from library.llm import LLMClient
 from library.llm.testing import ScriptedModel
 from library.rubric import completion, evaluate, same
+from library.seed.vocab import is_person_resource
 from library.services import reference_service_classes
 
 SUBSET = [
@@ -462,3 +466,115 @@ def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:
     # A library too narrow for the caps (mail in every workflow) still gives every task.
     _, few, _ = reference
     assert len(few) == 60
+
+
+# -- the people and the work of a task belong to its request ----------------------------------
+def _request_side(plan: Sequence[dict[str, Any]], k: int) -> bool:
+    """Whether read ``k`` found its record from the request: by what it states, off the
+    opening record or a record the plan wrote, or by a person (lookups search for the
+    request's own person only: ``test_compose_quality``), not through another record's id."""
+    return all(
+        b.get("from") == "user"
+        or b.get("step") == 0
+        or plan[b["step"]]["write"]
+        or "@" in str(plan[k]["arguments"].get(name))
+        for name, b in plan[k]["binds"].items()
+    )
+
+
+def _listed(value: Any) -> list[str]:
+    return [str(v) for v in (value if isinstance(value, list) else [value])]
+
+
+def test_roles_go_to_people_the_request_is_about(corpus) -> None:
+    """A host, an assignee, a recipient ... read off a record is someone on the request's
+    own records: not the hiring manager of the job of an application, nor the author of a
+    policy note, nor the owner of a record the work is not about."""
+    env, tasks, _ = corpus
+    checked = 0
+    for task in tasks:
+        plan = task.gold_plan
+        motif = BY_NAME[task.motif]
+        notes = {rule["step"] for rule in task.house_rules}
+        written = {  # (step, record path) of records a write acts on
+            (b["step"], b["path"].rpartition(".")[0])
+            for s in plan
+            if s["write"]
+            for b in s["binds"].values()
+            if b.get("from") == "step" and b["path"].rpartition(".")[2].endswith("id")
+        }
+        named = {  # people the request names, or its opening record does
+            env.identity("email", v)
+            for s in plan
+            for name, b in s["binds"].items()
+            if b.get("from") == "user" or b.get("step") == 0
+            for v in _listed(s["arguments"].get(name))
+            if "@" in v
+        }
+        for i, step in enumerate(plan):
+            tool = env.catalog.tools[step["tool"]]
+            for name, bind in step["binds"].items():
+                p = tool.param(name)
+                k = bind.get("step")
+                if not step["write"] or p is None or (p.key or p.item_key) != "email":
+                    continue
+                if bind.get("from") != "step" or k == 0 or plan[k]["write"]:
+                    continue
+                if {env.identity("email", v) for v in _listed(step["arguments"][name])} <= named:
+                    continue
+                checked += 1
+                source = env.catalog.tools[plan[k]["tool"]]
+                where = f"{task.task_id} step {i} {step['tool']}.{name} from step {k} {source.name}"
+                assert k not in notes, where
+                if (k, bind["path"].rpartition(".")[0]) in written:
+                    continue
+                assert _request_side(plan, k), where
+                coll = str(source.collection)
+                about = claimed_by(coll) & {motif.name, *motif.allies}
+                assert about or is_person_resource(coll), where
+    assert checked >= 20
+
+
+MONEY = frozenset(
+    {"payment", "payments", "charge", "charges", "invoice", "invoices", "order", "orders"}
+)
+
+
+def test_a_customer_s_matter_makes_no_staff_records_and_a_refund_charges_no_one(corpus) -> None:
+    """Expense reports and employee records are our colleagues' alone: a customer's trip
+    files none. A refund gives money back: it creates no payment, charge, invoice or order."""
+    env, tasks, _ = corpus
+    outsiders = refunds = 0
+    for task in tasks:
+        opening = task.gold_plan[0]["arguments"].values()
+        people = [v for v in opening if isinstance(v, str) and "@" in v]
+        writes = [env.catalog.tools[s["tool"]] for s in task.gold_plan if s["write"]]
+        if people and task.motif not in STAFF_WORK and not env.is_staff("email", people[0]):
+            outsiders += 1
+            assert not [t.name for t in writes if staff_work(t.collection)], task.task_id
+        if task.motif == "refund":
+            refunds += 1
+            made = [t for t in writes if t.kind == "create"]
+            new_money = [t.name for t in made if set(name_words(str(t.collection))) & MONEY]
+            assert not new_money, (task.task_id, new_money)
+    assert outsiders >= 20 and refunds >= 3
+
+
+def test_a_refund_s_amount_pays_for_nothing_new(corpus) -> None:
+    """Money read off a refund is money going back: it is never the amount of a new
+    payment or payment link ("create a payment of the refund's amount")."""
+    env, tasks, _ = corpus
+    moved = 0
+    for task in tasks:
+        for i, step in enumerate(task.gold_plan):
+            tool = env.catalog.tools[step["tool"]]
+            if not step["write"] or "refund" in str(tool.collection):
+                continue
+            for name, bind in step["binds"].items():
+                p = tool.param(name)
+                if p is None or p.key != "money" or bind.get("from") != "step":
+                    continue
+                moved += 1
+                source = env.catalog.tools[task.gold_plan[bind["step"]]["tool"]]
+                assert "refund" not in str(source.collection), (task.task_id, i, name)
+    assert moved >= 5

@@ -200,29 +200,33 @@ def test_generated_services_run_in_sandbox_workers_as_they_run_in_process(
     from library.compiler import compile_service, load_service
     from library.compose.corpus import bundled_specs
 
-    specs = bundled_specs(["crm", "mail"])
+    # Three services: two alone give a cross-service task too rarely to count on.
+    specs = bundled_specs(["crm", "mail", "helpdesk"])
     code = {name: compile_service(spec).source for name, spec in specs.items()}
     wh = Warehouse(tmp_path / "wh")
     old, new = dt.datetime(2026, 1, 1, tzinfo=dt.UTC), dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
     builds = [("crm", "old code", old, True), ("crm", code["crm"], new, True)]
-    builds += [("mail", code["mail"], new, True), ("files", "x", new, False)]  # files: rejected
+    builds += [("mail", code["mail"], new, True), ("helpdesk", code["helpdesk"], new, True)]
+    builds += [("files", "x", new, False)]  # files: rejected
     rows = [_service_rows(*b) for b in builds]
     wh.append("services", [r[0] for r in rows])
     wh.append("service_tools", [r[1] for r in rows])
-    assert built_code(wh, ["crm", "mail", "files"]) == code  # the latest verified builds
+    assert built_code(wh, ["crm", "mail", "helpdesk", "files"]) == code  # latest verified
 
     classes = [load_service(src) for src in code.values()]
     task = compose_tasks(classes, 1, seed=1).tasks[0]
     factory, where, close = backend_factory(task.services, CLASSES, code)
-    assert where == "sandbox workers (2 generated services)"
+    assert where == f"sandbox workers ({len(task.services)} generated services)"
     # Gateway distractors with code are mounted too (as the rollout stage mounts them).
-    _, with_distractor, close_other = backend_factory(["crm"], [], code, ["mail"])
+    first, *others = task.services
+    _, with_distractor, close_other = backend_factory([first], [], code, others)
     close_other()
     assert with_distractor == where
     book, clock = TaskBook(), EnvClock()
     seen = []
     try:
-        for backend in (factory, lambda: InProcessEnv(classes)):
+        mounted = [c for c in classes if c.name in task.services]
+        for backend in (factory, lambda: InProcessEnv(mounted)):
             env = WorldEnvironment(backend, book, clock)
             env.reset(task_id=task.task_id, task=task.model_dump_json())
             results = [env.call_tool(s["tool"], s["arguments"]) for s in task.gold_plan]

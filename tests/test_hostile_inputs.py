@@ -552,6 +552,23 @@ def slow_document(tools: int = 1) -> bytes:
     return "\n".join(lines).encode()
 
 
+def test_a_parse_whose_interrupt_was_lost_is_refused_all_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The timer's interrupt can land where Python drops exceptions (a finalizer): a parse
+    that ran past its limit is refused though it finished."""
+    import contextlib
+
+    import tasks.ingest as ingest_task
+
+    monkeypatch.setattr(ingest_task, "_alarm", lambda seconds: contextlib.nullcontext())
+    folder = spec_folder(tmp_path)
+    (folder / "m_slow.yaml").write_bytes(slow_document(10))
+    errors = ingest_folder(folder, tmp_path / "wh", time_limit_s=0.02)
+    assert errors["m_slow.yaml"].startswith("timeout: parsing took longer than the 0.02 s")
+    assert ingested_tools(tmp_path / "wh") == ["ping", "pong"]
+
+
 @pytest.mark.parametrize("thread", ["main", "other"])
 def test_a_document_that_parses_too_long_is_stopped(tmp_path: Path, thread: str) -> None:
     folder = spec_folder(tmp_path)

@@ -4,7 +4,6 @@ invalid ones rejected and retried, persistent failure as an error envelope, the 
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -382,10 +381,10 @@ def test_no_regular_expression_from_a_sandboxed_schema_runs_here() -> None:
     note["title"] = {"type": "string", "pattern": "^(a+)+$"}
     note["pattern"] = {"type": "integer"}
     doc = document_state(schema)
-    slow = "a" * 24 + "!"
-    start = time.perf_counter()
+    # A value the pattern does not match is let through: had the pattern run here, it would
+    # be refused (and a longer run of "a"s would hang the parent). No clock is needed.
+    slow = "a" * 5 + "!"
     titled = doc.patched([{"op": "replace", "path": "/notes/note_1/title", "value": slow}])
     assert titled.value["notes"]["note_1"]["title"] == slow
-    assert time.perf_counter() - start < 1.0
     with pytest.raises(InvalidAnswer, match="is not of type 'integer'"):
         doc.patched([{"op": "add", "path": "/notes/note_1/pattern", "value": "x"}])

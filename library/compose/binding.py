@@ -16,6 +16,7 @@ from library.compose.catalog import (
 from library.compose.context import Entity, Fact, field_words
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
+from library.compose.motifs import claimed_by
 from library.compose.plan import Bound, Step, show
 from library.compose.realism import (
     number_text,
@@ -37,7 +38,7 @@ from library.compose.walk_state import (
     ordered_times,
 )
 from library.rubric import same
-from library.seed.vocab import meaning
+from library.seed.vocab import is_person_resource, meaning
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -75,6 +76,11 @@ def carries_across(param: str, key: str, field: str) -> bool:
     if key == "url":
         return param == field
     return True
+
+
+def _refunding(collection: str | None) -> bool:
+    """Whether records of ``collection`` are refunds (money paid back)."""
+    return bool({"refund", "refunds"} & set(str(collection or "").split("_")))
 
 
 # Free text a person wrote (a comment's body, a message's text, a document's content): set
@@ -158,7 +164,10 @@ class Binding(WalkState):
             and (f.entity.service == service or carries_across(p.name, key, f.field))
         ]
         if key in PERSON_KEYS:
-            out = [f for f in out if self._fits_role(p.name, key, f.value)]
+            out = [f for f in out if self._fits_role(p.name, key, f.value) and self._in_story(f)]
+        if key == "money" and not _refunding(exclude[1]):
+            # A refund's amount is money going back: no new payment or link is for it.
+            out = [f for f in out if not _refunding(f.entity.collection)]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
         # "The email of the user found by the message's recipient" is the recipient: a
@@ -178,6 +187,68 @@ class Binding(WalkState):
                 for name, v in step.args.items()
             )
         )
+
+    # -- people: who has a part in the work ------------------------------------------------
+    def _in_story(self, fact: Fact) -> bool:
+        """Whether the person ``fact`` names has a part in the work, so that a step may give
+        them a role: the request's subject, someone on a record the work makes or changes,
+        or someone on a record of the subject's that the work is about (the assignee of
+        their ticket in an escalation). A person two records away (the hiring manager of the
+        job of an application, the author of a policy note) is no one's choice for a role:
+        a colleague is named instead."""
+        if self.env.identity(str(fact.key), fact.value) in self.subjects():
+            return True
+        entity = fact.entity
+        if entity.created or any(s.write and s.entity is entity for s in self.steps):
+            return True
+        if any(r["id"] == entity.id and r["service"] == entity.service for r in self.house_rules):
+            return False
+        # Asked for every person fact of every candidate step: worked out once a record
+        # (the dict holds the record, so no other one takes its place).
+        subjects_own = self.story_records.get(entity)
+        if subjects_own is None:
+            subjects_own = self._found_by_subject(entity) and self._about_the_work(entity)
+            self.story_records[entity] = subjects_own
+        return subjects_own
+
+    def _found_by_subject(self, entity: Entity) -> bool:
+        """Whether the step that found ``entity`` opened the request or searched by its
+        subject (not by a record another lookup found)."""
+        if entity.step == 0:
+            return True
+        if not 0 <= entity.step < len(self.steps):
+            return False
+        step, subjects = self.steps[entity.step], self.subjects()
+        return any(
+            (p := step.tool.param(name)) is not None
+            and (p.key or p.item_key) in PERSON_KEYS
+            and self.env.identity(str(p.key or p.item_key), v) in subjects
+            for name, value in step.args.items()
+            for v in (value if isinstance(value, list) else [value])
+        )
+
+    def _about_the_work(self, entity: Entity) -> bool:
+        """Whether ``entity`` is a record of the kind the workflow is about (its nouns, or an
+        allied workflow's), or the subject's own person record (their account's owner)."""
+        if self.motif is None:
+            return True
+        collection = entity.collection
+        # The workflows whose nouns name the record best (a purchase order is
+        # procurement's, though it is an order too).
+        claimed = claimed_by(collection)
+        if claimed & {self.motif.name, *self.motif.allies}:
+            return True
+        # A person record that is the subject's own (their contact record, not the
+        # employee they manage): its owner or manager is theirs.
+        subjects = self.subjects()
+        return is_person_resource(collection) and any(
+            isinstance(v, str) and not role_of(k) and self.env.identity("", v) in subjects
+            for k, v in entity.record.items()
+        )
+
+    def subjects(self) -> set[str]:
+        """Who the request is about (``Lookups.subjects``)."""
+        raise NotImplementedError
 
     # -- people: different roles are different people --------------------------------------
     def _fits_role(self, name: str, key: str, value: Any) -> bool:
@@ -296,8 +367,8 @@ class Binding(WalkState):
     def _bound_to(self, fact: Fact, p: Param) -> Bound:
         """``p`` bound to ``fact``: the subject's own contact as the opening states it (no
         record needs reading for it), anything else as read from its record."""
-        if p.type != "array" and self._stated_subject(fact):
-            return Bound.literal(fact.value)
+        if self._stated_subject(fact):
+            return Bound.literal([fact.value] if p.type == "array" else fact.value)
         return Bound.of(fact, as_list=p.type == "array")
 
     def _best(self, p: Param, facts: list[Fact], service: str) -> Fact | None:
@@ -370,6 +441,7 @@ class Binding(WalkState):
             and (f.entity.service, f.entity.collection) != exclude
             and isinstance(f.value, str)
             and self._fits_role(p.name, "person_name", f.value)
+            and self._in_story(f)
         ]
         same = [f for f in live if f.field == p.name]
         if same:

@@ -27,7 +27,16 @@ from library.compose.catalog import (
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.literals import literal
-from library.compose.motifs import BY_NAME, CORE, LOG_TEXTS, MOTIFS, Motif, fits, part_of
+from library.compose.motifs import (
+    BY_NAME,
+    CORE,
+    LOG_TEXTS,
+    MOTIFS,
+    Motif,
+    fits,
+    joins,
+    part_of,
+)
 from library.compose.plan import QUERY_PARAMS, user_knowable
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.views import DumpCache
@@ -285,10 +294,13 @@ class ComposeEnv:
     def sequel_tools(self, motif: Motif) -> frozenset[str]:
         """The write tools a workflow brings when it follows another in one request. A
         follow-up after a refund tells someone (a reply, a note, a comment): its own work
-        only, not every edit of a call or a task; other workflows bring all of theirs."""
+        only, not every edit of a call or a task; other workflows bring their core steps."""
         if motif.name == "follow-up":
             return self.core_tools(motif)
-        return self.motif_tools(motif)
+        # Its own core steps, not its allies' (a renewal, then billing, is no refund), and
+        # of those the ones that join other work (booking a meeting, not a hotel room, nor
+        # cancelling someone's calendar event).
+        return frozenset(q for q in self.core_tools(motif) if joins(motif, *self._name_coll(q)))
 
     def core_tools(self, motif: Motif) -> frozenset[str]:
         """The write tools that are the motif's own work (its verb on its records)."""

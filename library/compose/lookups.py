@@ -5,6 +5,7 @@ for selection rules, distractors, the record a cross-service lookup must find)."
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from library.compose.binding import Binding
@@ -620,14 +621,17 @@ class Lookups(Binding):
         rec = copy.model_dump(mode="json")
         self.decoys.append((Entity(service, coll, rid, rec, 0, "", info.noun), "distractor"))
 
-    def _identity_of(self, info: CollectionInfo, fname: str, email: str) -> dict[str, Any]:
-        """The fields of ``fname``'s role that must name the owner of ``email`` (their
-        name parts, phone, company), so an injected record never pairs one person's
-        e-mail with another's name."""
-        person = self.env.person_by_email(email)
+    def _identity_of(self, info: CollectionInfo, fname: str, value: str) -> dict[str, Any]:
+        """The fields of ``fname``'s role that must name the owner of ``value`` (an e-mail,
+        a phone or a name: their e-mail, name parts, phone, company), so an injected record
+        never pairs one person's e-mail with another's name or phone."""
+        pool = self.env.pool
+        person = (
+            pool.person_by_email(value) or pool.person_by_phone(value) or pool.person_by_name(value)
+        )
         keyed = {n: m.key for n, m in info.fields.items() if n != fname}
         role = field_role(fname)
-        prefix = fname.removesuffix("_email").removesuffix("email")
+        prefix = re.sub(r"_?(email|phone|mobile|name)$", "", fname)
         # A field named like the e-mail (contact_name beside contact_email) is its person's.
         same = {n: k for n, k in keyed.items() if prefix and n.startswith(prefix)}
         if person is None:
@@ -662,7 +666,7 @@ class Lookups(Binding):
         base = getattr(state, info.name)[self.rng.choice(ids)]
         changes: dict[str, Any] = {fname: value}
         meta = info.fields[fname]
-        if meta.key == "email":
+        if meta.key in PERSON_KEYS:
             changes.update(self._identity_of(info, fname, value))
         try:
             copy = clone(

@@ -184,7 +184,7 @@ _ALLIES: dict[str, str] = {
     "onboarding": "scheduling",
     "offboarding": "",
     "escalation": "scheduling",
-    "refund": "billing fulfilment",
+    "refund": "fulfilment",
     "renewal": "billing scheduling",
     "scheduling": "",
     "billing": "refund",
@@ -230,6 +230,11 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     return frozenset(name for name, n in overlap.items() if n and n == most)
 
 
+def claimed_by(collection: str) -> frozenset[str]:
+    """The workflows a kind of record belongs to (``_claimed``)."""
+    return _claimed("", collection)
+
+
 def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     """How well one write step fits a motif: its verb and its collection."""
     tokens = _words(tool_name)
@@ -248,26 +253,67 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     return score
 
 
+# What of a workflow joins other work, where that is not all of it: a renewal or an
+# escalation books a meeting, not a hotel room or an interview (both scheduling's own).
+JOINS: dict[str, frozenset[str]] = {
+    "scheduling": frozenset(
+        {"meeting", "meetings", "event", "events", "appointment", "appointments"}
+    ),
+}
+
+
+def joins(motif: Motif, tool_name: str, collection: str | None) -> bool:
+    """Whether a write of ``motif`` may come into another workflow's request (as an ally's
+    step or as a second piece of work)."""
+    nouns = JOINS.get(motif.name)
+    return nouns is None or bool(_words(collection or "") & nouns)
+
+
 def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
     """Whether a write step belongs to a workflow: one of its own steps, or a core step
-    of an allied workflow, and never one that contradicts it."""
+    of an allied workflow (the part of it that joins others), and never one that
+    contradicts it."""
     verb = tool_verb(tool_name)
     if verb in CONTRADICTS.get(motif.name, frozenset()):
         return False
-    if (
-        motif.name in _NO_NEW_PEOPLE
-        and verb in ("create", "add")
-        and is_person_resource(str(collection or ""))
-    ):
-        return False  # someone leaving is not added anywhere
+    if verb in ("create", "add") and _makes_what_it_undoes(motif, str(collection or "")):
+        return False  # someone leaving is not added anywhere; a refund charges no one
     if fits(motif, tool_name, collection) >= PART:
         return True
-    return any(fits(BY_NAME[a], tool_name, collection) >= CORE for a in motif.allies)
+    return any(
+        fits(BY_NAME[a], tool_name, collection) >= CORE and joins(BY_NAME[a], tool_name, collection)
+        for a in motif.allies
+    )
 
 
-_NO_NEW_PEOPLE = frozenset({"offboarding"})
+# Money a refund gives back, never makes anew (no new payment, charge, invoice or order).
+_NEW_MONEY = frozenset(
+    {"payment", "payments", "charge", "charges", "invoice", "invoices", "order", "orders"}
+)
+
+
+def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
+    """Whether creating a record of ``collection`` works against ``motif``: an offboarding
+    adds no one anywhere, a refund creates no payment, charge, invoice or order."""
+    if motif.name == "offboarding":
+        return is_person_resource(collection)
+    if motif.name == "refund":
+        return bool(_words(collection) & _NEW_MONEY)
+    return False
+
+
 # Workflows about a colleague: someone joining or leaving us, never a customer.
 STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})
+# Work only our own people have: a customer's trip files no expense report of ours.
+STAFF_WORK = STAFF_WORKFLOWS | {"expenses"}
+
+
+def staff_work(collection: str | None) -> bool:
+    """Whether records of ``collection`` are only ever our own people's (expense reports,
+    employee records)."""
+    claimed = claimed_by(str(collection or ""))
+    return bool(claimed) and claimed <= STAFF_WORK
+
 
 # The second piece of work a long request may carry for the same person: what naturally
 # follows the first (a refund, then the escalation of the ticket; a hire, then their
@@ -276,7 +322,7 @@ SEQUELS: dict[str, tuple[str, ...]] = {
     "onboarding": ("scheduling", "follow-up"),
     "offboarding": ("billing", "follow-up"),
     "escalation": ("refund", "follow-up", "scheduling"),
-    "refund": ("escalation", "billing", "follow-up"),
+    "refund": ("escalation", "follow-up"),  # not billing: a refund charges no one again
     "renewal": ("billing", "escalation", "follow-up"),
     "scheduling": ("follow-up",),
     "billing": ("refund", "escalation", "follow-up"),

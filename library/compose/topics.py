@@ -25,6 +25,7 @@ _T = dict[str, tuple[str, ...]]
 
 TOPIC_TEXTS: dict[str, _T] = {
     "onboarding": {
+        "ticket_subject": ("New starter: accounts and equipment", "Set-up for a new joiner"),
         "email_subject": ("Welcome aboard", "Your first week", "Your accounts are ready"),
         "body:message": (
             "Welcome to the team! Your accounts are set up; see you on your first day.",
@@ -35,6 +36,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Welcome and introductions", "First-week check-in"),
     },
     "offboarding": {
+        "ticket_subject": ("Leaver: remove access", "Offboarding: return of equipment"),
         "email_subject": ("Your last day", "Handover before you leave", "Access removal"),
         "body:message": (
             "Your access will be removed at the end of your last day; thanks for everything.",
@@ -45,6 +47,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Handover", "Exit interview"),
     },
     "escalation": {
+        "ticket_subject": ("Issue still not resolved", "Urgent: waiting too long for a fix"),
         "email_subject": ("Your case has been escalated", "Update on your support case"),
         "body:message": (
             "We have escalated your case to a senior engineer and will update you shortly.",
@@ -58,6 +61,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Escalation review", "Incident review"),
     },
     "refund": {
+        "ticket_subject": ("Refund request", "Money back for a cancelled order"),
         "email_subject": ("Your refund is on its way", "About your refund"),
         "body:message": (
             "We have processed your refund; it should reach you within 5 business days.",
@@ -68,6 +72,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Refund follow-up",),
     },
     "renewal": {
+        "ticket_subject": ("Question about my renewal", "Renewal terms"),
         "email_subject": ("Your renewal", "Your plan renews soon"),
         "body:message": (
             "Your subscription is due to renew; the updated terms are ready for you.",
@@ -78,6 +83,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Renewal review", "Contract renewal call"),
     },
     "scheduling": {
+        "meeting_topic": ("Planning session", "Catch-up"),
+        "ticket_subject": ("Meeting request", "Finding a time to meet"),
         "email_subject": ("Meeting scheduled", "Invitation: let's meet"),
         "body:message": (
             "I've put time in the calendar for us; let me know if it does not suit.",
@@ -87,6 +94,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Prepare for the meeting", "Send the agenda"),
     },
     "billing": {
+        "ticket_subject": ("Question about my invoice", "Billing query"),
         "email_subject": ("Your invoice", "Payment received", "About your account balance"),
         "body:message": (
             "Your invoice is attached; payment is due within 30 days.",
@@ -97,6 +105,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Billing review",),
     },
     "fulfilment": {
+        "ticket_subject": ("Where is my order?", "Delivery delayed"),
+        "meeting_topic": ("Delivery review", "Order status call"),
         "email_subject": ("An update on your order", "About your delivery"),
         "body:message": (
             "We've updated your order as you asked; we'll let you know when it ships.",
@@ -106,6 +116,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Confirm the delivery", "Check the shipment"),
     },
     "hiring": {
+        "ticket_subject": ("Candidate question", "Interview arrangements"),
         "email_subject": ("Your application", "Next steps in your application", "Interview"),
         "body:message": (
             "Thanks for your time so far; we would like to move you to the next stage.",
@@ -116,6 +127,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Interview", "Hiring debrief"),
     },
     "procurement": {
+        "ticket_subject": ("Purchase order query", "Vendor question"),
         "email_subject": ("Purchase order", "Your order with us"),
         "body:message": (
             "Please find our purchase order; confirm the delivery date when you can.",
@@ -126,6 +138,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Vendor review",),
     },
     "travel": {
+        "ticket_subject": ("Change to my booking", "Travel booking question"),
         "email_subject": ("Your trip", "Travel arrangements", "Your booking is confirmed"),
         "body:message": (
             "Your travel is booked; the confirmations are below.",
@@ -136,6 +149,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Trip briefing",),
     },
     "expenses": {
+        "ticket_subject": ("Expense claim query", "Reimbursement question"),
+        "meeting_topic": ("Expense review",),
         "email_subject": ("Your expense claim", "Expenses approved"),
         "body:message": (
             "Your expense report has been processed.",
@@ -145,6 +160,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Check the receipts", "Reimburse the expenses"),
     },
     "follow-up": {
+        "ticket_subject": ("Following up on my request", "Any news on my request?"),
         "email_subject": ("Following up", "Checking in", "Quick follow-up"),
         "body:message": (
             "Just following up on our conversation; let me know how you'd like to proceed.",

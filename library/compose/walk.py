@@ -29,8 +29,17 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
-from library.compose.motifs import BY_NAME, CONTRADICTS, SEQUELS, Motif, motif_of
+from library.compose.motifs import (
+    BY_NAME,
+    CONTRADICTS,
+    SEQUELS,
+    STAFF_WORK,
+    Motif,
+    motif_of,
+    staff_work,
+)
 from library.compose.plan import Step
+from library.compose.prune import purposeful
 from library.compose.roles import PERSON_KEYS, role_of
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
@@ -50,6 +59,8 @@ MOVE_WEIGHTS: dict[str, tuple[float, float]] = {
     "local_create": (0.3, 0.6),
     "delete": (0.15, 0.3),
 }
+# How much less likely a lookup is in a service where the workflow writes nothing.
+UNWORKED_LOOKUP = 0.2
 # The share of requests that may open on a mailbox's messages (``start_services``).
 BY_MAIL = 0.25
 WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
@@ -78,6 +89,7 @@ class Walker(Lookups, Writes):
         self._scores: dict[str, float] = {}
         self._scored = 0
         self._stack: tuple[Step, frozenset[str] | None] | None = None
+        self._work_services: tuple[frozenset[str], frozenset[str]] | None = None
         self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
             LOOKUP: self._lookup,
             FETCH: self._fetch,
@@ -119,8 +131,11 @@ class Walker(Lookups, Writes):
                             }
         if not self._start():
             raise Reject("no_start")
-        while len(self.steps) < target_steps:
-            if self._next(target_services, target_steps) is None:
+        # A long walk counts the steps that will stay in the plan: a lookup whose result
+        # nothing uses is pruned, so it is walked past, up to a bound on the work.
+        bound = target_steps + (self.cfg.max_steps // 2 if hard else 0)
+        while (kept := self._kept_steps(hard)) < target_steps and len(self.steps) < bound:
+            if self._next(target_services, len(self.steps) + target_steps - kept) is None:
                 break
         while self.motif is not None and not self._did_core_work():
             # The workflow's own work is what the request is for: a few more steps to
@@ -145,6 +160,30 @@ class Walker(Lookups, Writes):
             raise Reject("too_short")
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
+
+    def _for_an_outsider(self) -> bool:
+        """Whether the request is an outside person's (a customer's), whose matter takes
+        none of the work only colleagues have, unless that work is the request itself."""
+        if self.motif is not None and self.motif.name in STAFF_WORK:
+            return False
+        subjects = self.subjects()
+        return bool(subjects) and not any(self.env.is_staff("email", s) for s in subjects)
+
+    def _works_in(self, service: str) -> bool:
+        """Whether the workflow writes anything in ``service`` (a lookup there can lead to
+        its work; one elsewhere could only lend a person, whom ``Binding._in_story`` keeps
+        out of the work's roles)."""
+        if self.allowed is None:
+            return True
+        works = self._work_services
+        if works is None or works[0] is not self.allowed:
+            services = {self.catalog.tools[q].service for q in self.allowed}
+            works = self._work_services = (self.allowed, frozenset(services))
+        return service in works[1]
+
+    def _kept_steps(self, pruned: bool) -> int:
+        """Steps so far, without the reads nothing uses yet when ``pruned``."""
+        return len(purposeful(self.steps, ())) if pruned else len(self.steps)
 
     def _choose_workflow(self) -> Motif | None:
         options = self.env.workflows
@@ -238,8 +277,13 @@ class Walker(Lookups, Writes):
                 continue
             if not self._plausible(tool, move, live, held):
                 continue
+            weight = scores[name]
+            if move == "explore_lookup" and not self._works_in(tool.service):
+                # What it finds can feed the work only by a business key, a rule or the
+                # answer (no one there takes a role in it): most such reads are pruned.
+                weight *= UNWORKED_LOOKUP
             # Efraimidis-Spirakis keys: a weighted random order in one sort.
-            key = self.rng.random() ** (1.0 / scores[name])
+            key = self.rng.random() ** (1.0 / weight)
             classes.setdefault(move, []).append((key, name))
         if self.motif is not None:
             # Lean toward the workflow's own work: its core tools (or, when the workflow
@@ -414,6 +458,8 @@ class Walker(Lookups, Writes):
         return True
 
     def _attempt(self, tool: ToolInfo) -> Step | None:
+        if tool.write and staff_work(tool.collection) and self._for_an_outsider():
+            return None  # a customer's matter makes no expense report or employee record
         before = self.world.snapshot()
         n_inj, n_dec, n_ent = len(self.injections), len(self.decoys), len(self.entities)
         facts, written = self.facts, set(self.written)

@@ -182,6 +182,9 @@ class WalkState:
         self.avoid: frozenset[str] = frozenset()
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
+        # Whether a record is the subject's own, of the kind the work is about (found by
+        # them): ``Binding._in_story``.
+        self.story_records: dict[Entity, bool] = {}
         self.asked_reason = ""  # the reason the e-mail asking for the work gives, if any
 
     @property
