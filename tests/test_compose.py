@@ -578,3 +578,38 @@ def test_a_refund_s_amount_pays_for_nothing_new(corpus) -> None:
                 source = env.catalog.tools[task.gold_plan[bind["step"]]["tool"]]
                 assert "refund" not in str(source.collection), (task.task_id, i, name)
     assert moved >= 5
+
+
+def test_one_message_a_person_and_no_money_from_what_the_plan_made(corpus) -> None:
+    """A request writes to each person once (not a draft, a new e-mail and a reply with the
+    same news), and an amount comes from a record that was there, not from one the plan
+    made ("a payment of the payment link's amount")."""
+    env, tasks, _ = corpus
+    messages = amounts = 0
+    for task in tasks:
+        told: list[str] = []
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            if not step["write"] or not set(name_words(str(tool.collection))) & MESSAGE_WORDS:
+                continue
+            for name, value in step["arguments"].items():
+                if name in ("to", "recipient", "recipient_email", "to_email"):
+                    told += [env.identity("email", v) for v in _listed(value)]
+            if tool.name.startswith("reply"):
+                replied = step["arguments"][str(tool.own)]
+                record = task.initial_state[tool.service][str(tool.collection)].get(replied, {})
+                told.append(env.identity("email", record.get("from", replied)))
+        messages += len(told)
+        assert len(told) == len(set(told)), (task.task_id, told)
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            for name, bind in step["binds"].items():
+                p = tool.param(name)
+                if step["write"] and p is not None and p.key == "money" and "step" in bind:
+                    amounts += 1
+                    source = task.gold_plan[bind["step"]]
+                    assert source["kind"] != "create", (task.task_id, step["tool"], name)
+    assert messages >= 30 and amounts >= 5
+
+
+MESSAGE_WORDS = frozenset({"message", "messages", "email", "emails", "draft", "drafts", "sms"})

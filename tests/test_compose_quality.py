@@ -687,3 +687,21 @@ def test_a_person_record_lends_its_people_only_when_it_is_the_subject_s():
 
     assert walker._about_the_work(employee(subject.email, other.email))
     assert not walker._about_the_work(employee(other.email, subject.email))
+
+
+def test_someone_leaving_takes_on_no_work_and_is_told_nothing_more():
+    """In an offboarding the leaver is no assignee, host or recipient (a handover task
+    assigned to the person handing over); in other work a colleague may well be."""
+    lib = bundled_library(["hr", "todo", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    leaver = env.pool.staff[0]
+    walker.subjects = lambda: {leaver.email.casefold()}  # type: ignore[method-assign]
+    walker.steps = [_step(False, {})]
+    for motif, allowed in (("offboarding", False), ("escalation", True)):
+        walker.motif = BY_NAME[motif]
+        walker.call_people = {}
+        assert walker._fits_role("assignee_email", "email", leaver.email) is allowed, motif
+        walker.call_people = {}
+        assert walker._fits_role("to", "email", leaver.email) is allowed, motif

@@ -165,9 +165,13 @@ class Binding(WalkState):
         ]
         if key in PERSON_KEYS:
             out = [f for f in out if self._fits_role(p.name, key, f.value) and self._in_story(f)]
-        if key == "money" and not _refunding(exclude[1]):
-            # A refund's amount is money going back: no new payment or link is for it.
-            out = [f for f in out if not _refunding(f.entity.collection)]
+        if key == "money":
+            # Money comes from what was there (an invoice's amount, an order's total), not
+            # from a record the plan made ("a payment of the payment link's amount"); and a
+            # refund's amount is money going back: no new payment or link is for it.
+            out = [f for f in out if not f.entity.created]
+            if not _refunding(exclude[1]):
+                out = [f for f in out if not _refunding(f.entity.collection)]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
         # "The email of the user found by the message's recipient" is the recipient: a
@@ -259,10 +263,18 @@ class Binding(WalkState):
         staff = self.env.is_staff(key, value)
         if is_staff_role(role) and not staff:
             return False
+        if (is_staff_role(role) or role == "recipient") and self._leaver(key, value):
+            return False  # someone leaving takes on no work and is told nothing more
         if is_external_role(role) and staff:
             return False
         held = self.call_people.get(self.env.identity(key, value))
         return held is None or held == role
+
+    def _leaver(self, key: str, value: Any) -> bool:
+        """Whether ``value`` is the colleague an offboarding is for."""
+        if self.motif is None or self.motif.name != "offboarding" or not self.steps:
+            return False
+        return self.env.identity(key, value) in self.subjects()
 
     def _hold_record(self, entity: Entity) -> None:
         """The people a record already names hold their roles in a call that edits it (a

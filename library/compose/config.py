@@ -60,7 +60,7 @@ class ComposeConfig:
     max_domain_share: float = 0.35
     # A library too narrow for the caps (every workflow needs its one mail service) would
     # starve: after this many candidates in a row without a task, the caps are lifted.
-    balance_patience: int = 80
+    balance_patience: int = 150
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

@@ -26,7 +26,7 @@ from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
-from library.graph.nodes import name_words
+from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
 from library.seed.vocab import is_person_resource
 
@@ -47,6 +47,12 @@ def _stored(value: Any, diff: Any) -> bool:
         return any(same(s, v) or (isinstance(s, list) and any(same(x, v) for x in s)) for s in seen)
 
     return all(found(v) for v in wanted)
+
+
+# Records that are messages to someone (an e-mail, a draft, a text, a chat message).
+MESSAGE_NOUNS = frozenset(
+    {"message", "messages", "email", "emails", "draft", "drafts", "sms", "text", "texts", "chat"}
+)
 
 
 class Writes(Binding):
@@ -268,7 +274,7 @@ class Writes(Binding):
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
-        if bound is None:
+        if bound is None or self._told_again(tool, bound, None):
             return None
         ids = {
             n
@@ -377,6 +383,39 @@ class Writes(Binding):
             for n, b in bound.items()
             for v in (b.value if isinstance(b.value, list) else [b.value])
         )
+
+    def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
+        """Whether this message goes to someone the plan already wrote to (a draft, a new
+        e-mail and a reply to one customer with the same news: one message a person), or to
+        the colleague an offboarding is for (a reply to the leaver's own message)."""
+        told = set()
+        for step in self.steps:
+            if step.write:
+                told |= self._recipients(step.tool, step.args, step.entity)
+        mine = self._recipients(tool, {n: b.value for n, b in bound.items()}, entity)
+        return bool(mine & told) or any(self._leaver("email", who) for who in mine)
+
+    def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
+        """Who a message-writing step writes to: its recipients, or the sender of the
+        message it replies to."""
+        if not set(name_words(str(tool.collection or ""))) & MESSAGE_NOUNS:
+            return set()
+        out = {
+            self.env.identity("email", v)
+            for name, value in args.items()
+            if (p := tool.param(name)) is not None
+            and (p.key or p.item_key) in ("email", "phone")
+            and role_of(name) == "recipient"
+            for v in (value if isinstance(value, list) else [value])
+            if isinstance(v, str)
+        }
+        if tool_verb(tool.name) == "reply" and entity is not None and not entity.created:
+            out |= {  # a reply goes to the message's sender
+                self.env.identity("email", v)
+                for k, v in entity.record.items()
+                if role_of(k) == "sender" and isinstance(v, str)
+            }
+        return out
 
     def _already_there(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether a create of a person record (an employee, a user, a contact) names an
@@ -489,6 +528,8 @@ class Writes(Binding):
         if required is None:
             return None
         bound = {str(tool.own): own, **required}
+        if self._told_again(tool, bound, entity):
+            return None
         # The owner's id beside the record's own ("suspend the customer's line", not "...
         # (customer ID: the customer)"): the record names whose it is.
         lister = (
