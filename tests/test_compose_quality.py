@@ -705,3 +705,51 @@ def test_someone_leaving_takes_on_no_work_and_is_told_nothing_more():
         assert walker._fits_role("assignee_email", "email", leaver.email) is allowed, motif
         walker.call_people = {}
         assert walker._fits_role("to", "email", leaver.email) is allowed, motif
+
+
+def test_no_flag_or_status_undoes_the_work():
+    """A renewal never turns on "cancel at period end" (a flag named for what the workflow
+    contradicts), and a record the plan opens is not then set to "wont_do"."""
+    from library.compose.coherence import FINAL
+
+    lib = bundled_library(["subscriptions", "issue_tracker", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    update = env.catalog.tools["subscriptions__update_subscription"]
+    flag = update.param("cancel_at_period_end")
+    assert flag is not None
+    walker.motif = BY_NAME["renewal"]
+    assert walker._works_against(flag)
+    assert flag.name not in {p.name for p in walker._settable(update, None)}
+    walker.motif = BY_NAME["billing"]
+    assert not walker._works_against(flag)
+    assert {"wont_do", "closed", "canceled"} <= FINAL
+
+
+def test_a_record_the_plan_opens_is_not_then_given_up():
+    """An issue the plan files is not then moved to "wont_do" (or any final status); moving
+    it on to "in_progress" is work."""
+    from library.compose.coherence import FINAL, status_of
+
+    lib = bundled_library(["issue_tracker", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    tool = env.catalog.tools["issue_tracker__transition_issue"]
+    outcomes = {}
+    for status in ("wont_do", "in_progress"):
+        world, base = env.world(0)
+        walker = Walker(env, world, base, random.Random(0))
+        walker.motif = BY_NAME["escalation"]
+        issues = world.services["issue_tracker"].state.issues
+        rid, record = next(
+            (i, r.model_dump(mode="json"))
+            for i, r in sorted(issues.items())
+            if status_of(r.model_dump(mode="json")) not in FINAL
+            and status_of(r.model_dump(mode="json")) != "in_progress"
+        )
+        made = Entity("issue_tracker", "issues", rid, record, 0, "", "issue", created=True)
+        walker._add_entity(made)  # the record and what it shows, as a step would add them
+        walker._bind_required = lambda *a, s=status, **k: {"status": Bound.literal(s)}  # type: ignore[method-assign]
+        outcomes[status] = walker._action(tool)
+    assert outcomes["wont_do"] is None
+    assert outcomes["in_progress"] is not None

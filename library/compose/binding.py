@@ -16,7 +16,7 @@ from library.compose.catalog import (
 from library.compose.context import Entity, Fact, field_words
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
-from library.compose.motifs import claimed_by
+from library.compose.motifs import CONTRADICTS, claimed_by
 from library.compose.plan import Bound, Step, show
 from library.compose.realism import (
     number_text,
@@ -741,8 +741,18 @@ class Binding(WalkState):
                 continue
             if entity is not None and (p.name.lower() in AUTHORED or SETTLED.search(p.name)):
                 continue  # nobody asks to rewrite a comment, or an order's currency or total
+            if self._works_against(p):
+                continue  # a renewal does not turn on "cancel at period end"
             out.append(p)
         return out
+
+    def _works_against(self, p: Param) -> bool:
+        """Whether setting flag ``p`` does what the workflow contradicts (its name holds a
+        verb the workflow never does: ``cancel_at_period_end`` in a renewal)."""
+        if self.motif is None or p.type != "boolean":
+            return False
+        against = CONTRADICTS.get(self.motif.name, frozenset())
+        return bool(name_tokens(p.name) & against)
 
     def _values(
         self,

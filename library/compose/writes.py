@@ -17,7 +17,7 @@ from library.compose.catalog import (
     singular,
     title,
 )
-from library.compose.coherence import ends_record, inverted, may_write
+from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.motifs import BY_NAME, LOG_TEXTS
@@ -530,6 +530,8 @@ class Writes(Binding):
         bound = {str(tool.own): own, **required}
         if self._told_again(tool, bound, entity):
             return None
+        if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
+            return None  # nothing is made only to be set to "wont_do" or "closed"
         # The owner's id beside the record's own ("suspend the customer's line", not "...
         # (customer ID: the customer)"): the record names whose it is.
         lister = (
