@@ -37,6 +37,7 @@ from library.compose.walk_state import (
     name_tokens,
     ordered_times,
 )
+from library.graph.nodes import name_words
 from library.rubric import same
 from library.seed.vocab import is_person_resource, meaning
 
@@ -80,7 +81,7 @@ def carries_across(param: str, key: str, field: str) -> bool:
 
 def _refunding(collection: str | None) -> bool:
     """Whether records of ``collection`` are refunds (money paid back)."""
-    return bool({"refund", "refunds"} & set(str(collection or "").split("_")))
+    return bool({"refund", "refunds"} & set(name_words(str(collection or ""))))
 
 
 # Free text a person wrote (a comment's body, a message's text, a document's content): set
@@ -251,8 +252,36 @@ class Binding(WalkState):
         )
 
     def subjects(self) -> set[str]:
-        """Who the request is about (``Lookups.subjects``)."""
-        raise NotImplementedError
+        """Who the request is about: the people the opening lookup named, else the
+        outside people (customer, guest ...) on the record it opened with."""
+        if not self.steps or not self.entities:
+            return set()
+        opening = self.steps[0]
+        if self.subject_cache is None or self.subject_cache[0] is not opening:
+            self.subject_cache = (opening, self._subjects_of(opening))
+        return self.subject_cache[1]
+
+    def _subjects_of(self, opening: Step) -> set[str]:
+        named = set()
+        for name, value in opening.args.items():
+            p = opening.tool.param(name)
+            key = (p.key if p else None) or ""
+            if key in PERSON_KEYS or (isinstance(value, str) and "@" in value):
+                named.add(self.env.identity(key, value))
+        if named:
+            return named
+        info = self._coll(self.entities[0].service, self.entities[0].collection)
+        senders: set[str] = set()
+        for fname, value in self.entities[0].record.items():
+            meta = info.fields.get(fname) if info else None
+            external = meta and meta.key in PERSON_KEYS and not is_staff_role(role_of(fname))
+            if external and isinstance(value, str):
+                named.add(self.env.identity(meta.key, value))
+                if role_of(fname) == "sender":
+                    senders.add(self.env.identity(meta.key, value))
+        # A message is its sender's request, not its cc's (and a newsletter we sent is
+        # nobody's request: only our own colleague is named, whom no work is for).
+        return senders or named
 
     # -- people: different roles are different people --------------------------------------
     def _fits_role(self, name: str, key: str, value: Any) -> bool:

@@ -31,7 +31,7 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import PERSON_KEYS, is_staff_role, names_person, role_of
+from library.compose.roles import PERSON_KEYS, names_person, role_of
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.vocab import meaning
@@ -350,38 +350,6 @@ class Lookups(Binding):
         if of:
             text["of"] = of
         return self._finish_lookup(tool, args, binds, text, literals, info, None, sources)
-
-    def subjects(self) -> set[str]:
-        """Who the request is about: the people the opening lookup named, else the
-        outside people (customer, guest ...) on the record it opened with."""
-        if not self.steps or not self.entities:
-            return set()
-        opening = self.steps[0]
-        if self.subject_cache is None or self.subject_cache[0] is not opening:
-            self.subject_cache = (opening, self._subjects_of(opening))
-        return self.subject_cache[1]
-
-    def _subjects_of(self, opening: Step) -> set[str]:
-        named = set()
-        for name, value in opening.args.items():
-            p = opening.tool.param(name)
-            key = (p.key if p else None) or ""
-            if key in PERSON_KEYS or (isinstance(value, str) and "@" in value):
-                named.add(self.env.identity(key, value))
-        if named:
-            return named
-        info = self._coll(self.entities[0].service, self.entities[0].collection)
-        senders: set[str] = set()
-        for fname, value in self.entities[0].record.items():
-            meta = info.fields.get(fname) if info else None
-            external = meta and meta.key in PERSON_KEYS and not is_staff_role(role_of(fname))
-            if external and isinstance(value, str):
-                named.add(self.env.identity(meta.key, value))
-                if role_of(fname) == "sender":
-                    senders.add(self.env.identity(meta.key, value))
-        # A message is its sender's request, not its cc's (and a newsletter we sent is
-        # nobody's request: only our own colleague is named, whom no work is for).
-        return senders or named
 
     def _about_subject(self, facts: list[Fact]) -> list[Fact]:
         """Facts a lookup may search by: a person searched for is the request's subject
