@@ -29,7 +29,7 @@ from library.compose.openings import opening
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
 from library.compose.render import render_instruction
-from library.compose.roles import PERSON_KEYS, role_of
+from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.task import (
     CAPABILITIES,
     Task,
@@ -535,11 +535,37 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     person = env.person_by_email(email) if "@" in email else None
     if person is not None and person.full_name:
         about = BY_NAME[motif].goals if motif and _about(env, steps, motif, email) else ()
+        here = bool(person.staff) and _takes_part(env, steps, email)
         return opening(
-            f"{person.full_name} ({said})", motif, variant, staff=person.staff, about=about
+            f"{person.full_name} ({said})",
+            motif,
+            variant,
+            staff=person.staff,
+            about=about,
+            here=here,
         )
     noun = str(t.get("noun", "record"))
     return opening(f"the {noun} {said}", motif, variant, noun=noun)
+
+
+def _takes_part(env: ComposeEnv, steps: Sequence[Step], email: str) -> bool:
+    """Whether a write gives the person ``email`` a part in the work (assigns them, hosts
+    them, writes to them): the request cannot say they are away."""
+    for step in steps:
+        if not step.write:
+            continue
+        for name, value in step.args.items():
+            p = step.tool.param(name)
+            key = (p.key or p.item_key) if p else None
+            if key not in PERSON_KEYS:
+                continue
+            role = role_of(name)
+            if not (is_staff_role(role) or role == "recipient"):
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str) and env.identity(str(key), v) == env.identity("email", email):
+                    return True
+    return False
 
 
 def gold_reply(steps: Sequence[Step], answer_rows: Sequence[Mapping[str, Any]]) -> str:

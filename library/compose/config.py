@@ -40,11 +40,17 @@ class ComposeConfig:
     mutant_caps: tuple[tuple[str, int], ...] = (("change_binding", 6), ("collateral_write", 4))
     # The hard band (>= 5 services, >= 6 house rules, >= 15 steps): the share of walks that
     # aim for it, how long they run, and how readily they take on rules.
-    hard_share: float = 0.8
+    hard_share: float = 0.55
     hard_steps: tuple[int, int] = (20, 28)
     hard_services: tuple[int, int] = (5, 6)
     hard_rules: float = 0.85  # p_selection, p_collection_guard and p_threshold of hard walks
     max_guarded_collections: int = 1
+    # Matters (``matters``): the separate pieces of business a request's writes may work on.
+    # A request is about one; a long one (the hard band) may carry a few that follow from
+    # one another, and picking up a colleague's plate ``colleague_matters`` (None: any).
+    matters: int = 1
+    hard_matters: int = 3
+    colleague_matters: int | None = None
     # New services only from the stack the task's subject belongs to (customer-facing or
     # internal tools; see ``ComposeEnv.stack_of``).
     stacks: bool = True
@@ -76,6 +82,7 @@ class ComposeConfig:
             p_answer=max(self.p_answer, 0.8),
             p_house_rule=max(self.p_house_rule, 0.6),
             max_guarded_collections=3,
+            matters=self.hard_matters,
             hard_share=0.0,
             tries_per_step=self.tries_per_step * 3 // 2,  # a long walk looks harder for a step
         )

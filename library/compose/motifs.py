@@ -255,11 +255,8 @@ def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
 
 # What of a workflow joins other work, where that is not all of it: a renewal or an
 # escalation books a meeting, not a hotel room or an interview (both scheduling's own).
-JOINS: dict[str, frozenset[str]] = {
-    "scheduling": frozenset(
-        {"meeting", "meetings", "event", "events", "appointment", "appointments"}
-    ),
-}
+APPOINTMENTS = frozenset({"meeting", "meetings", "event", "events", "appointment", "appointments"})
+JOINS: dict[str, frozenset[str]] = {"scheduling": APPOINTMENTS}
 
 
 def joins(motif: Motif, tool_name: str, collection: str | None) -> bool:
@@ -326,7 +323,7 @@ SEQUELS: dict[str, tuple[str, ...]] = {
     "renewal": ("billing", "escalation", "follow-up"),
     "scheduling": ("follow-up",),
     "billing": ("refund", "escalation", "follow-up"),
-    "fulfilment": ("refund", "escalation", "follow-up"),
+    "fulfilment": ("escalation", "follow-up"),  # an order to deliver is not refunded
     "hiring": ("onboarding", "scheduling", "follow-up"),
     "procurement": ("billing", "expenses", "follow-up"),
     "travel": ("expenses", "scheduling", "follow-up"),
@@ -348,7 +345,7 @@ CONTRADICTS: dict[str, frozenset[str]] = {
         {"activate", "reactivate", "invite", "enroll", "provision", "hire", "onboard"}
     ),
     "refund": frozenset({"charge", "capture", "bill", "modify"}),  # not a changed order
-    "fulfilment": frozenset({"cancel", "void"}),  # an order to deliver is not called off
+    "fulfilment": frozenset({"cancel", "void", "refund"}),  # an order to deliver is not called off
     "hiring": frozenset({"terminate", "offboard"}),
     "renewal": frozenset({"cancel", "terminate"}),
 }  # fmt: skip

@@ -45,6 +45,13 @@ STAFF = (
     "Covering for {subject} today: there is {work} of theirs to handle.",
     "{Work} came in for {subject}, who is away.",
 )
+# ... who takes part in the work the request gives (an assignee, a recipient): not away.
+STAFF_HERE = (
+    "{subject} asked me to take care of {work} for them.",
+    "{subject} needs a hand with {work}.",
+    "I'm helping {subject} with {work} today.",
+    "There is {work} to handle with {subject}.",
+)
 # A customer (or any outside person) whose records the request touches.
 CUSTOMER = (
     "{subject} got in touch, and there is {work} to handle for them.",
@@ -82,6 +89,7 @@ def opening(
     staff: bool | None = None,
     noun: str = "",
     about: tuple[str, ...] = (),
+    here: bool = False,
 ) -> str:
     """The opening sentence. ``subject``: how the request names who or what it starts
     from (``Craig Thomas ("craig.thomas@...")`` or ``the shipment "6349707628"``);
@@ -100,7 +108,7 @@ def opening(
         last = noun.split(" ")[-1] if noun else ""
         families = RECORD_ALONE if last and last in work.split(" ") else RECORD
     else:
-        families = STAFF if staff else CUSTOMER
+        families = (STAFF_HERE if here else STAFF) if staff else CUSTOMER
     template = families[variant % len(families)]
     text = template.format(subject=subject, work=work, Work=work[:1].upper() + work[1:])
     return text[:1].upper() + text[1:]

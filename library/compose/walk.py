@@ -29,11 +29,13 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
+from library.compose.matters import matters_of, worked_on
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
     SEQUELS,
     STAFF_WORK,
+    STAFF_WORKFLOWS,
     Motif,
     motif_of,
     staff_work,
@@ -41,6 +43,7 @@ from library.compose.motifs import (
 from library.compose.plan import Step
 from library.compose.prune import purposeful
 from library.compose.roles import PERSON_KEYS, role_of
+from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
@@ -64,6 +67,9 @@ UNWORKED_LOOKUP = 0.2
 # The share of requests that may open on a mailbox's messages (``start_services``).
 BY_MAIL = 0.25
 WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
+# A walk cut back to one matter (``Walker._back_to_one_matter``) takes up to this many more
+# steps toward this many services.
+WIDEN_TRIES, WIDE = 2, 3
 
 
 def _move_class(tool: ToolInfo, new_service: bool) -> str:
@@ -129,6 +135,10 @@ class Walker(Lookups, Writes):
                                 for q in self.env.sequel_tools(sequel)
                                 if tool_verb(self.catalog.tools[q].name) not in against
                             }
+        self.max_matters = self._matters_allowed(hard)
+        if self.motif is not None:
+            sequels = SEQUELS.get(self.motif.name, ()) if hard else ()
+            self.works = (self.motif.name, *sequels)
         if not self._start():
             raise Reject("no_start")
         # A long walk counts the steps that will stay in the plan: a lookup whose result
@@ -147,6 +157,9 @@ class Walker(Lookups, Writes):
             while len(self.steps) < cfg.max_steps and not any(s.write for s in self.steps):
                 if self._next(target_services, len(self.steps) + 1, writes_only=True) is None:
                     break
+        if hard:
+            self._back_to_one_matter()
+            self._widen()
         if self.motif is not None:
             self._act_on_selections()
         if self._one_person():
@@ -160,6 +173,49 @@ class Walker(Lookups, Writes):
             raise Reject("too_short")
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
+
+    def _matters_allowed(self, hard: bool) -> int | None:
+        """How many matters the request may work on (None: any): one, a few in a long
+        request, any for work on a person's own records (their onboarding touches all of
+        them) or with no workflow."""
+        if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
+            return None
+        if hard:
+            self.colleague_matters = self.cfg.colleague_matters or len(self.catalog.tools)
+        return self.cfg.matters
+
+    def _back_to_one_matter(self) -> None:
+        """A long walk that fell short of the hard band is an ordinary request, and an
+        ordinary request is about one matter: it goes back to the last step at which its
+        work was done on one matter (``ComposeConfig.matters``)."""
+        if self._kept_steps(True) >= HARD_STEPS and len(self.services) >= HARD_SERVICES:
+            return
+        cap = self.env.config.matters
+        self.max_matters, self.colleague_matters = cap, None
+        if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
+            self.max_matters = None
+            return
+        if self._matters().count <= cap:
+            return
+        shared = self.env.catalogs
+        core = self.env.core_tools(self.motif)
+        for mark in reversed(self.marks):
+            steps = self.steps[: mark.steps]
+            worked = [e for s in steps for e in worked_on(s, shared)]
+            done = any(s.write and s.tool.qualified in core for s in steps)
+            if done and matters_of(worked, shared, self._work_of).count <= cap:
+                self.rewind(mark)
+                return
+
+    def _widen(self) -> None:
+        """A walk cut back to one matter may touch few services: a few more steps toward
+        ``WIDE`` services the plan keeps."""
+        for _ in range(WIDEN_TRIES):
+            kept = {self.steps[i].tool.service for i in purposeful(self.steps, ())}
+            if len(kept) >= WIDE or len(self.steps) >= self.cfg.max_steps:
+                return
+            if self._next(len(self.services) + 1, len(self.steps) + 2) is None:
+                return
 
     def _for_an_outsider(self) -> bool:
         """Whether the request is an outside person's (a customer's), whose matter takes
@@ -198,12 +254,6 @@ class Walker(Lookups, Writes):
         odds = self.workflow_odds or {}
         weights = [w * odds.get(m.name, 1.0) for m, w in options]
         return self.rng.choices([m for m, _ in options], weights)[0]
-
-    def _did_core_work(self) -> bool:
-        if self.motif is None:
-            return True
-        core = self.env.core_tools(self.motif)
-        return any(s.write and s.tool.qualified in core for s in self.steps)
 
     def core_work(self, tool: ToolInfo) -> bool:
         return self.motif is not None and tool.qualified in self.env.core_tools(self.motif)
@@ -460,12 +510,7 @@ class Walker(Lookups, Writes):
     def _attempt(self, tool: ToolInfo) -> Step | None:
         if tool.write and staff_work(tool.collection) and self._for_an_outsider():
             return None  # a customer's matter makes no expense report or employee record
-        before = self.world.snapshot()
-        n_inj, n_dec, n_ent = len(self.injections), len(self.decoys), len(self.entities)
-        facts, written = self.facts, set(self.written)
-        staff_roles = dict(self.staff_roles)
-        n_steps, n_services, used = len(self.steps), len(self.services), set(self.used)
-        n_rules = len(self.house_rules)
+        mark = self.mark()
         self.call_people = {}
         self.call_subject = singular(str(tool.collection or ""))
         self.pending_sources = []
@@ -475,19 +520,11 @@ class Walker(Lookups, Writes):
             step = None
             self.failures[exc.reason] = self.failures.get(exc.reason, 0) + 1
         if step is None:
-            # Undo everything the attempt did, injections included.
-            self.world.restore(before)
-            del self.injections[n_inj:]
-            del self.decoys[n_dec:]
-            del self.entities[n_ent:]
-            self.facts, self.written = facts, written
-            self.staff_roles = staff_roles
-            # A policy-note lookup made for this step goes with it.
-            del self.steps[n_steps:]
-            del self.services[n_services:]
-            del self.house_rules[n_rules:]
-            self.used = used
+            # Undo everything the attempt did, injections and a policy-note lookup made
+            # for this step included.
+            self.rewind(mark)
             return None
+        self.marks.append(mark)
         self.used.add(tool.qualified)
         if tool.service not in self.services:
             self.services.append(tool.service)

@@ -19,6 +19,7 @@ from library.compose.catalog import (
 from library.compose.context import Entity, Fact, facts_of
 from library.compose.env import ComposeEnv
 from library.compose.inject import Injection, clone, new_id, put
+from library.compose.matters import Matters
 from library.compose.motifs import Motif
 from library.compose.plan import Bound, Step
 from library.runtime import World
@@ -153,6 +154,25 @@ def listed_ids(entity: Entity, lists: dict[str, str], info: CollectionInfo | Non
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """The state of a walk between two steps, to go back to: what the world held and how
+    long each list of the walk was (entities changed later are undone from the journal)."""
+
+    world: Snapshot
+    entities: int
+    facts: list[Fact]
+    injections: int
+    decoys: int
+    written: frozenset[tuple[str, str, str, str]]
+    staff_roles: dict[str, Any]
+    steps: int
+    services: int
+    used: frozenset[str]
+    house_rules: int
+    journal: int
+
+
 class WalkState:
     """One candidate task being built: injections, entities, facts and steps so far."""
 
@@ -186,11 +206,71 @@ class WalkState:
         # them): ``Binding._in_story``.
         self.story_records: dict[Entity, bool] = {}
         self.asked_reason = ""  # the reason the e-mail asking for the work gives, if any
+        # How many matters the writes may work on (``matters``; None: any), how many when the
+        # request covers a colleague's plate, and the kinds of work the request is made of.
+        self.max_matters: int | None = 1
+        self.colleague_matters: int | None = None
+        self.works: tuple[str, ...] = ()
+        self.matters_memo: tuple[tuple[int, int], Matters] | None = None
+        # The state before each step the walk kept (``rewind``), and the earlier versions
+        # of entities later steps changed: (entity, record, step, path, deleted).
+        self.marks: list[Mark] = []
+        self.journal: list[tuple[Entity, dict[str, Any], int, str, bool]] = []
 
     @property
     def avoid_start(self) -> frozenset[str]:
         """Services a walk does not open in."""
         return self.avoid
+
+    def mark(self) -> Mark:
+        return Mark(
+            self.world.snapshot(),
+            len(self.entities),
+            self.facts,
+            len(self.injections),
+            len(self.decoys),
+            frozenset(self.written),
+            dict(self.staff_roles),
+            len(self.steps),
+            len(self.services),
+            frozenset(self.used),
+            len(self.house_rules),
+            len(self.journal),
+        )
+
+    def rewind(self, mark: Mark) -> None:
+        """Back to the state ``mark`` took: the world, every list, and the entities later
+        steps changed (injections included)."""
+        self.world.restore(mark.world)
+        while len(self.journal) > mark.journal:
+            entity, record, step, path, deleted = self.journal.pop()
+            entity.record, entity.step, entity.path, entity.deleted = record, step, path, deleted
+        kept = self.entities[: mark.entities]
+        for entity in self.entities[mark.entities :]:
+            for other in entity.links:
+                if other in kept:
+                    other.links.remove(entity)
+        del self.entities[mark.entities :]
+        del self.injections[mark.injections :]
+        del self.decoys[mark.decoys :]
+        self.facts, self.written = mark.facts, set(mark.written)
+        self.staff_roles = dict(mark.staff_roles)
+        del self.steps[mark.steps :]
+        del self.services[mark.services :]
+        del self.house_rules[mark.house_rules :]
+        self.used = set(mark.used)
+        del self.marks[sum(1 for m in self.marks if m.steps < mark.steps) :]
+
+    def remember(self, entity: Entity) -> None:
+        """Journal ``entity`` as it is before a step changes it (``rewind`` restores it)."""
+        self.journal.append((entity, entity.record, entity.step, entity.path, entity.deleted))
+
+    def _did_core_work(self) -> bool:
+        """Whether a write so far is the workflow's own work (True: no workflow)."""
+        if self.motif is None:
+            return True
+        core = self.env.core_tools(self.motif)
+        return any(s.write and s.tool.qualified in core for s in self.steps)
 
     def _call(self, tool: ToolInfo, args: dict[str, Any]) -> dict[str, Any]:
         envelope = self.world.call(tool.qualified, args)
@@ -251,6 +331,7 @@ class WalkState:
 
     def _refresh(self, entity: Entity, record: dict[str, Any], step: int, path: str) -> None:
         """A write returned the entity's new version: later steps see its new values."""
+        self.remember(entity)
         entity.record, entity.step, entity.path = record, step, path
         kept = [f for f in self.facts if f.entity is not entity]
         self.facts = kept + self._facts_of(entity)

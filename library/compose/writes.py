@@ -5,6 +5,7 @@ write undoes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from library.compose.binding import Binding
@@ -20,7 +21,8 @@ from library.compose.catalog import (
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.motifs import BY_NAME, LOG_TEXTS
+from library.compose.matters import Matters, counts, hung_on, is_message, matters_of, worked_on
+from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, claimed_by
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -49,12 +51,6 @@ def _stored(value: Any, diff: Any) -> bool:
     return all(found(v) for v in wanted)
 
 
-# Records that are messages to someone (an e-mail, a draft, a text, a chat message).
-MESSAGE_NOUNS = frozenset(
-    {"message", "messages", "email", "emails", "draft", "drafts", "sms", "text", "texts", "chat"}
-)
-
-
 class Writes(Binding):
     """The write steps of a walk."""
 
@@ -76,7 +72,67 @@ class Writes(Binding):
         ]
         if not options and tool.own_field == "id":
             options = self._listed_targets(tool, finished)
+        options = [e for e in options if not self._another_matter([e], tool)]
         return self.rng.choice(options) if options else None
+
+    # -- one matter per request (``matters``) ----------------------------------------------
+    def _work_of(self, entity: Entity) -> str | None:
+        """The piece of work (one of ``works``) a record of the subject's is about: the
+        customer's order and their payment are one refund."""
+        if not self.works or not self._found_by_subject(entity):
+            return None
+        claimed = claimed_by(entity.collection) & set(self.works)
+        return min(claimed) if claimed else None
+
+    def _matters(self) -> Matters:
+        """The matters the plan's writes work on so far (worked out once a step)."""
+        last = self.steps[-1] if self.steps else None
+        memo = self.matters_memo
+        if memo is None or memo[0][0] != len(self.steps) or memo[0][1] is not last:
+            shared = self.env.catalogs
+            worked = [e for s in self.steps for e in worked_on(s, shared)]
+            memo = ((len(self.steps), last), matters_of(worked, shared, self._work_of))
+            self.matters_memo = memo
+        return memo[1]
+
+    def _another_matter(self, records: Sequence[Entity], tool: ToolInfo) -> bool:
+        """Whether working on ``records`` would take the request past the matters it may
+        be about (``max_matters``). Until the workflow's own work is done, a step that is
+        not that work takes none of the matters the work needs."""
+        cap = self.max_matters
+        if cap is None:
+            return False
+        if self.colleague_matters is not None and self._covering():
+            cap = self.colleague_matters
+        if not self.core_work(tool) and not self._did_core_work():
+            cap -= 1
+        matters = self._matters()
+        fresh = [e for e in records if counts(e)]
+        return matters.count + matters.new(fresh, self._work_of) > cap
+
+    def _covering(self) -> bool:
+        """Whether the request picks up a colleague's work (their plate), which may hold
+        several matters."""
+        return any(self.env.is_staff("email", s) for s in self.subjects())
+
+    def _on_a_house_rule(self, bound: dict[str, Bound]) -> bool:
+        """Whether a create would hang on a policy note the plan reads for a rule (a comment
+        on the refund policy is no one's work)."""
+        notes = {(r["service"], r["id"]) for r in self.house_rules}
+        return any(
+            b.fact is not None and (b.fact.entity.service, b.fact.entity.id) in notes
+            for b in bound.values()
+        )
+
+    def _second_appointment(self, tool: ToolInfo) -> bool:
+        """Whether the plan already made a meeting, event or appointment: a request books
+        one, not a meeting and then an event for the same matter."""
+
+        def appointment(t: ToolInfo) -> bool:
+            nouns = set(name_words(str(t.collection or "")))
+            return t.kind == CREATE and bool(nouns & APPOINTMENTS)
+
+        return appointment(tool) and any(s.write and appointment(s.tool) for s in self.steps)
 
     def _listed_targets(self, tool: ToolInfo, finished: set[tuple[str, str, str]]) -> list[Entity]:
         """Records the agent knows only by the id another record lists (a customer's one
@@ -216,6 +272,7 @@ class Writes(Binding):
                     created.link(fact.entity)
             text["label"] = created.label
         elif entity is not None and tool.kind == DELETE:
+            self.remember(entity)
             entity.deleted = True
         elif entity is not None and isinstance(data, dict) and data.get("id") == entity.id:
             self._refresh(entity, data, step_no, "")
@@ -275,6 +332,11 @@ class Writes(Binding):
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
         if bound is None or self._told_again(tool, bound, None):
+            return None
+        parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
+        if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
+            return None  # one matter per request; nothing hangs on a policy note
+        if self._second_appointment(tool):
             return None
         ids = {
             n
@@ -398,7 +460,7 @@ class Writes(Binding):
     def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
         """Who a message-writing step writes to: its recipients, or the sender of the
         message it replies to."""
-        if not set(name_words(str(tool.collection or ""))) & MESSAGE_NOUNS:
+        if not is_message(str(tool.collection or "")):
             return set()
         out = {
             self.env.identity("email", v)
