@@ -103,7 +103,7 @@ def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) 
     t0 = time.perf_counter()
     _ENV = make_env(lib.classes, lib.nodes, config=ComposeConfig())
     env_s = time.perf_counter() - t0
-    per_shard = math.ceil(n / workers * 1.08) + 5  # room for cross-shard near-duplicates (~6%)
+    per_shard = math.ceil(n / workers * 1.12) + 5  # room for cross-shard near-duplicates (~8%)
     t0 = time.perf_counter()
     jobs = [(i, workers, per_shard, seed) for i in range(workers)]
     if workers == 1:

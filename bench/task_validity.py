@@ -1744,7 +1744,7 @@ def compose(
     t0 = time.perf_counter()
     _ENV = make_env(classes, nodes, config=ComposeConfig())
     env_s = time.perf_counter() - t0
-    per_shard = math.ceil(n / workers * 1.08) + 5  # room for cross-shard near-duplicates (~6%)
+    per_shard = math.ceil(n / workers * 1.12) + 5  # room for cross-shard near-duplicates (~8%)
     jobs = [(i, workers, per_shard, seed) for i in range(workers)]
     t0 = time.perf_counter()
     if workers == 1:

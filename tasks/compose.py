@@ -191,8 +191,8 @@ def compose_stage(
         raise LookupError("no built services with verified tools: run `compoworld build` first")
     shards = max(1, min(workers, n))
     wanted = n * oversample if require_any else n
-    # slack: merging the shards drops near-duplicates (~6% of 1,000 tasks)
-    per_shard = math.ceil(wanted / shards * 1.08) + 5
+    # slack: merging the shards drops near-duplicates (~8% of 1,000 tasks)
+    per_shard = math.ceil(wanted / shards * 1.12) + 5
     cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
 
     steps, finished = shards + 2, [0]  # the shards, the isolated recheck, the write

@@ -37,7 +37,7 @@ _LEAVE = frozenset(REOPENS) | {"reopen", "restore", "unarchive", "reactivate", "
 ENDING_VERBS = frozenset({
     "end", "complete", "close", "cancel", "void", "archive", "pause", "suspend", "deactivate",
     "reject", "decline", "expire", "terminate", "finish", "resolve", "dismiss", "revoke",
-    "disable",
+    "disable", "return",
 })  # fmt: skip
 
 

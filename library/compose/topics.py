@@ -170,6 +170,52 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Follow up", "Check back next week"),
         "meeting_topic": ("Follow-up call", "Check-in"),
     },
+    # The work of teams that run software: an incident, a DNS change, a credential
+    # rotation, files to share (``motifs``).
+    "incident": {
+        "ticket_subject": ("Service degraded", "Outage follow-up"),
+        "email_subject": ("Service restored", "Update on the incident"),
+        "body:message": (
+            "The service is back to normal; we are watching it closely.",
+            "We found the cause of the disruption and have fixed it.",
+        ),
+        "body:comment": ("Restarted and back to normal.", "Rolled back; monitoring."),
+        "task_title": ("Write the incident report", "Check the service after the fix"),
+        "meeting_topic": ("Incident review", "Post-incident review"),
+    },
+    "domain setup": {
+        "ticket_subject": ("DNS change request", "Domain set-up"),
+        "email_subject": ("Your domain is set up", "DNS change made"),
+        "body:message": (
+            "The DNS records are in place; changes can take an hour to propagate.",
+            "Your domain settings are updated as requested.",
+        ),
+        "body:comment": ("DNS records updated.", "Domain verified."),
+        "task_title": ("Check the DNS propagation", "Verify the domain"),
+        "meeting_topic": ("DNS change review",),
+    },
+    "access": {
+        "ticket_subject": ("Credential rotation", "Access change request"),
+        "email_subject": ("Your credentials were rotated", "Access updated"),
+        "body:message": (
+            "Your credentials have been rotated; please use the new ones from now on.",
+            "Your access is updated as requested.",
+        ),
+        "body:comment": ("Key rotated.", "Access updated as requested."),
+        "task_title": ("Update the services using the old key", "Review access"),
+        "meeting_topic": ("Access review",),
+    },
+    "file sharing": {
+        "ticket_subject": ("Access to the shared files", "File sharing request"),
+        "email_subject": ("Files shared with you", "Your files are ready"),
+        "body:message": (
+            "I've shared the files with you; you should have access now.",
+            "The documents are in the shared folder; let me know if anything is missing.",
+        ),
+        "body:comment": ("Shared with the team.", "Latest version uploaded."),
+        "task_title": ("Check the shared files", "Tidy up the shared folder"),
+        "meeting_topic": ("Document review",),
+    },
 }
 
 
@@ -227,10 +273,22 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Can you follow up?", "Follow-up needed"),
         "body:message": ("Could you follow up with them this week?",),
     },
-    "incident": {"email_subject": ("Incident: service restored", "Incident follow-up")},
-    "domain setup": {"email_subject": ("DNS change made", "Domain settings updated")},
-    "access": {"email_subject": ("Credentials rotated", "Access change made")},
-    "file sharing": {"email_subject": ("Files shared", "File access updated")},
+    "incident": {
+        "email_subject": ("Incident: service restored", "Incident follow-up"),
+        "body:message": ("The service is restored; please keep an eye on it today.",),
+    },
+    "domain setup": {
+        "email_subject": ("DNS change made", "Domain settings updated"),
+        "body:message": ("The DNS change is made; please check the domain from your side.",),
+    },
+    "access": {
+        "email_subject": ("Credentials rotated", "Access change made"),
+        "body:message": ("The credentials are rotated; please switch your services over.",),
+    },
+    "file sharing": {
+        "email_subject": ("Files shared", "File access updated"),
+        "body:message": ("The files are shared; please check you can open them.",),
+    },
 }
 
 

@@ -141,6 +141,10 @@ class Walker(Lookups, Writes):
             self.works = (self.motif.name, *sequels)
         if not self._start():
             raise Reject("no_start")
+        if self.motif is not None and self.motif.name == "follow-up" and self._covering():
+            # Following up is getting back to someone waiting to hear from us, not a
+            # colleague's odd jobs (a comment here, a meeting there).
+            raise Reject("workflow_not_for_this_person")
         # A long walk counts the steps that will stay in the plan: a lookup whose result
         # nothing uses is pruned, so it is walked past, up to a bound on the work.
         bound = target_steps + (self.cfg.max_steps // 2 if hard else 0)
@@ -195,17 +199,29 @@ class Walker(Lookups, Writes):
         if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
             self.max_matters = None
             return
-        if self._matters().count <= cap:
-            return
+        # ... and carries out its own workflow, not the ones a long request may add.
+        own = self.env.motif_tools(self.motif)
+        self.allowed, self.works, self.matters_memo = own, (self.motif.name,), None
         shared = self.env.catalogs
         core = self.env.core_tools(self.motif)
+
+        def one_matter(steps: list[Step]) -> bool:
+            writes = [s for s in steps if s.write]
+            if not any(s.tool.qualified in core for s in writes):
+                return False
+            if any(s.tool.qualified not in own for s in writes):
+                return False
+            worked = [e for s in writes for e in worked_on(s, shared)]
+            return matters_of(worked, shared, self._work_of).count <= cap
+
+        if one_matter(self.steps):
+            return
         for mark in reversed(self.marks):
-            steps = self.steps[: mark.steps]
-            worked = [e for s in steps for e in worked_on(s, shared)]
-            done = any(s.write and s.tool.qualified in core for s in steps)
-            if done and matters_of(worked, shared, self._work_of).count <= cap:
+            if one_matter(self.steps[: mark.steps]):
                 self.rewind(mark)
                 return
+        # No point of the walk did the work on one matter: a string of chores.
+        raise Reject("many_matters")
 
     def _widen(self) -> None:
         """A walk cut back to one matter may touch few services: a few more steps toward
@@ -510,6 +526,8 @@ class Walker(Lookups, Writes):
     def _attempt(self, tool: ToolInfo) -> Step | None:
         if tool.write and staff_work(tool.collection) and self._for_an_outsider():
             return None  # a customer's matter makes no expense report or employee record
+        if tool.write and self._moves_money_again(tool):
+            return None
         mark = self.mark()
         self.call_people = {}
         self.call_subject = singular(str(tool.collection or ""))

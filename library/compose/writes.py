@@ -124,6 +124,25 @@ class Writes(Binding):
             for b in bound.values()
         )
 
+    def _moves_money_again(self, tool: ToolInfo) -> bool:
+        """Whether the plan already moved money (a payment taken, a refund, an invoice
+        made): a request charges or pays back once, not a capture, then a new payment,
+        then a payment link for the same customer."""
+        return moves_money(tool) and any(s.write and moves_money(s.tool) for s in self.steps)
+
+    def _same_parents(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a record of the collection already hangs on the same two or more records
+        (an application for the candidate and the job they already applied to)."""
+        ids = {
+            n: b.value
+            for n, b in bound.items()
+            if b.fact is not None and b.fact.field == "id" and isinstance(b.value, str)
+        }
+        if len(ids) < 2:
+            return False
+        records = getattr(self.world.services[tool.service].state, str(tool.collection))
+        return any(all(getattr(r, n, None) == v for n, v in ids.items()) for r in records.values())
+
     def _second_appointment(self, tool: ToolInfo) -> bool:
         """Whether the plan already made a meeting, event or appointment: a request books
         one, not a meeting and then an event for the same matter."""
@@ -336,7 +355,7 @@ class Writes(Binding):
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
-        if self._second_appointment(tool):
+        if self._second_appointment(tool) or self._same_parents(tool, bound):
             return None
         ids = {
             n
@@ -655,6 +674,21 @@ class Writes(Binding):
         if named and bare and tidy_summary(said, label) == said:
             return f"{named} {entity.the}"
         return said
+
+
+# Records that are money, and the verbs that move it.
+MONEY_RECORDS = frozenset(
+    {"payment", "payments", "charge", "charges", "refund", "refunds", "invoice", "invoices"}
+)
+MONEY_VERBS = frozenset({"capture", "charge", "refund", "pay", "reimburse", "credit"})
+
+
+def moves_money(tool: ToolInfo) -> bool:
+    """Whether a write moves money: it makes a payment, charge, refund or invoice, or takes
+    or pays one back (``capture``, ``refund`` ...)."""
+    if tool.kind == CREATE:
+        return bool(set(name_words(str(tool.collection or ""))) & MONEY_RECORDS)
+    return tool.kind == ACTION and tool_verb(tool.name) in MONEY_VERBS
 
 
 def _wordy(summary: str) -> bool:
