@@ -188,7 +188,7 @@ _ALLIES: dict[str, str] = {
     "renewal": "billing scheduling",
     "scheduling": "",
     "billing": "refund",
-    "fulfilment": "billing",
+    "fulfilment": "",  # a delivery problem takes no payment
     "hiring": "scheduling onboarding",
     "procurement": "billing fulfilment",
     "travel": "expenses scheduling",
@@ -289,14 +289,24 @@ _NEW_MONEY = frozenset(
 )
 
 
+# What a workflow never makes, though its nouns name it: an onboarding starts from the
+# hire's candidate record (it makes no new candidate or application); a hiring step moves a
+# candidate on (opening a new job is another request).
+_NOT_MADE: dict[str, frozenset[str]] = {
+    "onboarding": frozenset({"candidate", "candidates", "application", "applications"}),
+    "hiring": frozenset({"job", "jobs"}),
+}
+
+
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
     """Whether creating a record of ``collection`` works against ``motif``: an offboarding
-    adds no one anywhere, a refund creates no payment, charge, invoice or order."""
+    adds no one anywhere, a refund creates no payment, charge, invoice or order, and no
+    workflow makes what it starts from (``_NOT_MADE``)."""
     if motif.name == "offboarding":
         return is_person_resource(collection)
     if motif.name == "refund":
         return bool(_words(collection) & _NEW_MONEY)
-    return False
+    return bool(_words(collection) & _NOT_MADE.get(motif.name, frozenset()))
 
 
 # Workflows about a colleague: someone joining or leaving us, never a customer.
