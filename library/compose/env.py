@@ -33,6 +33,7 @@ from library.compose.motifs import (
     LOG_TEXTS,
     MOTIFS,
     Motif,
+    at_home,
     fits,
     joins,
     part_of,
@@ -286,7 +287,9 @@ class ComposeEnv:
             cached = frozenset(
                 q
                 for q, t in self.catalog.tools.items()
-                if t.write and part_of(motif, t.name, t.collection)
+                if t.write
+                and part_of(motif, t.name, t.collection)
+                and at_home(motif, t.name, t.collection, service_domain(t.service))
             )
             self._motif_tools[motif.name] = cached
         return cached
@@ -333,7 +336,9 @@ class ComposeEnv:
         if cached is None:
             out = {self.catalog.tools[q].service for q in self.core_tools(motif)}
             for t in self.catalog.tools.values():
-                if set(str(t.collection or "").split("_")) & motif.nouns:
+                if set(str(t.collection or "").split("_")) & motif.nouns and at_home(
+                    motif, t.name, t.collection, service_domain(t.service)
+                ):
                     out.add(t.service)
             working = {
                 t.service

@@ -225,9 +225,23 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     """The motifs whose nouns name the record best: a purchase order is procurement's
     (two of its words), not a refund's because it is also an order."""
     words = _words(collection or "") | (_words(tool_name) - {tool_verb(tool_name)})
+    if "work" in words:
+        words -= {"order", "orders"}  # a work order is a job for a technician, not a sale
     overlap = {m.name: len(words & m.nouns) for m in MOTIFS}
     most = max(overlap.values(), default=0)
     return frozenset(name for name, n in overlap.items() if n and n == most)
+
+
+# Workflows whose own records live in services of some domains only: a trip's bookings are
+# with a travel service (a flight, a hotel, a car), not a meeting room's booking.
+HOME_DOMAINS: dict[str, frozenset[str]] = {"travel": frozenset({"travel"})}
+
+
+def at_home(motif: Motif, tool_name: str, collection: str | None, domain: str) -> bool:
+    """Whether a write on a record of ``collection`` in a service of ``domain`` may be the
+    workflow's own (``HOME_DOMAINS``): records of its kind elsewhere are someone else's."""
+    home = HOME_DOMAINS.get(motif.name)
+    return home is None or domain in home or motif.name not in _claimed(tool_name, collection)
 
 
 def claimed_by(collection: str) -> frozenset[str]:
