@@ -67,8 +67,8 @@ UNWORKED_LOOKUP = 0.2
 # The share of requests that may open on a mailbox's messages (``start_services``).
 BY_MAIL = 0.25
 WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
-# A walk cut back to one matter (``Walker._back_to_one_matter``) takes up to this many more
-# steps toward this many services.
+# A walk that ends in few services takes up to this many more steps toward this many
+# services (``Walker._widen``).
 WIDEN_TRIES, WIDE = 2, 3
 
 
@@ -163,7 +163,7 @@ class Walker(Lookups, Writes):
                     break
         if hard:
             self._back_to_one_matter()
-            self._widen()
+        self._widen()
         if self.motif is not None:
             self._act_on_selections()
         if self._one_person():
@@ -224,8 +224,8 @@ class Walker(Lookups, Writes):
         raise Reject("many_matters")
 
     def _widen(self) -> None:
-        """A walk cut back to one matter may touch few services: a few more steps toward
-        ``WIDE`` services the plan keeps."""
+        """A walk may end in few services (a short one, or one cut back to one matter): a
+        few more steps toward ``WIDE`` services the plan keeps, rather than dropping it."""
         for _ in range(WIDEN_TRIES):
             kept = {self.steps[i].tool.service for i in purposeful(self.steps, ())}
             if len(kept) >= WIDE or len(self.steps) >= self.cfg.max_steps:

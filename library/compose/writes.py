@@ -315,6 +315,10 @@ class Writes(Binding):
         required = self._bind_required(tool, set(), exclude)
         if required is None:
             return None
+        if self._another_matter(
+            hung_on([b.fact for b in required.values() if b.fact], self.env.catalogs), tool
+        ):
+            return None  # known before the rest is bound (checked again with all of it below)
         flows = any(b.fact is not None for b in required.values())
         if not flows and not self._tells_subject(tool, required):
             logged = self._logs_the_work(tool, set(required))
