@@ -55,6 +55,7 @@ SUBSET = [
     "leave",
     "loyalty",
     "mail",
+    "meetings",
     "payments",
     "quotes",
     "recruiting",
@@ -64,6 +65,7 @@ SUBSET = [
     "storefront",
     "subscriptions",
     "timesheets",
+    "todo",
 ]
 CORPUS_TASKS = 150
 
@@ -251,10 +253,10 @@ def test_mix_of_services_and_capabilities(corpus) -> None:
     n = len(tasks)
     assert n >= 140
     # One matter per request: a short request reaches a third service through the tools
-    # that tell people or log the work (mail, chat, a to-do list, an issue tracker), most of
-    # which this subset lacks. The issue's 60% is measured on the whole corpus by
-    # ``bench/compose.py`` (65% at 1,000 tasks); here 36%.
-    assert sum(len(t.services) >= 3 for t in tasks) / n >= 0.3
+    # that tell people or log the work (mail, a to-do list, a meeting), fewer in this subset
+    # than in the corpus. The issue's 60% is measured on the whole corpus by
+    # ``bench/task_validity.py`` (66% at 1,000 tasks); here 58%.
+    assert sum(len(t.services) >= 3 for t in tasks) / n >= 0.5
     share = Counter(c for t in tasks for c in t.capabilities)
     for cap in ("sequential-dependency", "cross-service", "selection-rule", "threshold", "guard"):
         assert share[cap] / n >= 0.05, (cap, share[cap])

@@ -484,7 +484,7 @@ def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
     assert set(SEQUELS) == {m.name for m in MOTIFS}
     assert all(name in BY_NAME for names in SEQUELS.values() for name in names)
     world, base = env.world(0)
-    walked = 0
+    walked = long_walks = 0
     for seed in range(40):
         walker = Walker(env, world, base, random.Random(seed))
         walker.cfg = dataclasses.replace(walker.cfg, hard_share=1.0)
@@ -498,8 +498,14 @@ def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
         fitting = env.motif_tools(walker.motif).union(*(env.sequel_tools(m) for m in sequels)) - {
             q for q in env.catalog.tools if tool_verb(q.split("__", 1)[1]) in against
         }
-        assert walker.allowed == fitting, walker.motif.name
-    assert walked >= 10
+        # A long walk that fell short of the hard band was cut back to an ordinary request
+        # (``Walker._back_to_one_matter``), which carries out its own workflow only.
+        cut = walker.max_matters == env.config.matters
+        assert walker.allowed == (env.motif_tools(walker.motif) if cut else fitting), (
+            walker.motif.name
+        )
+        long_walks += not cut
+    assert walked >= 10 and long_walks >= 5, (walked, long_walks)
     # A follow-up after other work tells someone; it does not mark a message starred.
     follow_up = BY_NAME["follow-up"]
     assert "mail__update_message" in env.motif_tools(follow_up)
