@@ -16,6 +16,7 @@ from library.compose.catalog import (
 from library.compose.context import Entity, Fact, field_words
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
+from library.compose.matters import Matters, matters_of, worked_on
 from library.compose.motifs import CONTRADICTS, claimed_by
 from library.compose.plan import Bound, Step, show
 from library.compose.realism import (
@@ -24,6 +25,7 @@ from library.compose.realism import (
 )
 from library.compose.roles import (
     PERSON_KEYS,
+    hands_over,
     is_external_role,
     is_staff_role,
     names_person,
@@ -166,6 +168,19 @@ class Binding(WalkState):
         ]
         if key in PERSON_KEYS:
             out = [f for f in out if self._fits_role(p.name, key, f.value) and self._in_story(f)]
+            # The subject's own name or address is stated, or read where the request already
+            # is: not fetched off a record of theirs nothing else uses ("requester name:
+            # the guest name of their hotel reservation").
+            subjects = self.subjects()
+            out = [
+                f
+                for f in out
+                if self.env.identity(key, f.value) not in subjects or self._in_the_matter(f.entity)
+            ]
+        if key == "money":
+            # Money comes from the matter the request works on (the invoice it sends), not
+            # from another record of the customer's (an order nothing else touches).
+            out = [f for f in out if self._in_the_matter(f.entity)]
         if key == "money":
             # Money comes from what was there (an invoice's amount, an order's total), not
             # from a record the plan made ("a payment of the payment link's amount"); and a
@@ -178,6 +193,34 @@ class Binding(WalkState):
         # "The email of the user found by the message's recipient" is the recipient: a
         # value a lookup was called with, read back from its result, is not new.
         return [f for f in out if not self._echoes_lookup(f)]
+
+    def _work_of(self, entity: Entity) -> str | None:
+        """The piece of work (one of ``works``) a record of the subject's is about: the
+        customer's order and their payment are one refund."""
+        if not self.works or not self._found_by_subject(entity):
+            return None
+        claimed = claimed_by(entity.collection) & set(self.works)
+        return min(claimed) if claimed else None
+
+    def _matters(self) -> Matters:
+        """The matters the plan's writes work on so far (worked out once a step)."""
+        last = self.steps[-1] if self.steps else None
+        memo = self.matters_memo
+        if memo is None or memo[0][0] != len(self.steps) or memo[0][1] is not last:
+            shared = self.env.catalogs
+            worked = [e for s in self.steps for e in worked_on(s, shared)]
+            memo = ((len(self.steps), last), matters_of(worked, shared, self._work_of))
+            self.matters_memo = memo
+        return memo[1]
+
+    def _in_the_matter(self, entity: Entity) -> bool:
+        """Whether ``entity`` is where the request already is: the record it opened with,
+        one the plan made, or one tied to a record the plan works on (before any write,
+        any record)."""
+        if entity.step == 0 or entity.created:
+            return True
+        matters = self._matters()
+        return matters.count == 0 or id(entity) in matters.reached
 
     def _echoes_lookup(self, fact: Fact) -> bool:
         """Whether ``fact`` is a value its own lookup was called with, from another record
@@ -772,6 +815,12 @@ class Binding(WalkState):
                 continue  # nobody asks to rewrite a comment, or an order's currency or total
             if self._works_against(p):
                 continue  # a renewal does not turn on "cancel at period end"
+            if (
+                entity is not None
+                and (p.key or p.item_key) in PERSON_KEYS
+                and not hands_over(role_of(p.name))
+            ):
+                continue  # whom a record is about stays; only who handles it changes
             out.append(p)
         return out
 

@@ -107,7 +107,7 @@ MOTIFS: tuple[Motif, ...] = (
     _m(
         "procurement",
         "create approve submit send order receive",
-        "purchase order orders vendor vendors requisition requisitions po pos supplier suppliers",
+        "purchase vendor vendors requisition requisitions po pos supplier suppliers",
         "{subject} is part of a purchase we need to make.",
         "{subject} came up in procurement today.",
         "{subject} is involved in a purchase.",
@@ -225,8 +225,9 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     """The motifs whose nouns name the record best: a purchase order is procurement's
     (two of its words), not a refund's because it is also an order."""
     words = _words(collection or "") | (_words(tool_name) - {tool_verb(tool_name)})
-    if "work" in words:
-        words -= {"order", "orders"}  # a work order is a job for a technician, not a sale
+    if words & {"work", "purchase"}:
+        # a work order is a technician's job, a purchase order procurement's: not a sale
+        words -= {"order", "orders"}
     overlap = {m.name: len(words & m.nouns) for m in MOTIFS}
     most = max(overlap.values(), default=0)
     return frozenset(name for name, n in overlap.items() if n and n == most)
@@ -322,6 +323,10 @@ def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
         return bool(_words(collection) & _NEW_MONEY)
     return bool(_words(collection) & _NOT_MADE.get(motif.name, frozenset()))
 
+
+# Workflows that keep the records they work on going: an escalation raises a ticket's
+# priority, it does not close it; a renewal does not end the subscription it renews.
+ONGOING = frozenset({"escalation", "renewal", "onboarding", "scheduling"})
 
 # Workflows about a colleague: someone joining or leaving us, never a customer.
 STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})

@@ -48,6 +48,21 @@ def is_staff_role(role: str) -> bool:
     )
 
 
+# Staff roles that say who a record is about or who made it (the employee an expense is
+# for, a comment's author): set once, never handed to someone else.
+FIXED_STAFF_ROLES = frozenset(
+    {"employee", "author", "created_by", "updated_by", "uploaded_by", "submitted_by",
+     "requested_by", "approved_by"}
+)  # fmt: skip
+
+
+@functools.cache
+def hands_over(role: str) -> bool:
+    """Whether a record's person in ``role`` can be changed to someone else: the colleague
+    handling it (assignee, owner, host), not whom it is about or who made it."""
+    return is_staff_role(role) and role not in FIXED_STAFF_ROLES
+
+
 @functools.cache
 def is_external_role(role: str) -> bool:
     if not role:

@@ -139,12 +139,12 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "travel": {
         "ticket_subject": ("Change to my booking", "Travel booking question"),
-        "email_subject": ("Your trip", "Travel arrangements", "Your booking is confirmed"),
+        "email_subject": ("Your trip", "Travel arrangements", "Your booking"),
         "body:message": (
-            "Your travel is booked; the confirmations are below.",
+            "Your booking is updated; the details are below.",
             "Your itinerary has changed; the new details are below.",
         ),
-        "body:comment": ("Travel booked.", "Itinerary updated."),
+        "body:comment": ("Booking updated.", "Itinerary updated."),
         "task_title": ("Check the itinerary", "File the travel expenses"),
         "meeting_topic": ("Trip briefing",),
     },
@@ -262,8 +262,8 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("The purchase order is approved and sent to the vendor.",),
     },
     "travel": {
-        "email_subject": ("Travel booked", "Itinerary change"),
-        "body:message": ("The trip is booked; the confirmations are on the bookings.",),
+        "email_subject": ("Travel arrangements updated", "Itinerary change"),
+        "body:message": ("The travel arrangements are updated; the details are on the bookings.",),
     },
     "expenses": {
         "email_subject": ("Expense report to review", "Expenses processed"),

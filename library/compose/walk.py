@@ -141,9 +141,7 @@ class Walker(Lookups, Writes):
             self.works = (self.motif.name, *sequels)
         if not self._start():
             raise Reject("no_start")
-        if self.motif is not None and self.motif.name == "follow-up" and self._covering():
-            # Following up is getting back to someone waiting to hear from us, not a
-            # colleague's odd jobs (a comment here, a meeting there).
+        if self.motif is not None and not self._for_this_person(self.motif):
             raise Reject("workflow_not_for_this_person")
         # A long walk counts the steps that will stay in the plan: a lookup whose result
         # nothing uses is pruned, so it is walked past, up to a bound on the work.
@@ -232,6 +230,18 @@ class Walker(Lookups, Writes):
                 return
             if self._next(len(self.services) + 1, len(self.steps) + 2) is None:
                 return
+
+    def _for_this_person(self, motif: Motif) -> bool:
+        """Whether the person the request starts from can be the one its workflow is for:
+        following up is getting back to someone waiting to hear from us (not a colleague's
+        odd jobs: a comment here, a meeting there), and an expense claim is a colleague's."""
+        subjects = self.subjects()
+        staff = any(self.env.is_staff("email", s) for s in subjects)
+        if motif.name == "follow-up":
+            return not staff
+        if motif.name in STAFF_WORK:
+            return staff or not subjects
+        return True
 
     def _for_an_outsider(self) -> bool:
         """Whether the request is an outside person's (a customer's), whose matter takes

@@ -21,8 +21,8 @@ from library.compose.catalog import (
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.matters import Matters, counts, hung_on, is_message, matters_of, worked_on
-from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, claimed_by
+from library.compose.matters import counts, hung_on, is_message
+from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, ONGOING
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -76,25 +76,6 @@ class Writes(Binding):
         return self.rng.choice(options) if options else None
 
     # -- one matter per request (``matters``) ----------------------------------------------
-    def _work_of(self, entity: Entity) -> str | None:
-        """The piece of work (one of ``works``) a record of the subject's is about: the
-        customer's order and their payment are one refund."""
-        if not self.works or not self._found_by_subject(entity):
-            return None
-        claimed = claimed_by(entity.collection) & set(self.works)
-        return min(claimed) if claimed else None
-
-    def _matters(self) -> Matters:
-        """The matters the plan's writes work on so far (worked out once a step)."""
-        last = self.steps[-1] if self.steps else None
-        memo = self.matters_memo
-        if memo is None or memo[0][0] != len(self.steps) or memo[0][1] is not last:
-            shared = self.env.catalogs
-            worked = [e for s in self.steps for e in worked_on(s, shared)]
-            memo = ((len(self.steps), last), matters_of(worked, shared, self._work_of))
-            self.matters_memo = memo
-        return memo[1]
-
     def _another_matter(self, records: Sequence[Entity], tool: ToolInfo) -> bool:
         """Whether working on ``records`` would take the request past the matters it may
         be about (``max_matters``). Until the workflow's own work is done, a step that is
@@ -579,6 +560,8 @@ class Writes(Binding):
         values, threshold_text = self._values(tool, chosen, entity, (tool.service, tool.collection))
         if not values and not put:
             return None
+        if self._ends_what_it_keeps({n: b.value for n, b in values.items()}):
+            return None
         own = self._own(tool, entity)
         resent: set[str] = set()
         where = (tool.service, tool.collection)
@@ -600,6 +583,11 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, entity)
+
+    def _ends_what_it_keeps(self, values: dict[str, Any]) -> bool:
+        """Whether an edit would set a final status (closed, cancelled) in a workflow that
+        keeps its records going (``motifs.ONGOING``: escalating a ticket and closing it)."""
+        return self.motif is not None and self.motif.name in ONGOING and status_of(values) in FINAL
 
     def _action(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
