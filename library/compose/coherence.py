@@ -16,6 +16,7 @@ from library.rubric.values import timestamp
 # Finished business: nothing but the transition out of it may touch the record.
 FINAL = TERMINAL | {"resolved", "solved", "paid", "settled", "shipped", "sent", "posted"}
 FINAL |= {"wont_do", "wontfix", "wont_fix", "abandoned", "obsolete", "duplicate"}  # given up
+FINAL |= {"missed", "ended", "hung_up"}  # a call that is over
 # From these, a few follow-up transitions are still legitimate (a paid invoice is refunded,
 # a shipped order delivered, a sent invoice paid); field edits are not.
 FOLLOW_UPS: dict[str, frozenset[str]] = {

@@ -34,6 +34,7 @@ from library.compose.motifs import (
     MOTIFS,
     Motif,
     at_home,
+    claimed_by,
     fits,
     joins,
     part_of,
@@ -336,7 +337,8 @@ class ComposeEnv:
         if cached is None:
             out = {self.catalog.tools[q].service for q in self.core_tools(motif)}
             for t in self.catalog.tools.values():
-                if set(str(t.collection or "").split("_")) & motif.nouns and at_home(
+                # records of its kind (a work order is no order: ``motifs._claimed``)
+                if motif.name in claimed_by(str(t.collection or "")) and at_home(
                     motif, t.name, t.collection, service_domain(t.service)
                 ):
                     out.add(t.service)
