@@ -1,5 +1,9 @@
 """One matter per request: a request is about one piece of business (a customer's order and
-what follows from it), or, when it is long, a few; never a chain of unrelated chores."""
+what follows from it), or, when it is long, a few; never a chain of unrelated chores. And
+what keeps a request about its matter: money moves once, money and the subject's own
+details come from the matter, a workflow is for the right person, only the colleague
+handling a record changes hands, nothing is made twice on the same records, and an
+ongoing workflow ends nothing."""
 
 from __future__ import annotations
 
@@ -9,17 +13,36 @@ from collections import Counter
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
+from library.compose.catalog import CREATE, UPDATE
+from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
 from library.compose.matters import counts, hung_on, matters_of, worked_on
-from library.compose.motifs import STAFF_WORKFLOWS
+from library.compose.motifs import (
+    APPOINTMENTS,
+    BY_NAME,
+    ONGOING,
+    STAFF_WORK,
+    STAFF_WORKFLOWS,
+    at_home,
+    claimed_by,
+    part_of,
+)
 from library.compose.prune import purposeful
+from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
+from library.compose.writes import moves_money
+from library.graph.nodes import name_words
 
 SERVICES = [
     "calendar",
+    "chat",
+    "expenses",
+    "invoicing",
+    "recruiting",
+    "voice",
     "crm",
     "customer_success",
     "docs",
@@ -99,7 +122,8 @@ def env() -> ComposeEnv:
     return make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
 
 
-def _walks(env: ComposeEnv) -> list[Walker]:
+@pytest.fixture(scope="module")
+def walks(env: ComposeEnv) -> list[Walker]:
     done = []
     for j in range(WALKS):
         world, base = env.world(j % env.config.worlds)
@@ -112,12 +136,18 @@ def _walks(env: ComposeEnv) -> list[Walker]:
     return done
 
 
-def test_a_request_is_about_one_matter_unless_it_is_long(env: ComposeEnv) -> None:
+def _tools(walker: Walker) -> list[str]:
+    return [s.tool.qualified for s in walker.steps]
+
+
+def test_a_request_is_about_one_matter_unless_it_is_long(
+    env: ComposeEnv, walks: list[Walker]
+) -> None:
     """Every walk that is not in the hard band's size works on one matter; a long one on
     at most ``hard_matters`` unless it picks up a colleague's plate."""
     cfg = env.config
     seen: Counter[str] = Counter()
-    for walker in _walks(env):
+    for walker in walks:
         if walker.motif is None or walker.motif.name in STAFF_WORKFLOWS:
             continue
         kept = purposeful(walker.steps, ())
@@ -131,3 +161,143 @@ def test_a_request_is_about_one_matter_unless_it_is_long(env: ComposeEnv) -> Non
         elif not walker._covering():
             assert count <= cfg.hard_matters, [s.tool.qualified for s in walker.steps]
     assert seen["short"] >= 30 and seen["long"] >= 3, seen
+
+
+def test_money_moves_once_and_from_the_matter(walks: list[Walker]) -> None:
+    """A request takes or pays back money once (no capture, then a new payment, then a
+    payment link); an amount, and the subject's own name or address, come from the matter
+    it works on, never from another record of the customer's that nothing else touches
+    ("requester name: the guest name of their hotel reservation")."""
+    amounts = 0
+    for walker in walks:
+        moving = [s.tool.qualified for s in walker.steps if s.write and moves_money(s.tool)]
+        assert len(moving) <= 1, _tools(walker)
+        shared = walker.env.catalogs
+        subjects = walker.subjects()
+        for i, step in enumerate(walker.steps):
+            for fact in step.sources if step.write else ():
+                own = fact.key in PERSON_KEYS and (
+                    walker.env.identity(str(fact.key), fact.value) in subjects
+                )
+                if fact.key != "money" and not own:
+                    continue
+                amounts += 1
+                worked = [e for s in walker.steps[:i] for e in worked_on(s, shared)]
+                reached = matters_of(worked, shared, walker._work_of).reached
+                entity = fact.entity
+                assert entity.found == 0 or entity.created or not worked or id(entity) in reached, (
+                    _tools(walker),
+                    i,
+                )
+    assert amounts >= 5
+
+
+def test_a_workflow_is_for_the_right_person(walks: list[Walker]) -> None:
+    """Following up is for someone waiting to hear from us, not a colleague's odd jobs; an
+    expense claim is a colleague's, never a customer's."""
+    seen: Counter[str] = Counter()
+    for walker in walks:
+        if walker.motif is None or not walker.steps:
+            continue
+        subjects = walker.subjects()
+        staff = any(walker.env.is_staff("email", s) for s in subjects)
+        if walker.motif.name == "follow-up":
+            assert not staff, _tools(walker)
+        if walker.motif.name in STAFF_WORK and subjects:
+            assert staff, _tools(walker)
+        seen[walker.motif.name] += 1
+    assert seen["follow-up"] >= 3 and seen["expenses"] >= 3, seen
+
+
+def test_only_the_colleague_handling_a_record_changes_hands(walks: list[Walker]) -> None:
+    """An edit may hand a record to another colleague (its assignee, owner, host), never
+    change whom it is about or who made it (an expense's employee, an order's customer)."""
+    handed = 0
+    for walker in walks:
+        for step in walker.steps:
+            if step.tool.kind != UPDATE:
+                continue
+            for name in step.args:
+                p = step.tool.param(name)
+                if p is None or name == step.tool.own or (p.key or p.item_key) not in PERSON_KEYS:
+                    continue
+                if step.binds.get(name, {}).get("from") == "resent":
+                    continue
+                assert hands_over(role_of(name)), (_tools(walker), name)
+                handed += 1
+    assert handed >= 5
+
+
+def test_nothing_is_made_twice_on_the_same_records(walks: list[Walker]) -> None:
+    """No create hangs a second record on the same two records (an application for the
+    candidate and the job they already applied to)."""
+    for walker in walks:
+        initial = walker.base
+        for step in walker.steps:
+            if step.tool.kind != CREATE:
+                continue
+            ids = {
+                n: v
+                for n, v in step.args.items()
+                if isinstance(v, str)
+                and any(f.value == v and f.field == "id" for f in step.sources)
+            }
+            if len(ids) < 2:
+                continue
+            state = initial.states[step.tool.service]
+            records = getattr(state, str(step.tool.collection)).values()
+            assert not any(all(getattr(r, n, None) == v for n, v in ids.items()) for r in records)
+
+
+def test_an_ongoing_workflow_ends_nothing(walks: list[Walker]) -> None:
+    """An escalation raises a ticket's priority; it does not close the ticket (nor does a
+    renewal, an onboarding or a scheduling end what it works on)."""
+    for walker in walks:
+        if walker.motif is None or walker.motif.name not in ONGOING:
+            continue
+        for step in walker.steps:
+            if step.tool.kind == UPDATE:
+                assert status_of(step.args) not in FINAL, _tools(walker)
+
+
+def test_one_appointment_and_nothing_hung_on_a_policy_note(walks: list[Walker]) -> None:
+    """A request books one meeting, event or appointment; a policy note the plan reads for a
+    rule gets no comment (no one's work hangs on it)."""
+    notes = 0
+    for walker in walks:
+        made = [
+            s
+            for s in walker.steps
+            if s.tool.kind == CREATE
+            and set(name_words(str(s.tool.collection or ""))) & APPOINTMENTS
+        ]
+        assert len(made) <= 1, _tools(walker)
+        rules = {(r["service"], r["id"]) for r in walker.house_rules}
+        notes += len(rules)
+        for step in walker.steps:
+            if step.tool.kind == CREATE:
+                assert not any((f.entity.service, f.entity.id) in rules for f in step.sources)
+    assert notes >= 5
+
+
+def test_what_a_workflow_makes_and_where_its_records_are() -> None:
+    """A workflow does not make what it starts from (an onboarding no candidate, a hiring
+    step no job); a delivery problem takes no payment; a work order is no sale and a
+    purchase order procurement's alone; a trip's bookings are with travel services."""
+    onboarding, hiring = BY_NAME["onboarding"], BY_NAME["hiring"]
+    assert not part_of(onboarding, "create_candidate", "candidates")
+    assert not part_of(hiring, "create_job", "jobs")
+    assert part_of(hiring, "create_application", "applications")
+    assert not part_of(BY_NAME["fulfilment"], "create_payment", "payments")
+    assert not claimed_by("work_orders") & {"refund", "fulfilment"}
+    assert claimed_by("purchase_orders") == {"procurement"}
+    assert "procurement" not in claimed_by("orders")
+    travel = BY_NAME["travel"]
+    assert at_home(travel, "create_booking", "bookings", "travel")
+    assert not at_home(travel, "create_booking", "bookings", "people")  # a meeting room
+    assert at_home(travel, "send_email", "emails", "collaboration")  # telling someone
+
+
+def test_a_returned_rental_and_a_missed_call_are_over() -> None:
+    assert ends_record("return_rental")
+    assert status_of({"status": "missed"}) in FINAL

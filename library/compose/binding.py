@@ -217,7 +217,7 @@ class Binding(WalkState):
         """Whether ``entity`` is where the request already is: the record it opened with,
         one the plan made, or one tied to a record the plan works on (before any write,
         any record)."""
-        if entity.step == 0 or entity.created:
+        if entity.found == 0 or entity.created:
             return True
         matters = self._matters()
         return matters.count == 0 or id(entity) in matters.reached
@@ -262,11 +262,11 @@ class Binding(WalkState):
     def _found_by_subject(self, entity: Entity) -> bool:
         """Whether the step that found ``entity`` opened the request or searched by its
         subject (not by a record another lookup found)."""
-        if entity.step == 0:
+        if entity.found == 0:
             return True
-        if not 0 <= entity.step < len(self.steps):
+        if not 0 <= entity.found < len(self.steps):
             return False
-        step, subjects = self.steps[entity.step], self.subjects()
+        step, subjects = self.steps[entity.found], self.subjects()
         return any(
             (p := step.tool.param(name)) is not None
             and (p.key or p.item_key) in PERSON_KEYS

@@ -45,6 +45,12 @@ class Entity:
     shared: frozenset[str] = frozenset()
     # The name the record's id has in tool outputs (``record`` holds it under ``id``).
     id_key: str = "id"
+    # The step that first showed it (``step`` moves on to the last write that returned it).
+    found: int = -1
+
+    def __post_init__(self) -> None:
+        if self.found < 0:
+            self.found = self.step
 
     def link(self, other: Entity) -> None:
         if other is not self and all(o is not other for o in self.links):
