@@ -596,7 +596,7 @@ def test_money_taken_from_a_record_keeps_that_record_s_currency():
 
     lib = bundled_library(["storefront", "invoicing", "payments", "returns", "crm"])
     env = make_env(lib.classes, lib.nodes)
-    tasks = compose_tasks([], 10, env=env, seed=3).tasks  # refunds make no payments: billing does
+    tasks = compose_tasks([], 20, env=env, seed=3).tasks  # refunds make no payments: billing does
     checked = 0
     for task in tasks:
         world = task_world(task, lib.classes)
