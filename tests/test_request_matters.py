@@ -185,10 +185,9 @@ def test_money_moves_once_and_from_the_matter(walks: list[Walker]) -> None:
                 worked = [e for s in walker.steps[:i] for e in worked_on(s, shared)]
                 reached = matters_of(worked, shared, walker._work_of).reached
                 entity = fact.entity
-                assert entity.found == 0 or entity.created or not worked or id(entity) in reached, (
-                    _tools(walker),
-                    i,
-                )
+                here = entity.found == 0 or entity.created or entity is step.entity
+                # (the record the step writes may decide its own values: a threshold)
+                assert here or not worked or id(entity) in reached, (_tools(walker), i)
     assert amounts >= 5
 
 
@@ -289,6 +288,16 @@ def test_what_a_workflow_makes_and_where_its_records_are() -> None:
     assert not part_of(hiring, "create_job", "jobs")
     assert part_of(hiring, "create_application", "applications")
     assert not part_of(BY_NAME["fulfilment"], "create_payment", "payments")
+    assert not part_of(BY_NAME["expenses"], "create_expense_report", "expense_reports")
+    assert part_of(BY_NAME["expenses"], "approve_expense_report", "expense_reports")
+    # sharing files is not renaming them; following up hangs up no call; a refund is the
+    # change to the order, not a note on it
+    assert not part_of(BY_NAME["file sharing"], "update_file", "files")
+    assert part_of(BY_NAME["file sharing"], "share_file", "files")
+    assert not part_of(BY_NAME["follow-up"], "end_call", "calls")
+    assert part_of(BY_NAME["follow-up"], "log_call", "calls")
+    assert not part_of(BY_NAME["refund"], "update_order", "orders")
+    assert part_of(BY_NAME["refund"], "refund_order", "orders")
     assert not claimed_by("work_orders") & {"refund", "fulfilment"}
     assert claimed_by("purchase_orders") == {"procurement"}
     assert "procurement" not in claimed_by("orders")

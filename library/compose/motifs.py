@@ -162,7 +162,7 @@ MOTIFS: tuple[Motif, ...] = (
     ),
     _m(
         "file sharing",
-        "share update replace move archive associate upload create",
+        "share replace move archive associate upload create",
         "file files folder folders document documents directory directories association "
         "associations attachment attachments",
         "{subject} needs its files put in order and shared.",
@@ -310,6 +310,7 @@ _NEW_MONEY = frozenset(
 _NOT_MADE: dict[str, frozenset[str]] = {
     "onboarding": frozenset({"candidate", "candidates", "application", "applications"}),
     "hiring": frozenset({"job", "jobs"}),
+    "expenses": frozenset({"report", "reports"}),  # processing a claim files no new one
 }
 
 
@@ -373,7 +374,13 @@ CONTRADICTS: dict[str, frozenset[str]] = {
     "offboarding": frozenset(
         {"activate", "reactivate", "invite", "enroll", "provision", "hire", "onboard"}
     ),
-    "refund": frozenset({"charge", "capture", "bill", "modify"}),  # not a changed order
+    # not a changed order, nor a note or a new resolution on it: the refund is the change
+    "refund": frozenset({"charge", "capture", "bill", "modify", "update"}),
+    "file sharing": frozenset({"update", "rename", "delete"}),  # sharing, not renaming
+    # getting back to someone ends nothing of theirs (no hung-up call, no cancelled event)
+    "follow-up": frozenset(
+        {"end", "hang", "cancel", "delete", "remove", "archive", "decline", "reject", "void"}
+    ),
     "fulfilment": frozenset({"cancel", "void", "refund"}),  # an order to deliver is not called off
     "hiring": frozenset({"terminate", "offboard"}),
     "renewal": frozenset({"cancel", "terminate"}),
