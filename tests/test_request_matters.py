@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
-from library.compose.catalog import CREATE, UPDATE
+from library.compose.catalog import ACTION, CREATE, UPDATE
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
@@ -255,8 +255,10 @@ def test_an_ongoing_workflow_ends_nothing(walks: list[Walker]) -> None:
         if walker.motif is None or walker.motif.name not in ONGOING:
             continue
         for step in walker.steps:
-            if step.tool.kind == UPDATE:
+            if step.tool.kind in (UPDATE, ACTION):
                 assert status_of(step.args) not in FINAL, _tools(walker)
+            if step.tool.kind == ACTION:
+                assert not ends_record(step.tool.name), _tools(walker)
 
 
 def test_one_appointment_and_nothing_hung_on_a_policy_note(walks: list[Walker]) -> None:

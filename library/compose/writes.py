@@ -605,6 +605,10 @@ class Writes(Binding):
             return None
         if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
             return None  # nothing is made only to be set to "wont_do" or "closed"
+        if self._ends_what_it_keeps({n: b.value for n, b in required.items()}) or (
+            self.motif is not None and self.motif.name in ONGOING and ends_record(tool.name)
+        ):
+            return None  # an escalation does not close, or give up on, what it escalates
         # The owner's id beside the record's own ("suspend the customer's line", not "...
         # (customer ID: the customer)"): the record names whose it is.
         lister = (
