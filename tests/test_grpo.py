@@ -24,7 +24,14 @@ from library.compose import Task, compose_tasks
 from library.judge import judge_group
 from library.rollout import InProcessEnv, Rollout, replay_rollout
 from library.services import reference_service_classes
-from training.data import Band, SelectionError, built_code, reproduce, select_rl_tasks
+from training.data import (
+    Band,
+    SelectionError,
+    built_code,
+    reproduce,
+    select_rl_tasks,
+    task_from_row,
+)
 from training.environment import (
     EnvClock,
     MissingServices,
@@ -271,7 +278,12 @@ def test_two_steps_log_the_judges_cfrr_for_the_same_transcripts(
     )
     records = [json.loads(line) for line in (out / "rollouts.jsonl").read_text().splitlines()]
     assert len(records) == 2 * G
-    by_id = {t.task_id: t for t in tasks}
+    # The tasks as the trainer read them: from the warehouse, which writes JSON with sorted
+    # keys, so a list tool returns records in id order there (the in-memory task keeps the
+    # order composition injected them in). Replay what the trainer ran.
+    stored = Warehouse(out.parent / "wh").query("select * from tasks").to_pylist()
+    by_id = {row["task_id"]: task_from_row(row) for row in stored}
+    assert set(by_id) == {t.task_id for t in tasks}
     groups: dict[str, list[dict[str, Any]]] = {}
     for rec in records:
         groups.setdefault(rec["rollout"]["group_id"], []).append(rec)
