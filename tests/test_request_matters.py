@@ -13,11 +13,11 @@ from collections import Counter
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
-from library.compose.catalog import ACTION, CREATE, UPDATE
+from library.compose.catalog import ACTION, CREATE, UPDATE, Param
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
-from library.compose.matters import counts, hung_on, matters_of, worked_on
+from library.compose.matters import Matters, counts, hung_on, matters_of, worked_on
 from library.compose.motifs import (
     APPOINTMENTS,
     BY_NAME,
@@ -37,7 +37,10 @@ from library.compose.writes import moves_money
 from library.graph.nodes import name_words
 
 SERVICES = [
+    "analytics",
     "calendar",
+    "car_rental",
+    "hotels",
     "chat",
     "expenses",
     "invoicing",
@@ -312,3 +315,26 @@ def test_what_a_workflow_makes_and_where_its_records_are() -> None:
 def test_a_returned_rental_and_a_missed_call_are_over() -> None:
     assert ends_record("return_rental")
     assert status_of({"status": "missed"}) in FINAL
+
+
+def test_a_name_is_read_where_the_request_is_or_stated(env: ComposeEnv) -> None:
+    """A person's name for a call is copied from a record of the matter the request works
+    on; one seen only on another record of theirs (their profile in an analytics tool) is
+    stated instead ("driver name: Paul Willis", not "the full name of Paul's profile")."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    person = next(p for p in walker.env.pool.people if p.full_name)
+    booking = Entity("hotels", "reservations", "r1", {"id": "r1"}, 1, "", "reservation")
+    profile = Entity("analytics", "profiles", "p1", {"id": "p1"}, 2, "", "profile")
+    walker.entities += [booking, profile]
+    walker.facts = [
+        Fact(profile, "full_name", person.full_name, "person_name", "string"),
+        Fact(booking, "guest_name", person.full_name, "person_name", "string"),
+    ]
+    walker.steps = [None, None, None]  # type: ignore[list-item]  # the memo's key only
+    walker.matters_memo = ((3, None), Matters(1, frozenset({id(booking)}), frozenset()))
+    driver = Param("driver_name", True, "string", "person_name")
+    bound = walker._name_of(driver, person, ("car_rental", "rentals"))
+    assert bound.fact is not None and bound.fact.entity is booking
+    walker.facts = walker.facts[:1]  # only the profile names them
+    assert walker._name_of(driver, person, ("car_rental", "rentals")).fact is None

@@ -486,7 +486,8 @@ class Binding(WalkState):
 
     def _name_of(self, p: Param, person: Any, exclude: tuple[str, str | None]) -> Bound:
         """``person``'s name (or its first/last part) for ``p``: from a value the agent saw
-        when one matches, else stated in the instruction."""
+        where the request already is (``_in_the_matter``) when one matches, else stated in
+        the instruction (not "the full name of their profile in Analytics")."""
         low = p.name.lower()
         if "first" in low or "given" in low:
             wanted, index = person.first_name, 0
@@ -500,6 +501,7 @@ class Binding(WalkState):
             if not f.entity.deleted
             and (f.entity.service, f.entity.collection) != exclude
             and isinstance(f.value, str)
+            and self._in_the_matter(f.entity)
         ]
         exact = [f for f in live if f.value == wanted]
         if exact:
