@@ -733,37 +733,9 @@ def test_no_flag_or_status_undoes_the_work():
     assert {"wont_do", "closed", "canceled"} <= FINAL
 
 
-def test_a_record_the_plan_opens_is_not_then_given_up():
-    """An issue the plan files is not then moved to "wont_do" (or any final status); moving
-    it on to "in_progress" is work."""
-    from library.compose.coherence import FINAL, status_of
-
-    lib = bundled_library(["issue_tracker", "mail"])
-    env = make_env(lib.classes, lib.nodes)
-    tool = env.catalog.tools["issue_tracker__transition_issue"]
-    outcomes = {}
-    for status in ("wont_do", "in_progress"):
-        world, base = env.world(0)
-        walker = Walker(env, world, base, random.Random(0))
-        walker.motif = BY_NAME["escalation"]
-        issues = world.services["issue_tracker"].state.issues
-        rid, record = next(
-            (i, r.model_dump(mode="json"))
-            for i, r in sorted(issues.items())
-            if status_of(r.model_dump(mode="json")) not in FINAL
-            and status_of(r.model_dump(mode="json")) != "in_progress"
-        )
-        made = Entity("issue_tracker", "issues", rid, record, 0, "", "issue", created=True)
-        walker._add_entity(made)  # the record and what it shows, as a step would add them
-        walker._bind_required = lambda *a, s=status, **k: {"status": Bound.literal(s)}  # type: ignore[method-assign]
-        outcomes[status] = walker._action(tool)
-    assert outcomes["wont_do"] is None
-    assert outcomes["in_progress"] is not None
-
-
-def test_an_escalation_gives_up_on_nothing_it_found():
-    """An escalation does not move the issue it found to "wont_do" (``motifs.ONGOING``: nor
-    does a renewal end what it renews); moving the issue on to "in_progress" is work."""
+def _transition_outcomes(created: bool) -> dict[str, object]:
+    """An escalation's walk moving an open issue (one it made, or one it found) to
+    "wont_do" and to "in_progress": the step each makes, or None."""
     from library.compose.coherence import FINAL, status_of
 
     lib = bundled_library(["issue_tracker", "mail"])
@@ -782,9 +754,24 @@ def test_an_escalation_gives_up_on_nothing_it_found():
             if status_of(r.model_dump(mode="json")) not in FINAL
             and status_of(r.model_dump(mode="json")) != "in_progress"
         )
-        found = Entity("issue_tracker", "issues", rid, record, 0, "", "issue")
-        walker._add_entity(found)  # the record and what it shows, as a lookup would add them
+        issue = Entity("issue_tracker", "issues", rid, record, 0, "", "issue", created=created)
+        walker._add_entity(issue)  # the record and what it shows, as a step would add them
         walker._bind_required = lambda *a, s=status, **k: {"status": Bound.literal(s)}  # type: ignore[method-assign]
         outcomes[status] = walker._action(tool)
+    return outcomes
+
+
+def test_a_record_the_plan_opens_is_not_then_given_up():
+    """An issue the plan files is not then moved to "wont_do" (or any final status); moving
+    it on to "in_progress" is work."""
+    outcomes = _transition_outcomes(created=True)
+    assert outcomes["wont_do"] is None
+    assert outcomes["in_progress"] is not None
+
+
+def test_an_escalation_gives_up_on_nothing_it_found():
+    """An escalation does not move the issue it found to "wont_do" (``motifs.ONGOING``: nor
+    does a renewal end what it renews); moving the issue on to "in_progress" is work."""
+    outcomes = _transition_outcomes(created=False)
     assert outcomes["wont_do"] is None
     assert outcomes["in_progress"] is not None

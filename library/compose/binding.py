@@ -181,7 +181,6 @@ class Binding(WalkState):
             # Money comes from the matter the request works on (the invoice it sends), not
             # from another record of the customer's (an order nothing else touches).
             out = [f for f in out if self._in_the_matter(f.entity)]
-        if key == "money":
             # Money comes from what was there (an invoice's amount, an order's total), not
             # from a record the plan made ("a payment of the payment link's amount"); and a
             # refund's amount is money going back: no new payment or link is for it.
@@ -202,14 +201,18 @@ class Binding(WalkState):
         claimed = claimed_by(entity.collection) & set(self.works)
         return min(claimed) if claimed else None
 
+    def _matters_of(self, steps: list[Step]) -> Matters:
+        """The matters the writes among ``steps`` work on."""
+        shared = self.env.catalogs
+        worked = [e for s in steps for e in worked_on(s, shared)]
+        return matters_of(worked, shared, self._work_of)
+
     def _matters(self) -> Matters:
         """The matters the plan's writes work on so far (worked out once a step)."""
         last = self.steps[-1] if self.steps else None
         memo = self.matters_memo
         if memo is None or memo[0][0] != len(self.steps) or memo[0][1] is not last:
-            shared = self.env.catalogs
-            worked = [e for s in self.steps for e in worked_on(s, shared)]
-            memo = ((len(self.steps), last), matters_of(worked, shared, self._work_of))
+            memo = ((len(self.steps), last), self._matters_of(self.steps))
             self.matters_memo = memo
         return memo[1]
 

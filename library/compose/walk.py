@@ -29,7 +29,6 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
-from library.compose.matters import matters_of, worked_on
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
@@ -200,17 +199,13 @@ class Walker(Lookups, Writes):
         # ... and carries out its own workflow, not the ones a long request may add.
         own = self.env.motif_tools(self.motif)
         self.allowed, self.works, self.matters_memo = own, (self.motif.name,), None
-        shared = self.env.catalogs
         core = self.env.core_tools(self.motif)
 
         def one_matter(steps: list[Step]) -> bool:
-            writes = [s for s in steps if s.write]
-            if not any(s.tool.qualified in core for s in writes):
+            writes = [s.tool.qualified for s in steps if s.write]
+            if not any(q in core for q in writes) or any(q not in own for q in writes):
                 return False
-            if any(s.tool.qualified not in own for s in writes):
-                return False
-            worked = [e for s in writes for e in worked_on(s, shared)]
-            return matters_of(worked, shared, self._work_of).count <= cap
+            return self._matters_of(steps).count <= cap
 
         if one_matter(self.steps):
             return
