@@ -233,14 +233,18 @@ def test_factory_run_from_the_ui_shows_logs_progress_and_summary(
             assert run is not None, "three Quick runs from the UI created no flow run"
             seen = watch_run(api, run["id"])
             assert seen["state"] == "COMPLETED", seen
-            # While it ran, each stage logged and the build's progress moved through a value
-            # between 0 and 100.
+            # While it ran, each stage logged and a stage's progress moved through a value
+            # between 0 and 100. Which stage is left open: a fast build on a quiet machine can
+            # go from 0 to 100 between two polls (CI saw build [0, 100], compose [0, 25, 75,
+            # 100]); without moving progress every stage shows only [0, 100].
             # (The export's lines may land just after the run ends: the log worker batches.)
             running = {f"compoworld.{stage}" for stage in STAGES if stage != "export"}
             assert running <= seen["logged_while_running"], seen
-            assert any(0 < p < 100 for p in seen["progress"].get("factory-build-progress", [])), (
-                seen
-            )
+            assert any(
+                0 < p < 100
+                for stage in ("build", "compose", "rollout")
+                for p in seen["progress"].get(f"factory-{stage}-progress", [])
+            ), seen
 
             artifacts = api_call(
                 f"{api}/artifacts/filter",
