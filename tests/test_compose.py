@@ -391,6 +391,40 @@ def test_task_rows_are_json_and_complete(corpus) -> None:
         assert all(c.describe() for c in task.criteria())
 
 
+def test_a_task_read_back_from_the_warehouse_lists_its_records_in_the_same_order(
+    corpus, tmp_path
+) -> None:
+    """Rollouts read tasks from the warehouse: a record list, and any bind by position in
+    it, must come out as in the task composition verified (its records in the order made)."""
+    from tasks.compose import write_tasks
+    from tasks.rollout import load_tasks
+    from warehouse import Warehouse
+
+    _, tasks, _ = corpus
+    wh = Warehouse(tmp_path / "warehouse")
+    assert write_tasks(wh, tasks, run="order") == len(tasks)
+    loaded = {t.task_id: t for t in load_tasks(wh)}
+
+    def record_ids(state: Any) -> list[list[str]]:
+        return [list(v) for v in _dicts(state) if all(isinstance(x, dict) for x in v.values())]
+
+    unsorted = 0
+    for task in tasks:
+        ids = record_ids(task.initial_state)
+        unsorted += any(keys != sorted(keys) for keys in ids)
+        assert record_ids(loaded[task.task_id].initial_state) == ids, task.task_id
+    assert unsorted, "no state lists its records out of sorted order: the test shows nothing"
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """Every dict inside a JSON value, outermost first."""
+    if isinstance(value, list):
+        return [d for item in value for d in _dicts(item)]
+    if not isinstance(value, dict):
+        return []
+    return [value, *(d for item in value.values() for d in _dicts(item))]
+
+
 def test_sample_markdown(corpus) -> None:
     _, tasks, _ = corpus
     text = sample_markdown(tasks, 20)

@@ -71,7 +71,9 @@ class WarehouseError(Exception):
 
 def _jsonable(value: Any) -> Any:
     if isinstance(value, dict | list | tuple):
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+        # Key order kept: a world state's records list in the order they were made, and a task
+        # read back must list them as the task composed in memory did.
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     return value
 
 
