@@ -13,7 +13,8 @@ import pytest
 
 from library.compose.binding import _same_purpose
 from library.compose.catalog import Param
-from library.compose.literals import literal, more_urgent
+from library.compose.direction import more_urgent
+from library.compose.literals import literal
 from library.compose.openings import CUSTOMER, RECORD, RECORD_ALONE, STAFF, opening
 from library.compose.referring import flag_clauses, person_role
 from library.compose.render import render_instruction
@@ -154,8 +155,8 @@ def test_an_action_is_named_by_what_it_does(summary: str, tool: str, noun: str, 
 
 
 def test_an_escalation_only_raises_urgency() -> None:
-    """Nobody escalates a ticket by lowering its priority; other fields and other
-    workflows choose freely."""
+    """Nobody escalates a ticket by lowering its priority, and no request lowers a case's
+    urgency; a new record of another workflow, and other fields, choose freely."""
     priority = Param("priority", False, "string", enum=("low", "medium", "high", "urgent"))
     for seed in range(30):
         rng = random.Random(seed)
@@ -164,9 +165,11 @@ def test_an_escalation_only_raises_urgency() -> None:
         assert raised in ("high", "urgent")
         assert literal(priority, rng, now, avoid="urgent", topic="incident") is None
         assert literal(priority, rng, now, topic="escalation") in ("medium", "high", "urgent")
-    free = {
+    kept = {
         literal(priority, random.Random(s), now, avoid="medium", topic="refund") for s in range(30)
     }
+    assert kept == {"high", "urgent"}
+    free = {literal(priority, random.Random(s), now, topic="refund") for s in range(30)}
     assert "low" in free
     assert more_urgent("priority", ["p1", "p2", "p4"], "p3") == ["p1", "p2"]
     assert more_urgent("status", ["low", "high"], "high") == ["low", "high"]

@@ -14,6 +14,7 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.context import Entity, Fact, field_words
+from library.compose.direction import clashing, forward
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
@@ -546,7 +547,11 @@ class Binding(WalkState):
         phrase = f"the {'first' if index == 0 else 'last'} name from {fact.phrase()}"
         return Bound(part, bind, phrase, (), fact)
 
-    def _bind(self, p: Param, tool: ToolInfo, exclude: tuple[str, str | None]) -> Bound | None:
+    def _bind(
+        self, p: Param, tool: ToolInfo, exclude: tuple[str, str | None], current: Any = None
+    ) -> Bound | None:
+        """``current``: the value the record acted on holds now (an action's ``stage``
+        moves on from it)."""
         held = self._held_person(p.name) if p.key == "person_name" else None
         if p.key is None and p.name in NAME_PARTS:
             bound = self._name_part(p, exclude)
@@ -566,6 +571,7 @@ class Binding(WalkState):
                         p,
                         self.rng,
                         self.world.now(),
+                        avoid=current,
                         where=self._where(tool),
                         topic=self._topic(),
                         internal=self._to_colleague(),
@@ -586,10 +592,13 @@ class Binding(WalkState):
         exclude: tuple[str, str | None],
         entity: Entity | None = None,
         resent: set[str] | None = None,
+        acting_on: Entity | None = None,
     ) -> dict[str, Bound] | None:
         """Every required argument bound; with ``entity`` (the record an update or action
         acts on), one nothing else can fill takes the record's current value, as a call
-        that must resend every field does (names in ``resent``)."""
+        that must resend every field does (names in ``resent``). A stated value moves on
+        from the current one of ``entity`` or ``acting_on`` (an action's record)."""
+        acting_on = entity or acting_on
         out: dict[str, Bound] = {}
         if entity is not None:
             out.update(self._new_address(tool, skip))
@@ -599,7 +608,8 @@ class Binding(WalkState):
         for p in params:
             if not p.required or p.name in skip:
                 continue
-            bound = self._bind(p, tool, exclude)
+            current = acting_on.record.get(p.name) if acting_on is not None else None
+            bound = self._bind(p, tool, exclude, current)
             if bound is None and entity is not None:
                 bound = self._current(entity, p)
                 if bound is not None and resent is not None:
@@ -670,6 +680,7 @@ class Binding(WalkState):
         written or one tied to it (the order's total decides the shipment's service level;
         loyalty points never decide an interview)."""
         options = [v for v in p.enum if isinstance(v, str)]
+        topic = self._topic()
         facts = [f for f in self._numeric_facts() if f.entity in related]
         if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
             return None
@@ -684,12 +695,16 @@ class Binding(WalkState):
         if picked is None:
             return None
         limit, above = picked
-        # The branch the value falls in must change the field, or the write does nothing.
-        fresh = [v for v in options if v != current]
+        # The branch the value falls in must change the field, or the write does nothing;
+        # either branch moves the record the workflow's way or keeps it.
+        fresh = forward(p.name, p.enum, [v for v in options if v != current], current, topic)
         if not fresh:
             return None
         value = self.rng.choice(fresh)
-        other = self.rng.choice([v for v in options if v != value])
+        others = [v for v in fresh if v != value] + [v for v in options if v == current]
+        if not others:
+            return None
+        other = self.rng.choice(others)
         high, low = (value, other) if above else (other, value)
         text = {
             "field": field_words(fact.field),
@@ -906,6 +921,10 @@ class Binding(WalkState):
             )
             if value is not None and value != current:
                 out[p.name] = Bound.literal(value)
+        ends, raises = clashing({name: b.value for name, b in out.items()})
+        # The side a rule decides stays (its policy note is already a step of the plan).
+        drop = ends if any(out[n].bind.get("rule") for n in raises) else raises
+        out = {n: b for n, b in out.items() if n not in drop}
         return out, rule_text_
 
     def _pairs(self, bound: dict[str, Bound], skip: set[str]) -> list[list[str]]:

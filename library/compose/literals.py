@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from library.compose.catalog import Param
+from library.compose.direction import forward
 from library.compose.topics import topic_texts
 from library.seed import vocab
 from library.seed.numbers import numeric_range
@@ -155,40 +156,6 @@ def when(p: Param, rng: random.Random, now: dt.datetime) -> str:
     )
 
 
-# Urgency levels, least to most urgent; ``p0`` is the most urgent of ``p0``..``p4``.
-_URGENCY = (
-    "lowest", "trivial", "low", "minor", "normal", "medium", "moderate", "high", "major",
-    "urgent", "critical", "highest", "blocker", "emergency",
-)  # fmt: skip
-_URGENCY_FIELDS = re.compile(r"(^|_)(priority|severity|urgency)$")
-# Workflows that raise urgency: nobody escalates a ticket by lowering its priority.
-_RAISES_URGENCY = frozenset({"escalation", "incident"})
-
-
-def urgency(value: Any) -> int | None:
-    """The rank of an urgency level (higher is more urgent), or None if it is not one."""
-    word = str(value).lower()
-    if word in _URGENCY:
-        return _URGENCY.index(word)
-    m = re.fullmatch(r"p([0-9])", word)
-    return 100 - int(m.group(1)) if m else None
-
-
-def more_urgent(field: str, options: list[Any], current: Any) -> list[Any]:
-    """Of ``options`` for an urgency field (``priority``, ``severity``): those above the
-    current level, or for a new record those in the upper half; others pass unchanged."""
-    if not _URGENCY_FIELDS.search(field.lower()):
-        return options
-    ranked = [(urgency(v), v) for v in options]
-    if any(r is None for r, _ in ranked):
-        return options  # not a scale we know: no direction to follow
-    floor = urgency(current)
-    if floor is None:
-        ranks = sorted(r for r, _ in ranked if r is not None)
-        floor = ranks[len(ranks) // 2] - 1 if ranks else 0
-    return [v for r, v in ranked if r is not None and r > floor]
-
-
 def literal(
     p: Param,
     rng: random.Random,
@@ -207,8 +174,7 @@ def literal(
     colleague when ``internal``."""
     if p.enum:
         options = [v for v in p.enum if v != avoid and v is not None]
-        if topic in _RAISES_URGENCY:
-            options = more_urgent(p.name, options, avoid)
+        options = forward(p.name, p.enum, options, avoid, topic)
         return rng.choice(options) if options else None
     key = (p.key or "").split(":", 1)[0]
     if key in ("date", "datetime") or p.fmt in ("date", "date-time"):

@@ -597,7 +597,9 @@ class Writes(Binding):
             return None  # calling off a record the plan just changed wastes the change
         self._hold_record(entity)
         own = self._own(tool, entity)
-        required = self._bind_required(tool, {str(tool.own)}, (tool.service, tool.collection))
+        required = self._bind_required(
+            tool, {str(tool.own)}, (tool.service, tool.collection), acting_on=entity
+        )
         if required is None:
             return None
         bound = {str(tool.own): own, **required}

@@ -1,0 +1,114 @@
+"""Which way a request moves its records: the enum values a plan may set.
+
+A request moves its matter forward: an application goes from screen to interview, never back
+to screen from an offer; a case a request touches becomes more urgent or keeps its urgency,
+never less; and nothing is set to what the workflow is against (a follow-up cancels nothing,
+a hiring step's interview does not say "no" while the application advances). One function
+answers it for every way a value is chosen (a stated literal, both branches of a threshold,
+a policy note), so no path can pick a value another path refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from library.compiler.actions import STATUS_FIELDS
+from library.compose.coherence import FINAL
+from library.compose.motifs import CONTRADICTS
+
+# Urgency levels, least to most urgent; ``p0`` is the most urgent of ``p0``..``p4``.
+_URGENCY = (
+    "lowest", "trivial", "low", "minor", "normal", "medium", "moderate", "high", "major",
+    "urgent", "critical", "highest", "blocker", "emergency",
+)  # fmt: skip
+_URGENCY_FIELDS = re.compile(r"(^|_)(priority|severity|urgency)$")
+# Workflows that raise urgency: even a new record of theirs is in the upper half.
+RAISES_URGENCY = frozenset({"escalation", "incident"})
+# A record's place in its life cycle, in the order the spec declares its values (specs list
+# them as the pipeline runs: applied, screen, interview, offer, hired).
+_STAGE_FIELDS = re.compile(rf"(^|_)({'|'.join(STATUS_FIELDS)})$")
+# States a record waits in, from which it resumes where it was ("on_hold" back to "open").
+WAITING = frozenset({
+    "on_hold", "paused", "pending", "waiting", "waitlisted", "tentative", "blocked", "past_due",
+    "overdue", "exception", "maintenance", "in_repair", "suspended",
+})  # fmt: skip
+# Verdicts a workflow that moves a person forward does not record about them.
+_NEGATIVE = frozenset({"no", "strong_no", "not_recommended", "fail", "failed", "poor"})
+_MOVES_PEOPLE_ON = frozenset({"hiring", "onboarding"})
+
+
+def urgency(value: Any) -> int | None:
+    """The rank of an urgency level (higher is more urgent), or None if it is not one."""
+    word = str(value).lower()
+    if word in _URGENCY:
+        return _URGENCY.index(word)
+    m = re.fullmatch(r"p([0-9])", word)
+    return 100 - int(m.group(1)) if m else None
+
+
+def is_urgency(field: str) -> bool:
+    return bool(_URGENCY_FIELDS.search(field.lower()))
+
+
+def more_urgent(field: str, options: Sequence[Any], current: Any) -> list[Any]:
+    """Of ``options`` for an urgency field (``priority``, ``severity``): those above the
+    current level, or for a new record those in the upper half; others pass unchanged."""
+    if not is_urgency(field):
+        return list(options)
+    ranked = [(urgency(v), v) for v in options]
+    if any(r is None for r, _ in ranked):
+        return list(options)  # not a scale we know: no direction to follow
+    floor = urgency(current)
+    if floor is None:
+        ranks = sorted(r for r, _ in ranked if r is not None)
+        floor = ranks[len(ranks) // 2] - 1 if ranks else 0
+    return [v for r, v in ranked if r is not None and r > floor]
+
+
+def _against(value: Any, verbs: frozenset[str]) -> bool:
+    """Whether an enum value is a participle of one of ``verbs`` ("cancelled" for cancel)."""
+    for token in re.split(r"[_\-\s]+", str(value).lower()):
+        if any(token.startswith(v) and len(token) - len(v) <= 3 for v in verbs):
+            return True
+    return False
+
+
+def forward(
+    field: str,
+    declared: Sequence[Any],
+    options: Sequence[Any],
+    current: Any,
+    workflow: str | None,
+) -> list[Any]:
+    """Of ``options`` (values of the enum ``declared`` for ``field``), those a request of
+    ``workflow`` may set on a record whose value is now ``current`` (None: a new record)."""
+    out = list(options)
+    if is_urgency(field):
+        if current is not None or workflow in RAISES_URGENCY:
+            out = more_urgent(field, out, current)
+    elif is_stage(field) and current in declared:
+        order = list(declared)
+        allowed = set(order[order.index(current) + 1 :])
+        if str(current).lower() in WAITING:  # resumes: back to any working state
+            allowed |= {v for v in order[1:] if str(v).lower() not in WAITING}
+        out = [v for v in out if v in allowed]
+    against = CONTRADICTS.get(workflow or "", frozenset())
+    out = [v for v in out if not _against(v, against)]
+    if workflow in _MOVES_PEOPLE_ON:
+        out = [v for v in out if str(v).lower() not in _NEGATIVE]
+    return out
+
+
+def is_stage(field: str) -> bool:
+    return bool(_STAGE_FIELDS.search(field.lower()))
+
+
+def clashing(values: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """Fields of one write that pull against each other: a case set to a final state is
+    not made more urgent in the same breath ("solved" and "urgent"). The two sides (the
+    fields that end the record, those that raise its urgency); one of them must go."""
+    ends = {f for f, v in values.items() if is_stage(f) and str(v).lower() in FINAL}
+    raises = {f for f in values if is_urgency(f)}
+    return (ends, raises) if ends and raises else (set(), set())
