@@ -529,7 +529,8 @@ def _listed(value: Any) -> list[str]:
 def test_roles_go_to_people_the_request_is_about(corpus) -> None:
     """A host, an assignee, a recipient ... read off a record is someone on the request's
     own records: not the hiring manager of the job of an application, nor the author of a
-    policy note, nor the owner of a record the work is not about."""
+    policy note, nor the owner of a record the work is not about, nor (outside a follow-up)
+    the recipient of the subject's last chat message."""
     env, tasks, _ = corpus
     checked = 0
     for task in tasks:
@@ -570,7 +571,9 @@ def test_roles_go_to_people_the_request_is_about(corpus) -> None:
                     continue
                 assert _request_side(plan, k), where
                 coll = str(source.collection)
-                about = claimed_by(coll) & {motif.name, *motif.allies}
+                # Correspondence is follow-up's own: elsewhere, whom the subject wrote to
+                # or called has no part in the work.
+                about = claimed_by(coll) & {motif.name, *(motif.allies - {"follow-up"})}
                 assert about or is_person_resource(coll), where
     assert checked >= 20
 

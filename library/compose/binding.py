@@ -288,7 +288,10 @@ class Binding(WalkState):
         # The workflows whose nouns name the record best (a purchase order is
         # procurement's, though it is an order too).
         claimed = claimed_by(collection)
-        if claimed & {self.motif.name, *self.motif.allies}:
+        # Correspondence (messages, calls, comments) is follow-up's: in other work the
+        # people the subject wrote to are correspondents, not people with a part in it.
+        allies = self.motif.allies - {"follow-up"}
+        if claimed & {self.motif.name, *allies}:
             return True
         # A person record that is the subject's own (their contact record, not the
         # employee they manage): its owner or manager is theirs.

@@ -41,7 +41,7 @@ class ComposeConfig:
     # The hard band (>= 5 services, >= 6 house rules, >= 15 steps): the share of walks that
     # aim for it, how long they run, and how readily they take on rules.
     hard_share: float = 0.95
-    hard_steps: tuple[int, int] = (20, 28)
+    hard_steps: tuple[int, int] = (22, 30)
     hard_services: tuple[int, int] = (5, 6)
     hard_rules: float = 0.85  # p_selection, p_collection_guard and p_threshold of hard walks
     max_guarded_collections: int = 1
