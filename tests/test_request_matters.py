@@ -4,7 +4,8 @@ what keeps a request about its matter: money moves once, money and the subject's
 details come from the matter, a workflow is for the right person, only the colleague
 handling a record changes hands, nothing is made twice on the same records, an
 ongoing workflow ends nothing, and every value set moves the matter forward (a stage never
-goes back, urgency never drops, nothing the workflow is against)."""
+goes back, urgency never drops, nothing the workflow is against), and a number decides a
+value only where a policy would ("orders over $500 ship express")."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Step
 from library.compose.prune import purposeful
+from library.compose.realism import decides
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
@@ -419,3 +421,29 @@ def test_which_way_each_kind_of_value_moves() -> None:
     assert forward("recommendation", verdicts, verdicts, None, "refund") == list(verdicts)
     assert clashing({"status": "solved", "priority": "urgent"}) == ({"status"}, {"priority"})
     assert clashing({"status": "open", "priority": "urgent"}) == (set(), set())
+
+
+def test_a_number_decides_only_what_a_policy_would() -> None:
+    assert decides("subtotal", "priority") and decides("arr", "priority")
+    assert decides("weight_grams", "carrier") and decides("postage", "service_level")
+    assert decides("salary_max", "employment_type") and decides("story_points", "type")
+    assert not decides("duration_minutes", "recommendation")  # a judgement
+    assert not decides("salary_min", "status") and not decides("price", "status")
+    assert not decides("odometer_km", "priority") and not decides("size_bytes", "priority")
+    assert not decides("amount", "category") and not decides("compare_at_price", "priority")
+    assert not decides("weight_grams", "priority")
+
+
+def test_every_rule_on_a_number_is_one_a_policy_would_state(walks: list[Walker]) -> None:
+    """Over the walks: each threshold (stated or in a policy note) reads a number that
+    decides the field it sets."""
+    seen = 0
+    for walker in walks:
+        for step in walker.steps:
+            for name, bind in step.binds.items():
+                if bind.get("rule") != "threshold":
+                    continue
+                source = str(bind["path"]).rsplit(".", 1)[-1]
+                assert decides(source, name), (_tools(walker), source, name)
+                seen += 1
+    assert seen >= 10

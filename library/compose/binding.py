@@ -20,10 +20,7 @@ from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
 from library.compose.motifs import CONTRADICTS, claimed_by
 from library.compose.plan import Bound, Step, show
-from library.compose.realism import (
-    number_text,
-    threshold,
-)
+from library.compose.realism import decides, number_text, threshold
 from library.compose.roles import (
     PERSON_KEYS,
     hands_over,
@@ -684,7 +681,9 @@ class Binding(WalkState):
         loyalty points never decide an interview)."""
         options = [v for v in p.enum if isinstance(v, str)]
         topic = self._topic()
-        facts = [f for f in self._numeric_facts() if f.entity in related]
+        facts = [
+            f for f in self._numeric_facts() if f.entity in related and decides(f.field, p.name)
+        ]
         if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
             return None
         # Amounts are what business rules are written about ("orders over $500").

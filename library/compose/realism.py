@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,38 @@ def nice(value: float) -> float | int:
     magnitude = 10 ** (math.floor(math.log10(value)) - 1)
     rounded = round(value / magnitude) * magnitude
     return int(rounded) if rounded >= 10 else round(rounded, 2)
+
+
+# What a business rule decides, and the numbers that decide it: how urgent a piece of work
+# is or which tier a customer gets (money that changes hands, how many, points and scores),
+# how a parcel ships (weight, postage, value), a job's employment type (its pay), an issue's
+# type (its size: stories over 8 points are epics). Never a judgement (an interview's
+# recommendation by its length), a record's other kinds or whether it is open: no number
+# decides those in a policy anyone writes.
+_SIZES = (
+    r"amount|total|subtotal|price|value|revenue|arr|mrr|balance|spend|seats|quantity|qty"
+    r"|units|story_points|points|health_score|score|attendees|guests|passengers|employees"
+    r"|headcount"
+)
+_POLICIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(rf"(^|_)({target})$"), re.compile(rf"(^|_)({source})(_|$)"))
+    for target, source in (
+        (r"priority|severity|urgency|tier|segment|level|plan|class|cabin", _SIZES),
+        (r"service_level|carrier|shipping_method|delivery_method",
+         r"weight|postage|total|subtotal|value|amount"),
+        (r"employment_type", r"salary|pay|rate"),
+        (r"type", r"story_points|estimate"),
+    )
+)  # fmt: skip
+
+
+def decides(source: str, target: str) -> bool:
+    """Whether a policy would let the number in field ``source`` decide field ``target``
+    ("orders over $500 ship express"; never "interviews over 180 minutes say yes")."""
+    source, target = source.lower(), target.lower()
+    if "compare_at" in source:
+        return False  # a list price no one pays
+    return any(t.search(target) and s.search(source) for t, s in _POLICIES)
 
 
 def threshold(

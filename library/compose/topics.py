@@ -51,11 +51,11 @@ TOPIC_TEXTS: dict[str, _T] = {
         "email_subject": ("Your case has been escalated", "Update on your support case"),
         "body:message": (
             "We have escalated your case to a senior engineer and will update you shortly.",
-            "Sorry for the wait: your case now has priority and an owner.",
+            "Sorry for the wait: your case has been escalated and we are on it.",
         ),
         "body:comment": (
             "Escalated: the customer has waited too long.",
-            "Raised priority and assigned an owner.",
+            "Escalated for a closer look.",
         ),
         "task_title": ("Follow up on the escalated case", "Check the escalation"),
         "meeting_topic": ("Escalation review", "Incident review"),
