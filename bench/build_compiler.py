@@ -5,7 +5,14 @@ nothing.
     .venv/bin/python bench/build_compiler.py                 # the bundled corpus
     .venv/bin/python bench/build_compiler.py --shared        # ../shared/specs
     .venv/bin/python bench/build_compiler.py --more          # ../shared/corpora/openapi-more
+    .venv/bin/python bench/build_compiler.py --wild          # corpora/wild (see below)
     .venv/bin/python bench/build_compiler.py PATH... [--every N] [--dump FILE.jsonl]
+
+``--wild``: 106 real documents (45 OpenAPI 3, 29 Swagger 2, 32 MCP tool lists, 86 public
+repositories) assembled on 2026-12-04 from public GitHub code, none of them from
+``../shared``; ``bench/wild_manifest.json`` names each one's repository, path, commit and
+sha256. The files themselves are not in the repository (``corpora/`` is ignored): fetch
+them by the manifest into ``corpora/wild/<file>``.
 
 ``--every N [--offset K]`` takes every N-th file from the K-th (a quick subset); ``--dump``
 writes one JSON line per tool (service, tool, format, outcome, reason, category).
@@ -30,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "library" / "specs"
 SHARED = ROOT.parent / "shared" / "specs"
 MORE = ROOT.parent / "shared" / "corpora" / "openapi-more"
+WILD = ROOT / "corpora" / "wild"
 FORMAT_DIRS = ("openapi", "swagger", "mcp", "functions", "docker", "bfcl")
 
 
@@ -50,6 +58,7 @@ def main() -> None:
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--shared", action="store_true")
     parser.add_argument("--more", action="store_true")
+    parser.add_argument("--wild", action="store_true", help="corpora/wild (wild_manifest.json)")
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="with --every: which file first")
     parser.add_argument("--dump", type=Path)
@@ -58,6 +67,9 @@ def main() -> None:
     roots = list(args.paths)
     roots += [SHARED] if args.shared else []
     roots += [MORE] if args.more else []
+    if args.wild and not WILD.is_dir():
+        parser.error(f"{WILD} is missing: fetch the files bench/wild_manifest.json lists")
+    roots += [WILD] if args.wild else []
     files = spec_files(roots or [CORPUS])[args.offset :: max(1, args.every)]
 
     start = time.perf_counter()

@@ -236,3 +236,28 @@ def test_records_reached_only_with_another_s_id_belong_to_it() -> None:
     # retail orders are acted on by their id alone: no owner is read into them
     order = _tools("functions/tau2/retail.json")["get_order_details"].output_schema
     assert order is not None and "user_id" not in order["properties"]
+
+
+def test_records_named_by_a_number_get_whole_number_ids_and_build() -> None:
+    """MCP lists declare ids as ``number`` (Hacker News' ``getStory(storyId: number)``,
+    Autotask's ``ticketId``): the inferred record's ids are integers, so reads by that id
+    build, where a text id would refuse the parameter."""
+
+    def arg(name: str, kind: str = "string") -> dict[str, str]:
+        return {"name": name, "type": kind, "desc": f"The {name}"}
+
+    document = orjson.dumps(
+        [
+            {"name": "getStory", "description": "Fetch a story by ID", "arguments": [
+                arg("storyId", "number")
+            ]},
+            {"name": "createStory", "description": "Post a story", "arguments": [
+                arg("title"), arg("url")
+            ]},
+        ]
+    )  # fmt: skip
+    specs, _ = ingest_document(document, source_file="stories.json")
+    read = next(s for s in specs if s.name == "getStory")
+    assert read.output_schema is not None
+    assert read.output_schema["properties"]["storyId"] == {"type": "integer"}
+    assert "getStory" in build_service(specs).verified

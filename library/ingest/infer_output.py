@@ -163,8 +163,9 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
     if ids:
         shape.id_key = ids.most_common(1)[0][0]
         node = _first_property(tools, shape.id_key)
-        if node is not None and node.get("type") in ("string", "integer"):
-            shape.id_schema = {"type": node["type"]}
+        if node is not None and node.get("type") in ("string", "integer", "number"):
+            # a numeric id is a whole number (MCP lists declare ids as ``number``)
+            shape.id_schema = {"type": "string" if node["type"] == "string" else "integer"}
     # creates first: their required inputs are what a record cannot lack
     ordered = sorted(tools, key=lambda t: (not _creates(t, resource), t.verb != Verb.UPDATE))
     for spec in ordered:
