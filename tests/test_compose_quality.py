@@ -775,3 +775,44 @@ def test_an_escalation_gives_up_on_nothing_it_found():
     outcomes = _transition_outcomes(created=False)
     assert outcomes["wont_do"] is None
     assert outcomes["in_progress"] is not None
+
+
+def test_an_offboarding_winds_up_the_leaver_s_own_records_and_edits_nothing_else_on_them():
+    """Someone leaving: the person records a write acts on are theirs (not the employee
+    they manage), and on them only a status or an end date changes (no new job title)."""
+    from library.compose.direction import is_stage
+    from library.seed.vocab import is_person_resource
+
+    lib = bundled_library(["hr", "identity", "todo", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    # seed 3: without the first rule 2 writes hit someone the leaver manages, without the
+    # second 4 edit the leaver
+    tasks, _ = compose_tasks([], 24, env=env, seed=3)
+    checked = 0
+    for task in tasks:
+        if task.motif != "offboarding":
+            continue
+        # The leaver: the person the request opens on (by e-mail or name), as the pool
+        # knows them.
+        opening = task.gold_plan[0]["arguments"].values()
+        leaver = next(env.identity("", v) for v in opening if isinstance(v, str))
+        for step in task.gold_plan:
+            tool = env.catalog.tools[step["tool"]]
+            if not step["write"] or tool.kind == "create" or not tool.own:
+                continue
+            if not is_person_resource(str(tool.collection)):
+                continue
+            records = task.initial_state[tool.service][str(tool.collection)]
+            record = records[step["arguments"][tool.own]]
+            own = {env.identity("", v) for k, v in record.items() if not role_of(k)}
+            assert leaver in own, (task.task_id, step["tool"], record)
+            for name, bind in step["binds"].items():
+                if name == tool.own or bind.get("from") == "resent":
+                    continue
+                assert is_stage(name) or "end" in name or "termination" in name, (
+                    task.task_id,
+                    step["tool"],
+                    name,
+                )
+            checked += 1
+    assert checked >= 5

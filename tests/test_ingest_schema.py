@@ -186,6 +186,9 @@ def test_naming_helpers() -> None:
         ("/tickets/{id}/assign", "tickets", True, "assign"),
         ("/contacts/search", "contacts", False, "search"),
         ("/v1/{name}:verify", None, True, "verify"),
+        ("/getMonitors", "monitors", False, "get"),  # RPC style: verb and noun in one
+        ("/api/newAlertContact", "alert_contacts", False, "new"),
+        ("/tickets/{id}/assignUser", "tickets", True, "assign"),  # an action on the ticket
     ],
 )
 def test_path_shapes(path: str, collection: str | None, item: bool, action: str | None) -> None:
@@ -211,3 +214,35 @@ def test_name_verbs(
     name: str, service: str, ids: list[str], verb: Verb | None, resource: str | None
 ) -> None:
     assert name_verb_resource(name, service, ids)[:2] == (verb, resource)
+
+
+def test_rpc_style_operations_named_by_a_bare_verb_take_the_path_s_noun() -> None:
+    """UptimeRobot's API: ``POST /getMonitors`` (operationId ``all``), ``POST /newMonitor``
+    (``create``), ``POST /editMonitor``, ``POST /deleteMonitor``: one resource, its verbs."""
+    ops = {
+        "/getMonitors": "all", "/newMonitor": "create", "/editMonitor": "update",
+        "/deleteMonitor": "delete",
+    }  # fmt: skip
+    body = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    document = {
+        "openapi": "3.0.0",
+        "info": {"title": "Uptime", "version": "1"},
+        "paths": {
+            path: {
+                "post": {
+                    "operationId": op,
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+            for path, op in ops.items()
+        },
+    }
+    specs, _ = ingest_document(json.dumps(document).encode(), source_file="uptime.json")
+    got = {s.name: (s.resource, s.verb) for s in specs}
+    assert got == {
+        "all": ("monitors", Verb.LIST),
+        "create": ("monitors", Verb.CREATE),
+        "update": ("monitors", Verb.UPDATE),
+        "delete": ("monitors", Verb.DELETE),
+    }

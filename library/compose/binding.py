@@ -14,7 +14,7 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.context import Entity, Fact, field_words
-from library.compose.direction import clashing, forward
+from library.compose.direction import clashing, forward, is_stage
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
@@ -54,6 +54,8 @@ NAME_PARTS: dict[str, int | None] = {
     "contact_name": None,
 }
 # Enum fields a business rule would not decide (a currency follows the money, not a rule).
+# Fields that record someone's leaving: the last day, the end of their contract.
+_ENDING_FIELD = re.compile(r"(^|_)(end|ends|ended|termination|terminated|last|leaving|exit)(_|$)")
 _NOT_RULED = frozenset({"currency", "country", "timezone", "locale", "language", "unit"})
 _NUMERIC_SKIP = frozenset({"limit", "offset", "total", "seq", "count", "version"})
 
@@ -292,8 +294,15 @@ class Binding(WalkState):
             return True
         # A person record that is the subject's own (their contact record, not the
         # employee they manage): its owner or manager is theirs.
+        return self.subjects_own_person(entity)
+
+    def subjects_own_person(self, entity: Entity) -> bool:
+        """Whether ``entity`` is a person record of the request's subject (their contact or
+        employee record: its own e-mail or name is theirs, not a manager's or owner's)."""
+        if not is_person_resource(entity.collection):
+            return False
         subjects = self.subjects()
-        return is_person_resource(collection) and any(
+        return any(
             isinstance(v, str) and not role_of(k) and self.env.identity("", v) in subjects
             for k, v in entity.record.items()
         )
@@ -837,6 +846,8 @@ class Binding(WalkState):
                 continue  # nobody asks to rewrite a comment, or an order's currency or total
             if self._works_against(p):
                 continue  # a renewal does not turn on "cancel at period end"
+            if self._leaving_edit(entity, p):
+                continue  # a leaver's records are closed, not given a new job title
             if (
                 entity is not None
                 and (p.key or p.item_key) in PERSON_KEYS
@@ -845,6 +856,15 @@ class Binding(WalkState):
                 continue  # whom a record is about stays; only who handles it changes
             out.append(p)
         return out
+
+    def _leaving_edit(self, entity: Entity | None, p: Param) -> bool:
+        """Whether setting ``p`` on a person record in an offboarding would edit the leaver
+        rather than wind them up: only their status and end dates change."""
+        if self.motif is None or self.motif.name != "offboarding" or entity is None:
+            return False
+        if not is_person_resource(entity.collection):
+            return False
+        return not (is_stage(p.name) or _ENDING_FIELD.search(p.name.lower()))
 
     def _works_against(self, p: Param) -> bool:
         """Whether setting flag ``p`` does what the workflow contradicts (its name holds a

@@ -492,9 +492,9 @@ def _about(env: ComposeEnv, steps: Sequence[Step], motif: str, email: str) -> bo
                 return True
         subject = step.entity.record if step.entity is not None else {}
         if any(
-            isinstance(v, str) and v.casefold() == email and not role_of(k)
+            isinstance(v, str) and not role_of(k) and env.identity("", v) == email
             for k, v in subject.items()
-        ):
+        ):  # their user record under their personal address is theirs too
             return True
     return False
 

@@ -22,7 +22,7 @@ from library.compose.coherence import FINAL, ends_record, inverted, may_write, s
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.matters import counts, hung_on, is_message
-from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, ONGOING
+from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, ONGOING, STAFF_WORKFLOWS
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -73,6 +73,14 @@ class Writes(Binding):
         if not options and tool.own_field == "id":
             options = self._listed_targets(tool, finished)
         options = [e for e in options if not self._another_matter([e], tool)]
+        if self.motif is not None and self.motif.name in STAFF_WORKFLOWS:
+            # Someone joining or leaving: their own person records change, not those of
+            # the people they manage ("suspend Gregory's report" is no offboarding).
+            options = [
+                e
+                for e in options
+                if not is_person_resource(e.collection) or self.subjects_own_person(e)
+            ]
         return self.rng.choice(options) if options else None
 
     # -- one matter per request (``matters``) ----------------------------------------------

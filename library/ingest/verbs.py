@@ -146,6 +146,12 @@ def path_shape(path: str) -> PathShape:
         last = i == len(segments) - 1
         if last and word_tokens and _is_path_verb(word_tokens[0]):
             action = word_tokens[0]  # /tickets/{id}/assign, /messages/send, /query
+            # RPC style, verb and noun in one segment and nothing before it: /getMonitors,
+            # /newMonitor (not /tickets/{id}/assignUser, an action on the ticket)
+            named = resource_name(word_tokens[1:]) if len(word_tokens) > 1 else None
+            if named and collection is None and not item:
+                collection, item = named, False
+                plural = written_plural(word_tokens[-1])
             break
         resource = resource_name(word_tokens)
         if resource:
@@ -171,6 +177,9 @@ def http_verb(method: str, shape: PathShape, name: str) -> Verb:
     first = tokens(name)[:1]
     if method == "POST" and first and first[0] in _READ_FIRST:
         return VERB_WORDS.get(first[0], V.READ)
+    if method == "POST" and shape.action in _READ_FIRST and shape.collection:
+        # ``POST /getMonitors``: an RPC-style read, of all of them when the noun is plural
+        return V.LIST if shape.plural and shape.action in ("get", "list") else V.READ
     if shape.action:
         word_verb = VERB_WORDS.get(shape.action, V.ACTION)
         if word_verb is V.SEARCH or (method == "GET" and word_verb is V.LIST):
@@ -182,6 +191,7 @@ def http_verb(method: str, shape: PathShape, name: str) -> Verb:
             "remove",
             "create",
             "add",
+            "new",
             "update",
             "edit",
             "set",
