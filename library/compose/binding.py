@@ -461,16 +461,53 @@ class Binding(WalkState):
             for name, bind in opening.binds.items()
         )
 
-    def _bound_to(self, fact: Fact, p: Param) -> Bound:
-        """``p`` bound to ``fact``: the subject's own contact as the opening states it (no
-        record needs reading for it), anything else as read from its record."""
+    def _stated_before(self, fact: Fact) -> bool:
+        """Whether the request already states the person ``fact`` names (an assignee it
+        gave): they are named again, not reached through a record the plan made for them
+        ("reporter: Robert Carroll", not "the host email of the meeting")."""
+        if fact.key not in PERSON_KEYS:
+            return False
+        return any(
+            bind.get("from") == "user"
+            and (arg == fact.value or (isinstance(arg, list) and fact.value in arg))
+            for step in self.steps
+            for name, bind in step.binds.items()
+            if (arg := step.args.get(name)) is not None
+        )
+
+    def _as_stated(self, fact: Fact, as_list: bool = False) -> Bound | None:
+        """``fact``'s value as the request already states it, if it does: the subject's own
+        contact as the opening gives it, or a person a step named (by name and e-mail)."""
+        value = [fact.value] if as_list else fact.value
         if self._stated_subject(fact):
-            return Bound.literal([fact.value] if p.type == "array" else fact.value)
+            return Bound.literal(value)
+        if not self._stated_before(fact):
+            return None
+        bound = Bound.literal(value)
+        person = self.env.person_by_email(str(fact.value)) if fact.key == "email" else None
+        if person is not None and person.full_name:
+            phrase = f"{person.full_name} ({show(fact.value)})"
+            bound = Bound(value, bound.bind, phrase, bound.literals)
+        return bound
+
+    def _bound_to(self, fact: Fact, p: Param) -> Bound:
+        """``p`` bound to ``fact``: as the request already states it (``_as_stated``: no
+        record needs reading for it), anything else as read from its record."""
+        stated = self._as_stated(fact, as_list=p.type == "array")
+        if stated is not None:
+            return stated
         return Bound.of(fact, as_list=p.type == "array")
 
     def _best(self, p: Param, facts: list[Fact], service: str) -> Fact | None:
         if not facts:
             return None
+        if (p.key or p.item_key) in PERSON_KEYS:
+            # A person is named where they come from, not by an echo of a value the plan
+            # set ("the issue's assignee", not "the host of the meeting I booked for them").
+            first: dict[str, Fact] = {}
+            for f in sorted(facts, key=lambda f: (f.entity.created, f.step)):
+                first.setdefault(self.env.identity(str(f.key), f.value), f)
+            facts = list(first.values())
         want = name_tokens(p.name)
 
         def score(f: Fact) -> float:

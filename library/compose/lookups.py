@@ -289,10 +289,10 @@ class Lookups(Binding):
             fact = self._best(p, facts, tool.service)
             if fact is None:
                 return None
-            if self._stated_subject(fact):
-                # The request's own person, as the opening named them: "the tickets whose
-                # email is <theirs>", not "... is the respondent email of the response".
-                stated = Bound.literal(fact.value)
+            stated = self._as_stated(fact)
+            if stated is not None:
+                # A person as the request named them: "the tickets whose email is
+                # <theirs>", not "... is the respondent email of the response".
                 args[p.name], binds[p.name] = fact.value, stated.bind
                 by.append([field_words(p.name), stated.phrase])
                 literals += stated.literals
@@ -324,8 +324,8 @@ class Lookups(Binding):
                 return None
             p, fact = self.rng.choice(filters)
             args[p.name], binds[p.name] = fact.value, Bound.of(fact).bind
-            if p.name not in QUERY_PARAMS and self._stated_subject(fact):
-                stated = Bound.literal(fact.value)  # the subject, as the opening named them
+            stated = self._as_stated(fact) if p.name not in QUERY_PARAMS else None
+            if stated is not None:  # a person, as the request named them
                 binds[p.name] = stated.bind
                 literals += stated.literals
                 by.append([field_words(p.name), stated.phrase])
