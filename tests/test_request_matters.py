@@ -34,7 +34,7 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Step
 from library.compose.prune import purposeful
-from library.compose.realism import decides
+from library.compose.realism import decides, rank
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
@@ -432,12 +432,16 @@ def test_a_number_decides_only_what_a_policy_would() -> None:
     assert not decides("odometer_km", "priority") and not decides("size_bytes", "priority")
     assert not decides("amount", "category") and not decides("compare_at_price", "priority")
     assert not decides("weight_grams", "priority")
+    assert rank("priority", "p1") > rank("priority", "p3") and rank("severity", "low") == 2
+    assert rank("employment_type", "full_time") > rank("employment_type", "intern")
+    assert rank("type", "epic") > rank("type", "story") and rank("status", "open") is None
 
 
 def test_every_rule_on_a_number_is_one_a_policy_would_state(walks: list[Walker]) -> None:
     """Over the walks: each threshold (stated or in a policy note) reads a number that
-    decides the field it sets."""
-    seen = 0
+    decides the field it sets, and the bigger number gets the higher value ("orders over
+    $500 are urgent", never "... are low priority, the others urgent")."""
+    seen = ranked = 0
     for walker in walks:
         for step in walker.steps:
             for name, bind in step.binds.items():
@@ -445,8 +449,12 @@ def test_every_rule_on_a_number_is_one_a_policy_would_state(walks: list[Walker])
                     continue
                 source = str(bind["path"]).rsplit(".", 1)[-1]
                 assert decides(source, name), (_tools(walker), source, name)
+                high, low = rank(name, bind["above"]), rank(name, bind["otherwise"])
+                if high is not None or low is not None:  # the bigger number, the higher rung
+                    assert high is not None and low is not None and high > low, bind
+                    ranked += 1
                 seen += 1
-    assert seen >= 10
+    assert seen >= 10 and ranked >= 5
 
 
 def test_a_person_the_request_names_is_named_again_not_reached_through_a_record(

@@ -20,7 +20,7 @@ from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
 from library.compose.motifs import CONTRADICTS, claimed_by
 from library.compose.plan import Bound, Step, show
-from library.compose.realism import decides, number_text, threshold
+from library.compose.realism import decides, number_text, rank, threshold
 from library.compose.roles import (
     PERSON_KEYS,
     hands_over,
@@ -748,11 +748,27 @@ class Binding(WalkState):
         fresh = forward(p.name, p.enum, [v for v in options if v != current], current, topic)
         if not fresh:
             return None
-        value = self.rng.choice(fresh)
-        others = [v for v in fresh if v != value] + [v for v in options if v == current]
-        if not others:
+        kept = [v for v in options if v == current]  # a branch may keep the value
+
+        def ordered(value: str, other: str) -> bool:
+            # The bigger number gets the higher rung ("orders over $500 are urgent"): the
+            # branch the record is in decides which side of ``other`` ``value`` stands.
+            mine, theirs = rank(p.name, value), rank(p.name, other)
+            if mine is None and theirs is None:
+                return True
+            if mine is None or theirs is None:
+                return False
+            return mine > theirs if above else mine < theirs
+
+        pairs = [
+            (value, other)
+            for value in fresh
+            for other in [v for v in fresh if v != value] + kept
+            if ordered(value, other)
+        ]
+        if not pairs:
             return None
-        other = self.rng.choice(others)
+        value, other = self.rng.choice(pairs)
         high, low = (value, other) if above else (other, value)
         text = {
             "field": field_words(fact.field),
