@@ -219,9 +219,15 @@ class Walker(Lookups, Writes):
     def _widen(self) -> None:
         """A walk may end in few services (a short one, or one cut back to one matter): a
         few more steps toward ``WIDE`` services the plan keeps, rather than dropping it."""
-        for _ in range(WIDEN_TRIES):
+        least = self.env.config.min_services
+        for attempt in range(2 * WIDEN_TRIES):
             kept = {self.steps[i].tool.service for i in purposeful(self.steps, ())}
-            if len(kept) >= WIDE or len(self.steps) >= self.cfg.max_steps:
+            if len(kept) >= WIDE or (len(kept) >= least and attempt >= WIDEN_TRIES):
+                return
+            # Short of the fewest services a task has, it may go a little past its length:
+            # a few steps more cost less than walking a new request from scratch.
+            longest = self.cfg.max_steps + (2 if len(kept) < least else 0)
+            if len(self.steps) >= longest:
                 return
             if self._next(len(self.services) + 1, len(self.steps) + 2) is None:
                 return
