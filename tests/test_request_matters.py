@@ -364,8 +364,9 @@ def _stated_values(step: Step) -> dict[str, list]:
 
 
 def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
-    """On a record that existed, a stage moves on in the order the spec declares (never
-    from an offer back to screen), urgency rises or stays (in either branch of a rule),
+    """A new record's stage is one of the first two its spec declares; on a record that
+    existed, a stage moves on in the order the spec declares (never from an offer back to
+    screen), urgency rises or stays (in either branch of a rule),
     no value is one the workflow is against (a follow-up cancels nothing), and no write
     both ends a case and makes it more urgent."""
     moved = Counter()
@@ -373,6 +374,12 @@ def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
         motif = walker.motif.name if walker.motif is not None else None
         against = CONTRADICTS.get(motif or "", frozenset())
         for step in walker.steps:
+            if step.tool.kind == CREATE:  # a new record starts at the start of its life
+                for name, value in step.args.items():
+                    p = step.tool.param(name)
+                    if p is not None and p.enum and name in ("status", "stage", "state"):
+                        assert value in p.enum[:2], (_tools(walker), step.tool.qualified, value)
+                        moved["new"] += 1
             if not step.write or step.entity is None or step.entity.created:
                 continue
             before = _record_before(walker, step.entity)
@@ -399,13 +406,15 @@ def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
                     assert not any(w.startswith(v) for w in words for v in against), where
             ends, raises = clashing({n: v[0] for n, v in stated.items()})
             assert not (ends and raises), (_tools(walker), step.args)
-    assert moved["stage"] >= 5 and moved["urgency"] >= 2, moved
+    assert moved["stage"] >= 5 and moved["urgency"] >= 2 and moved["new"] >= 3, moved
 
 
 def test_which_way_each_kind_of_value_moves() -> None:
     stages = ("applied", "screen", "interview", "offer", "hired", "rejected")
     assert forward("stage", stages, ["screen", "hired"], "offer", "hiring") == ["hired"]
-    assert forward("stage", stages, ["screen", "hired"], None, "hiring") == ["screen", "hired"]
+    assert forward("stage", stages, ["screen", "hired"], None, "hiring") == ["screen"]
+    plans = ("draft", "active", "achieved", "abandoned")
+    assert forward("status", plans, plans, None, "renewal") == ["draft", "active"]  # new
     jobs = ("draft", "open", "on_hold", "closed")
     assert forward("status", jobs, ["draft", "open", "closed"], "on_hold", None) == [
         "open",

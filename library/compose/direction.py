@@ -88,6 +88,9 @@ def forward(
     if is_urgency(field):
         if current is not None or workflow in RAISES_URGENCY:
             out = more_urgent(field, out, current)
+    elif is_stage(field) and current is None:
+        # A new record starts at the start of its life: no success plan is made "achieved"
+        out = [v for v in out if v in list(declared)[:2]]
     elif is_stage(field) and current in declared:
         order = list(declared)
         allowed = set(order[order.index(current) + 1 :])
