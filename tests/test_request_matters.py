@@ -19,7 +19,7 @@ from library.compose.catalog import ACTION, CREATE, UPDATE, Param
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
-from library.compose.direction import WAITING, clashing, forward, urgency
+from library.compose.direction import WAITING, clashing, forward, is_verdict, urgency
 from library.compose.matters import Matters, counts, hung_on, matters_of, worked_on
 from library.compose.motifs import (
     APPOINTMENTS,
@@ -364,7 +364,8 @@ def _stated_values(step: Step) -> dict[str, list]:
 
 
 def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
-    """A new record's stage is one of the first two its spec declares; on a record that
+    """A new record's stage is one of the first two its spec declares, and it carries no
+    verdict yet (an interview being scheduled has no recommendation); on a record that
     existed, a stage moves on in the order the spec declares (never from an offer back to
     screen), urgency rises or stays (in either branch of a rule),
     no value is one the workflow is against (a follow-up cancels nothing), and no write
@@ -377,6 +378,8 @@ def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
             if step.tool.kind == CREATE:  # a new record starts at the start of its life
                 for name, value in step.args.items():
                     p = step.tool.param(name)
+                    if p is not None and not p.required:  # ... and no verdict is in yet
+                        assert not is_verdict(name), (_tools(walker), step.tool.qualified, name)
                     if p is not None and p.enum and name in ("status", "stage", "state"):
                         assert value in p.enum[:2], (_tools(walker), step.tool.qualified, value)
                         moved["new"] += 1

@@ -14,7 +14,7 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.context import Entity, Fact, field_words
-from library.compose.direction import clashing, forward, is_stage
+from library.compose.direction import clashing, forward, is_stage, is_verdict
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
@@ -901,6 +901,8 @@ class Binding(WalkState):
                 continue  # a renewal does not turn on "cancel at period end"
             if self._leaving_edit(entity, p):
                 continue  # a leaver's records are closed, not given a new job title
+            if entity is None and is_verdict(p.name):
+                continue  # an interview being scheduled has no recommendation yet
             if (
                 entity is not None
                 and (p.key or p.item_key) in PERSON_KEYS

@@ -39,6 +39,17 @@ _NEGATIVE = frozenset({"no", "strong_no", "not_recommended", "fail", "failed", "
 _MOVES_PEOPLE_ON = frozenset({"hiring", "onboarding"})
 
 
+# A judgement made once something has happened: an interview's recommendation, a review's
+# rating. A record made now for what is still to come (an interview next week) has none yet.
+_VERDICTS = re.compile(
+    r"(^|_)(recommendation|rating|outcome|result|verdict|decision|grade|feedback|sentiment)$"
+)
+
+
+def is_verdict(field: str) -> bool:
+    return bool(_VERDICTS.search(field.lower()))
+
+
 def urgency(value: Any) -> int | None:
     """The rank of an urgency level (higher is more urgent), or None if it is not one."""
     word = str(value).lower()
