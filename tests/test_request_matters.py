@@ -428,6 +428,8 @@ def test_which_way_each_kind_of_value_moves() -> None:
     assert forward("priority", levels, ["low", "urgent"], None, "refund") == ["low", "urgent"]
     statuses = ("confirmed", "tentative", "cancelled")
     assert forward("rsvp", statuses, ["tentative", "cancelled"], None, "follow-up") == ["tentative"]
+    products = ("draft", "active", "archived")  # a delivery problem shelves no product
+    assert forward("status", products, ["archived"], "active", "fulfilment") == []
     verdicts = ("strong_no", "no", "yes", "strong_yes")
     assert forward("recommendation", verdicts, verdicts, None, "hiring") == ["yes", "strong_yes"]
     assert forward("recommendation", verdicts, verdicts, None, "refund") == list(verdicts)

@@ -381,7 +381,8 @@ CONTRADICTS: dict[str, frozenset[str]] = {
     "follow-up": frozenset(
         {"end", "hang", "cancel", "delete", "remove", "archive", "decline", "reject", "void"}
     ),
-    "fulfilment": frozenset({"cancel", "void", "refund"}),  # an order to deliver is not called off
+    # an order to deliver is not called off, nor what it sells taken off the shelf
+    "fulfilment": frozenset({"cancel", "void", "refund", "archive"}),
     "hiring": frozenset({"terminate", "offboard"}),
     "renewal": frozenset({"cancel", "terminate"}),
 }  # fmt: skip
