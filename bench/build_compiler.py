@@ -11,8 +11,9 @@ nothing.
 ``--wild``: 106 real documents (45 OpenAPI 3, 29 Swagger 2, 32 MCP tool lists, 86 public
 repositories) assembled on 2026-12-04 from public GitHub code, none of them from
 ``../shared``; ``bench/wild_manifest.json`` names each one's repository, path, commit and
-sha256. The files themselves are not in the repository (``corpora/`` is ignored): fetch
-them by the manifest into ``corpora/wild/<file>``.
+sha256. The files themselves are not in the repository (``corpora/`` is ignored):
+``bench/fetch_wild.py`` fetches them by the manifest into ``corpora/wild/`` (``--check``
+verifies the ones present).
 
 ``--every N [--offset K]`` takes every N-th file from the K-th (a quick subset); ``--dump``
 writes one JSON line per tool (service, tool, format, outcome, reason, category).
@@ -68,7 +69,7 @@ def main() -> None:
     roots += [SHARED] if args.shared else []
     roots += [MORE] if args.more else []
     if args.wild and not WILD.is_dir():
-        parser.error(f"{WILD} is missing: fetch the files bench/wild_manifest.json lists")
+        parser.error(f"{WILD} is missing: run bench/fetch_wild.py (bench/wild_manifest.json)")
     roots += [WILD] if args.wild else []
     files = spec_files(roots or [CORPUS])[args.offset :: max(1, args.every)]
 
