@@ -284,6 +284,20 @@ class RefusalLeaks(Notes):
         return self.get("notes", note_id)
 
 
+class Unreloadable(Notes):
+    @tool(write=True)
+    def create_note(self, title: str, body: str = "") -> Note:
+        """Create a note (its body stored as the text's length: no reload of the state takes it).
+
+        Args:
+            title: Title.
+            body: Text.
+        """
+        note = Note(id=self.new_id("note"), title=title, body=body, created_at=self.now())
+        self.put("notes", note.model_copy(update={"body": len(body)}))
+        return note
+
+
 def failed(results: list[CheckResult]) -> dict[tuple[str, str], str]:
     return {(r.tool, r.check): r.detail for r in results if not r.passed}
 
@@ -319,6 +333,12 @@ def test_correct_service_passes_every_check() -> None:
         (Permissive, "get_note", "invalid_argument"),
         (CreatedUnlisted, "create_note", "read_after_write"),
         (RefusalLeaks, "get_note", "invalid_argument"),
+        pytest.param(  # a state that no longer reloads (pydantic warns as it dumps it)
+            Unreloadable,
+            "create_note",
+            "round_trip",
+            marks=pytest.mark.filterwarnings("ignore:Pydantic serializer warnings"),
+        ),
     ],
 )
 def test_each_bug_is_caught_by_its_check(broken: type[Service], tool: str, check: str) -> None:
