@@ -53,9 +53,9 @@ NAME_PARTS: dict[str, int | None] = {
     "display_name": None,
     "contact_name": None,
 }
-# Enum fields a business rule would not decide (a currency follows the money, not a rule).
 # Fields that record someone's leaving: the last day, the end of their contract.
 _ENDING_FIELD = re.compile(r"(^|_)(end|ends|ended|termination|terminated|last|leaving|exit)(_|$)")
+# Enum fields a business rule would not decide (a currency follows the money, not a rule).
 _NOT_RULED = frozenset({"currency", "country", "timezone", "locale", "language", "unit"})
 _NUMERIC_SKIP = frozenset({"limit", "offset", "total", "seq", "count", "version"})
 
@@ -67,6 +67,12 @@ _TRANSFERRED_MONEY = frozenset({"amount", "total", "cost", "subtotal"})
 # Money a business has or earns, not money that changes hands: an account's annual revenue
 # is never what a customer pays.
 _HELD_MONEY = frozenset({"revenue", "arr", "mrr", "budget", "salary", "limit", "valuation"})
+
+
+def _named(value: Any, name: str, email: str) -> Bound:
+    """``value`` (an e-mail, or a list of one) stated with whose it is: ``Name ("e-mail")``."""
+    bound = Bound.literal(value)
+    return Bound(value, bound.bind, f"{name} ({show(email)})", bound.literals)
 
 
 def carries_across(param: str, key: str, field: str) -> bool:
@@ -443,12 +449,9 @@ class Binding(WalkState):
             )
         if p.type == "array":
             value = [value]
-        bound = Bound.literal(value)
         if key == "email":
-            bound = Bound(
-                value, bound.bind, f"{person.full_name} ({show(person.email)})", bound.literals
-            )
-        return bound
+            return _named(value, person.full_name, person.email)
+        return Bound.literal(value)
 
     def _stated_subject(self, fact: Fact) -> bool:
         """Whether ``fact`` is a contact value of the request's subject that the opening
@@ -483,12 +486,10 @@ class Binding(WalkState):
             return Bound.literal(value)
         if not self._stated_before(fact):
             return None
-        bound = Bound.literal(value)
         person = self.env.person_by_email(str(fact.value)) if fact.key == "email" else None
         if person is not None and person.full_name:
-            phrase = f"{person.full_name} ({show(fact.value)})"
-            bound = Bound(value, bound.bind, phrase, bound.literals)
-        return bound
+            return _named(value, person.full_name, str(fact.value))
+        return Bound.literal(value)
 
     def _bound_to(self, fact: Fact, p: Param) -> Bound:
         """``p`` bound to ``fact``: as the request already states it (``_as_stated``: no
