@@ -94,6 +94,11 @@ def _answer(record: BaseModel, answer: dict[str, Any]) -> dict[str, Any]:
     del record
     return answer
 ''',
+    "_whole_key": '''
+def _whole_key(value: float) -> str:
+    """The key of the record a number names: ids are whole numbers (``5.0`` names ``5``)."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+''',
     "_offset_of": '''
 def _offset_of(cursor: str | None) -> int:
     """Cursors are opaque to callers; this service issues the offset of the next page."""

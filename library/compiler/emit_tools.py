@@ -163,9 +163,12 @@ class ToolWriter:
         options = [] if tool.method == tool.name else [f"name={json.dumps(tool.name)}"]
         lines = [f"{INDENT}@tool({', '.join(options)})" if options else f"{INDENT}@tool"]
         kind = marking.get("kind")
-        lines += self._head(tool, "dict[str, float]" if kind == "computation" else "str")
+        returns = {"computation": "dict[str, float]", "probe": _answer_type(marking)}
+        lines += self._head(tool, returns.get(str(kind), "str"))
         args = [(p.attr, p.description or f"The {words(p.name)}.") for p in self._ordered(tool)]
         lines += docstring(tool.description, 2, args)
+        if kind == "probe":  # the service answers while it is up
+            return [*lines, f"{PAD}return {py_literal(marking.get('answer'))}"]
         if kind == "no_op":
             return [*lines, f'{PAD}return ""']
         if kind == "handoff":
@@ -296,9 +299,13 @@ class ToolWriter:
                 continue
             target = self.plan.records.get(p.ref_collection)
             int_ids = target is not None and target.id_style.numeric
-            if p.type.kind is not Kind.STR and not (int_ids and p.type.kind is Kind.INT):
+            numbers = (Kind.INT, Kind.FLOAT)
+            if p.type.kind is not Kind.STR and not (int_ids and p.type.kind in numbers):
                 continue
             value = f"str({p.attr})" if p.type.kind is Kind.INT else p.attr
+            if p.type.kind is Kind.FLOAT:  # a whole number names a record (``5.0``: ``5``)
+                self.helpers.add("_whole_key")
+                value = f"_whole_key({p.attr})"
             get = f"self.get({json.dumps(p.ref_collection)}, {value})"
             if p.required and not p.type.nullable:
                 lines.append(f"{PAD}{get}")
@@ -802,3 +809,11 @@ def _status_name(record: RecordPlan, action: ActionPlan) -> str:
 
 def _by_attr(record: RecordPlan, attr: str) -> str:
     return next(n for n, f in record.fields.items() if f.attr == attr)
+
+
+def _answer_type(marking: dict[str, Any]) -> str:
+    """The return annotation of a fixed answer (a probe's ``"ok"``, ``{"status": "ok"}``)."""
+    answer = marking.get("answer")
+    if isinstance(answer, bool):
+        return "bool"
+    return "str" if isinstance(answer, str) else "dict[str, Any]"

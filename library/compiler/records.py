@@ -298,13 +298,22 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
             return found
     if spec.verb not in (None, "action", "create"):
         return None  # a read names what it reads; only writes are matched by parameter names
-    params = set(spec.input_schema.get("properties") or ())
+    seen: dict[str, set[str]] = {}
+    for resource, tools in declared.items():
+        seen[resource] = set()
+        for t in tools:
+            seen[resource] |= set(t.input_schema.get("properties") or ())
+    # what the tools of every resource take (``repo_path``, ``session_token``) is the
+    # context of a call, not a sign of what it acts on: ``git_commit(repo_path, message)``
+    # is not a branch because ``git_create_branch(repo_path, branch_name)`` takes a repo too
+    # (function-style tools: an HTTP operation's path names what it acts on)
+    context: set[str] = set()
+    if spec.http is None and len(seen) > 1:
+        context = set.intersection(*seen.values())
+    params = set(spec.input_schema.get("properties") or ()) - context
     scores = Counter[str]()
     for resource in known:
-        seen: set[str] = set()
-        for t in declared[resource]:
-            seen |= set(t.input_schema.get("properties") or ())
-        scores[resource] = len(params & (seen - PAGING))
+        scores[resource] = len(params & (seen[resource] - PAGING))
     if scores:
         resource, score = scores.most_common(1)[0]
         if score >= max(1, len(params) // 2):

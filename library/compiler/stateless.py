@@ -1,6 +1,6 @@
 """Stateless tools: functions that answer from their arguments and keep nothing.
 
-Ingestion marks them ``vendor["stateless"]`` (``library.ingest.stateless``). Three kinds are
+Ingestion marks them ``vendor["stateless"]`` (``library.ingest.stateless``). Four kinds are
 compiled, each to a body that touches no state:
 
 - ``computation`` (``add``, ``square_root``, ``imperial_si_conversion``, tau's
@@ -8,7 +8,9 @@ compiled, each to a body that touches no state:
   ``library.runtime.compute`` (a division by zero, a negative square root or an unknown unit is
   refused with ``invalid_argument``);
 - ``no_op`` (tau's ``think``): answers an empty string and changes nothing, as tau's does;
-- ``handoff`` (a transfer to a human agent): answers that the transfer is made.
+- ``handoff`` (a transfer to a human agent): answers that the transfer is made;
+- ``probe`` (``GET /healthz``, ``health_check()``): answers the marking's ``answer`` ("ok" in
+  the declared shape): the service is up while it answers.
 
 Other kinds (a conversion between units the spec leaves open, a publisher's ``generic`` tool)
 have nothing to compute and are rejected with ``library.ingest.stateless.REASON``.
@@ -25,7 +27,7 @@ from library.compiler.types import TypeMapper
 from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import ToolSpec
 
-STATELESS_KINDS = frozenset({"computation", "no_op", "handoff"})
+STATELESS_KINDS = frozenset({"computation", "no_op", "handoff", "probe"})
 HANDOFF_ANSWER = "Transfer successful"  # what tau's transfer tools answer
 # Locals and module names of the emitted body: parameters with these names are renamed.
 _BODY_NAMES = frozenset({"self", "compute", "arguments"})

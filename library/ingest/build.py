@@ -58,6 +58,7 @@ def build_spec(
             service,
             id_resources(raw.input_schema),
             takes_arguments=bool(raw.input_schema.get("required")),
+            description=raw.description,
         )
         named_access = name_access(verb, word)
         # A tool we cannot classify is assumed to write: the safe side for composition.

@@ -125,6 +125,7 @@ def record_shapes(specs: list[ToolSpec]) -> dict[str, RecordShape]:
         if spec.resource and STATELESS_KEY not in spec.vendor:
             by_resource[spec.resource].append(spec)
     shapes = {resource: _shape(resource, tools) for resource, tools in by_resource.items()}
+    _numbered(shapes, by_resource, specs)
     _owners(shapes, by_resource)
     _owned_lists(shapes, specs)
     _senders(shapes, by_resource)
@@ -216,6 +217,27 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         shape.required.append("name")
         shape.evidence.append("a name (nothing else is known)")
     return shape
+
+
+def _numbered(
+    shapes: dict[str, RecordShape], tools: dict[str, list[ToolSpec]], specs: list[ToolSpec]
+) -> None:
+    """Records no tool names by an id parameter of their own are numbered where the other
+    tools refer to them by number: ``search_contacts(companyID: number)`` and
+    ``create_ticket(contactID: number)`` say companies and contacts have whole-number ids
+    (left as text, no number a caller gives could name one)."""
+    for resource, shape in shapes.items():
+        if any(own_id(t, resource) for t in tools[resource]):
+            continue  # the record's own tools say what its id is
+        want = (*tokens(singular(resource)), "id")
+        types = {
+            node.get("type") if isinstance(node, dict) else None
+            for spec in specs
+            for name, node in (spec.input_schema.get("properties") or {}).items()
+            if tokens(name) == want
+        }
+        if types and types <= {"integer", "number"}:
+            shape.id_schema = {"type": "integer"}
 
 
 def _owners(shapes: dict[str, RecordShape], tools: dict[str, list[ToolSpec]]) -> None:

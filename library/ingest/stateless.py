@@ -12,16 +12,20 @@ were "no resource recognised", or worse, read as creating ``values`` because of
   function of the arguments, so a built tool returns the right number, not a stored or
   simulated one), ``conversion`` (a unit conversion whose units the spec leaves open),
   ``no_op`` (``think``: answers nothing, changes nothing), ``handoff`` (tau's transfer to a
-  human agent: ends the conversation) or ``generic`` (declared by its publisher, tau2's
-  ``x-tool-type: generic``, to change no domain state).
+  human agent: ends the conversation), ``probe`` (a liveness, readiness or health check
+  with no body to fill, ``GET /healthz``: its ``answer`` is "ok" in the declared shape) or
+  ``generic`` (declared by its publisher, tau2's ``x-tool-type: generic``, to change no
+  domain state).
 - ``access`` is ``read`` (source ``stateless``) unless the publisher declared it,
-  ``resource`` is None and ``verb`` is ``action``: no record compiler may give them a
-  collection, nor store their answers to look up.
+  ``resource`` is None and ``verb`` is ``action`` (``read`` for a probe): no record compiler
+  may give them a collection, nor store their answers to look up.
 - a computation without a declared output gets ``{result_key: number}``, marked inferred.
 
 What a builder does with them: a ``computation`` is compiled as a read tool whose body returns
-``evaluate(spec.vendor["stateless"], arguments)``; every other kind has nothing to compute and
-no state to verify, and is rejected with :data:`REASON` (or simulated by the world model).
+``evaluate(spec.vendor["stateless"], arguments)``, a ``probe`` as one answering its
+``answer``; ``no_op`` and ``handoff`` answer as theirs do; every other kind has nothing to
+compute and no state to verify, and is rejected with :data:`REASON` (or simulated by the world
+model).
 """
 
 from __future__ import annotations
@@ -67,6 +71,15 @@ def classify(spec: ToolSpec) -> dict[str, Any] | None:
     words = tokens(spec.name)
     props: dict[str, Any] = spec.input_schema.get("properties") or {}
     required = [r for r in spec.input_schema.get("required") or () if r in props]
+    probe = _probe_answer(spec, words, required)
+    if probe is not None:
+        return {
+            "kind": "probe",
+            "operation": None,
+            "operands": {},
+            "result_key": None,
+            "answer": probe[0],
+        }
     result_key = _result_key(spec)
     if result_key is False:  # a declared output that is not one value: not a pure function
         return None
@@ -96,6 +109,61 @@ def classify(spec: ToolSpec) -> dict[str, Any] | None:
         return {"kind": "handoff", "operation": None, "operands": {}, "result_key": None}
     if spec.vendor.get("x-tool-type") == "generic":
         return {"kind": "generic", "operation": None, "operands": {}, "result_key": None}
+    return None
+
+
+# A probe's words: ``GET /healthz``, ``get_api_health``, ``health_check()``, ``ping``.
+_PROBE_WORDS = frozenset(
+    {"health", "healthz", "healthcheck", "ready", "readyz", "readiness", "live", "livez",
+     "liveness", "alive", "ping", "heartbeat"}
+)  # fmt: skip
+# Words a probe's name may carry beside them (the method, the API's prefix, the check).
+_PROBE_FILLER = frozenset(
+    {"get", "head", "check", "api", "status", "service", "server", "probe", "endpoint"}
+)  # fmt: skip
+_VERSION = re.compile(r"^v\d+$")
+
+
+def _probe_answer(spec: ToolSpec, words: tuple[str, ...], required: list[str]) -> tuple[Any] | None:
+    """``(answer,)`` for a liveness, readiness or health probe, else None.
+
+    A probe takes no required argument, is named for nothing but the check (``GET /health``,
+    ``get_readyz``, ``health_check()``) and declares no body the service must fill: none, a
+    text, a map, an object without properties. Its answer is the state of the service
+    itself, up while it answers: "ok" (``pong`` to a ping) in the declared shape, and it
+    changes nothing. A probe that declares fields (``{status, version, uptime}``) is left to
+    the record compiler, which reads them from the state."""
+    if required or not set(words) & _PROBE_WORDS:
+        return None
+    if not all(w in _PROBE_WORDS or w in _PROBE_FILLER or _VERSION.match(w) for w in words):
+        return None
+    if spec.http is not None and spec.http.method.upper() not in ("GET", "HEAD"):
+        return None
+    text = "pong" if "ping" in words else "ok"
+    out = spec.output_schema
+    if out is None or out == {}:
+        return ({"status": text},)
+    if not isinstance(out, dict) or out.get("properties") or out.get("required"):
+        return None
+    kind = out.get("type")
+    if kind == "string" and not out.get("pattern") and not out.get("format"):
+        enum = out.get("enum")
+        if enum:
+            fits = [v for v in enum if isinstance(v, str) and v.lower() in ("ok", "up", text)]
+            return ((fits or enum)[0],)
+        low, high = out.get("minLength", 0), out.get("maxLength", len(text))
+        return (text,) if low <= len(text) <= high else None
+    if kind == "boolean":
+        return (True,)
+    if kind == "object":
+        more = out.get("additionalProperties", True)
+        if more is True or (
+            isinstance(more, dict)
+            and set(more) <= {"type", "description"}
+            and more.get("type", "string") == "string"
+        ):
+            return ({"status": text},)
+        return ({},)
     return None
 
 
@@ -214,7 +282,8 @@ def mark_stateless(specs: list[ToolSpec]) -> list[ToolSpec]:
         update: dict[str, Any] = {
             "vendor": {**spec.vendor, STATELESS_KEY: found},
             "resource": None,
-            "verb": Verb.ACTION,
+            # a probe reads the service's own state (it is up); the others act on nothing
+            "verb": Verb.READ if found["kind"] == "probe" else Verb.ACTION,
         }
         if found["operation"] == "expression":
             update["input_schema"] = _with_stated_example(spec.input_schema, found)

@@ -272,11 +272,45 @@ def _name_verb(toks: tuple[str, ...]) -> tuple[Verb | None, int, str]:
     return None, -1, ""
 
 
+# What a description's first word says a tool does, when its name holds no verb: reading
+# only (``"Get detailed predictions for a ticker"``, ``"Lists the tasks ..."``). Writes are
+# not taken from prose: a misread write would be verified as a read that changes nothing.
+_DESCRIBED_READS: dict[str, Verb] = {
+    **dict.fromkeys(
+        ("get", "fetch", "retrieve", "read", "show", "view", "see", "return", "check", "tail",
+         "display", "obtain", "inspect", "describe"),
+        V.READ,
+    ),
+    **dict.fromkeys(("list", "browse", "enumerate"), V.LIST),
+    **dict.fromkeys(("search", "find", "query", "look"), V.SEARCH),
+}  # fmt: skip
+
+
+def described_verb(description: str | None) -> tuple[Verb | None, str]:
+    """(verb, word) of a description that opens with a reading verb, imperative or third
+    person (``Get ...``, ``Lists ...``, ``Searches ...``); (None, "") otherwise."""
+    first = re.match(r"\s*([A-Za-z]+)\b", description or "")
+    if first is None:
+        return None, ""
+    word = first.group(1).lower()
+    for stem in (word, word[:-1] if word.endswith("s") else "", word[:-2]):
+        if stem in _DESCRIBED_READS and (stem == word or word.endswith("s")):
+            return _DESCRIBED_READS[stem], stem
+    return None, ""
+
+
 def name_verb_resource(
-    name: str, service: str, id_resources: Iterable[str], *, takes_arguments: bool = True
+    name: str,
+    service: str,
+    id_resources: Iterable[str],
+    *,
+    takes_arguments: bool = True,
+    description: str | None = None,
 ) -> tuple[Verb | None, str | None, str]:
     """(verb, resource, the verb word) from a function-style tool name; ``takes_arguments``:
-    whether the tool has a required parameter (``check_notifications()`` lists them all)."""
+    whether the tool has a required parameter (``check_notifications()`` lists them all).
+    A name with no verb (``predictions_by_ticker``, ``Trending_Headlines``) is a read of
+    the thing it names when its ``description`` opens with a reading verb ("Get ...")."""
     whole, service_toks = tokens(name), tokens(service)
     toks = _strip_service(whole, service_toks)
     verb, index, word = _name_verb(toks)
@@ -285,7 +319,10 @@ def name_verb_resource(
         toks = whole
         verb, index, word = _name_verb(toks)
     if verb is None:
-        return None, None, ""
+        verb, word = described_verb(description)
+        if verb is None or not _noun(toks):
+            return None, None, ""
+        index = -1  # the whole name is the noun
     after = toks[index + 1 :]
     before = toks[:index]
     # ``create_task_list``: a list that is made, changed or removed is a thing, not a listing
