@@ -1,0 +1,236 @@
+"""What the compiler plans for tools of other shapes (mutants of library/compiler/tools.py,
+records.py and emit_tools.py that survived the other tests, bench/mutation.py), on a small
+inline spec: a default the spec gives with the wrong type, or outside its enum, is no default;
+an action to a final state stamps it, refuses a second time and refuses a record already in
+another final state; integer ids count up and are looked up as numbers; a
+count answers how many records there are, a page wrapper holds the records under its key and
+their count, an envelope holds the record under its key; and a singleton (``/settings``) is
+not found before it exists, then read and changed in place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from library.compiler import compile_service, load_service
+from library.ingest import ingest_document
+from library.verify import build_service
+
+from .test_mutation_kills_emit_tools import Client
+
+TEXT = {"type": "string"}
+CHANNEL = {"type": "string", "enum": ["sms", "email"]}
+MESSAGE = {
+    "type": "object",
+    "required": ["id", "to", "body", "status", "priority", "channel"],
+    "properties": {
+        "id": TEXT,
+        "to": TEXT,
+        "body": TEXT,
+        "status": {"type": "string", "enum": ["draft", "sent", "failed", "canceled"]},
+        "sent_at": {"type": ["string", "null"], "format": "date-time"},
+        "canceled_at": {"type": ["string", "null"], "format": "date-time"},
+        "priority": {"type": "integer"},
+        "channel": CHANNEL,
+    },
+}
+NEW_MESSAGE = {
+    "type": "object",
+    "required": ["to", "body"],
+    "properties": {
+        "to": TEXT,
+        "body": TEXT,
+        "priority": {"type": "integer", "default": "high"},  # no integer: no default
+        "channel": CHANNEL | {"default": "fax"},  # not one of the enum: no default
+    },
+}
+MESSAGES = {
+    "type": "object",
+    "required": ["messages", "count"],
+    "properties": {"messages": {"type": "array", "items": MESSAGE}, "count": {"type": "integer"}},
+}
+TICKET = {
+    "type": "object",
+    "required": ["id", "title"],
+    "properties": {"id": {"type": "integer"}, "title": TEXT},
+}
+THEME = {"type": "string", "enum": ["light", "dark"]}
+SETTINGS = {
+    "type": "object",
+    "required": ["theme"],
+    "properties": {"theme": THEME, "language": TEXT},
+}
+
+
+def _ok(schema: dict) -> dict:
+    return {"200": {"content": {"application/json": {"schema": schema}}}}
+
+
+def _body(schema: dict) -> dict:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _path(name: str, kind: str = "string") -> list[dict]:
+    return [{"name": name, "in": "path", "required": True, "schema": {"type": kind}}]
+
+
+OUTBOX = {
+    "openapi": "3.0.0",
+    "info": {"title": "Outbox", "version": "1"},
+    "paths": {
+        "/messages": {
+            "post": {
+                "operationId": "sendMessage",
+                "requestBody": _body(NEW_MESSAGE),
+                "responses": _ok(MESSAGE),
+            },
+            "get": {"operationId": "listMessages", "responses": _ok(MESSAGES)},
+        },
+        "/messages/{id}": {
+            "get": {
+                "operationId": "getMessage",
+                "parameters": _path("id"),
+                "responses": _ok(
+                    {"type": "object", "required": ["data"], "properties": {"data": MESSAGE}}
+                ),
+            }
+        },
+        "/messages/{id}/cancel": {
+            "post": {
+                "operationId": "cancelMessage",
+                "parameters": _path("id"),
+                "responses": _ok(MESSAGE),
+            }
+        },
+        "/tickets": {
+            "post": {
+                "operationId": "createTicket",
+                "requestBody": _body(
+                    {"type": "object", "required": ["title"], "properties": {"title": TEXT}}
+                ),
+                "responses": _ok(TICKET),
+            },
+            "get": {
+                "operationId": "listTickets",
+                "responses": _ok({"type": "array", "items": TICKET}),
+            },
+        },
+        "/tickets/{id}": {
+            "get": {
+                "operationId": "getTicket",
+                "parameters": _path("id", "integer"),
+                "responses": _ok(TICKET),
+            }
+        },
+        "/tickets/count": {
+            "get": {
+                "operationId": "countTickets",
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["count"],
+                        "properties": {"count": {"type": "integer"}},
+                    }
+                ),
+            }
+        },
+        "/settings": {
+            "get": {"operationId": "getSettings", "responses": _ok(SETTINGS)},
+            "patch": {
+                "operationId": "updateSettings",
+                "requestBody": _body(
+                    {"type": "object", "properties": {"theme": THEME, "language": TEXT}}
+                ),
+                "responses": _ok(SETTINGS),
+            },
+        },
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def compiled() -> type:
+    specs, errors = ingest_document(orjson.dumps(OUTBOX), source_file="outbox.json")
+    assert specs, errors
+    build = build_service(specs)
+    assert set(build.verified) == {s.name for s in specs}, build.outcomes
+    return load_service(compile_service(specs).source)
+
+
+@pytest.fixture
+def client(compiled: type) -> Client:
+    return Client(compiled)
+
+
+def _send(client: Client, to: str = "+15550100", **more: Any) -> dict:
+    return client.ok("sendMessage", to=to, body="Hello", **more)
+
+
+def test_a_default_of_the_wrong_type_or_outside_the_enum_is_no_default(client: Client) -> None:
+    made = _send(client)
+    assert isinstance(made["priority"], int) and made["channel"] in ("sms", "email")
+    assert (made["status"], made.get("sent_at"), made.get("canceled_at")) == ("draft", None, None)
+    assert _send(client, priority=3, channel="email") | {"id": ""} == made | {
+        "id": "", "priority": 3, "channel": "email",
+    }  # fmt: skip
+    assert client.refused("sendMessage", to="x", body="y", channel="fax") == "invalid_argument"
+
+
+def test_an_action_to_a_final_state_stamps_it_once(client: Client) -> None:
+    made = _send(client)
+    other = _send(client, to="+15550111")
+    client.world.advance(90)
+    canceled = client.ok("cancelMessage", id=made["id"])
+    assert canceled == made | {"status": "canceled", "canceled_at": canceled["canceled_at"]}
+    assert canceled["canceled_at"] is not None
+    assert client.refused("cancelMessage", id=made["id"]) == "failed_precondition"
+    service = client.world.services[client.name]
+    record = service.state.messages[other["id"]]
+    service.state.messages[other["id"]] = record.model_copy(update={"status": "failed"})
+    client.world.invalidate()
+    envelope = client.call("cancelMessage", id=other["id"])
+    assert envelope["error"]["code"] == "failed_precondition"
+    assert "failed" in envelope["error"]["message"]
+
+
+def test_integer_ids_count_up_and_are_looked_up_as_numbers(client: Client) -> None:
+    tickets = [client.ok("createTicket", title=t) for t in ("a", "b", "c")]
+    assert [t["id"] for t in tickets] == [1, 2, 3]
+    _send(client)  # the service's counter: a number is never given twice
+    last = client.ok("createTicket", title="d")
+    assert isinstance(last["id"], int) and last["id"] > 3
+    assert client.ok("getTicket", id=2) == tickets[1]
+    assert client.refused("getTicket", id=99) == "not_found"
+    assert client.ok("listTickets") == [*tickets, last]
+
+
+def test_a_count_answers_how_many_records_there_are(client: Client) -> None:
+    assert client.ok("countTickets") == {"count": 0}
+    for title in ("a", "b"):
+        client.ok("createTicket", title=title)
+    assert client.ok("countTickets") == {"count": 2}
+
+
+def test_wrappers_hold_the_records_under_their_keys(client: Client) -> None:
+    assert client.ok("listMessages") == {"messages": [], "count": 0}
+    made = [_send(client, to=f"+1555010{k}") for k in range(3)]
+    assert client.ok("listMessages") == {"messages": made, "count": 3}
+    assert client.ok("getMessage", id=made[1]["id"]) == {"data": made[1]}
+    assert client.refused("getMessage", id="mes_missing") == "not_found"
+
+
+def test_a_singleton_is_not_found_before_it_exists_then_changed_in_place(
+    compiled: type, client: Client
+) -> None:
+    assert client.refused("getSettings") == "not_found"
+    assert client.refused("updateSettings", theme="dark") == "not_found"
+    service = client.world.services[client.name]
+    settings_cls = type(service.state).model_fields["settings"].annotation.__args__[1]
+    service.put("settings", settings_cls(id="settings_1", theme="light", language="en"))
+    client.world.invalidate()
+    assert client.ok("getSettings") == {"theme": "light", "language": "en"}
+    assert client.ok("updateSettings", theme="dark") == {"theme": "dark", "language": "en"}
+    assert client.ok("getSettings") == {"theme": "dark", "language": "en"}
+    assert list(service.state.settings) == ["settings_1"]
