@@ -184,13 +184,18 @@ class Client:
         return dict(getattr(self.world.services[self.name].state, collection))
 
 
-@pytest.fixture(scope="module")
-def compiled() -> type:
-    specs, errors = ingest_document(orjson.dumps(PROJECTS), source_file="projects.json")
+def verified_service(document: dict) -> type:
+    """The compiled service class of an inline OpenAPI document, every tool verified."""
+    specs, errors = ingest_document(orjson.dumps(document), source_file="service.json")
     assert specs, errors
     build = build_service(specs)
     assert set(build.verified) == {s.name for s in specs}, build.outcomes
     return load_service(compile_service(specs).source)
+
+
+@pytest.fixture(scope="module")
+def compiled() -> type:
+    return verified_service(PROJECTS)
 
 
 @pytest.fixture

@@ -11,14 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 import pytest
 
-from library.compiler import compile_service, load_service
-from library.ingest import ingest_document
-from library.verify import build_service
-
-from .test_mutation_kills_emit_tools import Client
+from .test_mutation_kills_emit_tools import Client, verified_service
 
 TEXT = {"type": "string"}
 CHANNEL = {"type": "string", "enum": ["sms", "email"]}
@@ -152,11 +147,7 @@ OUTBOX = {
 
 @pytest.fixture(scope="module")
 def compiled() -> type:
-    specs, errors = ingest_document(orjson.dumps(OUTBOX), source_file="outbox.json")
-    assert specs, errors
-    build = build_service(specs)
-    assert set(build.verified) == {s.name for s in specs}, build.outcomes
-    return load_service(compile_service(specs).source)
+    return verified_service(OUTBOX)
 
 
 @pytest.fixture
