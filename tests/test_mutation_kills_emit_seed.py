@@ -92,6 +92,25 @@ SHIPMENT = _record(
     reference={"type": "string", "pattern": "^SHP-[0-9]{6}$"},
     created_at=MOMENT,
 )
+LEAD = _record(
+    ["work_email"],
+    display_name=TEXT,
+    work_email={"type": "string", "format": "email"},
+    personal_email={"type": "string", "format": "email"},
+    home_phone=TEXT,
+    city=TEXT,
+    province=TEXT,
+    zip=TEXT,
+    date_created=MOMENT,
+    check_in=DAY,
+    check_out=DAY,
+    purchase_date=DAY,
+    warranty_end=DAY,
+    quantity=INTEGER,
+    quantity_received=INTEGER,
+    total=NUMBER,
+    amount_paid=NUMBER,
+)
 PRODUCT = _record(["sku", "name", "price"], sku=TEXT, name=TEXT, price=NUMBER)
 EVENT = _record(
     ["title", "starts_at", "ends_at"],
@@ -133,6 +152,7 @@ SALES = {
         **_collection("deals", "Deal", DEAL),
         **_collection("products", "Product", PRODUCT),
         **_collection("shipments", "Shipment", SHIPMENT),
+        **_collection("leads", "Lead", LEAD),
         **_collection("events", "Event", EVENT),
     },
 }
@@ -169,7 +189,7 @@ def _now(world: World) -> dt.datetime:
 
 def test_every_collection_is_seeded_to_size(seeded: tuple[World, dict]) -> None:
     _, records = seeded
-    for coll in ("contacts", "deals", "products", "shipments", "events"):
+    for coll in ("contacts", "deals", "products", "shipments", "leads", "events"):
         assert len(records[coll]) == SIZE, coll
         assert len({r["id"] for r in records[coll]}) == SIZE, coll
 
@@ -264,6 +284,25 @@ def test_a_value_follows_its_name_and_the_spec(seeded: tuple[World, dict]) -> No
         assert s["direction"] in ("outbound", "inbound")
         assert re.fullmatch(r"SHP-[0-9]{6}", s["reference"])
     assert {s["carrier"] for s in records["shipments"]} == {"ups", "fedex", "dhl"}
+
+
+def test_a_lead_is_one_person_and_its_windows_are_ordered(seeded: tuple[World, dict]) -> None:
+    pool = seed_pool()
+    _, records = seeded
+    for lead in records["leads"]:
+        person = pool.person_by_email(lead["work_email"])
+        assert person is not None
+        assert (lead["display_name"], lead["personal_email"], lead["home_phone"]) == (
+            person.full_name, person.personal_email, person.phone,
+        )  # fmt: skip
+        assert (lead["city"], lead["zip"]) == (person.city, person.postal_code)
+        # created before the stay it books; a stay ends after it starts; a warranty runs years
+        assert _moment(lead["date_created"]).date() <= dt.date.fromisoformat(lead["check_in"])
+        assert lead["check_in"] < lead["check_out"]
+        bought, ends = (dt.date.fromisoformat(lead[k]) for k in ("purchase_date", "warranty_end"))
+        assert 365 <= (ends - bought).days <= 3 * 366
+        assert 0 <= lead["quantity_received"] <= lead["quantity"]
+        assert lead["amount_paid"] in {round(lead["total"] * f, 2) for f in (0, 0.25, 0.5, 1)}
 
 
 def test_a_product_is_one_of_the_catalogue(seeded: tuple[World, dict]) -> None:

@@ -4,8 +4,9 @@ inline spec: a default the spec gives with the wrong type, or outside its enum, 
 an action to a final state stamps it, refuses a second time and refuses a record already in
 another final state; integer ids count up and are looked up as numbers; a
 count answers how many records there are, a page wrapper holds the records under its key and
-their count, an envelope holds the record under its key; and a singleton (``/settings``) is
-not found before it exists, then read and changed in place."""
+their count, an envelope holds the record under its key; a singleton (``/settings``) is not
+found before it exists, then read and changed in place; a record whose schema is an ``allOf``
+of parts holds the fields of every part; and a list described "newest first" is."""
 
 from __future__ import annotations
 
@@ -145,6 +146,59 @@ OUTBOX = {
 }
 
 
+CATEGORY = {"$ref": "#/components/schemas/Category"}
+CATALOG = {
+    "openapi": "3.0.0",
+    "info": {"title": "Catalog", "version": "1"},
+    "components": {
+        "schemas": {
+            "Base": {
+                "type": "object",
+                "required": ["id", "name"],
+                "properties": {"id": TEXT, "name": TEXT},
+            },
+            "Category": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Base"},
+                    {
+                        "type": "object",
+                        "required": ["position"],
+                        "properties": {"position": {"type": "integer"}, "note": TEXT},
+                    },
+                ]
+            },
+        }
+    },
+    "paths": {
+        "/categories": {
+            "post": {
+                "operationId": "createCategory",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["name", "position"],
+                        "properties": {"name": TEXT, "position": {"type": "integer"}, "note": TEXT},
+                    }
+                ),
+                "responses": _ok(CATEGORY),
+            },
+            "get": {
+                "operationId": "listCategories",
+                "description": "Lists categories, newest first.",
+                "responses": _ok({"type": "array", "items": CATEGORY}),
+            },
+        },
+        "/categories/{id}": {
+            "get": {
+                "operationId": "getCategory",
+                "parameters": _path("id"),
+                "responses": _ok(CATEGORY),
+            }
+        },
+    },
+}
+
+
 @pytest.fixture(scope="module")
 def compiled() -> type:
     return verified_service(OUTBOX)
@@ -225,3 +279,14 @@ def test_a_singleton_is_not_found_before_it_exists_then_changed_in_place(
     assert client.ok("updateSettings", theme="dark") == {"theme": "dark", "language": "en"}
     assert client.ok("getSettings") == {"theme": "dark", "language": "en"}
     assert list(service.state.settings) == ["settings_1"]
+
+
+def test_a_record_of_all_of_parts_holds_every_part_and_a_list_may_be_newest_first() -> None:
+    catalog = Client(verified_service(CATALOG))
+    made = [catalog.ok("createCategory", name=n, position=k) for k, n in enumerate("abc")]
+    assert made[0] == {"id": made[0]["id"], "name": "a", "position": 0}
+    assert catalog.ok("createCategory", name="n", position=9, note="x")["note"] == "x"
+    assert catalog.ok("getCategory", id=made[1]["id"]) == made[1]
+    listed = catalog.ok("listCategories")
+    assert listed[1:] == made[::-1] and listed[0]["note"] == "x"  # "newest first", as described
+    assert catalog.refused("createCategory", name="d") == "invalid_argument"  # position required
