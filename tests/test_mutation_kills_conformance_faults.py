@@ -283,6 +283,32 @@ def test_an_id_the_service_types_as_a_reference_is_probed_for_not_found() -> Non
     assert problems[("get_memo", "not_found")] == "an unknown 'ref' gave success, not not_found"
 
 
+def _beyond(size: int, after: int | None, before: int | None) -> bool:
+    return (after is None or size > after) and (before is None or size < before)
+
+
+class Beyond(ByOffset):
+    @tool
+    def list_memos(
+        self, size_after: int | None = None, size_before: int | None = None
+    ) -> list[Memo]:
+        """List memos larger than one size, smaller than another (each bound left out).
+
+        Args:
+            size_after: Memos larger than this.
+            size_before: Memos smaller than this.
+        """
+        return [m for m in self.every() if _beyond(m.size, size_after, size_before)]
+
+
+def test_a_filter_named_after_or_before_may_leave_its_bound_out() -> None:
+    bounds = {"size_after": {"type": "integer"}, "size_before": {"type": "integer"}}
+    listing = spec("list_memos", "list", bounds, [], {"type": "array", "items": MEMO})
+    results = run_conformance(Beyond, [CREATE, GET, listing])
+    assert failed(results) == {}
+    assert ("list_memos", "range_filter") in {(r.tool, r.check) for r in results}
+
+
 def test_verified_means_every_check_of_the_tool_passed() -> None:
     results = [
         CheckResult("s", "a", "one", True),
