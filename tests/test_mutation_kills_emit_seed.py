@@ -111,6 +111,19 @@ LEAD = _record(
     total=NUMBER,
     amount_paid=NUMBER,
 )
+SPACE = _record(
+    ["name", "key"],
+    name=TEXT,
+    key=TEXT,
+    path=TEXT,
+    host=TEXT,
+    username=TEXT,
+    invoice_number=TEXT,
+    booking_reference=TEXT,
+    file_name=TEXT,
+    mime_type=TEXT,
+    code={"type": "string", "example": "AB-1234"},
+)
 PRODUCT = _record(["sku", "name", "price"], sku=TEXT, name=TEXT, price=NUMBER)
 EVENT = _record(
     ["title", "starts_at", "ends_at"],
@@ -153,6 +166,7 @@ SALES = {
         **_collection("products", "Product", PRODUCT),
         **_collection("shipments", "Shipment", SHIPMENT),
         **_collection("leads", "Lead", LEAD),
+        **_collection("spaces", "Space", SPACE),
         **_collection("events", "Event", EVENT),
     },
 }
@@ -189,7 +203,7 @@ def _now(world: World) -> dt.datetime:
 
 def test_every_collection_is_seeded_to_size(seeded: tuple[World, dict]) -> None:
     _, records = seeded
-    for coll in ("contacts", "deals", "products", "shipments", "leads", "events"):
+    for coll in ("contacts", "deals", "products", "shipments", "leads", "spaces", "events"):
         assert len(records[coll]) == SIZE, coll
         assert len({r["id"] for r in records[coll]}) == SIZE, coll
 
@@ -303,6 +317,24 @@ def test_a_lead_is_one_person_and_its_windows_are_ordered(seeded: tuple[World, d
         assert 365 <= (ends - bought).days <= 3 * 366
         assert 0 <= lead["quantity_received"] <= lead["quantity"]
         assert lead["amount_paid"] in {round(lead["total"] * f, 2) for f in (0, 0.25, 0.5, 1)}
+
+
+def test_values_derived_from_a_name_agree_with_it(seeded: tuple[World, dict]) -> None:
+    pool = seed_pool()
+    world, records = seeded
+    spaces = records["spaces"]
+    names = [s["name"] for s in spaces]
+    assert len(set(names)) == len(names)
+    assert [s["key"] for s in spaces] == pool.keys(names, 10)
+    keys = [s["key"] for s in spaces]
+    assert len(set(keys)) == len(keys) and all(k.isupper() and len(k) <= 10 for k in keys)
+    for s in spaces:
+        assert s["path"] == f"/{s['name']}" and s["host"] == pool.host(s["name"])
+        assert s["mime_type"] == pool.mime(s["name"])
+        assert pool.person_by_username(s["username"]) is not None
+        assert re.fullmatch(rf"INV-{world.now().year}-[0-9]{{4}}", s["invoice_number"])
+        assert re.fullmatch(r"[A-Z2-9]{6}", s["booking_reference"])
+        assert re.fullmatch(r"[A-Z]{2}-[0-9]{4}", s["code"]) and s["file_name"]
 
 
 def test_a_product_is_one_of_the_catalogue(seeded: tuple[World, dict]) -> None:
