@@ -98,10 +98,39 @@ def _share(counter: Counter, total: int) -> str:
     return ", ".join(f"{k}: {v / total:.0%}" for k, v in sorted(counter.items()))
 
 
-def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) -> None:
+def config_with(settings: list[str]) -> ComposeConfig:
+    """``ComposeConfig`` with ``name=value`` settings (``--set hard_matters=2``), each
+    value parsed as its field's type (a tuple as comma-separated numbers)."""
+    cfg = ComposeConfig()
+    changes: dict[str, object] = {}
+    for setting in settings:
+        name, _, raw = setting.partition("=")
+        if name not in ComposeConfig.__dataclass_fields__ or not raw:
+            raise SystemExit(
+                f"--set {setting!r}: expected NAME=VALUE with NAME a ComposeConfig field"
+            )
+        current = getattr(cfg, name)
+        if isinstance(current, bool):
+            changes[name] = raw.lower() in ("1", "true", "yes", "on")
+        elif current is None or isinstance(current, int | float):
+            changes[name] = (
+                None
+                if raw == "None"
+                else type(current or 0)(float(raw) if "." in raw else int(raw))
+            )
+        elif isinstance(current, tuple) and all(isinstance(x, int | float) for x in current):
+            changes[name] = tuple(type(x)(v) for x, v in zip(current, raw.split(","), strict=True))
+        else:
+            raise SystemExit(f"--set {setting!r}: {name} cannot be set from the command line")
+    return dataclasses.replace(cfg, **changes)
+
+
+def compose_figures(
+    lib: Library, n: int, workers: int, seed: int, sample: int, cfg: ComposeConfig
+) -> None:
     global _ENV
     t0 = time.perf_counter()
-    _ENV = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    _ENV = make_env(lib.classes, lib.nodes, config=cfg)
     env_s = time.perf_counter() - t0
     per_shard = math.ceil(n / workers * 1.12) + 5  # room for cross-shard near-duplicates (~8%)
     t0 = time.perf_counter()
@@ -154,7 +183,6 @@ def compose_figures(lib: Library, n: int, workers: int, seed: int, sample: int) 
     used = Counter(s for t in tasks for s in t.services)
     top = ", ".join(f"{s} {k / total:.0%}" for s, k in used.most_common(10))
     print(f"  services used: {len(used)} of {len(lib.classes)}; in the most tasks: {top}")
-    cfg = ComposeConfig()
     domains = Counter(t.domain for t in tasks)
     print(
         f"  balance: largest service share {max(used.values()) / total:.0%} "
@@ -173,10 +201,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--graph-scale", type=int, default=20_000)
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a ComposeConfig setting"
+    )
     args = parser.parse_args()
+    cfg = config_with(args.set)
     lib = library_figures()
     graph_figures(lib, args.graph_scale)
-    compose_figures(lib, args.n, args.workers, args.seed, args.sample)
+    compose_figures(lib, args.n, args.workers, args.seed, args.sample, cfg)
 
 
 if __name__ == "__main__":

@@ -38,9 +38,9 @@ from library.compose.realism import decides, rank
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
-from library.compose.walk_state import Reject
 from library.compose.writes import moves_money
 from library.graph.nodes import name_words
+from tests.compose_walks import finished_walks
 
 SERVICES = [
     "analytics",
@@ -133,16 +133,7 @@ def env() -> ComposeEnv:
 
 @pytest.fixture(scope="module")
 def walks(env: ComposeEnv) -> list[Walker]:
-    done = []
-    for j in range(WALKS):
-        world, base = env.world(j % env.config.worlds)
-        walker = Walker(env, world, base, random.Random(f"matters:{j}"))
-        try:
-            walker.walk()
-        except Reject:
-            continue
-        done.append(walker)
-    return done
+    return finished_walks(env, WALKS, "matters")
 
 
 def _tools(walker: Walker) -> list[str]:
@@ -492,3 +483,54 @@ def test_a_person_the_request_names_is_named_again_not_reached_through_a_record(
                     named_again += bool(stated & set(map(str, values)))
                     stated |= set(map(str, values))
     assert named_again >= 3
+
+
+def test_a_verdict_comes_before_the_decision_it_informs(env: ComposeEnv) -> None:
+    """No verdict (an interview's recommendation) is recorded on a record hanging on one
+    the plan already moved on (the application, once advanced to "hired")."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    update = env.catalog.tools["recruiting__update_interview"]
+    rid = next(iter(world.services["recruiting"].state.interviews))
+    record = world.services["recruiting"].state.interviews[rid].model_dump(mode="json")
+    interview = Entity("recruiting", "interviews", rid, record, 0, "", "interview")
+    application = _entity("applications", str(record["application_id"]))
+    application.service = "recruiting"
+    interview.link(application)
+
+    def settable() -> set[str]:
+        return {p.name for p in walker._settable(update, interview)}
+
+    assert "recommendation" in settable()  # before the decision, a verdict may be recorded
+    hired = {("recruiting", "applications", application.id)}
+    walker._finished = lambda: hired  # type: ignore[method-assign]
+    assert "recommendation" not in settable()
+    assert settable()  # other fields (its time, its interviewers) still may change
+
+
+def test_a_delivery_problem_is_no_catalogue_work() -> None:
+    """Products are the catalogue's: a delivery problem moves orders, shipments and stock,
+    and tags or re-prices no product."""
+    assert "fulfilment" not in claimed_by("products")
+    assert "fulfilment" in claimed_by("shipments") and "fulfilment" in claimed_by("stock_items")
+
+
+def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
+    """What a record is called is given when it is made: an edit moves it, hands it over or
+    changes its state, never retitles it (a colleague's meeting renamed "Catch-up")."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    for tool_name, collection, names in (
+        ("meetings__update_meeting", "meetings", {"topic"}),
+        ("calendar__update_event", "events", {"title"}),
+        ("issue_tracker__update_issue", "issues", {"summary"}),
+    ):
+        tool = env.catalog.tools[tool_name]
+        service = tool.service
+        rid = next(iter(getattr(world.services[service].state, collection)))
+        record = getattr(world.services[service].state, collection)[rid].model_dump(mode="json")
+        entity = Entity(service, collection, rid, record, 0, "", collection[:-1])
+        settable = {p.name for p in walker._settable(tool, entity)}
+        assert settable and not settable & names, (tool_name, settable)
+        # the tool can set it: only the rule keeps it out
+        assert names & {p.name for p in tool.params} or names & set(record), tool_name

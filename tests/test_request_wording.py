@@ -216,6 +216,27 @@ def test_values_set_on_the_subject_s_own_record_are_what_they_asked(variant: int
     assert "asked" not in text, text
 
 
+@pytest.mark.parametrize("variant", range(3))
+def test_a_person_the_work_is_about_asked_for_none_of_it(variant: int) -> None:
+    """A candidate's source set in a hiring step is ours to set, not what they asked: the
+    request does not say "as Ann asked" of it."""
+    email = '"ann.lee@example.com"'
+    plan = [
+        _find("recruiting.list", "candidate", [["email", email]], email=email[1:-1]),
+        _step(
+            "recruiting.update",
+            {
+                "kind": "update",
+                "target": "the candidate",
+                "values": [["source", '"job_board"']],
+                "unasked": True,
+            },
+        ),
+    ]
+    text = render_instruction(plan, goal=f"Ann Lee ({email}) is a candidate.", variant=variant)
+    assert "asked" not in text and '"job_board"' in text, text
+
+
 def test_a_link_is_carried_only_into_a_link_of_the_same_purpose() -> None:
     """A candidate's LinkedIn URL does not become an interview's meeting URL."""
     assert not _same_purpose("meeting_url", "linkedin_url", "url")

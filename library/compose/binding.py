@@ -18,7 +18,7 @@ from library.compose.direction import clashing, forward, is_stage, is_verdict
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
-from library.compose.motifs import CONTRADICTS, claimed_by
+from library.compose.motifs import CONTRADICTS, HANDS_OVER, claimed_by
 from library.compose.plan import Bound, Step, show
 from library.compose.realism import decides, number_text, rank, threshold
 from library.compose.roles import (
@@ -98,6 +98,11 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet"}
 )  # fmt: skip
+
+
+# What a record is called, given when it is made: no workflow renames what it works on (a
+# colleague's booking retitled "Catch-up", an issue's summary rewritten).
+NAMES = frozenset({"title", "name", "topic", "subject", "summary", "display_name"})
 
 
 # What a transaction settled when it was made (its currency, its totals and balances): a
@@ -362,10 +367,45 @@ class Binding(WalkState):
         return held is None or held == role
 
     def _leaver(self, key: str, value: Any) -> bool:
-        """Whether ``value`` is the colleague an offboarding is for."""
+        """Whether ``value`` is the colleague an offboarding is for, in a call that writes
+        (their work is found by their name, and handed to someone else)."""
         if self.motif is None or self.motif.name != "offboarding" or not self.steps:
             return False
+        if not self.call_writes:
+            return False
         return self.env.identity(key, value) in self.subjects()
+
+    def _handing_over(self, tool: ToolInfo, entity: Entity | None) -> bool:
+        """Whether a write hands over work of the colleague a workflow is for
+        (``motifs.HANDS_OVER``): an edit of a record they handle, which is not theirs."""
+        return (
+            self.motif is not None
+            and self.motif.name in HANDS_OVER
+            and tool.qualified in self.env.handover_tools
+            and (entity is None or not is_person_resource(entity.collection))
+        )
+
+    def _told_successor(self, p: Param) -> Bound | None:
+        """In a hand-over, a message goes to the colleague taking the leaver's work over
+        (not to whoever a record of theirs names)."""
+        if self.motif is None or self.motif.name not in HANDS_OVER:
+            return None
+        if (p.key or p.item_key) != "email" or role_of(p.name) != "recipient":
+            return None
+        return self._colleague(p)
+
+    def _held_by_subject(self, entity: Entity, field: str) -> bool:
+        """Whether ``entity``'s ``field`` names the request's own person in a role someone
+        else can take on (the assignee of their ticket, the host of their meeting)."""
+        value = entity.record.get(field)
+        if not isinstance(value, str) or not hands_over(role_of(field)):
+            return False
+        key = "email" if "@" in value else "person_name"
+        return self.env.identity(key, value) in self.subjects()
+
+    def handled_by_subject(self, entity: Entity) -> bool:
+        """Whether the request's person handles ``entity`` (any of its hand-over roles)."""
+        return any(self._held_by_subject(entity, f) for f in entity.record)
 
     def _hold_record(self, entity: Entity) -> None:
         """The people a record already names hold their roles in a call that edits it (a
@@ -411,12 +451,20 @@ class Binding(WalkState):
         """A colleague for a staff role the agent has not read anywhere: stated in the
         instruction by name and e-mail. One role keeps one colleague across the task."""
         key = p.key or p.item_key
-        if key not in PERSON_KEYS or not is_staff_role(role_of(p.name)):
+        role = role_of(p.name)
+        # Someone leaving hands all their work to one colleague, who is the one told.
+        taking_over = (
+            self.motif is not None
+            and self.motif.name in HANDS_OVER
+            and (hands_over(role) or role == "recipient")
+        )
+        if key not in PERSON_KEYS or not (taking_over or is_staff_role(role)):
             return None
         staff = self.env.staff
         if not staff:
             return None
-        role = role_of(p.name)
+        if taking_over:
+            role = "successor"
         person = self.staff_roles.get(role)
         if person is None or not self._fits_role(p.name, "email", person.email):
             # A colleague who fits and holds no other role yet, in a random order.
@@ -600,7 +648,10 @@ class Binding(WalkState):
         """``current``: the value the record acted on holds now (an action's ``stage``
         moves on from it)."""
         held = self._held_person(p.name) if p.key == "person_name" else None
-        if p.key is None and p.name in NAME_PARTS:
+        taker = self._told_successor(p)
+        if taker is not None:
+            bound = taker  # the colleague taking a leaver's work over is the one told
+        elif p.key is None and p.name in NAME_PARTS:
             bound = self._name_part(p, exclude)
         elif held is not None:
             bound = self._name_of(p, held, exclude)  # the name of the e-mail's owner
@@ -886,9 +937,12 @@ class Binding(WalkState):
         if info is None:
             return []
         out = []
+        handing = self._handing_over(tool, entity)
         for p in tool.params:
             if p.required or p.name == tool.own or p.name not in info.fields:
                 continue
+            if handing and entity is not None and not self._held_by_subject(entity, p.name):
+                continue  # a leaver's ticket changes hands, nothing else of it changes
             if (p.key or "").startswith("id:") or (p.type in ("object", None) and not p.enum):
                 continue
             if (
@@ -896,7 +950,9 @@ class Binding(WalkState):
                 and (entity.service, entity.collection, entity.id, p.name) in self.written
             ):
                 continue
-            if entity is not None and (p.name.lower() in AUTHORED or SETTLED.search(p.name)):
+            if entity is not None and (
+                p.name.lower() in AUTHORED | NAMES or SETTLED.search(p.name)
+            ):
                 continue  # nobody asks to rewrite a comment, or an order's currency or total
             if self._works_against(p):
                 continue  # a renewal does not turn on "cancel at period end"
@@ -904,6 +960,8 @@ class Binding(WalkState):
                 continue  # a leaver's records are closed, not given a new job title
             if entity is None and is_verdict(p.name):
                 continue  # an interview being scheduled has no recommendation yet
+            if entity is not None and is_verdict(p.name) and self._decided(entity):
+                continue  # a verdict informs a decision: none after it (an interview's, once hired)
             if (
                 entity is not None
                 and (p.key or p.item_key) in PERSON_KEYS
@@ -912,6 +970,16 @@ class Binding(WalkState):
                 continue  # whom a record is about stays; only who handles it changes
             out.append(p)
         return out
+
+    def _decided(self, entity: Entity) -> bool:
+        """Whether a record tied to ``entity`` was already moved on by the plan (the
+        application an interview is for, advanced to "hired")."""
+        finished = self._finished()
+        return any((e.service, e.collection, e.id) in finished for e in entity.links)
+
+    def _finished(self) -> set[tuple[str, str, str]]:
+        """Records the plan already moved on with an action (``Writes._finished``)."""
+        return set()
 
     def _leaving_edit(self, entity: Entity | None, p: Param) -> bool:
         """Whether setting ``p`` on a person record in an offboarding would edit the leaver
@@ -946,6 +1014,8 @@ class Binding(WalkState):
             # The record itself or one directly tied to it: a sibling two ties away (another
             # interview of the same application) is not what decides this one.
             related = [entity, *entity.links] if entity is not None else []
+        handing = self._handing_over(tool, entity)
+        handing = self._handing_over(tool, entity)
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(params, key=lambda p: (p.key or p.item_key) != "email")
         info = self._coll(tool.service, tool.collection)
@@ -969,6 +1039,20 @@ class Binding(WalkState):
                         if moved is not None:
                             out[p.name], rule_text_ = moved
                     continue
+            if handing and hands_over(role_of(p.name)) and (p.key or p.item_key) == "email":
+                # Someone leaving hands all their work to one colleague.
+                if self.successor is None:
+                    self.successor = self._colleague(p)
+                taker = self.successor
+                if (
+                    taker is not None
+                    and taker.value != current
+                    and self._fits_role(p.name, "email", taker.value)
+                ):
+                    # ... unless they already hold another role on the record
+                    out[p.name] = taker
+                    self._hold(p.name, taker.value)
+                continue
             held = self._held_person(p.name) if p.key == "person_name" else None
             if held is not None:
                 named = self._name_of(p, held, exclude)

@@ -18,6 +18,7 @@ from library.compose.catalog import (
     CREATE,
     FETCH,
     LOOKUP,
+    UPDATE,
     Catalog,
     CollectionInfo,
     ToolInfo,
@@ -30,8 +31,10 @@ from library.compose.literals import literal
 from library.compose.motifs import (
     BY_NAME,
     CORE,
+    HANDS_OVER,
     LOG_TEXTS,
     MOTIFS,
+    STAFF_WORKFLOWS,
     Motif,
     at_home,
     claimed_by,
@@ -40,7 +43,7 @@ from library.compose.motifs import (
     part_of,
 )
 from library.compose.plan import QUERY_PARAMS, user_knowable
-from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
+from library.compose.roles import PERSON_KEYS, hands_over, is_staff_role, role_of
 from library.compose.views import DumpCache
 from library.graph import ToolNode, build_graph, nodes_from_service
 from library.graph.keys import field_key
@@ -119,6 +122,16 @@ class ComposeEnv:
         self.inboxes = frozenset(
             t.service for t in self.starts if str(t.collection) in _MAILBOX and t.many
         )
+        # Our organisation's people (the pool's staff), and their contact values.
+        self.staff = tuple(getattr(self.pool, "staff", ()))
+        self._staff_values = {
+            "email": {p.email.casefold() for p in self.staff},
+            "phone": {p.phone for p in self.staff},
+            "person_name": {
+                v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
+            },
+        }
+        self._staff_memo: dict[tuple[str, str], bool] = {}
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
         self._start_services: dict[str, frozenset[str]] = {}
@@ -129,6 +142,8 @@ class ComposeEnv:
         self.owned_lists = self._owned_lists()
         self.twins = self._twins()
         self.log_tools = self._log_tools()
+        self.handover_tools = self._handover_tools()
+        self.handover_lookups = self._handover_lookups()
         self.workflows = self._workflows()
         # Write tools with a parameter for one of our colleagues (assignee, owner, host).
         self.colleague_tools = frozenset(
@@ -141,16 +156,6 @@ class ComposeEnv:
                 for p in t.params
             )
         )
-        # Our organisation's people (the pool's staff), and their contact values.
-        self.staff = tuple(getattr(self.pool, "staff", ()))
-        self._staff_values = {
-            "email": {p.email.casefold() for p in self.staff},
-            "phone": {p.phone for p in self.staff},
-            "person_name": {
-                v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
-            },
-        }
-        self._staff_memo: dict[tuple[str, str], bool] = {}
         # Records' JSON by identity (records are frozen; most are the seeded worlds' own).
         self.dumps = DumpCache()
 
@@ -292,8 +297,71 @@ class ComposeEnv:
                 and part_of(motif, t.name, t.collection)
                 and at_home(motif, t.name, t.collection, service_domain(t.service))
             )
+            if motif.name in HANDS_OVER:
+                cached |= self.handover_tools
             self._motif_tools[motif.name] = cached
         return cached
+
+    def _staff_keep(self, qualified: str) -> bool:
+        """Whether the records a tool acts on may be kept for our colleagues (someone
+        joining or leaving has a user record there): unless its seeded records name people
+        by e-mail and none of them is a colleague. A loyalty programme's members are
+        customers, though they are people."""
+        tool = self.catalog.tools[qualified]
+        world, _ = self.world(0)
+        records = getattr(world.services[tool.service].state, str(tool.collection), None)
+        if records is None:
+            return True
+        emails = [
+            value
+            for record in records.values()
+            for value in _strings(record.model_dump(mode="json"))
+            if "@" in value
+        ]
+        return not emails or any(self.is_staff("email", v) for v in emails)
+
+    def _handover_tools(self) -> frozenset[str]:
+        """Edits that can hand a record to another colleague: an update of a record that is
+        no person's own and no shared reference record, taking a colleague who handles it
+        (assignee, owner, host: ``roles.hands_over``). Not an action such as assigning an
+        asset: a leaver's laptop is returned, not given to the next person."""
+        return frozenset(
+            q
+            for q, t in self.catalog.tools.items()
+            if t.write
+            and t.collection
+            and not is_person_resource(t.collection)
+            and (t.service, t.collection) not in self.catalogs
+            and t.kind == UPDATE
+            and any(
+                (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
+                for p in t.params
+            )
+        )
+
+    def _handover_lookups(self) -> frozenset[str]:
+        """Lookups that find what a colleague handles (``list_tickets(assignee_email)``)
+        by a role a hand-over edit of that collection gives to someone else: how a
+        leaver's work is found, wherever it is, whether or not the graph joins it to where
+        the request began."""
+        roles: dict[tuple[str, str | None], set[str]] = {}
+        for q in self.handover_tools:
+            t = self.catalog.tools[q]
+            roles.setdefault((t.service, t.collection), set()).update(
+                role_of(p.name)
+                for p in t.params
+                if (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
+            )
+        return frozenset(
+            q
+            for q, t in self.catalog.tools.items()
+            if t.kind == LOOKUP
+            and any(
+                (p.key or p.item_key) in PERSON_KEYS
+                and role_of(p.name) in roles.get((t.service, t.collection), set())
+                for p in t.params
+            )
+        )
 
     def sequel_tools(self, motif: Motif) -> frozenset[str]:
         """The write tools a workflow brings when it follows another in one request. A
@@ -311,7 +379,10 @@ class ComposeEnv:
         cached = self._core_tools.get(motif.name)
         if cached is None:
             cached = frozenset(
-                q for q in self.motif_tools(motif) if fits(motif, *self._name_coll(q)) >= CORE
+                q
+                for q in self.motif_tools(motif)
+                if fits(motif, *self._name_coll(q)) >= CORE
+                and (motif.name not in STAFF_WORKFLOWS or self._staff_keep(q))
             )
             self._core_tools[motif.name] = cached
         return cached
@@ -386,7 +457,11 @@ class ComposeEnv:
         for motif in MOTIFS:
             core = [self.catalog.tools[q] for q in self.core_tools(motif)]
             if any(self.reachable(t) for t in core):
-                out.append((motif, len({t.service for t in core}) ** 0.5))
+                services = {t.service for t in core}
+                if motif.name in HANDS_OVER:
+                    # where a leaver's work is handed over takes part in the work too
+                    services |= {self.catalog.tools[q].service for q in self.handover_tools}
+                out.append((motif, len(services) ** 0.5))
         return out
 
     def reachable(self, tool: ToolInfo) -> bool:
@@ -603,3 +678,15 @@ def naming_fields(info: CollectionInfo) -> frozenset[str]:
         ):
             out.add(n)
     return frozenset(out)
+
+
+def _strings(value: Any) -> Iterable[str]:
+    """Every string inside a JSON value (nested lists and objects included)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)

@@ -31,11 +31,19 @@ MESSAGE_NOUNS = frozenset(
     {"message", "messages", "email", "emails", "draft", "drafts", "sms", "text", "texts", "chat"}
 )
 
+# Records that remark on another record (a comment on a ticket, a reply to a review, an
+# activity logged on a deal): what they say is about the record they hang on.
+ANNOTATION_NOUNS = frozenset({"comment", "comments", "reply", "replies", "activity", "activities"})
+
 Shared = frozenset[tuple[str, str]]  # (service, collection) of shared reference records
 
 
 def is_message(collection: str) -> bool:
     return bool(set(name_words(collection)) & MESSAGE_NOUNS)
+
+
+def is_annotation(collection: str) -> bool:
+    return bool(set(name_words(collection)) & ANNOTATION_NOUNS)
 
 
 def counts(entity: Entity) -> bool:

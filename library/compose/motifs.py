@@ -90,8 +90,9 @@ MOTIFS: tuple[Motif, ...] = (
     _m(
         "fulfilment",
         "create ship fulfill dispatch update receive adjust modify",
-        "order orders shipment shipments stock item items inventory warehouse warehouses "
-        "parcel parcels product products",
+        # not the catalogue nor the warehouses: a delivery problem tags no product and
+        # hands no warehouse to a new manager
+        "order orders shipment shipments stock item items inventory parcel parcels",
         "{subject}'s order needs to go out.",
         "{subject} is waiting on a delivery; let's move it along.",
         "{subject} needs their order fulfilled.",
@@ -223,12 +224,18 @@ def _words(text: str) -> set[str]:
 @functools.cache
 def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     """The motifs whose nouns name the record best: a purchase order is procurement's
-    (two of its words), not a refund's because it is also an order."""
+    (two of its words), not a refund's because it is also an order. Someone joining or
+    leaving claims only person records (an employee, a user), not every record called an
+    account or a member (a customer's account, a ledger account)."""
     words = _words(collection or "") | (_words(tool_name) - {tool_verb(tool_name)})
     if words & {"work", "purchase"}:
         # a work order is a technician's job, a purchase order procurement's: not a sale
         words -= {"order", "orders"}
-    overlap = {m.name: len(words & m.nouns) for m in MOTIFS}
+    person = is_person_resource(collection or "")
+    overlap = {
+        m.name: len(words & m.nouns) if person or m.name not in STAFF_WORKFLOWS else 0
+        for m in MOTIFS
+    }
     most = max(overlap.values(), default=0)
     return frozenset(name for name, n in overlap.items() if n and n == most)
 
@@ -331,6 +338,14 @@ ONGOING = frozenset({"escalation", "renewal", "onboarding", "scheduling"})
 
 # Workflows about a colleague: someone joining or leaving us, never a customer.
 STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})
+# Workflows that hand what their colleague handled (the tickets they are assigned, the
+# contacts they own, the meetings they host) to another colleague: someone leaving hands
+# over their work.
+HANDS_OVER = frozenset({"offboarding"})
+# Workflows done about their person, not at their request: a candidate does not ask for
+# their application to move on, nor a leaver for their access to go ("as Ann asked" is
+# never said of them).
+ABOUT_NOT_FOR = STAFF_WORKFLOWS | {"hiring"}
 # Work only our own people have: a customer's trip files no expense report of ours.
 STAFF_WORK = STAFF_WORKFLOWS | {"expenses"}
 

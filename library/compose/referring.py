@@ -623,7 +623,7 @@ class Writer:
             core = f"on {name}, set " + _join([f"{lab} to {p}" for lab, p in pairs])
         if pairs and flags:  # "mark the message as unread and starred", after the values
             core += ", and " + flag_clauses(flags, "it")
-        if self._asked_by_subject(name, pairs) and not t.get("threshold"):
+        if self._asked_by_subject(name, pairs) and not t.get("threshold") and not t.get("unasked"):
             first = self.subject.first  # type: ignore[union-attr]
             their = "their " + name[len(first) + 3 :]  # "as Ann asked, update their order"
             core = f"as {first} asked, " + core.replace(name, their, 1)

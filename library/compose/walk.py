@@ -32,6 +32,7 @@ from library.compose.lookups import Lookups
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
+    HANDS_OVER,
     SEQUELS,
     STAFF_WORK,
     STAFF_WORKFLOWS,
@@ -63,6 +64,8 @@ MOVE_WEIGHTS: dict[str, tuple[float, float]] = {
 }
 # How much less likely a lookup is in a service where the workflow writes nothing.
 UNWORKED_LOOKUP = 0.2
+# How much less likely a read of what hangs on found records is, in a hand-over.
+HANDOVER_LOCAL_READ = 0.2
 # The share of requests that may open on a mailbox's messages (``start_services``).
 BY_MAIL = 0.25
 WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
@@ -252,6 +255,17 @@ class Walker(Lookups, Writes):
         subjects = self.subjects()
         return bool(subjects) and not any(self.env.is_staff("email", s) for s in subjects)
 
+    def _leaver_elsewhere(self, lookup: str) -> bool:
+        """Whether a lookup in a new service would find nothing of a leaver's to hand over
+        (their chat messages, the pull requests they wrote): a hand-over moves on only to
+        what they handle there."""
+        return (
+            self.motif is not None
+            and self.motif.name in HANDS_OVER
+            and bool(self.steps)
+            and lookup not in self.env.handover_lookups
+        )
+
     def _works_in(self, service: str) -> bool:
         """Whether the workflow writes anything in ``service`` (a lookup there can lead to
         its work; one elsewhere could only lend a person, whom ``Binding._in_story`` keeps
@@ -321,6 +335,10 @@ class Walker(Lookups, Writes):
             # names the changed record, a link no shared key draws in the graph.
             for q in self.env.log_tools:
                 scores.setdefault(q, 1.0)
+        if self.steps and self.motif is not None and self.motif.name in HANDS_OVER:
+            # What someone leaving handled is found by their name wherever it is.
+            for q in self.env.handover_lookups:
+                scores.setdefault(q, 2.0)
         remaining = target_steps - len(self.steps)
         must_write = writes_only or (not has_write and remaining <= 1)
         needed = target_services - len(self.services)
@@ -350,6 +368,8 @@ class Walker(Lookups, Writes):
             move = _move_class(tool, new_service)
             if must_explore and not move.startswith("explore"):
                 continue
+            if move == "explore_lookup" and self._leaver_elsewhere(name):
+                continue
             if move.startswith("explore") and not self._fits_stack(tool.service):
                 continue
             if not self._plausible(tool, move, live, held):
@@ -370,6 +390,8 @@ class Walker(Lookups, Writes):
                 if self.cfg.workflows
                 else self.env.motif_tools(self.motif)
             )
+            if self.motif.name in HANDS_OVER:
+                fitting = fitting | self.env.handover_tools  # handing work over is the work
             for move, items in classes.items():
                 if move in WRITE_MOVES:
                     classes[move] = [
@@ -380,6 +402,9 @@ class Walker(Lookups, Writes):
             * (2.0 if m in WRITE_MOVES and not has_write else 1.0)
             for m in classes
         }
+        if self.motif is not None and self.motif.name in HANDS_OVER and "local_read" in weights:
+            # What hangs on a leaver's records (a ticket's comments) hands nothing over.
+            weights["local_read"] *= HANDOVER_LOCAL_READ
         order = sorted(
             (m for m in classes if weights[m] > 0),
             key=lambda m: self.rng.random() ** (1.0 / weights[m]),
@@ -423,6 +448,8 @@ class Walker(Lookups, Writes):
         through the tools that serve customers, a colleague's through the internal ones."""
         if not self.steps or not self.env.config.stacks:
             return True
+        if self.motif is not None and self.motif.name in HANDS_OVER:
+            return True  # someone leaving hands over their work wherever it is
         first = self.steps[0]
         if self._stack is None or self._stack[0] is not first:
             # Asked for every candidate tool of every step: worked out once per opening.
@@ -542,6 +569,7 @@ class Walker(Lookups, Writes):
         mark = self.mark()
         self.call_people = {}
         self.call_subject = singular(str(tool.collection or ""))
+        self.call_writes = tool.write
         self.pending_sources = []
         try:
             step = self.moves[str(tool.kind)](tool)

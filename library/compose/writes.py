@@ -21,8 +21,15 @@ from library.compose.catalog import (
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.matters import counts, hung_on, is_message
-from library.compose.motifs import APPOINTMENTS, BY_NAME, LOG_TEXTS, ONGOING, STAFF_WORKFLOWS
+from library.compose.matters import counts, hung_on, is_annotation, is_message
+from library.compose.motifs import (
+    ABOUT_NOT_FOR,
+    APPOINTMENTS,
+    BY_NAME,
+    LOG_TEXTS,
+    ONGOING,
+    STAFF_WORKFLOWS,
+)
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
@@ -79,7 +86,12 @@ class Writes(Binding):
             options = [
                 e
                 for e in options
-                if not is_person_resource(e.collection) or self.subjects_own_person(e)
+                if (
+                    self.subjects_own_person(e)
+                    if is_person_resource(e.collection)
+                    # what they handle is handed over; what others handle stays theirs
+                    else not self._handing_over(tool, e) or self.handled_by_subject(e)
+                )
             ]
         return self.rng.choice(options) if options else None
 
@@ -348,6 +360,11 @@ class Writes(Binding):
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
+        if is_annotation(tool.collection) and not all(self._in_the_matter(p) for p in parents):
+            # A comment remarks on the work: it goes on a record the request is already
+            # about, never opens a matter of its own ("Time found in both calendars." on
+            # some document of theirs), even where a long request may hold several.
+            return None
         if self._second_appointment(tool) or self._same_parents(tool, bound):
             return None
         ids = {
@@ -588,6 +605,8 @@ class Writes(Binding):
             "target": entity.the,
             "values": self._pairs(bound, {str(tool.own)} | resent),
         }
+        if self.motif is not None and self.motif.name in ABOUT_NOT_FOR:
+            text["unasked"] = True  # their values are ours to set, not what they asked
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, entity)

@@ -1,0 +1,155 @@
+"""Someone leaving hands over their work: an offboarding suspends the leaver's access and
+gives what they handled (the tickets they are assigned, the deals they own, the meetings
+they host) to one colleague, changing nothing else of those records. And a comment
+remarks on the work: it goes on a record the request is already about, never opens a
+matter of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from library.compose import ComposeConfig, ComposeEnv, make_env
+from library.compose.catalog import CREATE, UPDATE
+from library.compose.corpus import bundled_library
+from library.compose.inject import put
+from library.compose.matters import hung_on, is_annotation
+from library.compose.motifs import BY_NAME, Motif, claimed_by
+from library.compose.prune import purposeful
+from library.compose.roles import PERSON_KEYS, hands_over, role_of
+from library.compose.task import HARD_SERVICES, HARD_STEPS
+from library.compose.walk import Walker
+from library.seed.vocab import is_person_resource
+from tests.compose_walks import finished_walks
+
+SERVICES = [
+    "identity",
+    "hr",
+    "loyalty",
+    "ledger",
+    "helpdesk",
+    "crm",
+    "calendar",
+    "customer_success",
+    "issue_tracker",
+    "recruiting",
+    "workplace",
+    "meetings",
+    "todo",
+    "mail",
+    "docs",
+]
+WALKS = 60
+
+
+class _Offboarding(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["offboarding"]
+
+
+@pytest.fixture(scope="module")
+def env() -> ComposeEnv:
+    library = bundled_library(SERVICES)
+    return make_env(library.classes, library.nodes, config=ComposeConfig())
+
+
+@pytest.fixture(scope="module")
+def walks(env: ComposeEnv) -> list[Walker]:
+    return finished_walks(env, WALKS, "leaving", _Offboarding)
+
+
+def test_someone_leaving_is_a_colleague_with_a_user_record() -> None:
+    """A leaver's records are person records (an employee, a user), not every record
+    called an account or a member (a customer's account, a ledger account)."""
+    assert "offboarding" in claimed_by("users")
+    assert "offboarding" in claimed_by("employees")
+    assert "offboarding" not in claimed_by("accounts")
+    assert "offboarding" not in claimed_by("gl_accounts")
+
+
+def test_an_offboarding_works_where_colleagues_have_records(env: ComposeEnv) -> None:
+    """Its own work acts on records kept for our colleagues: a user, an employee; not a
+    loyalty programme's members (customers, though they are people)."""
+    core = {q.split("__")[0] for q in env.core_tools(BY_NAME["offboarding"])}
+    assert {"identity", "hr"} <= core
+    assert "loyalty" not in core and "ledger" not in core
+    assert "ledger" not in env.start_services(BY_NAME["offboarding"])
+
+
+def test_a_leaver_hands_their_work_to_one_colleague(env: ComposeEnv, walks: list[Walker]) -> None:
+    """Every edit of a record that is not the leaver's own person record hands it over:
+    it changes only a role the leaver held (assignee, owner, host), to the same colleague
+    across the request, never to the leaver."""
+    handed = long = 0
+    for walker in walks:
+        subjects = walker.subjects()
+        # The records as the request found them (the walk's own world has moved on).
+        world = walker.world
+        world.restore(walker.base)
+        for injection in walker.injections:
+            put(world, injection)
+        successors: set[str] = set()
+        for step in walker.steps:
+            entity = step.entity
+            if step.tool.kind != UPDATE or entity is None:
+                continue
+            if is_person_resource(entity.collection):
+                continue
+            stored = getattr(world.services[entity.service].state, entity.collection)[entity.id]
+            before = stored.model_dump(mode="json")
+            for name, value in step.args.items():
+                p = step.tool.param(name)
+                if name == step.tool.own or p is None:
+                    continue
+                if step.binds.get(name, {}).get("from") == "resent":
+                    continue
+                # Only who handles it changes, and only where the leaver did.
+                assert (p.key or p.item_key) in PERSON_KEYS, (step.tool.qualified, name)
+                assert hands_over(role_of(name)), (step.tool.qualified, name)
+                assert env.identity("email", before.get(name)) in subjects, (
+                    step.tool.qualified,
+                    name,
+                    before.get(name),
+                )
+                assert env.identity("email", value) not in subjects
+                # ... and who takes it over holds no other role on it already
+                others = [v for f, v in before.items() if f != name and isinstance(v, str)]
+                assert all(env.identity("email", v) != env.identity("email", value) for v in others)
+                successors.add(str(value).casefold())
+                handed += 1
+        assert len(successors) <= 1, successors
+        kept = purposeful(walker.steps, ())
+        services = {walker.steps[i].tool.service for i in kept}
+        long += len(kept) >= HARD_STEPS and len(services) >= HARD_SERVICES
+    assert len(walks) >= 10 and handed >= 20, (len(walks), handed)
+    assert long >= 3, long  # handing work over is what makes an offboarding long
+
+
+def test_a_comment_goes_on_a_record_the_request_works_on(walks: list[Walker]) -> None:
+    """A comment (a reply, an activity) hangs on the record the request opened on, one it
+    made, or one its earlier writes worked on: never on some other record of the
+    person's ("Time found in both calendars." on a document of theirs)."""
+    comments = 0
+    for walker in walks:
+        for i, step in enumerate(walker.steps):
+            if step.tool.kind != CREATE or not is_annotation(str(step.tool.collection)):
+                continue
+            earlier = walker._matters_of(walker.steps[:i])
+            for parent in hung_on(step.sources, walker.env.catalogs):
+                assert (
+                    parent.found == 0
+                    or parent.created
+                    or earlier.count == 0
+                    or id(parent) in earlier.reached
+                ), [s.tool.qualified for s in walker.steps]
+                comments += 1
+    assert comments >= 1, comments
+
+
+def test_nothing_in_an_offboarding_is_said_to_be_what_the_leaver_asked(
+    walks: list[Walker],
+) -> None:
+    """A leaver's records are handed over and closed by us, not at their request: every
+    edit is marked so the request never says "as Ann asked"."""
+    edits = [s for w in walks for s in w.steps if s.tool.kind == UPDATE]
+    assert edits and all(s.text.get("unasked") for s in edits)
+    assert all("asked," not in str(s.text) for s in edits)
