@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
-from library.compose.catalog import ACTION, CREATE, UPDATE, Param
+from library.compose.catalog import ACTION, CREATE, UPDATE, Param, ToolInfo
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
@@ -28,6 +29,7 @@ from library.compose.motifs import (
     ONGOING,
     STAFF_WORK,
     STAFF_WORKFLOWS,
+    Motif,
     at_home,
     claimed_by,
     part_of,
@@ -534,3 +536,31 @@ def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
         assert settable and not settable & names, (tool_name, settable)
         # the tool can set it: only the rule keeps it out
         assert names & {p.name for p in tool.params} or names & set(record), tool_name
+
+
+class _Trip(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["travel"]
+
+
+def test_a_request_opens_on_its_matter_not_on_a_shared_record() -> None:
+    """No request opens on a record many matters point at (a hotel property, a plan, a
+    project): "about the property Harbour View, a travel booking" is no one's request."""
+    library = bundled_library(["hotels", "todo", "knowledge_base", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    assert ("hotels", "properties") in env.catalogs
+    assert any((t.service, t.collection) == ("hotels", "properties") for t in env.starts)
+    tried: list[tuple[str, str | None]] = []
+    for j in range(20):
+        world, base = env.world(j % env.config.worlds)
+        walker = _Trip(env, world, base, random.Random(f"opening:{j}"))
+        walker.motif = BY_NAME["travel"]
+        attempt = walker._attempt_start
+
+        def noting(tool: ToolInfo, attempt: Callable[[ToolInfo], Step | None] = attempt):
+            tried.append((tool.service, tool.collection))
+            return attempt(tool)
+
+        walker._attempt_start = noting  # type: ignore[method-assign]
+        walker._start()
+    assert len(tried) >= 20 and not set(tried) & env.catalogs, set(tried)

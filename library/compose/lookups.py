@@ -74,7 +74,15 @@ class Lookups(Binding):
 
     # -- the opening lookup ---------------------------------------------------------------
     def _start(self) -> bool:
-        starts = [t for t in self.env.starts if t.service not in self.avoid_start]
+        # A request opens on its matter or its person, not on a record many matters point
+        # at (a hotel property, a plan, a room): "about the property Harbour View" is no
+        # one's request.
+        starts = [
+            t
+            for t in self.env.starts
+            if t.service not in self.avoid_start
+            and (t.service, t.collection) not in self.env.catalogs
+        ]
         if not starts:
             return False
         by_service: dict[str, list[ToolInfo]] = {}
