@@ -6,7 +6,9 @@ another final state; integer ids count up and are looked up as numbers; a
 count answers how many records there are, a page wrapper holds the records under its key and
 their count, an envelope holds the record under its key; a singleton (``/settings``) is not
 found before it exists, then read and changed in place; a record whose schema is an ``allOf``
-of parts holds the fields of every part; and a list described "newest first" is."""
+of parts holds the fields of every part; a list described "newest first" is; an update of a
+record with aliased fields (``from``) changes what is given; a flag action (``pin``) raises
+its flag once and a final state blocks it; and a required query must say something."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ MESSAGE = {
         "canceled_at": {"type": ["string", "null"], "format": "date-time"},
         "priority": {"type": "integer"},
         "channel": CHANNEL,
+        "from": TEXT,
+        "pinned": {"type": "boolean"},
     },
 }
 NEW_MESSAGE = {
@@ -85,12 +89,41 @@ OUTBOX = {
             "get": {"operationId": "listMessages", "responses": _ok(MESSAGES)},
         },
         "/messages/{id}": {
+            "patch": {
+                "operationId": "updateMessage",
+                "parameters": _path("id"),
+                "requestBody": _body(
+                    {"type": "object", "properties": {"from": TEXT, "body": TEXT}}
+                ),
+                "responses": _ok(MESSAGE),
+            },
             "get": {
                 "operationId": "getMessage",
                 "parameters": _path("id"),
                 "responses": _ok(
                     {"type": "object", "required": ["data"], "properties": {"data": MESSAGE}}
                 ),
+            },
+        },
+        "/messages/{id}/pin": {
+            "post": {
+                "operationId": "pinMessage",
+                "parameters": _path("id"),
+                "responses": _ok(MESSAGE),
+            }
+        },
+        "/messages/{id}/unpin": {
+            "post": {
+                "operationId": "unpinMessage",
+                "parameters": _path("id"),
+                "responses": _ok(MESSAGE),
+            }
+        },
+        "/messages/search": {
+            "get": {
+                "operationId": "searchMessages",
+                "parameters": [{"name": "q", "in": "query", "required": True, "schema": TEXT}],
+                "responses": _ok({"type": "array", "items": MESSAGE}),
             }
         },
         "/messages/{id}/cancel": {
@@ -290,3 +323,38 @@ def test_a_record_of_all_of_parts_holds_every_part_and_a_list_may_be_newest_firs
     listed = catalog.ok("listCategories")
     assert listed[1:] == made[::-1] and listed[0]["note"] == "x"  # "newest first", as described
     assert catalog.refused("createCategory", name="d") == "invalid_argument"  # position required
+
+
+def test_an_update_of_a_record_with_aliased_fields_changes_what_is_given(client: Client) -> None:
+    made = _send(client)
+    changed = client.ok("updateMessage", id=made["id"], **{"from": "Ops"})
+    assert changed == made | {"from": "Ops"}
+    again = client.ok("updateMessage", id=made["id"], body="Bye")
+    assert again == made | {"from": "Ops", "body": "Bye"}
+    assert client.ok("getMessage", id=made["id"]) == {"data": again}
+
+
+def test_a_flag_action_raises_its_flag_once_and_a_final_state_blocks_it(client: Client) -> None:
+    made = _send(client)
+    assert client.ok("pinMessage", id=made["id"])["pinned"] is True
+    assert client.call("pinMessage", id=made["id"])["error"] == {
+        "code": "failed_precondition", "message": f"message {made['id']!r} is already pinned",
+    }  # fmt: skip
+    assert client.ok("unpinMessage", id=made["id"])["pinned"] is False
+    assert client.refused("unpinMessage", id=made["id"]) == "failed_precondition"
+    other = _send(client, to="+15550122")
+    client.ok("cancelMessage", id=other["id"])
+    assert client.call("pinMessage", id=other["id"])["error"]["message"] == (
+        f"message {other['id']!r} is canceled"
+    )
+
+
+def test_a_required_query_must_say_something_and_reads_every_text(client: Client) -> None:
+    made = _send(client)
+    client.ok("updateMessage", id=made["id"], **{"from": "Ops desk"})
+    other = _send(client, to="+15550133")
+    assert client.refused("searchMessages", q="  ") == "invalid_argument"
+    assert [m["id"] for m in client.ok("searchMessages", q="OPS")] == [made["id"]]
+    assert [m["id"] for m in client.ok("searchMessages", q="0133")] == [other["id"]]
+    assert len(client.ok("searchMessages", q="hello")) == 2
+    assert client.ok("searchMessages", q="nothing like it") == []
