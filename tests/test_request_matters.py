@@ -564,3 +564,16 @@ def test_a_request_opens_on_its_matter_not_on_a_shared_record() -> None:
         walker._attempt_start = noting  # type: ignore[method-assign]
         walker._start()
     assert len(tried) >= 20 and not set(tried) & env.catalogs, set(tried)
+
+
+def test_a_colleague_s_private_address_is_still_the_colleague(env: ComposeEnv) -> None:
+    """A colleague reached by their private address (an employee record's personal e-mail)
+    is still one of us: never a ticket's customer, never a new candidate."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    colleague = env.pool.staff[0]
+    assert env.is_staff("email", colleague.personal_email)
+    walker.call_people = {}
+    assert not walker._fits_role("customer_email", "email", colleague.personal_email)
+    walker.call_people = {}
+    assert walker._fits_role("assignee_email", "email", colleague.personal_email)

@@ -125,7 +125,9 @@ class ComposeEnv:
         # Our organisation's people (the pool's staff), and their contact values.
         self.staff = tuple(getattr(self.pool, "staff", ()))
         self._staff_values = {
-            "email": {p.email.casefold() for p in self.staff},
+            # a colleague's private address is still the colleague (no ticket with them as
+            # its customer, no candidate record made from it)
+            "email": {a.casefold() for p in self.staff for a in (p.email, p.personal_email)},
             "phone": {p.phone for p in self.staff},
             "person_name": {
                 v.casefold() for p in self.staff for v in (p.full_name, p.first_name, p.last_name)
