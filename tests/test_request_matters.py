@@ -290,7 +290,10 @@ def test_what_a_workflow_makes_and_where_its_records_are() -> None:
     onboarding, hiring = BY_NAME["onboarding"], BY_NAME["hiring"]
     assert not part_of(onboarding, "create_candidate", "candidates")
     assert not part_of(hiring, "create_job", "jobs")
-    assert part_of(hiring, "create_application", "applications")
+    # ... and moves candidates on: their interviews, not new candidates or applications
+    assert part_of(hiring, "create_interview", "interviews")
+    assert not part_of(hiring, "create_application", "applications")
+    assert not part_of(hiring, "create_candidate", "candidates")
     assert not part_of(BY_NAME["fulfilment"], "create_payment", "payments")
     assert not part_of(BY_NAME["expenses"], "create_expense_report", "expense_reports")
     assert part_of(BY_NAME["expenses"], "approve_expense_report", "expense_reports")
@@ -576,4 +579,8 @@ def test_a_colleague_s_private_address_is_still_the_colleague(env: ComposeEnv) -
     walker.call_people = {}
     assert not walker._fits_role("customer_email", "email", colleague.personal_email)
     walker.call_people = {}
-    assert walker._fits_role("assignee_email", "email", colleague.personal_email)
+    assert walker._fits_role("recipient_email", "email", colleague.personal_email)
+    # ... but a role of ours takes their work address, not the private one
+    walker.call_people = {}
+    assert not walker._fits_role("host_email", "email", colleague.personal_email)
+    assert walker._fits_role("host_email", "email", colleague.email)

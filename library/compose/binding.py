@@ -357,8 +357,8 @@ class Binding(WalkState):
         one role."""
         role = self._role(name)
         staff = self.env.is_staff(key, value)
-        if is_staff_role(role) and not staff:
-            return False
+        if is_staff_role(role) and (not staff or self.env.is_private(value)):
+            return False  # a colleague's role takes their work address
         if (is_staff_role(role) or role == "recipient") and self._leaver(key, value):
             return False  # someone leaving takes on no work and is told nothing more
         if is_external_role(role) and staff:

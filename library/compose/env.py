@@ -134,6 +134,9 @@ class ComposeEnv:
             },
         }
         self._staff_memo: dict[tuple[str, str], bool] = {}
+        # ... and the private addresses among them: a colleague works in our tools by their
+        # work address (a meeting's host is never their personal e-mail).
+        self._private = frozenset(p.personal_email.casefold() for p in self.staff)
         self._motif_tools: dict[str, frozenset[str]] = {}
         self._core_tools: dict[str, frozenset[str]] = {}
         self._start_services: dict[str, frozenset[str]] = {}
@@ -273,6 +276,10 @@ class ComposeEnv:
         if not values:
             return THING_STACKS.get(service_domain(first.tool.service))
         return INTERNAL_STACK if self.is_staff("email", values[0]) else CUSTOMER_STACK
+
+    def is_private(self, value: object) -> bool:
+        """Whether ``value`` is a colleague's private e-mail address."""
+        return isinstance(value, str) and value.strip().casefold() in self._private
 
     def identity(self, key: str, value: object) -> str:
         """Who a person value (e-mail, name or phone) stands for: their e-mail when the

@@ -316,7 +316,9 @@ _NEW_MONEY = frozenset(
 # candidate on (opening a new job is another request).
 _NOT_MADE: dict[str, frozenset[str]] = {
     "onboarding": frozenset({"candidate", "candidates", "application", "applications"}),
-    "hiring": frozenset({"job", "jobs"}),
+    # ... and moves candidates on: it makes their interviews, not new candidates or new
+    # applications (sourcing people is other work)
+    "hiring": frozenset({"job", "jobs", "candidate", "candidates", "application", "applications"}),
     "expenses": frozenset({"report", "reports"}),  # processing a claim files no new one
 }
 
