@@ -529,6 +529,8 @@ def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
         ("meetings__update_meeting", "meetings", {"topic"}),
         ("calendar__update_event", "events", {"title"}),
         ("issue_tracker__update_issue", "issues", {"summary"}),
+        # nor rewrites what it says it is for (a payment's description)
+        ("payments__update_payment", "payments", {"description"}),
     ):
         tool = env.catalog.tools[tool_name]
         service = tool.service

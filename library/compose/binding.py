@@ -96,7 +96,7 @@ def _refunding(collection: str | None) -> bool:
 # when the record is written, not rewritten later by someone asked to do other work.
 AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
-     "markdown", "snippet"}
+     "markdown", "snippet", "description"}
 )  # fmt: skip
 
 
