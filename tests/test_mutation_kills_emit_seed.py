@@ -7,7 +7,9 @@ exactly when the flag is raised or the status reached; times are ordered (create
 now; a window's start before its end; birth dates of adults, expiries ahead); numbers keep to
 their parts and bounds (a total is its subtotal plus its tax, the seats used fit the seats, a
 year is this one or next to it); a product is one product of the catalogue; an event is held
-at our own address; and a seed is deterministic."""
+at our own address; values derived from a name (a key, a path, a host) agree with it; roles
+go to colleagues or outside people as they should (who asks for an expense, who writes a
+review, who mails us and who is copied); and a seed is deterministic."""
 
 from __future__ import annotations
 
@@ -93,7 +95,9 @@ SHIPMENT = _record(
     created_at=MOMENT,
 )
 LEAD = _record(
-    ["work_email"],
+    ["work_email", "metadata"],
+    metadata={"type": "object"},
+    visit={"type": "object", "properties": {"on": DAY, "at": MOMENT}},
     display_name=TEXT,
     work_email={"type": "string", "format": "email"},
     personal_email={"type": "string", "format": "email"},
@@ -123,6 +127,14 @@ SPACE = _record(
     file_name=TEXT,
     mime_type=TEXT,
     code={"type": "string", "example": "AB-1234"},
+)
+EMAIL = {"type": "string", "format": "email"}
+EXPENSE_REPORT = _record(
+    ["requester_email"], requester_email=EMAIL, approver_email=EMAIL, amount=NUMBER
+)
+REVIEW = _record(["reviewer_email"], reviewer_email=EMAIL, rating=INTEGER)
+MAIL = _record(
+    ["from", "to"], **{"from": EMAIL, "to": EMAIL, "cc": {"type": "array", "items": EMAIL}}
 )
 PRODUCT = _record(["sku", "name", "price"], sku=TEXT, name=TEXT, price=NUMBER)
 EVENT = _record(
@@ -167,6 +179,9 @@ SALES = {
         **_collection("shipments", "Shipment", SHIPMENT),
         **_collection("leads", "Lead", LEAD),
         **_collection("spaces", "Space", SPACE),
+        **_collection("expense_reports", "ExpenseReport", EXPENSE_REPORT),
+        **_collection("reviews", "Review", REVIEW),
+        **_collection("emails", "Email", MAIL),
         **_collection("events", "Event", EVENT),
     },
 }
@@ -302,7 +317,7 @@ def test_a_value_follows_its_name_and_the_spec(seeded: tuple[World, dict]) -> No
 
 def test_a_lead_is_one_person_and_its_windows_are_ordered(seeded: tuple[World, dict]) -> None:
     pool = seed_pool()
-    _, records = seeded
+    world, records = seeded
     for lead in records["leads"]:
         person = pool.person_by_email(lead["work_email"])
         assert person is not None
@@ -317,6 +332,10 @@ def test_a_lead_is_one_person_and_its_windows_are_ordered(seeded: tuple[World, d
         assert 365 <= (ends - bought).days <= 3 * 366
         assert 0 <= lead["quantity_received"] <= lead["quantity"]
         assert lead["amount_paid"] in {round(lead["total"] * f, 2) for f in (0, 0.25, 0.5, 1)}
+        assert lead["metadata"] == {}  # free-form: nothing is made up
+        visit = lead["visit"]  # a nested day is a day, a nested moment a moment, both past
+        assert dt.date.fromisoformat(visit["on"]) <= world.now().date()
+        assert _moment(visit["at"]) <= _now(world)
 
 
 def test_values_derived_from_a_name_agree_with_it(seeded: tuple[World, dict]) -> None:
@@ -335,6 +354,35 @@ def test_values_derived_from_a_name_agree_with_it(seeded: tuple[World, dict]) ->
         assert re.fullmatch(rf"INV-{world.now().year}-[0-9]{{4}}", s["invoice_number"])
         assert re.fullmatch(r"[A-Z2-9]{6}", s["booking_reference"])
         assert re.fullmatch(r"[A-Z]{2}-[0-9]{4}", s["code"]) and s["file_name"]
+
+
+def test_colleagues_and_outside_people_fill_the_roles_meant_for_them(
+    seeded: tuple[World, dict],
+) -> None:
+    pool = seed_pool()
+
+    def staff(email: str) -> bool:
+        person = pool.person_by_email(email)
+        assert person is not None, email
+        return pool.is_staff(person)
+
+    for r in records_of(seeded, "expense_reports"):  # our own process: our colleagues ask
+        assert staff(r["requester_email"]) and staff(r["approver_email"])
+        assert r["requester_email"] != r["approver_email"]
+    assert not any(staff(r["reviewer_email"]) for r in records_of(seeded, "reviews"))
+    copied = 0
+    for mail in records_of(seeded, "emails"):  # mail in: from someone outside, to one of us
+        assert not staff(mail["from"]) and staff(mail["to"])
+        assert all(staff(c) for c in mail["cc"]) and len(set(mail["cc"])) == len(mail["cc"])
+        assert mail["from"] not in mail["cc"] and mail["to"] not in mail["cc"]
+        copied += len(mail["cc"])
+    assert copied > 0
+
+
+def records_of(seeded: tuple[World, dict], collection: str) -> list[dict]:
+    records = seeded[1][collection]
+    assert len(records) == SIZE
+    return records
 
 
 def test_a_product_is_one_of_the_catalogue(seeded: tuple[World, dict]) -> None:
