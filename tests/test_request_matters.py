@@ -586,3 +586,12 @@ def test_a_colleague_s_private_address_is_still_the_colleague(env: ComposeEnv) -
     walker.call_people = {}
     assert not walker._fits_role("host_email", "email", colleague.personal_email)
     assert walker._fits_role("host_email", "email", colleague.email)
+
+
+def test_a_record_made_someone_s_keeps_their_private_address_too(env: ComposeEnv) -> None:
+    """A record injected so that a lookup by Ashley's e-mail finds it (an employee record)
+    carries her own personal e-mail, not the one of the person it was cloned from."""
+    person = env.pool.staff[0]
+    fields = {"email": "email", "personal_email": "email", "manager_email": "email"}
+    shown = env.pool.person_fields(person, fields, "")
+    assert shown == {"email": person.email, "personal_email": person.personal_email}

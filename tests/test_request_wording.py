@@ -18,6 +18,7 @@ from library.compose.literals import literal
 from library.compose.openings import CUSTOMER, RECORD, RECORD_ALONE, STAFF, opening
 from library.compose.referring import flag_clauses, person_role
 from library.compose.render import render_instruction
+from library.compose.topics import topic_texts
 from library.compose.writes import Writes
 
 CRAIG = 'Craig Thomas ("craig.thomas@changfisher.com")'
@@ -308,3 +309,17 @@ def test_a_value_found_in_a_list_is_one_of_it() -> None:
     ]  # fmt: skip
     text = render_instruction(plan, goal=f"About the message {subject}:", variant=0)
     assert "is one of the cc recipients of the message" in text, text
+
+
+def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
+    """Billing sends an invoice, takes a payment or voids one: what its messages say fits
+    any of them ("Thanks, we have received your payment." after sending an invoice did not)."""
+    said = [
+        *topic_texts("billing", "body:message"),
+        *topic_texts("billing", "body:message", internal=True),
+        *topic_texts("billing", "body:comment"),
+        *topic_texts("billing", "email_subject"),
+    ]
+    assert said
+    claims = ("received", "gone out", "attached", "sent", "paid", "void")
+    assert not [t for t in said if any(c in t.lower() for c in claims)], said

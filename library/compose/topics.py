@@ -93,14 +93,17 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:comment": ("Meeting booked.", "Time found in both calendars."),
         "task_title": ("Prepare for the meeting", "Send the agenda"),
     },
+    # Billing is sending an invoice, taking a payment, voiding or settling one: its words
+    # claim none of them in particular ("Thanks, we have received your payment." after
+    # sending an invoice; "The invoice has gone out" after voiding it).
     "billing": {
         "ticket_subject": ("Question about my invoice", "Billing query"),
-        "email_subject": ("Your invoice", "Payment received", "About your account balance"),
+        "email_subject": ("Your billing", "About your account balance"),
         "body:message": (
-            "Your invoice is attached; payment is due within 30 days.",
-            "Thanks, we have received your payment.",
+            "Your billing is sorted; the details are on your account.",
+            "We have updated your billing; nothing more is needed from you.",
         ),
-        "body:comment": ("Billing settled.", "Invoice sent to the customer."),
+        "body:comment": ("Billing updated.", "Billing settled."),
         "task_title": ("Check the payment arrived", "Chase the open invoice"),
         "meeting_topic": ("Billing review",),
     },
@@ -246,8 +249,8 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("I've booked the meeting; the invite has the details.",),
     },
     "billing": {
-        "email_subject": ("Billing update", "Invoice sent"),
-        "body:message": ("The invoice has gone out; I'll watch for the payment.",),
+        "email_subject": ("Billing update",),
+        "body:message": ("The billing is sorted; the details are on the record.",),
     },
     "fulfilment": {
         "email_subject": ("Delivery update", "Shipment update"),

@@ -82,6 +82,10 @@ class Person:
         return f"{local}@{provider}"
 
 
+# Roles of a record's own second addresses: its person's private e-mail or other phone.
+_OWN_ADDRESSES = frozenset({"personal", "private", "home"})
+
+
 @dataclass(frozen=True, slots=True)
 class Product:
     sku: str
@@ -154,14 +158,15 @@ class SeedPool:
         for name, key in fields.items():
             low = name.lower()
             owner = "" if low in ("company", "company_name") else vocab.role_of(low)
-            if owner != role:
-                continue
+            private = owner in _OWN_ADDRESSES
+            if owner != role and not (private and not role):
+                continue  # another role's person (a record's personal e-mail is its own)
             part = next(
                 (a for p, a in vocab.NAME_PARTS.items() if low == p or low.endswith("_" + p)),
                 None,
             )
             if key == "email":
-                out[name] = person.email
+                out[name] = person.personal_email if private else person.email
             elif key == "phone" or low in ("phone", "mobile") or low.endswith("_phone"):
                 out[name] = person.phone
             elif key == "company" or low in ("company", "company_name"):
