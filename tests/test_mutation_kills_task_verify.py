@@ -17,24 +17,13 @@ from library.compose.verify import (
     REDUNDANT_WRITE,
     verify,
 )
-from library.runtime import Record, Service, Snapshot, State, World, tool
+from library.runtime import Snapshot, World, tool
 from library.runtime.world import hash_state
 
-
-class Memo(Record):
-    title: str
-    size: int = 0
+from .test_mutation_kills_conformance import Memo, Memos, MemoState
 
 
-class MemoState(State):
-    memos: dict[str, Memo] = {}
-
-
-class Memos(Service):
-    name = "memos"
-    State = MemoState
-    state: MemoState
-
+class Editable(Memos):
     @tool(write=True)
     def set_memo(self, memo_id: str, title: str | None = None, size: int | None = None) -> Memo:
         """Change a memo.
@@ -64,7 +53,7 @@ def _step(**arguments: Any) -> dict[str, Any]:
 
 
 def _world(title: str = "Draft", size: int = 0) -> tuple[World, Snapshot]:
-    service = Memos(MemoState(memos={"m1": Memo(id="m1", title=title, size=size)}))
+    service = Editable(MemoState(memos={"m1": Memo(id="m1", title=title, size=size)}))
     world = World([service], seed=0)
     return world, world.snapshot()
 
