@@ -57,6 +57,7 @@ CONTACT = _record(
     updated_at=MOMENT,
     status={"type": "string", "enum": ["open", "closed"]},
     closed_at=MAYBE_MOMENT,
+    closed_on={"type": ["string", "null"], "format": "date"},
     tags={"type": "array", "items": TEXT},
     address=ADDRESS,
     last_login_at=INTEGER,
@@ -136,7 +137,14 @@ REVIEW = _record(["reviewer_email"], reviewer_email=EMAIL, rating=INTEGER)
 MAIL = _record(
     ["from", "to"], **{"from": EMAIL, "to": EMAIL, "cc": {"type": "array", "items": EMAIL}}
 )
-PRODUCT = _record(["sku", "name", "price"], sku=TEXT, name=TEXT, price=NUMBER)
+PRODUCT = _record(
+    ["sku", "name", "price", "summary"],
+    sku=TEXT,
+    name=TEXT,
+    price=NUMBER,
+    compare_at_price=NUMBER,
+    summary={"type": "string", "minLength": 2, "maxLength": 6},
+)
 EVENT = _record(
     ["title", "starts_at", "ends_at"],
     title=TEXT,
@@ -254,9 +262,13 @@ def test_a_stamp_is_set_exactly_when_its_flag_or_status_is(seeded: tuple[World, 
     for c in contacts:
         assert (c.get("archived_at") is not None) == c["is_archived"], c
         assert (c.get("closed_at") is not None) == (c["status"] == "closed"), c
+        assert (c.get("closed_on") is not None) == (c["status"] == "closed"), c
         for stamp in ("archived_at", "closed_at"):
             if c.get(stamp) is not None:
                 assert _moment(c["created_at"]) <= _moment(c[stamp]) <= now
+        if c.get("closed_on") is not None:  # a day, not a moment
+            assert len(c["closed_on"]) == 10
+            assert _moment(c["created_at"]).date() <= dt.date.fromisoformat(c["closed_on"])
     # both sides of each rule are seeded: a flag raised and not, a status reached and not
     assert {c["is_archived"] for c in contacts} == {True, False}
     assert {c["status"] for c in contacts} == {"open", "closed"}
@@ -393,6 +405,8 @@ def test_a_product_is_one_of_the_catalogue(seeded: tuple[World, dict]) -> None:
         assert p["sku"] in catalogue
         listed = catalogue[p["sku"]]
         assert (p["name"], p["price"]) == (listed.name, round(listed.price, 2))
+        assert p["compare_at_price"] > p["price"]  # what it was: above what it is
+        assert 2 <= len(p["summary"]) <= 6  # within its length bounds
 
 
 def test_an_event_is_held_at_our_own_address(seeded: tuple[World, dict]) -> None:
