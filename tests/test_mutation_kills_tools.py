@@ -8,7 +8,9 @@ their count, an envelope holds the record under its key; a singleton (``/setting
 found before it exists, then read and changed in place; a record whose schema is an ``allOf``
 of parts holds the fields of every part; a list described "newest first" is; an update of a
 record with aliased fields (``from``) changes what is given; a flag action (``pin``) raises
-its flag once and a final state blocks it; and a required query must say something."""
+its flag once and a final state blocks it; a required query must say something; a value the
+server makes (a link) names the new record; a delete that answers a confirmation removes the
+record."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ TEXT = {"type": "string"}
 CHANNEL = {"type": "string", "enum": ["sms", "email"]}
 MESSAGE = {
     "type": "object",
-    "required": ["id", "to", "body", "status", "priority", "channel"],
+    "required": ["id", "to", "body", "status", "priority", "channel", "link"],
     "properties": {
         "id": TEXT,
         "to": TEXT,
@@ -34,6 +36,7 @@ MESSAGE = {
         "channel": CHANNEL,
         "from": TEXT,
         "pinned": {"type": "boolean"},
+        "link": {"type": "string", "format": "uri"},
     },
 }
 NEW_MESSAGE = {
@@ -96,6 +99,17 @@ OUTBOX = {
                     {"type": "object", "properties": {"from": TEXT, "body": TEXT}}
                 ),
                 "responses": _ok(MESSAGE),
+            },
+            "delete": {
+                "operationId": "deleteMessage",
+                "parameters": _path("id"),
+                "responses": _ok(
+                    {
+                        "type": "object",
+                        "required": ["deleted"],
+                        "properties": {"deleted": {"type": "boolean"}},
+                    }
+                ),
             },
             "get": {
                 "operationId": "getMessage",
@@ -250,8 +264,9 @@ def test_a_default_of_the_wrong_type_or_outside_the_enum_is_no_default(client: C
     made = _send(client)
     assert isinstance(made["priority"], int) and made["channel"] in ("sms", "email")
     assert (made["status"], made.get("sent_at"), made.get("canceled_at")) == ("draft", None, None)
-    assert _send(client, priority=3, channel="email") | {"id": ""} == made | {
-        "id": "", "priority": 3, "channel": "email",
+    again = _send(client, priority=3, channel="email")
+    assert again | {"id": "", "link": ""} == made | {
+        "id": "", "link": "", "priority": 3, "channel": "email",
     }  # fmt: skip
     assert client.refused("sendMessage", to="x", body="y", channel="fax") == "invalid_argument"
 
@@ -358,3 +373,18 @@ def test_a_required_query_must_say_something_and_reads_every_text(client: Client
     assert [m["id"] for m in client.ok("searchMessages", q="0133")] == [other["id"]]
     assert len(client.ok("searchMessages", q="hello")) == 2
     assert client.ok("searchMessages", q="nothing like it") == []
+
+
+def test_a_value_the_server_makes_names_the_new_record(client: Client) -> None:
+    made = [_send(client, to=f"+1555014{k}") for k in range(2)]
+    for message in made:
+        assert message["link"].startswith("https://")
+        assert message["link"].endswith(f"/messages/{message['id']}")
+
+
+def test_a_delete_that_answers_a_confirmation_removes_the_record(client: Client) -> None:
+    made, other = _send(client), _send(client, to="+15550155")
+    assert client.ok("deleteMessage", id=made["id"]) == {"deleted": True}
+    assert client.refused("getMessage", id=made["id"]) == "not_found"
+    assert client.refused("deleteMessage", id=made["id"]) == "not_found"
+    assert client.ok("getMessage", id=other["id"]) == {"data": other}
