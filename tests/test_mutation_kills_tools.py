@@ -10,13 +10,18 @@ of parts holds the fields of every part; a list described "newest first" is; an 
 record with aliased fields (``from``) changes what is given; a flag action (``pin``) raises
 its flag once and a final state blocks it; a required query must say something; a value the
 server makes (a link) names the new record; a delete that answers a confirmation removes the
-record."""
+record; a record that holds its own kind compiles; and skipped tools are listed in spec order,
+each with its reason."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
+
+from library.compiler import compile_service, load_service
+from library.ingest import ingest_document
 
 from .test_mutation_kills_emit_tools import Client, verified_service
 
@@ -388,3 +393,63 @@ def test_a_delete_that_answers_a_confirmation_removes_the_record(client: Client)
     assert client.refused("getMessage", id=made["id"]) == "not_found"
     assert client.refused("deleteMessage", id=made["id"]) == "not_found"
     assert client.ok("getMessage", id=other["id"]) == {"data": other}
+
+
+FOLDER = {"$ref": "#/components/schemas/Folder"}
+ID_PATH = _path("id")
+DRIVE = {
+    "openapi": "3.0.0",
+    "info": {"title": "Drive", "version": "1"},
+    "components": {
+        "schemas": {
+            "Folder": {
+                "type": "object",
+                "required": ["id", "name"],
+                "properties": {
+                    "id": TEXT,
+                    "name": TEXT,
+                    "children": {"type": "array", "items": FOLDER},  # folders in folders
+                },
+            }
+        }
+    },
+    "paths": {
+        "/folders": {
+            "post": {
+                "operationId": "createFolder",
+                "requestBody": _body(
+                    {"type": "object", "required": ["name"], "properties": {"name": TEXT}}
+                ),
+                "responses": _ok(FOLDER),
+            },
+        },
+        "/folders/{id}/zip": {  # not a folder: the compiler cannot say what it answers
+            "get": {
+                "operationId": "zipFolder",
+                "parameters": ID_PATH,
+                "responses": _ok({"type": "array", "items": TEXT}),
+            }
+        },
+        "/folders/{id}": {
+            "get": {"operationId": "getFolder", "parameters": ID_PATH, "responses": _ok(FOLDER)}
+        },
+        "/folders/{id}/bytes": {
+            "get": {
+                "operationId": "bytesOfFolder",
+                "parameters": ID_PATH,
+                "responses": _ok({"type": "array", "items": {"type": "integer"}}),
+            }
+        },
+    },
+}
+
+
+def test_a_record_that_holds_its_own_kind_compiles_and_skips_say_why_in_spec_order() -> None:
+    specs, _ = ingest_document(orjson.dumps(DRIVE), source_file="drive.json")
+    compiled = compile_service(specs)
+    assert list(compiled.skipped) == ["zipFolder", "bytesOfFolder"]  # as the spec lists them
+    assert compiled.skipped["zipFolder"] == "output is not a folder record"
+    drive = Client(load_service(compiled.source))
+    made = drive.ok("createFolder", name="Plans")
+    assert drive.ok("getFolder", id=made["id"]) == made and made["name"] == "Plans"
+    assert made.get("children") in (None, [])
