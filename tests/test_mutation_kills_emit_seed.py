@@ -128,6 +128,8 @@ SPACE = _record(
     file_name=TEXT,
     mime_type=TEXT,
     code={"type": "string", "example": "AB-1234"},
+    listed={"type": "boolean", "default": True},
+    locked={"type": "boolean", "default": False},
 )
 EMAIL = {"type": "string", "format": "email"}
 EXPENSE_REPORT = _record(
@@ -395,6 +397,11 @@ def records_of(seeded: tuple[World, dict], collection: str) -> list[dict]:
     records = seeded[1][collection]
     assert len(records) == SIZE
     return records
+
+
+def test_a_flags_default_holds_for_most_records(seeded: tuple[World, dict]) -> None:
+    spaces = records_of(seeded, "spaces")  # true by default for most, false for most
+    assert sum(s["listed"] for s in spaces) > len(spaces) / 2 > sum(s["locked"] for s in spaces)
 
 
 def test_a_product_is_one_of_the_catalogue(seeded: tuple[World, dict]) -> None:
