@@ -511,6 +511,16 @@ def test_a_verdict_comes_before_the_decision_it_informs(env: ComposeEnv) -> None
     walker._finished = lambda: hired  # type: ignore[method-assign]
     assert "recommendation" not in settable()
     assert settable()  # other fields (its time, its interviewers) still may change
+    # ... and the same when the world already holds the decision, not the plan
+    walker._finished = lambda: set()  # type: ignore[method-assign]
+    applications = world.services["recruiting"].state.applications
+    before = applications[application.id]
+    applications[application.id] = before.model_copy(update={"stage": "hired"})
+    try:
+        assert walker.decided(application)
+        assert "recommendation" not in settable()
+    finally:
+        applications[application.id] = before
 
 
 def test_a_delivery_problem_is_no_catalogue_work() -> None:

@@ -13,8 +13,9 @@ from library.compose.catalog import (
     title,
     words,
 )
+from library.compose.coherence import status_of
 from library.compose.context import Entity, Fact, field_words
-from library.compose.direction import clashing, forward, is_stage, is_verdict
+from library.compose.direction import DECIDED, clashing, forward, is_stage, is_verdict
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
@@ -972,10 +973,19 @@ class Binding(WalkState):
         return out
 
     def _decided(self, entity: Entity) -> bool:
-        """Whether a record tied to ``entity`` was already moved on by the plan (the
-        application an interview is for, advanced to "hired")."""
+        """Whether a record tied to ``entity`` was already moved on by the plan, or stands
+        at a decision in the world (the application an interview is for, "hired")."""
         finished = self._finished()
-        return any((e.service, e.collection, e.id) in finished for e in entity.links)
+        return any(
+            (e.service, e.collection, e.id) in finished or self.decided(e) for e in entity.links
+        )
+
+    def decided(self, entity: Entity) -> bool:
+        """Whether ``entity`` stands at a decision now (hired, won, approved)."""
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        if current is None:
+            return False
+        return status_of(self.env.dumps.dump(current)) in DECIDED
 
     def _finished(self) -> set[tuple[str, str, str]]:
         """Records the plan already moved on with an action (``Writes._finished``)."""

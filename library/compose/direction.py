@@ -50,6 +50,14 @@ def is_verdict(field: str) -> bool:
     return bool(_VERDICTS.search(field.lower()))
 
 
+# States a decision put a record in (a candidate hired, a deal won, a report approved): what
+# hangs on it is settled with it, whether the plan or the world took the decision.
+DECIDED = frozenset({
+    "hired", "rejected", "declined", "closed_won", "closed_lost", "won", "lost", "approved",
+    "accepted",
+})  # fmt: skip
+
+
 def urgency(value: Any) -> int | None:
     """The rank of an urgency level (higher is more urgent), or None if it is not one."""
     word = str(value).lower()
