@@ -311,6 +311,21 @@ def test_a_value_found_in_a_list_is_one_of_it() -> None:
     assert "is one of the cc recipients of the message" in text, text
 
 
+def test_incident_words_claim_no_step_the_plan_may_not_have_taken() -> None:
+    """An incident suspends, resumes, restarts or rolls back: its words fit any of them
+    ("Incident: service restored" logged a suspended line)."""
+    said = [
+        *topic_texts("incident", "body:message"),
+        *topic_texts("incident", "body:message", internal=True),
+        *topic_texts("incident", "body:comment"),
+        *topic_texts("incident", "email_subject"),
+        *topic_texts("incident", "email_subject", internal=True),
+    ]
+    assert said
+    claims = ("restor", "restart", "rolled back", "fixed", "back to normal")
+    assert not [t for t in said if any(c in t.lower() for c in claims)], said
+
+
 def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
     """Billing sends an invoice, takes a payment or voids one: what its messages say fits
     any of them ("Thanks, we have received your payment." after sending an invoice did not)."""

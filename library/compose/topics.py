@@ -175,14 +175,16 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     # The work of teams that run software: an incident, a DNS change, a credential
     # rotation, files to share (``motifs``).
+    # An incident restarts, rolls back, scales, suspends or resumes: its words claim none of
+    # them ("service restored" after suspending a line).
     "incident": {
         "ticket_subject": ("Service degraded", "Outage follow-up"),
-        "email_subject": ("Service restored", "Update on the incident"),
+        "email_subject": ("Update on the incident", "About the incident"),
         "body:message": (
-            "The service is back to normal; we are watching it closely.",
-            "We found the cause of the disruption and have fixed it.",
+            "We have acted on the incident; we are watching the service closely.",
+            "The change for the incident is made; we will keep you posted.",
         ),
-        "body:comment": ("Restarted and back to normal.", "Rolled back; monitoring."),
+        "body:comment": ("Acted on; monitoring.", "Change made; watching it."),
         "task_title": ("Write the incident report", "Check the service after the fix"),
         "meeting_topic": ("Incident review", "Post-incident review"),
     },
@@ -277,8 +279,8 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("Could you follow up with them this week?",),
     },
     "incident": {
-        "email_subject": ("Incident: service restored", "Incident follow-up"),
-        "body:message": ("The service is restored; please keep an eye on it today.",),
+        "email_subject": ("Incident follow-up", "Incident update"),
+        "body:message": ("The incident is handled; please keep an eye on it today.",),
     },
     "domain setup": {
         "email_subject": ("DNS change made", "Domain settings updated"),
