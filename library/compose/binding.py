@@ -376,12 +376,15 @@ class Binding(WalkState):
             return False
         return self.env.identity(key, value) in self.subjects()
 
+    def hands_work_over(self) -> bool:
+        """Whether the workflow hands its colleague's work to another (``HANDS_OVER``)."""
+        return self.motif is not None and self.motif.name in HANDS_OVER
+
     def _handing_over(self, tool: ToolInfo, entity: Entity | None) -> bool:
         """Whether a write hands over work of the colleague a workflow is for
         (``motifs.HANDS_OVER``): an edit of a record they handle, which is not theirs."""
         return (
-            self.motif is not None
-            and self.motif.name in HANDS_OVER
+            self.hands_work_over()
             and tool.qualified in self.env.handover_tools
             and (entity is None or not is_person_resource(entity.collection))
         )
@@ -389,7 +392,7 @@ class Binding(WalkState):
     def _told_successor(self, p: Param) -> Bound | None:
         """In a hand-over, a message goes to the colleague taking the leaver's work over
         (not to whoever a record of theirs names)."""
-        if self.motif is None or self.motif.name not in HANDS_OVER:
+        if not self.hands_work_over():
             return None
         if (p.key or p.item_key) != "email" or role_of(p.name) != "recipient":
             return None
@@ -454,11 +457,7 @@ class Binding(WalkState):
         key = p.key or p.item_key
         role = role_of(p.name)
         # Someone leaving hands all their work to one colleague, who is the one told.
-        taking_over = (
-            self.motif is not None
-            and self.motif.name in HANDS_OVER
-            and (hands_over(role) or role == "recipient")
-        )
+        taking_over = self.hands_work_over() and (hands_over(role) or role == "recipient")
         if key not in PERSON_KEYS or not (taking_over or is_staff_role(role)):
             return None
         staff = self.env.staff
@@ -1024,7 +1023,6 @@ class Binding(WalkState):
             # The record itself or one directly tied to it: a sibling two ties away (another
             # interview of the same application) is not what decides this one.
             related = [entity, *entity.links] if entity is not None else []
-        handing = self._handing_over(tool, entity)
         handing = self._handing_over(tool, entity)
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(params, key=lambda p: (p.key or p.item_key) != "email")

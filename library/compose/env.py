@@ -21,6 +21,7 @@ from library.compose.catalog import (
     UPDATE,
     Catalog,
     CollectionInfo,
+    Param,
     ToolInfo,
     ref_collection,
     top_level,
@@ -342,10 +343,7 @@ class ComposeEnv:
             and not is_person_resource(t.collection)
             and (t.service, t.collection) not in self.catalogs
             and t.kind == UPDATE
-            and any(
-                (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
-                for p in t.params
-            )
+            and any(_hands_over(p) for p in t.params)
         )
 
     def _handover_lookups(self) -> frozenset[str]:
@@ -357,9 +355,7 @@ class ComposeEnv:
         for q in self.handover_tools:
             t = self.catalog.tools[q]
             roles.setdefault((t.service, t.collection), set()).update(
-                role_of(p.name)
-                for p in t.params
-                if (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
+                role_of(p.name) for p in t.params if _hands_over(p)
             )
         return frozenset(
             q
@@ -699,3 +695,9 @@ def _strings(value: Any) -> Iterable[str]:
     elif isinstance(value, list):
         for v in value:
             yield from _strings(v)
+
+
+def _hands_over(p: Param) -> bool:
+    """Whether parameter ``p`` names the colleague who handles a record (an assignee, an
+    owner, a host), whom a hand-over changes."""
+    return (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))

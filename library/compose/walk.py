@@ -32,7 +32,6 @@ from library.compose.lookups import Lookups
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
-    HANDS_OVER,
     SEQUELS,
     STAFF_WORK,
     STAFF_WORKFLOWS,
@@ -260,10 +259,7 @@ class Walker(Lookups, Writes):
         (their chat messages, the pull requests they wrote): a hand-over moves on only to
         what they handle there."""
         return (
-            self.motif is not None
-            and self.motif.name in HANDS_OVER
-            and bool(self.steps)
-            and lookup not in self.env.handover_lookups
+            self.hands_work_over() and bool(self.steps) and lookup not in self.env.handover_lookups
         )
 
     def _works_in(self, service: str) -> bool:
@@ -335,7 +331,7 @@ class Walker(Lookups, Writes):
             # names the changed record, a link no shared key draws in the graph.
             for q in self.env.log_tools:
                 scores.setdefault(q, 1.0)
-        if self.steps and self.motif is not None and self.motif.name in HANDS_OVER:
+        if self.steps and self.hands_work_over():
             # What someone leaving handled is found by their name wherever it is.
             for q in self.env.handover_lookups:
                 scores.setdefault(q, 2.0)
@@ -390,7 +386,7 @@ class Walker(Lookups, Writes):
                 if self.cfg.workflows
                 else self.env.motif_tools(self.motif)
             )
-            if self.motif.name in HANDS_OVER:
+            if self.hands_work_over():
                 fitting = fitting | self.env.handover_tools  # handing work over is the work
             for move, items in classes.items():
                 if move in WRITE_MOVES:
@@ -402,7 +398,7 @@ class Walker(Lookups, Writes):
             * (2.0 if m in WRITE_MOVES and not has_write else 1.0)
             for m in classes
         }
-        if self.motif is not None and self.motif.name in HANDS_OVER and "local_read" in weights:
+        if self.hands_work_over() and "local_read" in weights:
             # What hangs on a leaver's records (a ticket's comments) hands nothing over.
             weights["local_read"] *= HANDOVER_LOCAL_READ
         order = sorted(
@@ -448,7 +444,7 @@ class Walker(Lookups, Writes):
         through the tools that serve customers, a colleague's through the internal ones."""
         if not self.steps or not self.env.config.stacks:
             return True
-        if self.motif is not None and self.motif.name in HANDS_OVER:
+        if self.hands_work_over():
             return True  # someone leaving hands over their work wherever it is
         first = self.steps[0]
         if self._stack is None or self._stack[0] is not first:
