@@ -89,3 +89,90 @@ def test_basic_memory_projects_switch() -> None:
     built = build_service(specs)
     for name in ("switch_project", "get_current_project"):
         assert name in built.verified, built.outcomes[name]
+
+
+# -- moving a pointer is not creating: ``checkout`` ------------------------------------------
+TEXT = {"type": "string"}
+BRANCHES = {
+    "tools": [
+        _tool("create_branch", "Create a branch.", {"branch_name": TEXT, "base": TEXT},
+              ["branch_name"], False),
+        _tool("checkout_branch", "Check out an existing branch.", {"branch_name": TEXT},
+              ["branch_name"], False),
+        _tool("list_branches", "List the branches.", {}, [], True),
+        _tool("get_current_branch", "Show the current branch.", {}, [], True),
+    ]
+}  # fmt: skip
+# as the git MCP server declares them: ingestion names no resource for ``git_checkout``, the
+# compiler finds branches only by its parameters (those of ``git_create_branch``)
+REPO = {"repo_path": TEXT}
+GIT = {
+    "tools": [
+        _tool("git_create_branch", "Creates a new branch from an optional base branch",
+              {**REPO, "branch_name": TEXT, "base_branch": TEXT}, ["repo_path", "branch_name"],
+              False),
+        _tool("git_checkout", "Switches branches", {**REPO, "branch_name": TEXT},
+              ["repo_path", "branch_name"], False),
+        _tool("git_branch", "List Git branches", {**REPO, "branch_type": TEXT},
+              ["repo_path", "branch_type"], True),
+    ]
+}  # fmt: skip
+CONTEXTS = {
+    "tools": [
+        _tool("get_current_context", "Get current kubeconfig context.", {}, [], True),
+        _tool("switch_context", "Switch current kubeconfig context.",
+              {"context_name": TEXT}, ["context_name"], False),
+    ]
+}  # fmt: skip
+
+
+def _ingested(doc: dict, name: str) -> list:
+    specs, _ = ingest_document(orjson.dumps(doc), source_file=name)
+    return specs
+
+
+def test_a_checkout_selects_an_existing_branch_and_creates_none() -> None:
+    specs = _ingested(BRANCHES, "branches.json")
+    tools = {t.name: t for t in plan_service(specs).tools}
+    assert tools["checkout_branch"].verb == "action"
+    assert tools["checkout_branch"].action is not None
+    assert tools["checkout_branch"].action.selects
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=3)
+
+    def call(tool: str, args: dict) -> dict:
+        return world.call(qualified(cls.name, tool), args)
+
+    before = dict(world.services[cls.name].state.branches)
+    name = list(before.values())[-1].branch_name
+    assert call("checkout_branch", {"branch_name": name})["success"]
+    assert call("get_current_branch", {})["data"]["branch_name"] == name
+    missing = call("checkout_branch", {"branch_name": "no-such-branch"})
+    assert missing["error"]["code"] == "not_found"
+    assert dict(world.services[cls.name].state.branches) == before  # none made, none changed
+    built = build_service(specs)
+    assert "checkout_branch" in built.verified, built.outcomes["checkout_branch"]
+
+
+def test_a_checkout_known_only_by_its_parameters_is_rejected_not_a_create() -> None:
+    compiled = compile_service(_ingested(GIT, "git.json"))
+    assert "git_checkout" not in compiled.compiled_tools
+    reason = compiled.skipped["git_checkout"]
+    assert reason.startswith("'checkout' moves the current branch to an existing one"), reason
+    assert "git_create_branch" in compiled.compiled_tools  # the create is still a create
+
+
+def test_switching_the_one_record_is_not_renaming_it() -> None:
+    compiled = compile_service(_ingested(CONTEXTS, "contexts.json"))
+    assert "switch_context" not in compiled.compiled_tools
+    assert "moves the current context" in compiled.skipped["switch_context"]
+
+
+@pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
+def test_git_checkout_of_the_git_server_is_not_verified_as_a_create() -> None:
+    specs, _ = ingest_document(SPECS / "mcp/livemcp/git.json")
+    built = build_service(specs)
+    assert "git_checkout" not in built.verified
+    assert "moves the current branch" in built.outcomes["git_checkout"].reason
+    assert "git_create_branch" in built.verified

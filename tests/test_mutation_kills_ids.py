@@ -77,8 +77,9 @@ def test_ids_the_compiler_cannot_make_say_why(node: dict, why: str) -> None:
 
 
 def test_a_new_id_is_made_in_its_style() -> None:
-    assert new_id_source(IdStyle("int"), "inv", "invoices") == "int_id(self)"
-    assert new_id_source(IdStyle("digits"), "inv", "invoices") == "int_id(self)"
+    # integer ids: a sequence per collection (the module's ``_int_id``)
+    assert new_id_source(IdStyle("int"), "inv", "invoices") == '_int_id(self, "invoices")'
+    assert new_id_source(IdStyle("digits"), "inv", "invoices") == '_int_id(self, "invoices")'
     assert new_id_source(IdStyle("uuid"), "inv", "invoices") == 'uuid_id(self, "inv")'
     assert new_id_source(RUNTIME, "inv", "invoices") == 'self.new_id("inv")'
     assert new_id_source(IdStyle("pattern", "^C[0-9]+$"), "c", "cards") == (

@@ -14,11 +14,12 @@ import textwrap
 
 from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
+from library.compiler.ids import INT_IDS
 from library.compiler.model import FieldPlan, Kind, ServicePlan, TypeSpec
 from library.compiler.naming import a_or_an, class_name, words
 from library.compiler.selection import SELECTED
 from library.compiler.shell import SHELL_STATE
-from library.compiler.source import INDENT, WIDTH, docstring
+from library.compiler.source import INDENT, WIDTH, docstring, render
 from library.compiler.types import literal
 from library.ingest.naming import singular
 
@@ -99,6 +100,18 @@ def _whole_key(value: float) -> str:
     """The key of the record a number names: ids are whole numbers (``5.0`` names ``5``)."""
     return str(int(value)) if float(value).is_integer() else str(value)
 ''',
+    "_int_id": f'''
+def _int_id(service: Service, collection: str) -> str:
+    """The next integer id of a collection: each collection counts its own (1, 2, 3 ...),
+    never giving an id twice, even after a delete; one a loaded state holds is passed over."""
+    last = service.state.{INT_IDS}
+    taken = getattr(service.state, collection)
+    n = last.get(collection, 0) + 1
+    while str(n) in taken:
+        n += 1
+    last[collection] = n
+    return str(n)
+''',
     "_offset_of": '''
 def _offset_of(cursor: str | None) -> int:
     """Cursors are opaque to callers; this service issues the offset of the next page."""
@@ -121,9 +134,10 @@ def emit_source(plan: ServicePlan) -> str:
     methods = _methods(plan, tools)
     seeds = SeedWriter(plan)
     service = _service(plan, methods, seeds)
+    helpers = tools.helpers | seeds.helpers | ({"_int_id"} if _int_ids(plan) else set())
     parts = [
         BASES,
-        *(_helper(name) for name in sorted(tools.helpers | seeds.helpers)),
+        *(_helper(name) for name in sorted(helpers)),
         *_models(plan),
         *_records(plan),
         *_wrappers(plan),
@@ -141,21 +155,27 @@ def emit_source(plan: ServicePlan) -> str:
     return f"{_header(plan)}\n\n{_imports(body)}{gap}{body}\n"
 
 
+# id parameter types -> their module-level alias's suffix (``IntRef["orders"]``: ``OrderIntId``)
+ID_ALIASES = {"Ref": "Id", "IntRef": "IntId", "AnyRef": "AnyId"}
+
+
 def _id_aliases(body: str) -> tuple[str, str]:
     """``Ref["contacts"]`` in annotations becomes a module-level ``ContactId`` alias, as in the
-    hand-written services (a string inside an annotation would read as a forward reference)."""
-    refs = list(dict.fromkeys(re.findall(r'(?<!\w)Ref\["([^"]+)"\]', body)))
+    hand-written services (a string inside an annotation would read as a forward reference,
+    which linters report as an undefined name); ``IntRef``/``AnyRef`` likewise."""
+    heads = "|".join(ID_ALIASES)
+    refs = list(dict.fromkeys(re.findall(rf'(?<!\w)({heads})\["([^"]+)"\]', body)))
     taken = set(re.findall(r"^\s*(\w+)\s*[=(:]", body, re.M))  # module names and fields
     taken |= set(re.findall(r"^class (\w+)", body, re.M))
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC)
     lines = []
-    for ref in refs:
-        name = class_name(singular(ref)) + "Id"
+    for head, ref in refs:
+        name = class_name(singular(ref)) + ID_ALIASES[head]
         while name in taken:
             name += "_"
         taken.add(name)
-        lines.append(f'{name} = Ref["{ref}"]')
-        body = re.sub(rf'(?<!\w)Ref\["{re.escape(ref)}"\]', name, body)
+        lines.append(f'{name} = {head}["{ref}"]')
+        body = re.sub(rf'(?<!\w){head}\["{re.escape(ref)}"\]', name, body)
     return "\n".join(lines), body
 
 
@@ -170,7 +190,29 @@ def _assign(name: str, value: str) -> str:
         items = inner.strip("{}").split(", ")
         rows = "".join(f"{INDENT * 2}{item},\n" for item in items)
         return f"{name} = frozenset(\n{INDENT}{{\n{rows}{INDENT}}}\n)"
+    if value.startswith("Annotated[") and len(f"{name} = Annotated[") <= WIDTH:
+        split = _subscript_rows(value)
+        if split is not None:  # as ruff lays out a long subscript: its items inside
+            return "\n".join([f"{name} = Annotated[", *split, "]"])
     return f"{name} = (\n{INDENT}{value}\n)"
+
+
+def _subscript_rows(value: str) -> list[str] | None:
+    """The items of ``Annotated[T, Field(...)]`` on one indented line, or one a line (a long
+    call laid out by ``render``); None when the text is not such a subscript."""
+    try:
+        node = ast.parse(value, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple):
+        return None
+    items = [ast.get_source_segment(value, e) for e in node.slice.elts]
+    if any(item is None for item in items):
+        return None
+    one = INDENT + ", ".join(items)  # type: ignore[arg-type]
+    if len(one) <= WIDTH:
+        return [one]
+    return [line for item in items for line in render(item, 1, suffix=",")]  # type: ignore[arg-type]
 
 
 def _header(plan: ServicePlan) -> str:
@@ -246,7 +288,14 @@ def _field_line(f: FieldPlan, optional: bool) -> str:
         annotation += " | None"
     if f.aliased:
         default = "None, " if optional else ""
-        return f"{INDENT}{f.attr}: {annotation} = Field({default}alias={json.dumps(f.name)})"
+        value = f"Field({default}alias={json.dumps(f.name)})"
+        head = f"{INDENT}{f.attr}: {annotation} = "
+        if len(head + value) <= WIDTH:
+            return head + value
+        inner = INDENT * 2 + value.removeprefix("Field(").removesuffix(")")
+        if len(f"{head}Field(") <= WIDTH and len(inner) <= WIDTH:  # as ruff format splits it
+            return "\n".join([f"{head}Field(", inner, f"{INDENT})"])
+        return "\n".join([f"{head}(", INDENT * 2 + value, f"{INDENT})"])
     return f"{INDENT}{f.attr}: {annotation}" + (" = None" if optional else "")
 
 
@@ -321,21 +370,27 @@ def _transition(plan: ServicePlan) -> str:
     )
 
 
+def _int_ids(plan: ServicePlan) -> bool:
+    """Whether some collection counts integer ids (``_int_id``, ``State.int_ids``)."""
+    return any(r.id_style.numeric for r in plan.records.values())
+
+
 def _state(plan: ServicePlan) -> str:
-    lines = [f"class {plan.cls}State(State):"]
+    lines = []
+    if _int_ids(plan):
+        lines.append(f"{INDENT}{INT_IDS}: dict[str, int] = {{}}  # collection -> its last id")
     if _history(plan):
         lines.append(f"{INDENT}transitions: list[{plan.cls}Transition] = []")
     if any(t.action is not None and t.action.selects for t in plan.tools):
         lines.append(f"{INDENT}{SELECTED}: dict[str, str] = {{}}  # collection -> selected id")
-    if not plan.records:
-        lines.append(
-            f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'
-        )
     for r in plan.records.values():
         lines.append(f"{INDENT}{r.resource}: dict[str, {r.cls}] = {{}}")
     if any(t.shell is not None for t in plan.tools):  # a shell's files, a sample home at first
         lines.append(f"{INDENT}{SHELL_STATE}: FileTree = FileTree.sample()")
-    return "\n".join(lines)
+    if not plan.records:  # a docstring, then a blank line before any field (ruff format)
+        doc = f'{INDENT}"""No collections: the compiler tier expressed none of the tools."""'
+        lines = [doc, *([""] if lines else []), *lines]
+    return "\n".join([f"class {plan.cls}State(State):", *lines])
 
 
 def _description_lines(text: str) -> list[str]:

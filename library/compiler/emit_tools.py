@@ -229,14 +229,22 @@ class ToolWriter:
             line = f"{PAD}{p.attr}: {annotation}{self._default(p)},"
             if len(line) > WIDTH:  # too long for a signature line: name the type at module level
                 annotation = self._annotation(p, self._alias(p, self._core(p)))
-            params.append(f"{p.attr}: {annotation}{self._default(p)}")
+            param = f"{p.attr}: {annotation}{self._default(p)}"
+            if len(f"{PAD}{param},") > WIDTH and p.aliased:  # split as ruff format does
+                core = self._annotation(p, self._alias(p, self._core(p)), aliased=False)
+                parts = [core, f"Field(alias={json.dumps(p.name)})"]
+                inner = f"{PAD}{INDENT}{', '.join(parts)}"
+                rows = [inner] if len(inner) <= WIDTH else [f"{PAD}{INDENT}{x}," for x in parts]
+                param = "\n".join([f"{p.attr}: Annotated[", *rows, f"{PAD}]{self._default(p)}"])
+            params.append(param)
         one = f"{INDENT}def {tool.method}({', '.join(['self', *params])}) -> {returns}:"
         if len(one) <= WIDTH:
             return [one]
+        rows = [f"{PAD}{p}," for p in params]
         return [
             f"{INDENT}def {tool.method}(",
             f"{PAD}self,",
-            *(f"{PAD}{p}," for p in params),
+            *(line for row in rows for line in row.split("\n")),  # one line an item
             f"{INDENT}) -> {returns}:",
         ]
 
@@ -255,11 +263,11 @@ class ToolWriter:
         bounds = constraints(p.type) if p.role is not Role.ID else []
         return f"Annotated[{text}, Field({', '.join(bounds)})]" if bounds else text
 
-    def _annotation(self, p: ParamPlan, core: str | None = None) -> str:
+    def _annotation(self, p: ParamPlan, core: str | None = None, aliased: bool = True) -> str:
         text = core or self._core(p)
         if p.type.nullable or (not p.required and default_literal(p) is None):
             text = f"{text} | None"
-        if p.aliased:
+        if p.aliased and aliased:
             text = f"Annotated[{text}, Field(alias={json.dumps(p.name)})]"
         return text
 
@@ -450,6 +458,11 @@ class ToolWriter:
             loop = f"(r.id for r in {coll}.values() if {cond})"
             found = Call("next", [(None, loop), (None, "None")])
             lines = render(found, 2, "record_id = ")
+            if any(len(line) > WIDTH for line in lines):  # as ruff format splits a generator
+                rows = ("r.id", f"for r in {coll}.values()", f"if {cond}")
+                inner = [f"{PAD}{INDENT * 2}{row}" for row in rows]
+                lines = [f"{PAD}record_id = next(", f"{PAD}{INDENT}(", *inner]
+                lines += [f"{PAD}{INDENT}),", f"{PAD}{INDENT}None,", f"{PAD})"]
             lines += _if("record_id is None", 2)
             shown = ", ".join(f"{p.name} {{{p.attr}!r}}" for p in keys)
             lines += _error("NOT_FOUND", f"no {words(singular(record.resource))} with {shown}", 3)
@@ -602,6 +615,7 @@ class ToolWriter:
         lines: list[str] = []
         query = next(iter(tool.by_role(Role.QUERY)), None)
         conds: list[Expr] = []
+        optional_search: Call | None = None  # ``(not q or _mentions(...))``'s call
         if query is not None:
             self.helpers.add("_mentions")
             fields = tool.search_fields or [
@@ -616,7 +630,8 @@ class ToolWriter:
                 conds.append(mentions)
             else:
                 lines.append(f'{PAD}q = ({query.attr} or "").strip().casefold()')
-                conds.append(Call("(not q or ", [(None, mentions)], brackets=" )"))
+                conds.append(f"(not q or {mentions.flat()})")
+                optional_search = mentions
         lines += self._ref_checks(tool)
         for p in tool.params:
             if p.role is Role.FILTER:
@@ -640,7 +655,14 @@ class ToolWriter:
                 lines.append(joined)
             else:
                 for i, c in enumerate(conds):
-                    lines += render(c, 3, prefix="if " if i == 0 else "and ")
+                    word = "if " if i == 0 else "and "
+                    split = render(c, 3, prefix=word)
+                    if optional_search is not None and i == 0 and len(split[0]) > WIDTH:
+                        # as ruff format splits a long ``(not q or ...)``
+                        split = [f"{PAD}{INDENT}{word}(", f"{PAD}{INDENT * 2}not q"]
+                        split += render(optional_search, 4, prefix="or ")
+                        split.append(f"{PAD}{INDENT})")
+                    lines += split
             lines.append(f"{PAD}]")
         else:
             lines.append(f"{PAD}found = list({source})")
@@ -743,7 +765,8 @@ class ToolWriter:
 
 def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
     """Every ``return X`` of a method becomes ``data = X`` then ``return wrap(data)``
-    (``data = `` is as long as ``return ``: the statement keeps its layout)."""
+    (``data = `` is as long as ``return ``: the statement keeps its layout); ``_out = X``
+    where the answer does not use it (a blank answer), as linters ask of an unused name."""
     tree = ast.parse(textwrap.dedent("\n".join(lines)))
     returns = sorted(
         (n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None),
@@ -755,8 +778,10 @@ def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
         first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
         line = out[first]
         pad = line[: len(line) - len(line.lstrip())]
-        out[first] = pad + "data = " + line.lstrip().removeprefix("return ")
-        head, *rest = wrap("data").split("\n")  # a long wrap comes as lines, indented alike
+        answer = wrap("data")
+        name = "data" if re.search(r"\bdata\b", answer) else "_out"
+        out[first] = pad + f"{name} = " + line.lstrip().removeprefix("return ")
+        head, *rest = answer.split("\n")  # a long wrap comes as lines, indented alike
         out[last + 1 : last + 1] = [f"{pad}return {head}", *(f"{pad}{r}" for r in rest)]
     return out
 

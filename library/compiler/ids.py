@@ -3,8 +3,8 @@
 Real APIs key records by ``id``, ``sid``, ``changesetId`` or ``widget_id``, and their ids are
 strings, integers, UUIDs or strings matching a pattern. Inside a generated service every id is
 a string under the record's ``id`` attribute; the key and the type only change how the id looks
-on the wire (an alias, ``IntId``) and how new ids are made (``int_id``, ``uuid_id``,
-``pattern_id`` from the runtime).
+on the wire (an alias, ``IntId``) and how new ids are made (``uuid_id``, ``pattern_id`` from the
+runtime; integers by the module's ``_int_id``, which counts each collection's ids apart).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from library.runtime.semantic import REF_MAX_LENGTH
 
 ID_WORDS = (("id",), ("sid",), ("uuid",), ("guid",), ("arn",))  # ``arn``: AWS names records so
 
-__all__ = ["RUNTIME", "IdStyle", "id_key", "id_style", "new_id_source"]
+INT_IDS = "int_ids"  # the State attribute: collection -> the last integer id it gave
+
+__all__ = ["INT_IDS", "RUNTIME", "IdStyle", "id_key", "id_style", "new_id_source"]
 
 
 def id_key(props: dict[str, Any], resource: str | None, own: str | None = None) -> str | None:
@@ -95,9 +97,11 @@ def _fits(pattern: str, low: int, high: int | None, text: str) -> bool:
 
 
 def new_id_source(style: IdStyle, prefix: str, resource: str) -> str:
-    """Python source (in a tool body or ``seed``) for a new id of this style."""
+    """Python source (in a tool body or ``seed``) for a new id of this style. Integer ids are
+    a sequence per collection (``INT_IDS``: 1, 2, 3 ... in each, continuing after the seeded
+    records), as a database's keys are, rather than one counter shared by the service."""
     if style.numeric:
-        return "int_id(self)"
+        return f"_int_id(self, {json.dumps(resource)})"
     if style.kind == "uuid":
         return f"uuid_id(self, {json.dumps(prefix)})"
     if style.kind == "pattern":

@@ -68,7 +68,8 @@ def shell_body(tool: ToolPlan, marking: dict[str, Any], indent: int) -> list[str
     operands = ", ".join(f'"{role}": {attrs[name]}' for name, role in marking["roles"].items())
     command = marking["command"]
     args = [f"self.state.{SHELL_STATE}", f'"{command}"', f"{{{operands}}}"]
-    lines = call("tree, result = run_shell", args, indent)
+    # a read keeps no tree: ``_`` (an unused name, as linters ask)
+    lines = call(f"{'tree' if tool.write else '_'}, result = run_shell", args, indent)
     if tool.write:
         lines.append(f"{pad}self.state.{SHELL_STATE} = tree")
     parts = json.dumps(marking["answer"])

@@ -6,6 +6,7 @@ comma when a call does not fit), so generated services read like the hand-writte
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,15 +51,47 @@ def _flat_arg(key: str | None, value: Expr) -> str:
 
 def render(expr: Expr, indent: int, prefix: str = "", suffix: str = "") -> list[str]:
     """An expression on one line if it fits, else each argument on its own line (nested
-    calls recursively), as ``ruff format`` lays it out."""
+    calls recursively), as ``ruff format`` lays it out. A call written as text that does not
+    fit (``fit_text(pattern_or(...), 1, 50)``) is laid out as a ``Call`` would be."""
     pad = INDENT * indent
     flat = expr.flat() if isinstance(expr, Call) else expr
-    if len(pad) + len(prefix) + len(flat) + len(suffix) <= WIDTH or not isinstance(expr, Call):
+    if len(pad) + len(prefix) + len(flat) + len(suffix) <= WIDTH:
         return [f"{pad}{prefix}{flat}{suffix}"]
+    if not isinstance(expr, Call):
+        expr = as_call(flat) or flat
+        if not isinstance(expr, Call):
+            return [f"{pad}{prefix}{flat}{suffix}"]
     lines = [f"{pad}{prefix}{expr.head}{expr.brackets[0]}"]
     for key, value in expr.args:
         lines += render(value, indent + 1, f"{key}=" if key else "", ",")
     return [*lines, f"{pad}{expr.brackets[1]}{suffix}"]
+
+
+def as_call(text: str) -> Call | None:
+    """The ``Call`` a one-line call expression written as text is (its head and each
+    argument's text), or None for any other expression (or a sole generator argument, which
+    must keep its call's parentheses)."""
+    if "\n" in text:
+        return None
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.Call) or not (node.args or node.keywords):
+        return None
+    parts: list[ast.expr | ast.keyword] = [*node.args, *node.keywords]
+    if any(isinstance(n, ast.GeneratorExp) for n in parts):
+        return None
+    parts.sort(key=lambda n: (n.lineno, n.col_offset))
+    args: list[tuple[str | None, Expr]] = []
+    for n in parts:
+        named = isinstance(n, ast.keyword) and n.arg is not None
+        source = ast.get_source_segment(text, n.value if named else n)  # type: ignore[union-attr]
+        if source is None:
+            return None
+        args.append((n.arg if named else None, source))  # type: ignore[union-attr]
+    head = ast.get_source_segment(text, node.func)
+    return None if head is None else Call(head, args)
 
 
 def escape_doc(text: str) -> str:

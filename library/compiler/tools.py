@@ -50,7 +50,7 @@ from library.compiler.records import (
     range_target,
     record_source,
 )
-from library.compiler.selection import reads_current, selects
+from library.compiler.selection import moves_pointer, pointer_word, reads_current, selects
 from library.compiler.session import SESSION_NAMES, session_action, session_word
 from library.compiler.types import TypeMapper, infos_by_path, json_types
 from library.compiler.values import answer_constant, json_literal, server_value
@@ -110,8 +110,10 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         return "action"  # ``toggle_wifi()``, ``reboot_device()``: nothing to set or create
     if resource in SESSION_NAMES and session_word(spec) is not None:
         return "action"  # ``ticket_login(username, password)``: sets the one session
-    if selects(spec) and own is None and verb in ("", "create", "update", "action"):
-        return "action"  # ``switch_project(project_name)``: names the record it selects
+    if moves_pointer(spec) and own is None and verb in ("", "create", "update", "action"):
+        # ``switch_project(project_name)``: names the record it selects, creating none
+        # (``git_checkout(repo_path, branch_name)`` takes what ``git_create_branch`` takes)
+        return "action"
     if verb == "create":
         return "action" if own else "create"
     if verb == "action" or not verb:
@@ -250,7 +252,9 @@ class ToolPlanner:
             if record.singleton and verb != "delete":
                 return out  # the one record is the one acted on
             if not keys and not record.lookup:
-                found = natural_key(out, record, every=verb in ("read", "delete"))
+                # a read, a delete or a selection: all its parameters say which record
+                every = verb in ("read", "delete") or moves_pointer(spec)
+                found = natural_key(out, record, every=every)
                 chosen = [id(p) for p, _ in found]
                 others = [p for p in out if p.role is Role.FIELD and id(p) not in chosen]
                 # ``set_headlights(mode)``: the one value is what it sets, not which record
@@ -640,17 +644,17 @@ class ToolPlanner:
         required = set(schema.get("required") or ())
         own = f"{singular(record.resource)}_id"
         meanings = {"id": "id", own: "id", "deleted_id": "id", "deleted": "true"}
-        meanings |= {"success": "true", "ok": "true"}
+        meanings |= {record.id_key: "id", "success": "true", "ok": "true"}
         meta: dict[str, str] = {}
         fields: list[FieldPlan] = []
-        for key in schema.get("properties") or {}:
+        for key, node in (schema.get("properties") or {}).items():
             meaning = meanings.get(key)
             if meaning is None:
                 if key in required:
                     raise Skip(f"delete output field {key!r} has no meaning the compiler knows")
                 continue
             meta[key] = meaning
-            annotation = "str" if meaning == "id" else "bool"
+            annotation = self._deleted_id(key, node, schema, record) if meaning == "id" else "bool"
             kind = Kind.STR if meaning == "id" else Kind.BOOL
             fields.append(
                 FieldPlan(key, identifier(key), TypeSpec(kind, annotation), key in required)
@@ -660,6 +664,20 @@ class ToolPlanner:
         if not fields:
             raise Skip("delete output is neither the record nor a deletion confirmation")
         return OutputPlan(Shape.DELETION, self._wrapper(None, fields, meta, "Deletion"), None, meta)
+
+    @staticmethod
+    def _deleted_id(key: str, node: Any, schema: dict, record: RecordPlan) -> str:
+        """The type of the deleted record's id in a confirmation, as the spec declares it:
+        a number (``{deleted: true, id: 42}``) for records counted by integers, else text."""
+        types, _ = json_types(deref(node, schema))
+        if not types or not types <= {"integer", "number"}:
+            return "str"
+        if not record.id_style.numeric:
+            raise Skip(
+                f"delete output {key!r} is a number, {words(singular(record.resource))} ids "
+                "are text"
+            )
+        return "IntId"
 
     def _wrapper(
         self, record: RecordPlan | None, fields: list[FieldPlan], meta: dict[str, str], kind: str
@@ -729,6 +747,18 @@ class ToolPlanner:
         session = session_action(spec, record)
         if session is not None:
             return session
+        pointer = pointer_word(spec)
+        if pointer and not tool.by_role(Role.ID):  # it names the one it selects
+            kind = words(singular(record.resource))
+            if not selects(spec):
+                raise Skip(
+                    f"{pointer!r} moves the current {kind} to an existing one, but only its "
+                    "parameters say what it selects"
+                )
+            if record.singleton:  # ``switch_context(context_name)`` would rename the one
+                raise Skip(f"{pointer!r} moves the current {kind}, but the spec shows only one")
+            if tool.by_role(Role.FIELD):
+                raise Skip(f"{pointer!r} moves the current {kind}, but also sets its fields")
         if selects(spec) and tool.by_role(Role.ID, Role.KEY) and not tool.by_role(Role.FIELD):
             return ActionPlan(word=word, selects=True)
         found = switch(spec) if record.singleton else None
