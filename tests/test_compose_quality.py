@@ -11,12 +11,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from library.compose import ComposeConfig, compose_tasks, make_env
 from library.compose import compose as compose_module
-from library.compose import compose_tasks, make_env
 from library.compose.binding import AUTHORED, SETTLED, carries_across
 from library.compose.catalog import ToolInfo
 from library.compose.coherence import ends_record, inverted, may_write, range_pairs
-from library.compose.context import Entity
+from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
 from library.compose.motifs import (
     BY_NAME,
@@ -823,3 +823,31 @@ def test_an_offboarding_winds_up_the_leaver_s_own_records_and_edits_nothing_else
                 )
             checked += 1
     assert checked >= 5
+
+
+def test_an_answer_is_about_the_work_not_a_policy_note_or_a_private_detail():
+    """What the reply must state comes from the records the work went through: never who
+    wrote the policy note a rule was read in, nor a colleague's private e-mail."""
+    lib = bundled_library(
+        ["hr", "invoicing", "storefront", "helpdesk", "crm", "knowledge_base", "docs", "todo"]
+    )
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(p_answer=1.0, p_house_rule=1.0))
+    tasks = compose_tasks([], 40, env=env, seed=5).tasks
+    answered = ruled = 0
+    for task in tasks:
+        notes = {rule["step"] for rule in task.house_rules}  # where each note is read
+        ruled += bool(notes)
+        for row in task.answer:
+            answered += 1
+            assert row["step"] not in notes, (task.instruction, row)
+            assert not env.is_private(row["value"]), row
+            assert "personal" not in row["path"] and "home" not in row["path"], row
+    assert answered >= 10 and ruled >= 5, (answered, ruled)
+    # A colleague's private address, a home address: private, whatever the field is called.
+    colleague, walker = env.pool.staff[0], SimpleNamespace(env=env)
+    employee = Entity("hr", "employees", "e1", {}, 0, "", "employee")
+    private = Fact(employee, "contact", colleague.personal_email, "email", "string")
+    assert compose_module._private(walker, private)
+    assert compose_module._private(walker, Fact(employee, "home_city", "Leeds", None, "string"))
+    work = Fact(employee, "email", colleague.email, "email", "string")
+    assert not compose_module._private(walker, work)

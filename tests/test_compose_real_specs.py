@@ -488,6 +488,33 @@ def test_a_starving_run_draws_the_workflows_that_complete() -> None:
     assert odds is not None and odds["refund"] > 5 * odds["travel"]
 
 
+def test_a_share_under_its_floor_draws_the_workflows_that_carry_it() -> None:
+    """While threshold tasks are under their floor, workflows whose tasks carry thresholds
+    are drawn more often and those whose tasks never do less (within ``floor_odds``); at
+    the floor every workflow keeps its weight."""
+    from types import SimpleNamespace
+
+    from library.compose.compose import Balance
+
+    config = ComposeConfig(floors=(("threshold", 0.6),), floor_odds=1.5)
+    balance = Balance(SimpleNamespace(config=config))  # type: ignore[arg-type]
+
+    def task(motif: str, capabilities: list[str]) -> SimpleNamespace:
+        return SimpleNamespace(
+            motif=motif, capabilities=capabilities, difficulty="medium", services=[], domain=""
+        )
+
+    for _ in range(12):
+        balance.add(task("refund", ["threshold"]))
+        balance.add(task("offboarding", []))
+    odds = balance.workflow_odds()
+    assert odds is not None
+    assert odds["refund"] == 1.5 and odds["offboarding"] == 1 / 1.5
+    for _ in range(12):
+        balance.add(task("refund", ["threshold"]))
+    assert balance.workflow_odds() is None
+
+
 def test_a_new_delivery_address_is_one_real_address(shop: Library) -> None:
     """An order's new delivery address is stated whole, every part from one address
     (street, city, postcode and country agree), and an order whose address the plan just

@@ -20,7 +20,14 @@ from library.compose.catalog import ACTION, CREATE, UPDATE, Param, ToolInfo
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
-from library.compose.direction import WAITING, clashing, forward, is_verdict, urgency
+from library.compose.direction import (
+    WAITING,
+    clashing,
+    forward,
+    is_verdict,
+    past_stage_of,
+    urgency,
+)
 from library.compose.matters import Matters, counts, hung_on, matters_of, worked_on
 from library.compose.motifs import (
     APPOINTMENTS,
@@ -68,7 +75,7 @@ SERVICES = [
     "subscriptions",
     "todo",
 ]
-WALKS = 240
+WALKS = 360
 
 
 def _entity(collection: str, rid: str, created: bool = False) -> Entity:
@@ -130,7 +137,7 @@ def test_messages_and_new_records_are_no_matter_of_their_own() -> None:
 @pytest.fixture(scope="module")
 def env() -> ComposeEnv:
     library = bundled_library(SERVICES)
-    return make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+    return make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.6))
 
 
 @pytest.fixture(scope="module")
@@ -263,6 +270,66 @@ def test_an_ongoing_workflow_ends_nothing(walks: list[Walker]) -> None:
                 assert not ends_record(step.tool.name), _tools(walker)
 
 
+class _FollowUp(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["follow-up"]
+
+
+def test_a_follow_up_leaves_the_case_it_chases_open() -> None:
+    """A follow-up waits on someone's reply: the ticket it chases is not closed in the same
+    request that asks a colleague to follow it up."""
+    library = bundled_library(["helpdesk", "mail", "todo", "crm"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    edits = 0
+    for walker in finished_walks(env, 80, "follow-up", _FollowUp):
+        for step in walker.steps:
+            if step.tool.kind in (UPDATE, ACTION) and step.tool.collection == "tickets":
+                edits += 1
+                assert status_of(step.args) not in FINAL, _tools(walker)
+                assert not ends_record(step.tool.name), _tools(walker)
+    assert edits >= 5
+
+
+class _Hiring(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["hiring"]
+
+
+def test_nothing_is_booked_for_a_stage_its_record_is_past() -> None:
+    """An interview is booked or changed for an application still heading to its
+    interviews: never for one already at "offer" or "hired" (in the world or moved there by
+    the same request)."""
+    assert past_stage_of(
+        {"stage": ("applied", "interview", "offer")}, {"stage": "offer"}, "interviews"
+    )
+    assert not past_stage_of(
+        {"stage": ("applied", "interview", "offer")}, {"stage": "interview"}, "interviews"
+    )
+    library = bundled_library(["recruiting", "meetings", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    order = ("applied", "screen", "interview", "offer", "hired", "rejected")
+    booked = edited = 0
+    for walker in finished_walks(env, 160, "stage", _Hiring):
+        stages = {  # where the request leaves each application it moves
+            step.args["application_id"]: step.args["stage"]
+            for step in walker.steps
+            if step.tool.qualified == "recruiting__advance_application"
+        }
+        found = {e.id: e.record for e in walker.entities}  # as the request found them
+        for step in walker.steps:
+            if step.tool.qualified == "recruiting__create_interview":
+                booked += 1
+                application = step.args["application_id"]
+            elif step.tool.qualified == "recruiting__update_interview":
+                edited += 1
+                application = found[step.args["interview_id"]]["application_id"]
+            else:
+                continue
+            stage = stages.get(application, found[application]["stage"])
+            assert order.index(stage) <= order.index("interview"), _tools(walker)
+    assert booked >= 5 and edited >= 3, (booked, edited)
+
+
 def test_one_appointment_and_nothing_hung_on_a_policy_note(walks: list[Walker]) -> None:
     """A request books one meeting, event or appointment; a policy note the plan reads for a
     rule gets no comment (no one's work hangs on it)."""
@@ -294,6 +361,10 @@ def test_what_a_workflow_makes_and_where_its_records_are() -> None:
     assert part_of(hiring, "create_interview", "interviews")
     assert not part_of(hiring, "create_application", "applications")
     assert not part_of(hiring, "create_candidate", "candidates")
+    # ... and edits neither the job they apply to nor the candidate's own details
+    assert part_of(hiring, "update_application", "applications")
+    assert not part_of(hiring, "update_job", "jobs")
+    assert not part_of(hiring, "update_candidate", "candidates")
     assert not part_of(BY_NAME["fulfilment"], "create_payment", "payments")
     assert not part_of(BY_NAME["expenses"], "create_expense_report", "expense_reports")
     assert part_of(BY_NAME["expenses"], "approve_expense_report", "expense_reports")
@@ -305,6 +376,9 @@ def test_what_a_workflow_makes_and_where_its_records_are() -> None:
     assert part_of(BY_NAME["follow-up"], "log_call", "calls")
     assert not part_of(BY_NAME["refund"], "update_order", "orders")
     assert part_of(BY_NAME["refund"], "refund_order", "orders")
+    # ... and what it gives back it does not refuse
+    assert part_of(BY_NAME["refund"], "approve_return_request", "return_requests")
+    assert not part_of(BY_NAME["refund"], "reject_return_request", "return_requests")
     assert not claimed_by("work_orders") & {"refund", "fulfilment"}
     assert claimed_by("purchase_orders") == {"procurement"}
     assert "procurement" not in claimed_by("orders")
@@ -541,6 +615,8 @@ def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
         ("issue_tracker__update_issue", "issues", {"summary"}),
         # nor rewrites what it says it is for (a payment's description)
         ("payments__update_payment", "payments", {"description"}),
+        # nor where it came from (a candidate's source)
+        ("recruiting__update_candidate", "candidates", {"source"}),
     ):
         tool = env.catalog.tools[tool_name]
         service = tool.service
@@ -605,3 +681,94 @@ def test_a_record_made_someone_s_keeps_their_private_address_too(env: ComposeEnv
     fields = {"email": "email", "personal_email": "email", "manager_email": "email"}
     shown = env.pool.person_fields(person, fields, "")
     assert shown == {"email": person.email, "personal_email": person.personal_email}
+
+
+def test_a_colleague_s_trip_files_their_own_expense_report() -> None:
+    """An expense report is the traveller's: made for a colleague's trip, it is in their
+    name, not in the name of their manager found on their HR record."""
+    library = bundled_library(["flights", "hotels", "car_rental", "hr", "expenses", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    filed = 0
+    for walker in finished_walks(env, 200, "trip", _Trip):
+        subjects = walker.subjects()
+        if not any(env.is_staff("email", s) for s in subjects):
+            continue
+        for step in walker.steps:
+            if step.tool.qualified == "expenses__create_expense_report":
+                filed += 1
+                assert env.identity("email", step.args["employee_email"]) in subjects
+    assert filed >= 3
+
+
+def test_a_colleague_s_own_work_is_not_what_they_handle_for_others() -> None:
+    """For a colleague's trip, the records of allied work that count are theirs (their own
+    expense report), not ones they handle for someone else: no one in the request is found
+    as the employee on a report they approve, or as someone they manage."""
+    library = bundled_library(["flights", "hotels", "hr", "expenses", "meetings", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    handling = {
+        "expenses__list_expense_reports": "approver_email",
+        "hr__list_employees": "manager_email",
+    }
+    staff_trips = 0
+    for walker in finished_walks(env, 300, "handling", _Trip):
+        subjects = walker.subjects()
+        if not any(env.is_staff("email", s) for s in subjects):
+            continue
+        staff_trips += 1
+        kept = purposeful(walker.steps, ())  # reads feeding nothing are dropped anyway
+        for step in (walker.steps[i] for i in kept):
+            role = handling.get(step.tool.qualified)
+            if role and step.args.get(role):
+                assert env.identity("email", step.args[role]) not in subjects, _tools(walker)
+    assert staff_trips >= 20
+
+
+def test_a_person_is_never_reached_through_a_record_the_plan_made(walks: list[Walker]) -> None:
+    """Whoever the plan put on a new record is named where they came from: no later step
+    takes "the host of the meeting I booked" or "the assignee of the new task"."""
+    person_sources = 0
+    for walker in walks:
+        for step in walker.steps:
+            for fact in step.sources:
+                if fact.key in PERSON_KEYS:
+                    person_sources += 1
+                    assert not fact.entity.created, _tools(walker)
+    assert person_sources >= 30
+
+
+def test_an_escalation_does_not_reclassify_what_it_escalates(env: ComposeEnv) -> None:
+    """An escalation raises an issue's priority or hands it on; it does not make a bug an
+    epic (nor an incident change a record's category)."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    tool = env.catalog.tools["issue_tracker__update_issue"]
+    rid = next(iter(world.services["issue_tracker"].state.issues))
+    record = world.services["issue_tracker"].state.issues[rid].model_dump(mode="json")
+    entity = Entity("issue_tracker", "issues", rid, record, 0, "", "issue")
+    walker.motif = BY_NAME["escalation"]
+    escalating = {p.name for p in walker._settable(tool, entity)}
+    assert "priority" in escalating and "type" not in escalating, escalating
+    walker.motif = BY_NAME["follow-up"]
+    assert "type" in {p.name for p in walker._settable(tool, entity)}
+
+
+def test_a_customer_holds_no_part_in_our_purchases() -> None:
+    """Purchase orders and expense reports are our own people's: a customer's refund or bill
+    never looks them up by the customer, even where a seeded record names them."""
+    assert {"procurement", "expenses"} <= STAFF_WORK
+    library = bundled_library(["storefront", "payments", "invoicing", "returns", "procurement"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    customers = 0
+    for walker in finished_walks(env, 200, "purchases"):
+        subjects = walker.subjects()
+        if not subjects or any(env.is_staff("email", s) for s in subjects):
+            continue
+        if walker.steps[0].tool.service == "procurement":
+            continue  # opened on a vendor: the request is about the vendor's contact
+        customers += 1
+        for step in walker.steps:
+            if step.tool.service == "procurement":
+                said = {env.identity("email", v) for v in step.args.values() if isinstance(v, str)}
+                assert not said & subjects, _tools(walker)
+    assert customers >= 30

@@ -338,3 +338,49 @@ def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
     assert said
     claims = ("received", "gone out", "attached", "sent", "paid", "void")
     assert not [t for t in said if any(c in t.lower() for c in claims)], said
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "step"),
+    [
+        ("duration_minutes", "integer", 15),
+        ("discount_percent", "number", 5),
+        ("points", "integer", 50),
+    ],
+)
+def test_a_stated_amount_is_round_as_people_say_it(name: str, kind: str, step: int) -> None:
+    """A person asks for a 45-minute interview or a 15% discount, not 97 minutes or 36.37%."""
+    rng = random.Random(0)
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    values = [literal(Param(name, True, kind), rng, now) for _ in range(30)]
+    assert len(set(values)) > 2 and all(float(v) % step == 0 for v in values), values
+
+
+def test_a_message_to_the_colleague_the_work_is_for_reports_it_done() -> None:
+    """Written to the colleague who asked (or whose plate it is), a message says the work is
+    done; it does not hand them their own case ("it is yours now, with priority")."""
+    from library.compose import ComposeConfig, make_env
+    from library.compose.corpus import bundled_library
+    from library.compose.topics import INTERNAL_TEXTS
+    from tests.compose_walks import finished_walks
+
+    assert topic_texts("escalation", "body:message", internal=True, reporting=True) != (
+        topic_texts("escalation", "body:message", internal=True)
+    )
+    library = bundled_library(["helpdesk", "mail", "todo", "customer_success", "issue_tracker"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+    handing = {t for bank in INTERNAL_TEXTS.values() for t in bank.get("body:message", ())}
+    reported = 0
+    for walker in finished_walks(env, 200, "report"):
+        if walker.motif is None or walker.motif.name in ("onboarding", "offboarding"):
+            continue
+        subjects = {env.identity("email", s) for s in walker.subjects()}
+        if not any(env.is_staff("email", s) for s in subjects):
+            continue
+        for step in walker.steps:
+            to = step.args.get("to")
+            body = step.args.get("body_text")
+            if isinstance(to, list) and body and {env.identity("email", t) for t in to} <= subjects:
+                reported += 1
+                assert body not in handing, (to, body)
+    assert reported >= 3

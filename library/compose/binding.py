@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from library.compose.catalog import (
+    CREATE,
     Param,
     ToolInfo,
     ref_collection,
@@ -15,11 +16,24 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import status_of
 from library.compose.context import Entity, Fact, field_words
-from library.compose.direction import DECIDED, clashing, forward, is_stage, is_verdict
+from library.compose.direction import (
+    DECIDED,
+    RAISES_URGENCY,
+    clashing,
+    forward,
+    is_stage,
+    is_verdict,
+)
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, matters_of, worked_on
-from library.compose.motifs import CONTRADICTS, HANDS_OVER, claimed_by
+from library.compose.motifs import (
+    CONTRADICTS,
+    HANDS_OVER,
+    STAFF_WORKFLOWS,
+    claimed_by,
+    staff_work,
+)
 from library.compose.plan import Bound, Step, show
 from library.compose.realism import decides, number_text, rank, threshold
 from library.compose.roles import (
@@ -101,9 +115,20 @@ AUTHORED = frozenset(
 )  # fmt: skip
 
 
+# What kind of thing a record is (an issue's type, an expense's category).
+_KIND_FIELD = re.compile(r"(^|_)(type|category|kind|classification)$")
+
+
 # What a record is called, given when it is made: no workflow renames what it works on (a
 # colleague's booking retitled "Catch-up", an issue's summary rewritten).
 NAMES = frozenset({"title", "name", "topic", "subject", "summary", "display_name"})
+
+
+# Where a record came from (a candidate's source, a lead's origin): history, set once when it
+# came in; moving the record on does not rewrite it.
+PROVENANCE = frozenset(
+    {"source", "origin", "lead_source", "referral_source", "referred_by", "utm_source"}
+)
 
 
 # What a transaction settled when it was made (its currency, its totals and balances): a
@@ -179,7 +204,16 @@ class Binding(WalkState):
             and (f.entity.service == service or carries_across(p.name, key, f.field))
         ]
         if key in PERSON_KEYS:
-            out = [f for f in out if self._fits_role(p.name, key, f.value) and self._in_story(f)]
+            # A person on a record the plan made was put there by the plan: named where
+            # they came from ("the issue's assignee"), never "the host of the meeting I
+            # booked" nor "the assignee of the new task".
+            out = [
+                f
+                for f in out
+                if not f.entity.created
+                and self._fits_role(p.name, key, f.value)
+                and self._in_story(f)
+            ]
             # The subject's own name or address is stated, or read where the request already
             # is: not fetched off a record of theirs nothing else uses ("requester name:
             # the guest name of their hotel reservation").
@@ -290,6 +324,21 @@ class Binding(WalkState):
             for v in (value if isinstance(value, list) else [value])
         )
 
+    def _found_handling(self, entity: Entity) -> bool:
+        """Whether ``entity`` was found by its subject in a role that handles others' work
+        (as its approver, host or manager)."""
+        if not 0 < entity.found < len(self.steps):
+            return False
+        step, subjects = self.steps[entity.found], self.subjects()
+        return any(
+            (p := step.tool.param(name)) is not None
+            and (p.key or p.item_key) in PERSON_KEYS
+            and hands_over(role_of(name))
+            and self.env.identity(str(p.key or p.item_key), v) in subjects
+            for name, value in step.args.items()
+            for v in (value if isinstance(value, list) else [value])
+        )
+
     def _about_the_work(self, entity: Entity) -> bool:
         """Whether ``entity`` is a record of the kind the workflow is about (its nouns, or an
         allied workflow's), or the subject's own person record (their account's owner)."""
@@ -302,8 +351,12 @@ class Binding(WalkState):
         # Correspondence (messages, calls, comments) is follow-up's: in other work the
         # people the subject wrote to are correspondents, not people with a part in it.
         allies = self.motif.allies - {"follow-up"}
-        if claimed & {self.motif.name, *allies}:
+        if self.motif.name in claimed:
             return True
+        if claimed & allies:
+            # An allied workflow's record of the subject's is theirs (the expense report of
+            # their trip), not one they handle for someone else (a report they approve).
+            return not self._found_handling(entity)
         # A person record that is the subject's own (their contact record, not the
         # employee they manage): its owner or manager is theirs.
         return self.subjects_own_person(entity)
@@ -434,6 +487,15 @@ class Binding(WalkState):
         people = [who for who in self.call_people if "@" in who]
         return bool(people) and all(self.env.is_staff("email", who) for who in people)
 
+    def _to_requester(self) -> bool:
+        """Whether the call being bound addresses only the colleague the request is done
+        for (who asked, or whose plate it is): what they read reports the work done."""
+        if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
+            return False  # a joiner or a leaver did not ask for the work
+        people = {self.env.identity("email", w) for w in self.call_people if "@" in w}
+        subjects = {self.env.identity("email", s) for s in self.subjects()}
+        return bool(people) and people <= subjects and self._to_colleague()
+
     @staticmethod
     def _where(tool: ToolInfo) -> str:
         """``service.collection``: what a stated text is about (a job's title is not a
@@ -500,6 +562,27 @@ class Binding(WalkState):
         if key == "email":
             return _named(value, person.full_name, person.email)
         return Bound.literal(value)
+
+    def _filed_for(self, p: Param, tool: ToolInfo) -> Bound | None:
+        """The person a new record only our own people have (an expense report) is of, its
+        employee rather than its approver: the colleague the request is for, named as the
+        request names them."""
+        if tool.kind != CREATE or not staff_work(tool.collection, tool.name):
+            return None
+        if (p.key or p.item_key) != "email" or hands_over(role_of(p.name)):
+            return None
+        person = next(
+            (
+                self.env.person_by_email(s)
+                for s in sorted(self.subjects())
+                if self.env.is_staff("email", s)
+            ),
+            None,
+        )
+        if person is None:
+            return None
+        value: Any = [person.email] if p.type == "array" else person.email
+        return _named(value, person.full_name, person.email)
 
     def _stated_subject(self, fact: Fact) -> bool:
         """Whether ``fact`` is a contact value of the request's subject that the opening
@@ -655,6 +738,8 @@ class Binding(WalkState):
             bound = self._name_part(p, exclude)
         elif held is not None:
             bound = self._name_of(p, held, exclude)  # the name of the e-mail's owner
+        elif (filer := self._filed_for(p, tool)) is not None:
+            bound = filer  # a colleague's expense report is in their own name
         else:
             fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
             if fact is not None:
@@ -673,6 +758,7 @@ class Binding(WalkState):
                         where=self._where(tool),
                         topic=self._topic(),
                         internal=self._to_colleague(),
+                        reporting=self._to_requester(),
                     )
                     bound = None if value is None else Bound.literal(value)
         if bound is not None and (p.key or p.item_key) in PERSON_KEYS:
@@ -951,11 +1037,13 @@ class Binding(WalkState):
             ):
                 continue
             if entity is not None and (
-                p.name.lower() in AUTHORED | NAMES or SETTLED.search(p.name)
+                p.name.lower() in AUTHORED | NAMES | PROVENANCE or SETTLED.search(p.name)
             ):
-                continue  # nobody asks to rewrite a comment, or an order's currency or total
+                continue  # nobody asks to rewrite a comment, where a lead came from, or a total
             if self._works_against(p):
                 continue  # a renewal does not turn on "cancel at period end"
+            if entity is not None and self._reclassifies(p):
+                continue  # an escalated bug is not made an epic
             if self._leaving_edit(entity, p):
                 continue  # a leaver's records are closed, not given a new job title
             if entity is None and is_verdict(p.name):
@@ -998,6 +1086,16 @@ class Binding(WalkState):
         if not is_person_resource(entity.collection):
             return False
         return not (is_stage(p.name) or _ENDING_FIELD.search(p.name.lower()))
+
+    def _reclassifies(self, p: Param) -> bool:
+        """Whether setting ``p`` would change what kind of thing a record is (its type,
+        category or kind) in a workflow that raises urgency: an escalation raises priority
+        and changes hands, it does not reclassify what it escalates."""
+        return (
+            self.motif is not None
+            and self.motif.name in RAISES_URGENCY
+            and bool(_KIND_FIELD.search(p.name.lower()))
+        )
 
     def _works_against(self, p: Param) -> bool:
         """Whether setting flag ``p`` does what the workflow contradicts (its name holds a
@@ -1088,6 +1186,7 @@ class Binding(WalkState):
                 where=self._where(tool),
                 topic=self._topic(),
                 internal=self._to_colleague(),
+                reporting=self._to_requester(),
             )
             if value is not None and value != current:
                 out[p.name] = Bound.literal(value)

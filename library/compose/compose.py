@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -167,6 +168,11 @@ class Balance:
         self.drawn: Counter[str] = Counter()
         self.done: Counter[str] = Counter()
         self.last_workflow = ""
+        # Per floor (``ComposeConfig.floors``): tasks of each workflow that carry it.
+        self.floors = cfg.floors
+        self.floor_odds = cfg.floor_odds
+        self.carried: dict[str, Counter[str]] = {name: Counter() for name, _ in cfg.floors}
+        self.tasks_of: Counter[str] = Counter()
 
     def drew(self, workflow: str) -> None:
         self.drawn[workflow] += 1
@@ -179,9 +185,21 @@ class Balance:
         """How much more or less often to draw each workflow: while the run starves (the
         caps lifted), by the share of its walks that became tasks so far (a user's specs
         may carry out only one of the workflows a library seems to offer); else None."""
-        if not self.lifted:
-            return None
-        return {w: (self.done[w] + 0.5) / (k + 1) for w, k in self.drawn.items()}
+        odds = (
+            {w: (self.done[w] + 0.5) / (k + 1) for w, k in self.drawn.items()}
+            if self.lifted
+            else {}
+        )
+        for name, floor in self.floors:
+            carried = self.carried[name]
+            if self.total < self.WARM_UP or sum(carried.values()) >= floor * self.total:
+                continue
+            share = max(sum(carried.values()) / self.total, 0.01)
+            for w in {*self.drawn, *self.tasks_of}:
+                rate = (carried[w] + share) / (self.tasks_of[w] + 1)
+                lean = min(max(rate / share, 1 / self.floor_odds), self.floor_odds)
+                odds[w] = odds.get(w, 1.0) * lean
+        return odds or None
 
     def _full(self, count: int, share: float) -> bool:
         """Whether one more task with something already in ``count`` tasks exceeds ``share``."""
@@ -212,6 +230,10 @@ class Balance:
     def add(self, task: Task) -> None:
         self.misses = 0
         self.total += 1
+        self.tasks_of[task.motif] += 1
+        for name, _ in self.floors:
+            if name in task.capabilities or (name == "hard" and task.difficulty == "hard"):
+                self.carried[name][task.motif] += 1
         self.services.update(task.services)
         self.domains[task.domain] += 1
         if self.lifted:
@@ -751,12 +773,20 @@ def _answer_facts(
     no reward could tell a reply that recites everything from one that answers."""
     if rng.random() >= p:
         return []
+    # Asked about the work, not about the policy note a rule was read in (who wrote it).
+    notes = {(r["service"], r["id"]) for r in walker.house_rules}
     stable: list[Entity] = [
         e
         for e in walker.entities
-        if not e.created and (e.service, e.collection, e.id) not in changed
+        if not e.created
+        and (e.service, e.collection, e.id) not in changed
+        and (e.service, e.id) not in notes
     ]
-    facts = [f for f in walker.facts if f.entity in stable and _answerable(f, literals)]
+    facts = [
+        f
+        for f in walker.facts
+        if f.entity in stable and _answerable(f, literals) and not _private(walker, f)
+    ]
     if not facts:
         return []
     stated = _stated_values(walker)
@@ -773,6 +803,15 @@ def _answer_facts(
         if excludes:
             return [(fact, excludes)]
     return []
+
+
+_PRIVATE_FIELD = re.compile(r"(^|_)(personal|private|home)(_|$)")
+
+
+def _private(walker: Walker, fact: Fact) -> bool:
+    """Whether a fact is someone's private detail (a colleague's personal e-mail, a home
+    address): no one asks for it back in a work reply."""
+    return bool(_PRIVATE_FIELD.search(fact.field.lower())) or walker.env.is_private(fact.value)
 
 
 def _stated_values(walker: Walker) -> list[Any]:

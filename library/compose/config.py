@@ -21,7 +21,7 @@ class ComposeConfig:
     p_threshold: float = 1.0  # let a value read decide a value written (where one can)
     p_distractor: float = 0.3  # add a near-duplicate the lookup must not return
     p_collection_guard: float = 0.3  # forbid writes to a collection the task only reads
-    p_answer: float = 0.7  # ask for a value in the final reply
+    p_answer: float = 0.8  # ask for a value in the final reply
     p_house_rule: float = 0.3  # state a threshold in a policy note instead of the request
     max_matches: int = 5  # a lookup returning more than this is too vague for a task
     tries_per_step: int = 24
@@ -67,6 +67,11 @@ class ComposeConfig:
     # A library too narrow for the caps (every workflow needs its one mail service) would
     # starve: after this many candidates in a row without a task, the caps are lifted.
     balance_patience: int = 150
+    # Shares of the set the issue asks for (a capability, or "hard" for the hard band):
+    # while one runs under its floor, workflows whose tasks carry it are drawn more often,
+    # those whose tasks never do less (at most ``floor_odds`` times either way).
+    floors: tuple[tuple[str, float], ...] = (("threshold", 0.28), ("answer", 0.28), ("hard", 0.22))
+    floor_odds: float = 1.6
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""

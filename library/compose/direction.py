@@ -17,6 +17,8 @@ from typing import Any
 from library.compiler.actions import STATUS_FIELDS
 from library.compose.coherence import FINAL
 from library.compose.motifs import CONTRADICTS
+from library.graph.nodes import name_words
+from library.ingest.naming import singular
 
 # Urgency levels, least to most urgent; ``p0`` is the most urgent of ``p0``..``p4``.
 _URGENCY = (
@@ -125,6 +127,21 @@ def forward(
 
 def is_stage(field: str) -> bool:
     return bool(_STAGE_FIELDS.search(field.lower()))
+
+
+def past_stage_of(stages: dict[str, Sequence[Any]], record: dict[str, Any], kind: str) -> bool:
+    """Whether ``record`` stands past the stage of its life cycle that records of ``kind``
+    belong to (``stages``: each stage field and its values in order): an application at
+    "offer" or "hired" is past its interviews, so none is booked for it, and one that has an
+    interview booked now is not moved beyond "interview" in the same request."""
+    words = set(name_words(kind)) | {singular(w) for w in name_words(kind)}
+    for name, order in stages.items():
+        values = [str(v).lower() for v in order]
+        stage = next((v for v in values if v in words), None)
+        now = str(record.get(name, "")).lower()
+        if stage is not None and now in values and values.index(now) > values.index(stage):
+            return True
+    return False
 
 
 def clashing(values: dict[str, Any]) -> tuple[set[str], set[str]]:

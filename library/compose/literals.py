@@ -34,18 +34,19 @@ _AMBIGUOUS = {
     "headline": "article_title", "topic": "meeting_topic", "subject": "email_subject",
 }  # fmt: skip
 # Numbers by meaning: (name pattern, low, high).
-_NUMBERS = (
+_NUMBERS: tuple[tuple[Any, ...], ...] = (
     (r"(^|_)(rating|stars)$", 1, 5),
     # Counts a person asks for: a stay of one to four rooms, not thirteen.
     (r"(^|_)(rooms|nights)$", 1, 4),
     (r"(^|_)(guests|passengers|adults|attendees)$", 1, 6),
     (r"(^|_)seats$", 2, 50),
     (r"(^|_)(quantity|qty|units|count)(_|$)", 1, 10),
-    (r"probability|percent|percentage|discount|health_score", 5, 95),
-    (r"duration_minutes|minutes", 15, 120),
+    # Round values, as people state them: a 45-minute interview, a 15% discount.
+    (r"probability|percent|percentage|discount|health_score", 5, 95, 5),
+    (r"duration_minutes|minutes", 15, 120, 15),
     (r"(^|_)hours$", 1, 8),
     (r"(^|_)days$", 1, 30),
-    (r"points", 50, 2000),
+    (r"points", 50, 2000, 50),
     (r"amount|price|total|cost|budget|fee|salary|revenue|value|arr|mrr|rate", 20, 5000),
 )
 
@@ -86,6 +87,7 @@ def text(
     avoid: Any = None,
     topic: str | None = None,
     internal: bool = False,
+    reporting: bool = False,
 ) -> str | None:
     tokens = set(p.name.lower().split("_"))
     if ("name" in tokens and tokens & _PERSON_PARTS) or p.name.lower() in _FROM_PERSON:
@@ -97,7 +99,7 @@ def text(
         return None  # unknown meaning: better unbound than a made-up placeholder
     if strict and kind in _FORMATS:
         return None  # made-up codes do not read naturally in an instruction
-    own = list(topic_texts(topic, kind, internal))  # the workflow's words first
+    own = list(topic_texts(topic, kind, internal, reporting))  # the workflow's words first
     rng.shuffle(own)
     return next((v for v in [*own, *_candidates(kind, rng)] if v != avoid and _fits(v, p)), None)
 
@@ -143,7 +145,14 @@ def number(p: Param, rng: random.Random, integer: bool) -> int | float | None:
         low, high = int(lo) + (1 if lo != int(lo) else 0), int(hi)
         if high < low:
             return None
+        step = rule[3] if rule is not None and len(rule) > 3 else 1
+        rounded = range(-(-low // step) * step, high + 1, step)
+        if step > 1 and rounded:
+            return rng.choice(rounded)
         return rng.randint(low, high if rule is not None else min(high, low + 19))
+    step = rule[3] if rule is not None and len(rule) > 3 else None
+    if step is not None and (rounded := range(int(-(-lo // step) * step), int(hi) + 1, step)):
+        return float(rng.choice(rounded))
     return round(rng.uniform(max(lo, 1.0) if hi > 1 else lo, hi), 2)
 
 
@@ -166,12 +175,13 @@ def literal(
     where: str | None = None,
     topic: str | None = None,
     internal: bool = False,
+    reporting: bool = False,
 ) -> Any | None:
     """A value for ``p`` a user would state, different from ``avoid`` (the current value);
     ``strict``: only values that read naturally (no made-up codes); ``where``: the
     ``service.collection`` the parameter writes to, which decides what a ``title`` is;
     ``topic``: the workflow the text belongs to (``library.compose.topics``), said to a
-    colleague when ``internal``."""
+    colleague when ``internal``, to the colleague the work is done for when ``reporting``."""
     if p.enum:
         options = [v for v in p.enum if v != avoid and v is not None]
         options = forward(p.name, p.enum, options, avoid, topic)
@@ -192,7 +202,7 @@ def literal(
     if p.type == "number":
         return number(p, rng, integer=False)
     if p.type == "string":
-        return text(p, rng, strict, where, avoid, topic, internal)
+        return text(p, rng, strict, where, avoid, topic, internal, reporting)
     if p.type == "array" and p.item_type == "string" and not p.item_key:
         if p.item_enum:
             return [rng.choice(p.item_enum)]

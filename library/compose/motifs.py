@@ -297,6 +297,8 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         return False
     if verb in ("create", "add") and _makes_what_it_undoes(motif, str(collection or "")):
         return False  # someone leaving is not added anywhere; a refund charges no one
+    if verb in _EDITS and _words(str(collection or "")) & _NOT_EDITED.get(motif.name, frozenset()):
+        return False  # a hiring step does not redefine the job or rewrite the candidate
     if fits(motif, tool_name, collection) >= PART:
         return True
     return any(
@@ -323,6 +325,15 @@ _NOT_MADE: dict[str, frozenset[str]] = {
 }
 
 
+# What a workflow works on but does not edit: a hiring step moves candidates on (their
+# applications and interviews); the job they apply to is the hiring manager's to open, pause
+# or redefine, and a candidate's own details (their company, their links) are theirs.
+_NOT_EDITED: dict[str, frozenset[str]] = {
+    "hiring": frozenset({"job", "jobs", "candidate", "candidates"}),
+}
+_EDITS = frozenset({"update", "edit", "modify", "patch", "set", "change", "put"})
+
+
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
     """Whether creating a record of ``collection`` works against ``motif``: an offboarding
     adds no one anywhere, a refund creates no payment, charge, invoice or order, and no
@@ -335,8 +346,9 @@ def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
 
 
 # Workflows that keep the records they work on going: an escalation raises a ticket's
-# priority, it does not close it; a renewal does not end the subscription it renews.
-ONGOING = frozenset({"escalation", "renewal", "onboarding", "scheduling"})
+# priority, it does not close it; a renewal does not end the subscription it renews; a
+# follow-up waits on a reply, so the case it chases stays open.
+ONGOING = frozenset({"escalation", "renewal", "onboarding", "scheduling", "follow-up"})
 
 # Workflows about a colleague: someone joining or leaving us, never a customer.
 STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})
@@ -348,14 +360,16 @@ HANDS_OVER = frozenset({"offboarding"})
 # their application to move on, nor a leaver for their access to go ("as Ann asked" is
 # never said of them).
 ABOUT_NOT_FOR = STAFF_WORKFLOWS | {"hiring"}
-# Work only our own people have: a customer's trip files no expense report of ours.
-STAFF_WORK = STAFF_WORKFLOWS | {"expenses"}
+# Work only our own people have: a customer's trip files no expense report of ours, and a
+# customer requests none of our purchases.
+STAFF_WORK = STAFF_WORKFLOWS | {"expenses", "procurement"}
 
 
-def staff_work(collection: str | None) -> bool:
-    """Whether records of ``collection`` are only ever our own people's (expense reports,
-    employee records)."""
-    claimed = claimed_by(str(collection or ""))
+def staff_work(collection: str | None, tool_name: str = "") -> bool:
+    """Whether records of ``collection`` (written or read by ``tool_name``: a procurement
+    service's ``orders`` are its purchase orders) are only ever our own people's (expense
+    reports, employee records, purchase orders)."""
+    claimed = _claimed(tool_name, collection)
     return bool(claimed) and claimed <= STAFF_WORK
 
 
@@ -391,8 +405,11 @@ CONTRADICTS: dict[str, frozenset[str]] = {
     "offboarding": frozenset(
         {"activate", "reactivate", "invite", "enroll", "provision", "hire", "onboard"}
     ),
-    # not a changed order, nor a note or a new resolution on it: the refund is the change
-    "refund": frozenset({"charge", "capture", "bill", "modify", "update"}),
+    # not a changed order, nor a note or a new resolution on it: the refund is the change;
+    # and what it gives back it does not refuse (no return request rejected beside it)
+    "refund": frozenset(
+        {"charge", "capture", "bill", "modify", "update", "reject", "decline", "deny"}
+    ),
     "file sharing": frozenset({"update", "rename", "delete"}),  # sharing, not renaming
     # getting back to someone ends nothing of theirs (no hung-up call, no cancelled event)
     "follow-up": frozenset(

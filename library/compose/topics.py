@@ -53,10 +53,8 @@ TOPIC_TEXTS: dict[str, _T] = {
             "We have escalated your case to a senior engineer and will update you shortly.",
             "Sorry for the wait: your case has been escalated and we are on it.",
         ),
-        "body:comment": (
-            "Escalated: the customer has waited too long.",
-            "Escalated for a closer look.",
-        ),
+        # neutral on whose case it is: a colleague's issue has no customer waiting
+        "body:comment": ("Escalated for a closer look.", "Escalated: this has waited too long."),
         "task_title": ("Follow up on the escalated case", "Check the escalation"),
         "meeting_topic": ("Escalation review", "Incident review"),
     },
@@ -297,11 +295,37 @@ INTERNAL_TEXTS: dict[str, _T] = {
 }
 
 
-def topic_texts(topic: str | None, kind: str, internal: bool = False) -> tuple[str, ...]:
+def _report_texts(topic: str) -> _T:
+    """What one writes back to the colleague the work was done for (they asked, or it was
+    on their plate): that it is done, not a hand-over of their own case to them."""
+    work = REPORTED.get(topic, topic)
+    return {
+        "email_subject": (f"Done: the {work}", f"Your {work} is handled"),
+        "body:message": (
+            f"I've taken care of the {work} for you; the details are on the records.",
+            f"All done with the {work}; nothing more is needed from you.",
+        ),
+    }
+
+
+# The work as the colleague it was done for calls it ("the hiring step is handled").
+REPORTED: dict[str, str] = {
+    "fulfilment": "delivery problem", "hiring": "hiring step", "procurement": "purchase",
+    "travel": "travel booking", "expenses": "expense claim", "billing": "billing matter",
+    "domain setup": "DNS change", "access": "credential change",
+}  # fmt: skip
+
+
+def topic_texts(
+    topic: str | None, kind: str, internal: bool = False, reporting: bool = False
+) -> tuple[str, ...]:
     """A workflow's words for one kind of free text (empty when it has none);
-    ``internal``: said to a colleague, not to the customer or the person concerned."""
+    ``internal``: said to a colleague, not to the customer or the person concerned;
+    ``reporting``: said to the colleague the work is done for (that it is done)."""
     if not topic:
         return ()
+    if reporting and (found := _report_texts(topic).get(kind)):
+        return found
     for bank in (INTERNAL_TEXTS.get(topic, {}) if internal else {}, TOPIC_TEXTS.get(topic, {})):
         found = bank.get(kind) or bank.get(_SAME.get(kind, ""), ())
         if found:

@@ -49,6 +49,7 @@ from library.compose.writes import Writes
 from library.graph.nodes import tool_verb
 from library.runtime import World
 from library.runtime.world import Snapshot
+from library.seed.vocab import is_person_resource
 
 # Kinds of move and how much each is wanted (while the walk still needs services, after):
 # finding the same customer or order in another service and acting on it reads like real
@@ -253,6 +254,24 @@ class Walker(Lookups, Writes):
             return False
         subjects = self.subjects()
         return bool(subjects) and not any(self.env.is_staff("email", s) for s in subjects)
+
+    def _outsider_in_staff_records(self, step: Step) -> bool:
+        """Whether a read searches records only our own people have (purchase orders,
+        expense reports) for the outside person the request is for: they hold no part in
+        them, whatever a record's field says."""
+        tool = step.tool
+        if step.write or is_person_resource(str(tool.collection or "")):
+            return False  # a person record (a shop's users) is the customer's own
+        if not staff_work(tool.collection, tool.name) or not self._for_an_outsider():
+            return False
+        subjects = self.subjects()
+        return any(
+            (p := tool.param(name)) is not None
+            and (p.key or p.item_key) in PERSON_KEYS
+            and self.env.identity(str(p.key or p.item_key), v) in subjects
+            for name, value in step.args.items()
+            for v in (value if isinstance(value, list) else [value])
+        )
 
     def _leaver_elsewhere(self, lookup: str) -> bool:
         """Whether a lookup in a new service would find nothing of a leaver's to hand over
@@ -558,7 +577,7 @@ class Walker(Lookups, Writes):
         return True
 
     def _attempt(self, tool: ToolInfo) -> Step | None:
-        if tool.write and staff_work(tool.collection) and self._for_an_outsider():
+        if tool.write and staff_work(tool.collection, tool.name) and self._for_an_outsider():
             return None  # a customer's matter makes no expense report or employee record
         if tool.write and self._moves_money_again(tool):
             return None
@@ -572,6 +591,8 @@ class Walker(Lookups, Writes):
         except Reject as exc:
             step = None
             self.failures[exc.reason] = self.failures.get(exc.reason, 0) + 1
+        if step is not None and self._outsider_in_staff_records(step):
+            step = None  # a customer is no requester of our purchase orders
         if step is None:
             # Undo everything the attempt did, injections and a policy-note lookup made
             # for this step included.

@@ -15,12 +15,14 @@ from library.compose.catalog import (
     DELETE,
     UPDATE,
     ToolInfo,
+    ref_collection,
     singular,
     title,
 )
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
+from library.compose.direction import is_stage, past_stage_of
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -29,10 +31,11 @@ from library.compose.motifs import (
     LOG_TEXTS,
     ONGOING,
     STAFF_WORKFLOWS,
+    staff_work,
 )
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
-from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
+from library.compose.roles import PERSON_KEYS, hands_over, is_staff_role, role_of
 from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words, tool_verb
@@ -258,6 +261,8 @@ class Writes(Binding):
                     if rec is not None and inverted(rec.model_dump(mode="json")):
                         # A faithful agent would be graded against an invalid record.
                         raise Reject("inverted_range")
+        if self._past_its_stage(diff):
+            raise Reject("past_its_stage")
         deleted = {
             (svc, coll, rid)
             for svc, colls in diff.services.items()
@@ -321,7 +326,9 @@ class Writes(Binding):
         ):
             return None  # known before the rest is bound (checked again with all of it below)
         flows = any(b.fact is not None for b in required.values())
-        if not flows and not self._tells_subject(tool, required):
+        if not flows and not (
+            self._tells_subject(tool, required) or self._files_for_subject(tool, required)
+        ):
             logged = self._logs_the_work(tool, set(required))
             if logged is None:
                 return None  # a create that uses nothing the agent found is not a flow
@@ -357,6 +364,8 @@ class Writes(Binding):
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
         if bound is None or self._told_again(tool, bound, None):
             return None
+        if self._filed_for_another(tool, bound):
+            return None  # a colleague's trip files their own expense report, not their manager's
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
@@ -610,6 +619,81 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, entity)
+
+    def _files_for_subject(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a create files, after the work, a record only our own people have in the
+        name of the colleague the request is for (the expense report for their trip): part
+        of the work, though their address is stated, not found."""
+        subjects = self.subjects()
+        own = [
+            bound[p.name].value
+            for p in tool.params
+            if p.name in bound
+            and (p.key or p.item_key) == "email"
+            and not hands_over(role_of(p.name))
+        ]
+        return (
+            staff_work(tool.collection, tool.name)
+            and any(s.write for s in self.steps)
+            and bool(own)
+            and all(isinstance(v, str) and self.env.identity("email", v) in subjects for v in own)
+            and any(self.env.is_staff("email", s) for s in subjects)
+        )
+
+    def _filed_for_another(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a record only our own people have (an expense report) would be filed in
+        the name of someone other than the colleague the request is for: the person it is
+        of (its employee, not its approver) is them."""
+        if not staff_work(tool.collection, tool.name):
+            return False
+        subjects = self.subjects()
+        if not any(self.env.is_staff("email", s) for s in subjects):
+            return False
+        return any(
+            not hands_over(role_of(p.name))
+            and self.env.identity("email", bound[p.name].value) not in subjects
+            for p in tool.params
+            if p.name in bound
+            and (p.key or p.item_key) == "email"
+            and isinstance(bound[p.name].value, str)
+        )
+
+    def _past_its_stage(self, diff: Any) -> bool:
+        """Whether a record the plan makes or edits hangs on one that stands past the stage
+        such records belong to (``direction.past_stage_of``): an interview booked or
+        rescheduled for an application that is hired, or advanced to "offer" in the same
+        request (what is past is history)."""
+        made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        made |= {
+            (s.entity.service, s.entity.collection, s.entity.id)
+            for s in self.steps
+            if s.write and s.entity is not None
+        }
+        made |= {
+            (svc, coll, rid)
+            for svc, colls in diff.services.items()
+            for coll, d in colls.items()
+            for rid in (*d.added, *d.updated)
+        }
+        for svc, coll, rid in made:
+            info, rec = self._coll(svc, coll), self._state_record(svc, coll, rid)
+            if info is None or rec is None:
+                continue
+            values = rec.model_dump(mode="json")
+            for name, meta in info.fields.items():
+                if not (meta.key or "").startswith("id:") or not values.get(name):
+                    continue
+                parent_coll = ref_collection(
+                    meta.key[3:], type(self.world.services[svc].state).model_fields
+                )
+                parent = self._coll(svc, parent_coll)
+                held = self._state_record(svc, parent_coll, values[name]) if parent else None
+                if parent is None or held is None:
+                    continue
+                stages = {n: m.enum for n, m in parent.fields.items() if m.enum and is_stage(n)}
+                if past_stage_of(stages, held.model_dump(mode="json"), coll):
+                    return True
+        return False
 
     def _ends_what_it_keeps(self, values: dict[str, Any]) -> bool:
         """Whether an edit would set a final status (closed, cancelled) in a workflow that

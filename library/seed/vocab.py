@@ -253,13 +253,19 @@ LISTS: dict[str, tuple[str, ...]] = {
         "Welcome series", "Feature launch", "Renewal reminder", "Holiday greetings",
         "Case study spotlight", "Referral programme launch", "Free shipping weekend",
     ),
-    "email_subject": (
+    # What a marketing campaign is titled: bulk mail, which no one replies to or follows up.
+    "campaign_subject": (
         "What's new this month", "Your exclusive offer inside", "Join our live demo",
         "Last chance: early-bird pricing ends Friday", "We'd love your feedback",
-        "Your invoice is ready", "Thanks for being a customer", "Three tips to get more done",
-        "Your order has shipped", "Save the date", "An update to our terms",
+        "Thanks for being a customer", "Three tips to get more done", "Save the date",
+        "An update to our terms",
+    ),
+    # What one person writes to another: the mail a request can start from or answer.
+    "email_subject": (
         "Following up on our call", "Quick question about your account",
-        "Proposal for your review", "Meeting notes and next steps",
+        "Proposal for your review", "Meeting notes and next steps", "Question about my order",
+        "Can we talk this week?", "Question about my invoice",
+        "Re: your last message", "A few questions before we sign", "Checking in",
     ),
     "list_name": (
         "Product updates", "Newsletter subscribers", "Webinar attendees", "Trial users",
@@ -705,8 +711,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                   "{company} distribution centre"),
     "campaign_name": ("{month} newsletter", "{product} launch", "{month} product update",
                       "{city} event invitation"),
-    "email_subject": ("What's new in {month}", "Meet the new {product}",
-                      "Your {product} order", "Invitation: {city} customer event"),
+    "campaign_subject": ("What's new in {month}", "Meet the new {product}",
+                         "Invitation: {city} customer event"),
+    "email_subject": ("Your {product} order", "Notes from our {company} call",
+                      "Question about the {product}"),
     "review_title": ("Great {product}", "Solid {product}, slow delivery", "Love the {product}",
                      "{product} stopped working", "Good value"),
     "note_title": ("Call with {first}", "Notes: {company} meeting", "Follow-ups for {company}"),
@@ -1010,7 +1018,9 @@ def meaning(field: str, resource: str = "") -> str | None:
         return "backup_label"
     if low == "topic" and noun == "channel":
         return "channel_topic"
-    if low == "subject" and noun in ("campaign", "message", "draft", "email", "mail", "thread"):
+    if low == "subject" and noun == "campaign":
+        return "campaign_subject"
+    if low == "subject" and noun in ("message", "draft", "email", "mail", "thread"):
         return "email_subject"
     if low in ("description", "memo", "note", "notes") and noun in ("journal_entry", "entry"):
         return "journal_memo"
