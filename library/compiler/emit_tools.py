@@ -669,9 +669,15 @@ class ToolWriter:
         return lines
 
     def _filter(self, p: ParamPlan, record: RecordPlan) -> str:
-        field = record.fields[p.target or p.name]
-        r = f"r.{field.attr}"
-        if field.type.kind is Kind.LIST:
+        field = record.fields.get(p.target or p.name)
+        r = f"r.{field.attr}" if field is not None else "r.id"
+        if field is None:  # the record's own id: text inside the service
+            value = p.attr if p.type.kind is Kind.STR else f"str({p.attr})"
+            if p.type.kind is Kind.FLOAT:  # a whole number names a record (``5.0``: ``5``)
+                self.helpers.add("_whole_key")
+                value = f"_whole_key({p.attr})"
+            test = f"r.id == {value}"
+        elif field.type.kind is Kind.LIST:
             test = (
                 f"set({p.attr}) <= set({r} or [])"
                 if p.type.kind is Kind.LIST

@@ -313,11 +313,14 @@ class ToolPlanner:
         else:  # action
             param.role = Role.FIELD if field is not None else Role.IGNORED
         if param.role in (Role.FIELD, Role.FILTER, Role.KEY, Role.SCOPE) and field is not None:
-            fitted = compatible(param.type, field.type)
+            # ``tags=x`` filters by membership: fitted to the list field's item, as listed
+            member = _member_of(param.type, field.type) if param.role is Role.FILTER else None
+            wanted = member or field.type
+            fitted = compatible(param.type, wanted)
             if fitted is None:  # same name, other meaning (``rrsets: bool`` vs a list field)
                 param.role = Role.IGNORED
             else:
-                param.target, param.type = name, _bounded(fitted, field.type)
+                param.target, param.type = name, _bounded(fitted, wanted)
         if param.role is Role.IGNORED and param.ref_collection:
             param.role = Role.REF
 
@@ -331,14 +334,22 @@ class ToolPlanner:
         elif name in QUERY_NAMES and param.type.kind is Kind.STR and field is None:
             param.role = Role.QUERY
         elif field is not None and field.type.kind not in (Kind.MODEL, Kind.DICT, Kind.ANY):
-            wanted = field.type
-            if wanted.kind is Kind.LIST and param.type.kind is not Kind.LIST and wanted.item:
-                wanted = wanted.item  # ``tag=x`` filters a list field by membership
+            # ``tag=x`` filters a list field by membership
+            wanted = _member_of(param.type, field.type) or field.type
             fitted = compatible(param.type, wanted)
             if fitted is not None:
                 param.role, param.target, param.type = Role.FILTER, name, fitted
             else:
                 param.role = Role.IGNORED
+        elif (
+            field is None
+            and param.ref_collection == record.resource
+            and param.type.kind in (Kind.STR, Kind.INT, Kind.FLOAT)
+            and not param.required
+        ):
+            # ``search(id=...)`` ("search files by given ID"): the record's own id filters the
+            # list to that record, where an existence check alone would list every record
+            param.role, param.target = Role.FILTER, "id"
         else:
             found = range_target(name, record.fields)
             fitted = compatible(param.type, record.fields[found[0]].type) if found else None
@@ -977,6 +988,13 @@ def compatible(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
 def _keys(spec: TypeSpec) -> set[str]:
     props = spec.schema.get("properties")
     return set(props) if isinstance(props, dict) else set()
+
+
+def _member_of(param: TypeSpec, field: TypeSpec) -> TypeSpec | None:
+    """A list field's item type, where a one-value parameter filters by membership in it."""
+    if field.kind is Kind.LIST and param.kind is not Kind.LIST:
+        return field.item
+    return None
 
 
 def _bounded(param: TypeSpec, field: TypeSpec) -> TypeSpec:

@@ -18,7 +18,14 @@ Checks per tool, all derived from the spec and run on seeded Worlds:
 - ``every_parameter``: each optional parameter, alone and all together, with valid values (every
   value of a small enum, both bounds of a bounded number, both booleans) never makes the tool
   answer ``internal``; a successful answer still matches the output schema and a read tool
-  still changes nothing. Range filters, pagination and sort options are exercised this way.
+  still changes nothing. Range filters, pagination and sort options are exercised this way;
+- ``range_filter``: a list's range filter (``created_after``, ``max_size``) at a listed record's
+  own value lists that record (unless named to leave the bound out) and nothing past it;
+- ``filter_narrows``: a list's optional filter (a parameter named for a key its items show:
+  ``status``, ``owner_id``, an enum or a list member) or free-text query (``q``, ``search``)
+  narrows: given a value no listed record holds (a fresh token for a query) it lists none of
+  the records listed without it; given a listed record's own value it lists that record and
+  only records holding the value.
 
 A tool is verified when all its checks pass. Everything here is a plain function of a Service
 class and JSON-able specs, so a sandbox worker can run it on untrusted code.
@@ -37,7 +44,7 @@ from typing import Any
 import orjson
 
 from library.compiler.naming import collection_for
-from library.compiler.records import names_record, range_parts
+from library.compiler.records import PAGING, QUERY_NAMES, names_record, range_parts
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
@@ -67,6 +74,7 @@ NEXT_CURSOR_KEYS = (
 )  # fmt: skip
 MAX_PARAM_CALLS = 32  # calls per tool for ``every_parameter``
 MAX_VALUES = 4  # values tried per parameter (enum members, bounds)
+MAX_FILTERS = 8  # filters per list checked by ``filter_narrows`` (two calls each)
 NOTHING = object()
 LOOKUP_VERBS = frozenset({"read", "update", "delete", "action"})
 
@@ -255,6 +263,9 @@ class _Suite:
         bounds = self.range_params(c, outcome.envelope.get("data"))
         if bounds:
             record("range_filter", lambda: self.range_filter(c, world, base, args, bounds))
+        filters = self.filter_params(c, outcome.envelope.get("data"))
+        if filters:
+            record("filter_narrows", lambda: self.filter_narrows(c, world, base, args, filters))
         world.restore(base)
         record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
         probes = self.id_params(c)
@@ -649,6 +660,138 @@ class _Suite:
                 return f"{p}={bound!r} left out the record whose {key} is that bound"
         return None
 
+    def filter_params(self, c: ToolContract, data: Any) -> dict[str, str | None]:
+        """A list's optional parameters that select records: parameter -> the item key it
+        filters on (named for it, and some listed record holds a value the parameter takes:
+        ``status``, ``owner_id``, ``tag`` of a ``tag`` list), or None for a free-text query
+        (``q``, ``search``). Range filters and paging are left to their own checks. A read
+        that answers records (``GET /plugins/available?search=``, named as a read) has its
+        query checked, not its other parameters (they may name the record, not filter)."""
+        listing = c.verb in ("list", "search")
+        lists = [v for v in data.values() if isinstance(v, list)] if isinstance(data, dict) else []
+        if not listing and not (c.reads and (isinstance(data, list) or len(lists) == 1)):
+            return {}  # a read's records must be its answer, or the one list in it
+        items = [i for i in _page(data)[0] if isinstance(i, dict)]
+        keys = {k for item in items for k in item}
+        out: dict[str, str | None] = {}
+        for p in c.properties:
+            name = snake(p)
+            if p in c.required or name in PAGING or name in CURSOR_PARAMS or range_parts(p):
+                continue
+            node = _scalar(simplify(c.properties[p], c.input_schema), c.input_schema)
+            key = p if p in keys else next((k for k in sorted(keys) if snake(k) == name), None)
+            if key is not None and listing:
+                held = (v for item in items for v in _values(item.get(key)))
+                if node is not None and any(_fits(v, node, c.input_schema) for v in held):
+                    out[p] = key
+            elif key is None and name in QUERY_NAMES and main_type(node or {}) == "string":
+                out[p] = None
+        return out
+
+    def filter_narrows(
+        self,
+        c: ToolContract,
+        world: World,
+        base: Any,
+        args: dict[str, Any],
+        filters: dict[str, str | None],
+    ) -> str | None:
+        """A filter narrows what it names. With a value no listed record holds (a fresh
+        token for a query, an enum member or other valid value none of them shows), none of
+        the records listed without it are listed; with a listed record's own value, that
+        record is listed and every record listed holds the value (equal, any case, or
+        containing it: a filter may match part of a text)."""
+        items = self.filtered(c, world, base, args)[0]
+        if not items:
+            return None
+        ident = self.id_key(c.resource)
+        for p, key in list(filters.items())[:MAX_FILTERS]:
+            node = simplify(c.properties[p], c.input_schema)
+            scalar = _scalar(node, c.input_schema) or {}
+            wrap = main_type(node) == "array"  # a list parameter: ``tags=[x]``
+            held = [v for item in items for v in _values(item.get(key))] if key else []
+            absent = self.absent_value(c, world, p, scalar, held, query=key is None)
+            if absent is not NOTHING:
+                value = [absent] if wrap else absent
+                found, problem = self.filtered(c, world, base, {**args, p: value})
+                if problem:
+                    return f"{p}={value!r} gave {problem}"
+                kept = next((i for i in found or () if any(_one(i, j, ident) for j in items)), None)
+                if kept is not None:
+                    named = _name(kept, ident, key)
+                    return f"{p}={value!r}, held by no listed record, still listed {named}"
+            if key is None:
+                continue
+            pivot, own = next(
+                (
+                    (i, v)
+                    for i in items
+                    for v in _values(i.get(key))
+                    if _fits(v, scalar, c.input_schema)
+                ),
+                (None, None),
+            )
+            if pivot is None:
+                continue
+            value = [own] if wrap else own
+            found, problem = self.filtered(c, world, base, {**args, p: value})
+            if problem:
+                return f"{p}={value!r} gave {problem}"
+            if found is None:
+                continue  # the parameter takes another form than the items show
+            if not any(_one(i, pivot, ident) for i in found):
+                return f"{p}={value!r} left out the record whose {key} is {pivot[key]!r}"
+            for item in found:
+                if key in item and not any(_holds(v, own) for v in _values(item[key])):
+                    return f"{p}={value!r} listed a record whose {key} is {item[key]!r}"
+        return None
+
+    def absent_value(
+        self,
+        c: ToolContract,
+        world: World,
+        p: str,
+        node: dict[str, Any],
+        held: list[Any],
+        query: bool,
+    ) -> Any:
+        """A valid value for filter ``p`` that none of ``held`` (the listed records' values)
+        matches, or NOTHING: for a query, a fresh random token; else an enum member, a
+        boolean, a number past those held, a fresh token or a sampled value."""
+        rng = random.Random(f"{self.seed}:{c.name}:{p}:absent")
+        token = "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(12))
+        if query:
+            return token if _fits(token, node, c.input_schema) else NOTHING
+        numbers = [v for v in held if isinstance(v, int | float) and not isinstance(v, bool)]
+        candidates: list[Any] = [v for v in node.get("enum") or () if v is not None]
+        candidates += [True, False] if main_type(node) == "boolean" else []
+        if numbers:
+            candidates += [max(numbers) + 1, min(numbers) - 1]
+        candidates += [token, 987_654_321]
+        sampler = Sampler(rng, world.now())
+        for _ in range(3):
+            candidates.append(
+                sampler.value(node, name=p, path=p, semantics=c.semantics, root=c.input_schema)
+            )
+        for v in candidates:
+            if _fits(v, node, c.input_schema) and not any(
+                _holds(h, v) or _holds(v, h) for h in held
+            ):
+                return v
+        return NOTHING
+
+    def filtered(
+        self, c: ToolContract, world: World, base: Any, args: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]] | None, str | None]:
+        """The records a call lists (None when it refuses the value: ``invalid_argument``,
+        ``not_found`` of an unknown id), and the problem an ``internal`` answer shows."""
+        world.restore(base)
+        envelope = self.call(world, c.name, args)
+        if envelope.get("success"):
+            return [i for i in _page(envelope["data"])[0] if isinstance(i, dict)], None
+        internal = (envelope.get("error") or {}).get("code") == "internal"
+        return None, _failure(envelope) if internal else None
+
     def invalid_argument(
         self, c: ToolContract, world: World, base: Any, args: dict[str, Any]
     ) -> str | None:
@@ -975,6 +1118,49 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
         None,
     )
     return items, cursor
+
+
+def _scalar(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any] | None:
+    """The node of one value a filter parameter takes: itself, or a list parameter's item;
+    None for an object (not a filter on one value)."""
+    if main_type(node) == "array":
+        node = simplify(node.get("items"), root)
+    return None if main_type(node) in ("object", "array") else node
+
+
+def _values(value: Any) -> list[Any]:
+    """The values a record shows under a key: a list's members, or the one value."""
+    values = value if isinstance(value, list) else [value]
+    return [v for v in values if v is not None and not isinstance(v, dict | list)]
+
+
+def _holds(shown: Any, value: Any) -> bool:
+    """Whether a record showing ``shown`` matches filter ``value``: equal (text in any case,
+    a number as its digits, one moment in two spellings) or, for text, containing it."""
+    if isinstance(shown, bool) or isinstance(value, bool):
+        return shown == value
+    if isinstance(shown, int | float) and isinstance(value, int | float):
+        return float(shown) == float(value)
+    a, b = str(shown).casefold(), str(value).casefold()
+    if a == b or (isinstance(shown, str) and isinstance(value, str) and b and b in a):
+        return True
+    moment = _moment(str(shown))
+    return moment is not None and moment == _moment(str(value))
+
+
+def _name(item: dict[str, Any], ident: str, key: str | None) -> str:
+    """A listed record as a failure names it: by id, and the value it shows for ``key``."""
+    first = ident if ident in item else next(iter(item), None)  # items showing no id
+    named = f"the record whose {first} is {item[first]!r}" if first is not None else "a record"
+    return f"{named} ({key} {item[key]!r})" if key in item and key != first else named
+
+
+def _one(a: dict[str, Any], b: dict[str, Any], ident: str) -> bool:
+    """Whether two listed items are one record: the same id, or (items showing no id) the
+    same values."""
+    if ident in a and ident in b:
+        return str(a[ident]) == str(b[ident])
+    return ident not in a and ident not in b and _canon(a) == _canon(b)
 
 
 def _ordered(value: Any) -> bool:
