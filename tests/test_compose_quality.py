@@ -328,7 +328,8 @@ def test_the_subjects_stated_contact_is_used_as_stated(composed):
 
 
 def test_stated_free_text_speaks_of_the_workflow(composed):
-    """A message, comment or meeting the plan writes uses its workflow's words."""
+    """A message, comment or meeting the plan writes uses its workflow's words (to the
+    customer, to a colleague, or reporting back to the colleague the work is for)."""
     env, result = composed
     seen = 0
     for task in result.tasks:
@@ -339,8 +340,10 @@ def test_stated_free_text_speaks_of_the_workflow(composed):
             for name, bind in step["binds"].items():
                 p = tool.param(name)
                 kind = vocab.meaning(name, str(tool.collection or ""))
-                own = topic_texts(task.motif, kind or "") + topic_texts(
-                    task.motif, kind or "", internal=True
+                own = (
+                    topic_texts(task.motif, kind or "")
+                    + topic_texts(task.motif, kind or "", internal=True)
+                    + topic_texts(task.motif, kind or "", reporting=True)
                 )
                 if bind.get("from") != "user" or p is None or p.type != "string" or not own:
                     continue

@@ -685,7 +685,8 @@ def test_a_record_made_someone_s_keeps_their_private_address_too(env: ComposeEnv
 
 def test_a_colleague_s_trip_files_their_own_expense_report() -> None:
     """An expense report is the traveller's: made for a colleague's trip, it is in their
-    name, not in the name of their manager found on their HR record."""
+    name, not in the name of their manager found on their HR record; and it goes to its
+    approver (the request that files it does not approve it)."""
     library = bundled_library(["flights", "hotels", "car_rental", "hr", "expenses", "mail"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
     filed = 0
@@ -697,6 +698,10 @@ def test_a_colleague_s_trip_files_their_own_expense_report() -> None:
             if step.tool.qualified == "expenses__create_expense_report":
                 filed += 1
                 assert env.identity("email", step.args["employee_email"]) in subjects
+            # ... and is left for its approver: not filed and approved in one breath
+            source = step.binds.get("expense_report_id", {})
+            if step.tool.name == "approve_expense_report" and source.get("from") == "step":
+                assert walker.steps[source["step"]].tool.kind != CREATE, _tools(walker)
     assert filed >= 3
 
 

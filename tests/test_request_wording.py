@@ -370,7 +370,7 @@ def test_a_message_to_the_colleague_the_work_is_for_reports_it_done() -> None:
     library = bundled_library(["helpdesk", "mail", "todo", "customer_success", "issue_tracker"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
     handing = {t for bank in INTERNAL_TEXTS.values() for t in bank.get("body:message", ())}
-    reported = 0
+    reported = replies = 0
     for walker in finished_walks(env, 200, "report"):
         if walker.motif is None or walker.motif.name in ("onboarding", "offboarding"):
             continue
@@ -380,7 +380,26 @@ def test_a_message_to_the_colleague_the_work_is_for_reports_it_done() -> None:
         for step in walker.steps:
             to = step.args.get("to")
             body = step.args.get("body_text")
+            if step.tool.name == "reply_to_message" and step.entity is not None:
+                to = [step.entity.record["from"]]  # a reply goes to the message's sender
+                replies += body is not None and env.identity("email", to[0]) in subjects
             if isinstance(to, list) and body and {env.identity("email", t) for t in to} <= subjects:
                 reported += 1
                 assert body not in handing, (to, body)
-    assert reported >= 3
+    assert reported >= 3 and replies >= 1, (reported, replies)
+
+
+def test_an_issue_an_escalation_files_is_the_escalated_case_s_fix() -> None:
+    """An issue filed in an escalation is about the case ("Fix for an escalated case"), not
+    some feature of the project ("Add CSV export to the reports page")."""
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    own = set(topic_texts("escalation", "issue_summary"))
+    for seed in range(10):
+        said = literal(
+            Param("summary", True, "string"),
+            random.Random(seed),
+            now,
+            where="issue_tracker.issues",
+            topic="escalation",
+        )
+        assert said in own, said

@@ -492,7 +492,10 @@ class Binding(WalkState):
         for (who asked, or whose plate it is): what they read reports the work done."""
         if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
             return False  # a joiner or a leaver did not ask for the work
-        people = {self.env.identity("email", w) for w in self.call_people if "@" in w}
+        # Who reads it: the sender a reply answers, else a new message's recipients.
+        held = [(w, role) for w, role in self.call_people.items() if "@" in w]
+        readers = self.call_answers or {w for w, role in held if role == "recipient"}
+        people = {self.env.identity("email", w) for w in readers}
         subjects = {self.env.identity("email", s) for s in self.subjects()}
         return bool(people) and people <= subjects and self._to_colleague()
 

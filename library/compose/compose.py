@@ -316,7 +316,7 @@ def candidate(
     written = {(svc, coll) for svc, colls in diff.services.items() for coll in colls}
     literals_all = list(dict.fromkeys(t for s in walker.steps for t in s.literals))
     cfg = walker.cfg  # a walk aiming for the hard band has its own settings
-    answers = _answer_facts(walker, diff_ids(diff), literals_all, rng, cfg.p_answer)
+    answers = _answer_facts(walker, diff, literals_all, rng, cfg.p_answer)
 
     # Purposeful plans: drop every read that feeds nothing, then renumber.
     keep = purposeful(walker.steps, [f.step for f, _ in answers])
@@ -721,15 +721,6 @@ def _future_ids(
     return found
 
 
-def diff_ids(diff: Any) -> set[tuple[str, str, str]]:
-    out = set()
-    for svc, colls in diff.services.items():
-        for coll, d in colls.items():
-            for rid in (*d.added, *d.updated, *d.deleted):
-                out.add((svc, coll, rid))
-    return out
-
-
 def _untouched(
     walker: Walker,
     steps: Sequence[Step],
@@ -762,30 +753,46 @@ def _answerable(f: Fact, literals: Sequence[str]) -> bool:
 
 def _answer_facts(
     walker: Walker,
-    changed: set[tuple[str, str, str]],
+    diff: Any,
     literals: Sequence[str],
     rng: random.Random,
     p: float,
 ) -> list[tuple[Fact, list[Any]]]:
-    """A value the final reply must state, from a record the task read and did not change,
-    with the values it must not state instead: the same field (or the same kind of value)
-    on the other records the agent saw. A fact nothing could be confused with is not asked:
-    no reward could tell a reply that recites everything from one that answers."""
+    """A value the final reply must state, from a field of a record the task read that the
+    plan does not change (the deal's amount, though its owner changes hands), with the
+    values it must not state instead: the same field (or the same kind of value) on the
+    other records the agent saw. A fact nothing could be confused with is not asked: no
+    reward could tell a reply that recites everything from one that answers."""
     if rng.random() >= p:
         return []
+    gone: set[tuple[str, str, str]] = set()
+    edited: dict[tuple[str, str, str], set[str]] = {}
+    for svc, colls in diff.services.items():
+        for coll, d in colls.items():
+            gone |= {(svc, coll, rid) for rid in (*d.added, *d.deleted)}
+            for rid, fields in d.updated.items():
+                edited[(svc, coll, rid)] = set(fields)
     # Asked about the work, not about the policy note a rule was read in (who wrote it).
     notes = {(r["service"], r["id"]) for r in walker.house_rules}
     stable: list[Entity] = [
         e
         for e in walker.entities
         if not e.created
-        and (e.service, e.collection, e.id) not in changed
+        and (e.service, e.collection, e.id) not in gone
         and (e.service, e.id) not in notes
     ]
+
+    def unchanged(f: Fact) -> bool:
+        fields = edited.get((f.entity.service, f.entity.collection, f.entity.id), set())
+        return not fields & ({f.field} | set(re.split(r"[.\[\]]", f.path)))
+
     facts = [
         f
         for f in walker.facts
-        if f.entity in stable and _answerable(f, literals) and not _private(walker, f)
+        if f.entity in stable
+        and unchanged(f)
+        and _answerable(f, literals)
+        and not _private(walker, f)
     ]
     if not facts:
         return []

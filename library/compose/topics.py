@@ -37,6 +37,7 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "offboarding": {
         "ticket_subject": ("Leaver: remove access", "Offboarding: return of equipment"),
+        "issue_summary": ("Leaver: hand over open work",),
         "email_subject": ("Your last day", "Handover before you leave", "Access removal"),
         "body:message": (
             "Your access will be removed at the end of your last day; thanks for everything.",
@@ -48,6 +49,8 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "escalation": {
         "ticket_subject": ("Issue still not resolved", "Urgent: waiting too long for a fix"),
+        # an issue an escalation files is the escalated case's fix, not a random feature
+        "issue_summary": ("Fix for an escalated case", "Escalated: needs a fix this week"),
         "email_subject": ("Your case has been escalated", "Update on your support case"),
         "body:message": (
             "We have escalated your case to a senior engineer and will update you shortly.",
@@ -125,7 +128,9 @@ TOPIC_TEXTS: dict[str, _T] = {
         ),
         "body:comment": ("Moved to the next stage.", "Strong candidate; recommend an interview."),
         "task_title": ("Collect interview feedback", "Prepare the offer"),
-        "meeting_topic": ("Interview", "Hiring debrief"),
+        # a meeting of ours about the candidate, whatever stage they reach (an interview is
+        # the interview record's, booked in the recruiting tool)
+        "meeting_topic": ("Hiring debrief", "Candidate review"),
     },
     "procurement": {
         "ticket_subject": ("Purchase order query", "Vendor question"),
@@ -177,6 +182,7 @@ TOPIC_TEXTS: dict[str, _T] = {
     # them ("service restored" after suspending a line).
     "incident": {
         "ticket_subject": ("Service degraded", "Outage follow-up"),
+        "issue_summary": ("Find the root cause of the outage", "Stop the outage recurring"),
         "email_subject": ("Update on the incident", "About the incident"),
         "body:message": (
             "We have acted on the incident; we are watching the service closely.",
@@ -232,9 +238,11 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Leaver: access removed", "Offboarding handover"),
         "body:message": ("Their access is removed; please pick up their open work.",),
     },
+    # told to whoever takes part (the new assignee, the reporter, a manager): neutral on
+    # whose the case now is
     "escalation": {
-        "email_subject": ("Escalation: please take this case", "Escalated case"),
-        "body:message": ("This case has waited too long; it is yours now, with priority.",),
+        "email_subject": ("Escalated case", "Escalation update"),
+        "body:message": ("This case is escalated and has priority now; see the record.",),
     },
     "refund": {
         "email_subject": ("Refund processed", "Refund issued"),
@@ -270,7 +278,7 @@ INTERNAL_TEXTS: dict[str, _T] = {
     },
     "expenses": {
         "email_subject": ("Expense report to review", "Expenses processed"),
-        "body:message": ("The expense report is processed; please check it against policy.",),
+        "body:message": ("The expense report is processed; the details are on the report.",),
     },
     "follow-up": {
         "email_subject": ("Can you follow up?", "Follow-up needed"),

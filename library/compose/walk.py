@@ -585,6 +585,7 @@ class Walker(Lookups, Writes):
         self.call_people = {}
         self.call_subject = singular(str(tool.collection or ""))
         self.call_writes = tool.write
+        self.call_answers = set()
         self.pending_sources = []
         try:
             step = self.moves[str(tool.kind)](tool)

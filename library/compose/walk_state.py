@@ -195,6 +195,7 @@ class WalkState:
         self.call_people: dict[str, str] = {}  # person -> role, within the call being bound
         self.call_subject = ""  # what the call's bare person fields are about ("candidate")
         self.call_writes = False  # whether the call being bound writes (a lookup only finds)
+        self.call_answers: set[str] = set()  # who a reply being bound goes to (the sender)
         self.successor: Bound | None = None  # who takes over a leaver's work (offboarding)
         self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
         self.pending_sources: list[int] = []  # policy-note steps the step being built uses

@@ -22,7 +22,7 @@ from library.compose.catalog import (
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.direction import is_stage, past_stage_of
+from library.compose.direction import DECIDED, is_stage, past_stage_of
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -263,6 +263,9 @@ class Writes(Binding):
                         raise Reject("inverted_range")
         if self._past_its_stage(diff):
             raise Reject("past_its_stage")
+        if tool.kind == ACTION and self._decided_at_once(diff):
+            # A report filed and approved in one breath skips the review it exists for.
+            raise Reject("decided_at_once")
         deleted = {
             (svc, coll, rid)
             for svc, colls in diff.services.items()
@@ -658,6 +661,19 @@ class Writes(Binding):
             and isinstance(bound[p.name].value, str)
         )
 
+    def _decided_at_once(self, diff: Any) -> bool:
+        """Whether an action puts a record the plan made at a decision (approved, hired)."""
+        made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        for svc, colls in diff.services.items():
+            for coll, d in colls.items():
+                for rid in d.updated:
+                    rec = self._state_record(svc, coll, rid)
+                    if (svc, coll, rid) not in made or rec is None:
+                        continue
+                    if status_of(rec.model_dump(mode="json")) in DECIDED:
+                        return True
+        return False
+
     def _past_its_stage(self, diff: Any) -> bool:
         """Whether a record the plan makes or edits hangs on one that stands past the stage
         such records belong to (``direction.past_stage_of``): an interview booked or
@@ -707,6 +723,8 @@ class Writes(Binding):
         if ends_record(tool.name) and any(s.write and s.entity is entity for s in self.steps):
             return None  # calling off a record the plan just changed wastes the change
         self._hold_record(entity)
+        if tool_verb(tool.name) == "reply":
+            self.call_answers = self._recipients(tool, {}, entity)  # its sender reads it
         own = self._own(tool, entity)
         required = self._bind_required(
             tool, {str(tool.own)}, (tool.service, tool.collection), acting_on=entity
