@@ -153,3 +153,23 @@ def test_nothing_in_an_offboarding_is_said_to_be_what_the_leaver_asked(
     edits = [s for w in walks for s in w.steps if s.tool.kind == UPDATE]
     assert edits and all(s.text.get("unasked") for s in edits)
     assert all("asked," not in str(s.text) for s in edits)
+
+
+def test_only_open_work_is_handed_over() -> None:
+    """What is over (an approved expense report, a closed ticket) is not handed to the
+    successor: a hand-over moves open work."""
+    from library.compose.coherence import FINAL, status_of
+    from library.compose.direction import DECIDED
+
+    library = bundled_library(["identity", "expenses", "helpdesk", "crm", "todo", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    handed = 0
+    for walker in finished_walks(env, 80, "open work", _Offboarding):
+        found = {(e.service, e.id): e.record for e in walker.entities if not e.created}
+        for step in walker.steps:
+            if step.tool.kind == UPDATE and step.entity is not None:
+                record = found.get((step.entity.service, step.entity.id))
+                if record is not None and step.entity.collection == "expense_reports":
+                    handed += 1
+                    assert status_of(record) not in FINAL | DECIDED, step.tool.qualified
+    assert handed >= 5

@@ -277,17 +277,23 @@ class _FollowUp(Walker):
 
 def test_a_follow_up_leaves_the_case_it_chases_open() -> None:
     """A follow-up waits on someone's reply: the ticket it chases is not closed in the same
-    request that asks a colleague to follow it up."""
+    request that asks a colleague to follow it up, and a closed one gets no comment."""
     library = bundled_library(["helpdesk", "mail", "todo", "crm"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
-    edits = 0
+    edits = comments = 0
     for walker in finished_walks(env, 80, "follow-up", _FollowUp):
+        found = {e.id: e.record for e in walker.entities if not e.created}
         for step in walker.steps:
+            if step.tool.qualified == "helpdesk__create_comment":
+                # ... nor remarks on a ticket that is over: it chases what is open
+                comments += 1
+                ticket = found.get(step.args["ticket_id"])
+                assert ticket is None or status_of(ticket) not in FINAL, _tools(walker)
             if step.tool.kind in (UPDATE, ACTION) and step.tool.collection == "tickets":
                 edits += 1
                 assert status_of(step.args) not in FINAL, _tools(walker)
                 assert not ends_record(step.tool.name), _tools(walker)
-    assert edits >= 5
+    assert edits >= 5 and comments >= 5, (edits, comments)
 
 
 class _Hiring(Walker):
@@ -777,3 +783,19 @@ def test_a_customer_holds_no_part_in_our_purchases() -> None:
                 said = {env.identity("email", v) for v in step.args.values() if isinstance(v, str)}
                 assert not said & subjects, _tools(walker)
     assert customers >= 30
+
+
+def test_a_hiring_step_moves_an_interview_or_hands_it_on(env: ComposeEnv) -> None:
+    """A hiring step reschedules an interview or changes who runs it; its length is the
+    interviewer's to set, not the request's ("set duration minutes to 75")."""
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    tool = env.catalog.tools["recruiting__update_interview"]
+    rid = next(iter(world.services["recruiting"].state.interviews))
+    record = world.services["recruiting"].state.interviews[rid].model_dump(mode="json")
+    entity = Entity("recruiting", "interviews", rid, record, 0, "", "interview")
+    walker.motif = BY_NAME["hiring"]
+    hiring = {p.name for p in walker._settable(tool, entity)}
+    assert "interviewer_emails" in hiring and "duration_minutes" not in hiring, hiring
+    walker.motif = BY_NAME["scheduling"]
+    assert "duration_minutes" in {p.name for p in walker._settable(tool, entity)}

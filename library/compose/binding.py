@@ -14,7 +14,7 @@ from library.compose.catalog import (
     title,
     words,
 )
-from library.compose.coherence import status_of
+from library.compose.coherence import FINAL, status_of
 from library.compose.context import Entity, Fact, field_words
 from library.compose.direction import (
     DECIDED,
@@ -1027,6 +1027,8 @@ class Binding(WalkState):
             return []
         out = []
         handing = self._handing_over(tool, entity)
+        if handing and entity is not None and self._settled(entity):
+            return []  # what is over (an approved report, a closed ticket) is not handed on
         for p in tool.params:
             if p.required or p.name == tool.own or p.name not in info.fields:
                 continue
@@ -1049,6 +1051,8 @@ class Binding(WalkState):
                 continue  # an escalated bug is not made an epic
             if self._leaving_edit(entity, p):
                 continue  # a leaver's records are closed, not given a new job title
+            if self._moving_on_edit(entity, p):
+                continue  # a hiring step moves an interview or hands it on, not resizes it
             if entity is None and is_verdict(p.name):
                 continue  # an interview being scheduled has no recommendation yet
             if entity is not None and is_verdict(p.name) and self._decided(entity):
@@ -1080,6 +1084,23 @@ class Binding(WalkState):
     def _finished(self) -> set[tuple[str, str, str]]:
         """Records the plan already moved on with an action (``Writes._finished``)."""
         return set()
+
+    def _settled(self, entity: Entity) -> bool:
+        """Whether ``entity`` stands at a final state or a decision now (closed, approved)."""
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        if current is None:
+            return False
+        return status_of(self.env.dumps.dump(current)) in FINAL | DECIDED
+
+    def _moving_on_edit(self, entity: Entity | None, p: Param) -> bool:
+        """Whether setting ``p`` on a record of a workflow that moves a person on (a hiring
+        step) would do other than move it (its stage, its time, the verdict it moves on) or
+        change who handles it (an interview's length is the interviewer's to set)."""
+        if self.motif is None or self.motif.name != "hiring" or entity is None:
+            return False
+        key = (p.key or p.item_key or "").split(":", 1)[0]
+        moves = is_stage(p.name) or is_verdict(p.name) or key in ("date", "datetime")
+        return not (moves or key in PERSON_KEYS)
 
     def _leaving_edit(self, entity: Entity | None, p: Param) -> bool:
         """Whether setting ``p`` on a person record in an offboarding would edit the leaver

@@ -372,6 +372,8 @@ class Writes(Binding):
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
+        if is_annotation(tool.collection) and any(self._settled(p) for p in parents):
+            return None  # no one remarks on a closed case: the work chases what is open
         if is_annotation(tool.collection) and not all(self._in_the_matter(p) for p in parents):
             # A comment remarks on the work: it goes on a record the request is already
             # about, never opens a matter of its own ("Time found in both calendars." on
