@@ -78,8 +78,8 @@ def test_an_offboarding_works_where_colleagues_have_records(env: ComposeEnv) -> 
 def test_a_leaver_hands_their_work_to_one_colleague(env: ComposeEnv, walks: list[Walker]) -> None:
     """Every edit of a record that is not the leaver's own person record hands it over:
     it changes only a role the leaver held (assignee, owner, host), to the same colleague
-    across the request, never to the leaver."""
-    handed = long = 0
+    across the request, never to the leaver; that colleague writes the hand-over's notes."""
+    handed = long = notes = 0
     for walker in walks:
         subjects = walker.subjects()
         # The records as the request found them (the walk's own world has moved on).
@@ -116,11 +116,18 @@ def test_a_leaver_hands_their_work_to_one_colleague(env: ComposeEnv, walks: list
                 assert all(env.identity("email", v) != env.identity("email", value) for v in others)
                 successors.add(str(value).casefold())
                 handed += 1
+        # ... who also writes the hand-over's notes (not someone off a handed record)
+        for step in walker.steps:
+            if step.tool.kind == CREATE and is_annotation(str(step.tool.collection)):
+                for name, value in step.args.items():
+                    if role_of(name) == "author" and successors:
+                        notes += 1
+                        assert str(value).casefold() in successors, (name, value)
         assert len(successors) <= 1, successors
         kept = purposeful(walker.steps, ())
         services = {walker.steps[i].tool.service for i in kept}
         long += len(kept) >= HARD_STEPS and len(services) >= HARD_SERVICES
-    assert len(walks) >= 10 and handed >= 20, (len(walks), handed)
+    assert len(walks) >= 10 and handed >= 20 and notes >= 3, (len(walks), handed, notes)
     assert long >= 3, long  # handing work over is what makes an offboarding long
 
 

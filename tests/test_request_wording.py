@@ -403,3 +403,25 @@ def test_an_issue_an_escalation_files_is_the_escalated_case_s_fix() -> None:
             topic="escalation",
         )
         assert said in own, said
+
+
+def test_a_record_found_by_its_person_s_name_is_theirs() -> None:
+    """A request that starts from a person's name (a shipment found by its recipient) is
+    about that person ("Vanessa Bird wrote in ... Vanessa's shipment"), never about a
+    record called by a name ("the shipment "Vanessa Bird"")."""
+    from library.compose import ComposeConfig, compose_tasks, make_env
+    from library.compose.corpus import bundled_library
+
+    library = bundled_library(["shipping", "identity", "todo", "mail", "docs", "meetings"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    named = 0
+    for task in compose_tasks([], 60, env=env, seed=3).tasks:
+        said = next(iter(task.gold_plan[0]["arguments"].values()))
+        person = env.pool.person_by_name(str(said)) if isinstance(said, str) else None
+        if person is None:
+            continue
+        named += 1
+        assert f'"{said}"' not in task.instruction, task.instruction
+        assert person.full_name in task.instruction.split(".")[0], task.instruction
+        assert f"{person.first_name}'s" in task.instruction, task.instruction
+    assert named >= 3

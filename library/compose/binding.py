@@ -115,6 +115,10 @@ AUTHORED = frozenset(
 )  # fmt: skip
 
 
+# Who a hand-over's own messages and notes are to or by: the colleague taking the work over.
+_TAKER_ROLES = frozenset({"recipient", "author", "commenter", "posted_by", "created_by"})
+
+
 # What kind of thing a record is (an issue's type, an expense's category).
 _KIND_FIELD = re.compile(r"(^|_)(type|category|kind|classification)$")
 
@@ -443,11 +447,11 @@ class Binding(WalkState):
         )
 
     def _told_successor(self, p: Param) -> Bound | None:
-        """In a hand-over, a message goes to the colleague taking the leaver's work over
-        (not to whoever a record of theirs names)."""
+        """In a hand-over, a message goes to the colleague taking the leaver's work over,
+        and a note on the work is theirs to write (not whoever a record of theirs names)."""
         if not self.hands_work_over():
             return None
-        if (p.key or p.item_key) != "email" or role_of(p.name) != "recipient":
+        if (p.key or p.item_key) != "email" or role_of(p.name) not in _TAKER_ROLES:
             return None
         return self._colleague(p)
 
@@ -522,7 +526,7 @@ class Binding(WalkState):
         key = p.key or p.item_key
         role = role_of(p.name)
         # Someone leaving hands all their work to one colleague, who is the one told.
-        taking_over = self.hands_work_over() and (hands_over(role) or role == "recipient")
+        taking_over = self.hands_work_over() and (hands_over(role) or role in _TAKER_ROLES)
         if key not in PERSON_KEYS or not (taking_over or is_staff_role(role)):
             return None
         staff = self.env.staff

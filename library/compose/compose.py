@@ -554,12 +554,16 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     # The person the request is about, named as the pool knows them (their e-mail was
     # the way in), so the name always agrees with the e-mail.
     email = str(said).strip('"').casefold()
-    person = env.person_by_email(email) if "@" in email else None
+    # A record found by a person's name (a shipment by its recipient) is that person's:
+    # "Vanessa Bird got in touch", not "about the shipment "Vanessa Bird"".
+    by_name = None if "@" in email else env.pool.person_by_name(str(said).strip('"'))
+    person = env.person_by_email(email) if "@" in email else by_name
     if person is not None and person.full_name:
+        email = person.email.casefold()
         about = BY_NAME[motif].goals if motif and _about(env, steps, motif, email) else ()
         here = bool(person.staff) and _takes_part(env, steps, email)
         return opening(
-            f"{person.full_name} ({said})",
+            person.full_name if by_name is not None else f"{person.full_name} ({said})",
             motif,
             variant,
             staff=person.staff,

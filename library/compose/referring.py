@@ -87,6 +87,10 @@ _PARTICLES = frozenset({"up", "in", "out", "off", "down", "over", "back", "on", 
 _LITERAL = re.compile(r'^(?:"|-?\d)|\("[^"]*@[^"]*"\)$')
 
 
+# A person's full name as the pool writes it ("Vanessa Bird", "Mary-Ann O'Neil").
+_FULL_NAME = re.compile(r"[A-Z][\w'\-]*(?: [A-Z][\w'\-]*)+")
+
+
 @dataclass(slots=True)
 class Record:
     """A record a read step finds: its label (unique in the task) and how it is found."""
@@ -260,10 +264,14 @@ class Writer:
         if not isinstance(said, str) or not said.startswith('"'):
             return None
         m = re.search(r"([A-Z][\w'\-]*(?: [A-Z][\w'\-]*)*) \(" + re.escape(said) + r"\)", goal)
-        if m is None:
+        name = said.strip('"')
+        if m is not None:
+            tokens = m.group(1).split()
+        elif _FULL_NAME.fullmatch(name) and re.search(rf"\b{re.escape(name)}\b", goal):
+            tokens = name.split()  # found by their name, which the opening gives bare
+        else:
             return None
-        tokens = m.group(1).split()
-        local = re.split(r"[._\-+]", said.strip('"').split("@")[0])[0].casefold()
+        local = re.split(r"[._\-+]", name.split("@")[0])[0].casefold()
         first = next((w for w in tokens if w.casefold() == local), None)
         if first is None:
             first = tokens[-2] if len(tokens) >= 2 else tokens[0]
@@ -410,6 +418,8 @@ class Writer:
         if isinstance(search, str):
             if self.subject is not None and search == self.subject.said:
                 owner = f"{self.subject.first}'s"
+                if noun in _RECORD_NOUNS:
+                    head += " record"  # "Jeffrey's user record", not "Jeffrey's user"
             elif _LITERAL.search(search):
                 posts.append(search if search.startswith('"') else f"matching {search}")
             else:
