@@ -854,3 +854,18 @@ def test_an_answer_is_about_the_work_not_a_policy_note_or_a_private_detail():
     assert compose_module._private(walker, Fact(employee, "home_city", "Leeds", None, "string"))
     work = Fact(employee, "email", colleague.email, "email", "string")
     assert not compose_module._private(walker, work)
+
+
+def test_the_outside_person_of_a_record_is_one_person_in_every_role(lib):
+    """A ticket's customer e-mail and its requester name are one customer's, in every
+    record of a task's world: the ones seeded, the ones a lookup needs, and the
+    near-duplicates a selection rule must tell apart."""
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(p_selection=1.0))
+    checked = 0
+    for task in compose_tasks([], 40, env=env, seed=18).tasks:
+        for ticket in (task.initial_state.get("helpdesk") or {}).get("tickets", {}).values():
+            person = env.person_by_email(ticket["customer_email"])
+            if person is not None:
+                checked += 1
+                assert ticket["requester_name"] == person.full_name, (task.task_id, ticket)
+    assert checked >= 100

@@ -31,7 +31,7 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import PERSON_KEYS, names_person, role_of
+from library.compose.roles import EXTERNAL_ROLES, PERSON_KEYS, names_person, role_of
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.vocab import meaning
@@ -559,6 +559,10 @@ class Lookups(Binding):
             changes = moved_with(source, name, getattr(source, name, value), new)
             kept = base.model_dump() if keep else {}
             changes |= {f: kept[f] for f in keep or () if f != name and f in kept}
+            for f in keep or ():
+                if f != name and info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):
+                    # a sibling's record made the subject's: their name goes with their e-mail
+                    changes |= self._identity_of(info, f, kept[f])
             try:
                 copy = clone(source, rid, changes)
             except ValueError:
@@ -618,6 +622,12 @@ class Lookups(Binding):
         out = self.env.pool.person_fields(person, keyed, role)
         for n in same:
             out |= self.env.pool.person_fields(person, {n: keyed[n]}, field_role(n))
+        if role in EXTERNAL_ROLES:
+            # The outside party a record is about is one person in every role that names
+            # them (a ticket's customer e-mail and its requester name).
+            for other in {field_role(n) for n in keyed} & EXTERNAL_ROLES - {role}:
+                mine = {n: k for n, k in keyed.items() if field_role(n) == other}
+                out |= self.env.pool.person_fields(person, mine, other)
         return out
 
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
