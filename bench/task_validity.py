@@ -93,7 +93,7 @@ from library.compose import (  # noqa: E402
 from library.compose.corpus import bundled_library  # noqa: E402
 from library.compose.run import task_world  # noqa: E402
 from library.compose.spec_library import spec_library  # noqa: E402
-from library.rubric import Criterion, load_criteria  # noqa: E402
+from library.rubric import Criterion, collections_of, load_criteria  # noqa: E402
 from library.runtime import Service, World  # noqa: E402
 from library.seed import seed_pool  # noqa: E402
 
@@ -829,9 +829,7 @@ def records_of(states: Mapping[str, Any]) -> Iterable[tuple[str, str, str, dict[
     for svc, state in states.items():
         if not isinstance(state, Mapping):
             continue
-        for coll, recs in state.items():
-            if not isinstance(recs, Mapping):
-                continue
+        for coll, recs in collections_of(states, svc).items():
             for rid, rec in recs.items():
                 if isinstance(rec, dict):
                     yield svc, coll, str(rid), rec
@@ -1552,11 +1550,9 @@ def written_figures(task: Task, rep: Replay, ctx: Ctx) -> dict[str, Any]:
     created: list[tuple[str, str, str]] = []
     same_roles: list[str] = []
     for svc in task.services:
-        before, after = initial.get(svc) or {}, final.get(svc) or {}
-        for coll, recs in after.items():
-            if not isinstance(recs, Mapping):
-                continue
-            old = before.get(coll) if isinstance(before.get(coll), Mapping) else {}
+        before = collections_of(initial, svc)
+        for coll, recs in collections_of(final, svc).items():
+            old = before.get(coll) or {}
             for rid, rec in recs.items():
                 prev = old.get(rid)
                 if prev == rec:

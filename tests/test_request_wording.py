@@ -425,3 +425,17 @@ def test_a_record_found_by_its_person_s_name_is_theirs() -> None:
         assert person.full_name in task.instruction.split(".")[0], task.instruction
         assert f"{person.first_name}'s" in task.instruction, task.instruction
     assert named >= 3
+
+
+def test_a_reason_fits_what_is_called_off() -> None:
+    """An order is cancelled because it was ordered by mistake, not "moved to another
+    date"; a line an incident suspends was lost or misused, not put on hold for a trip."""
+    now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    for seed in range(12):
+        rng = random.Random(seed)
+        said = literal(Param("reason", True, "string"), rng, now, where="retail.orders")
+        assert said not in ("Moved to another date", "Budget was not approved"), said
+        line = literal(
+            Param("reason", True, "string"), rng, now, where="telecom.lines", topic="incident"
+        )
+        assert line in topic_texts("incident", "suspension_reason"), line

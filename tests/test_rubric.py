@@ -20,10 +20,12 @@ from library.rubric import (
     RecordCreated,
     RecordDeleted,
     RecordUnchanged,
+    collections_of,
     completion,
     evaluate,
     from_dict,
     mentions,
+    only_requested_changes,
     same,
 )
 
@@ -176,3 +178,23 @@ def test_evaluate_and_completion_on_read_only_mappings() -> None:
     assert evaluate(rubric, INITIAL, INITIAL, "") == [False, False]
     assert not completion(rubric, INITIAL, INITIAL, "")
     assert not completion([], INITIAL, final, "")  # an empty rubric never completes
+
+
+def test_a_services_id_counter_is_bookkeeping_not_a_record() -> None:
+    """A service that numbers its records per collection keeps the last id it gave
+    (``int_ids``); a new record moves it. It is no record: a faithful run that numbered
+    the new ticket differently still passes, and a change to a real record still fails."""
+
+    def state(counter: int, title: str = "Printer jammed", extra: bool = True) -> dict:
+        tickets = {"1": {"id": 1, "title": title}}
+        if extra:
+            tickets["11"] = {"id": 11, "title": "Refund processed"}
+        return {"ticket_api": {"tickets": tickets, "int_ids": {"tickets": counter}}}
+
+    initial = {"ticket_api": {"tickets": {"1": {"id": 1, "title": "Printer jammed"}},
+                              "int_ids": {"tickets": 10}}}  # fmt: skip
+    assert set(collections_of(state(11), "ticket_api")) == {"tickets"}
+    rubric = only_requested_changes(initial, state(11), ["ticket_api"])
+    assert completion(rubric, initial, state(11))
+    assert completion(rubric, initial, state(12))  # the counter moved on further: no change
+    assert not completion(rubric, initial, state(11, title="Printer fixed"))

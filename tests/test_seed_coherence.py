@@ -290,13 +290,20 @@ _POSTCODE_STARTS = {"Paris": "750", "Lyon": "6900", "Hamburg": "2", "Berlin": "1
                     "Montreal": "H", "San Francisco": "941", "New York": "10"}  # fmt: skip
 
 
+def _street(place: Any) -> str:
+    """The street of an address line, without its number ("Yonge Street")."""
+    return re.sub(r"^\d+ | \d+$", "", getattr(place, "street", "") or "")
+
+
 def test_an_address_names_one_real_place() -> None:
     """Street, city, region and postcode of every person and company agree: the city is
-    in the country, the region is the city's, and the postcode lies in the city's range
-    (a Paris address is 750xx, not a random five digits)."""
+    in the country, the region is the city's, the postcode lies in the city's range (a
+    Paris address is 750xx, not a random five digits), and a street that is one city's own
+    is in that city."""
     pool = seed_pool(0)
     places = [*pool.everyone, *pool.companies]
     seen = set()
+    own_streets = 0
     for place in places:
         country = getattr(place, "country", "")
         assert (place.city, place.region) in vocab.CITIES[country], place
@@ -307,8 +314,12 @@ def test_an_address_names_one_real_place() -> None:
         else:
             assert any(postal == a or postal.startswith(a + " ") for a in area), place
         assert postal.startswith(_POSTCODE_STARTS.get(place.city, "")), place
+        # ... and a street that is one city's own is in that city (no Yonge Street, Ottawa)
+        owner = next((c for c, ss in vocab.CITY_STREETS.items() if _street(place) in ss), None)
+        assert owner in (None, place.city), place
+        own_streets += owner is not None
         seen.add(place.city)
-    assert len(seen & set(_POSTCODE_STARTS)) >= 5
+    assert len(seen & set(_POSTCODE_STARTS)) >= 5 and own_streets >= 1
 
 
 # -- times and numbers ----------------------------------------------------------------------

@@ -47,7 +47,7 @@ from library.compose.catalog import ACTION, CREATE, DELETE, UPDATE
 from library.compose.realism import number_text
 from library.compose.task import Task
 from library.graph.nodes import schema_fields
-from library.rubric import Criterion, same
+from library.rubric import Criterion, collections_of, same
 from library.rubric.values import timestamp
 from library.runtime import Service, Snapshot, World
 
@@ -294,20 +294,13 @@ def _service(tool: str) -> str:
     return tool.split("__", 1)[0]
 
 
-def _collections(states: States, service: str) -> dict[str, Mapping[str, Any]]:
-    svc = states.get(service)
-    if not isinstance(svc, Mapping):
-        return {}
-    return {name: coll for name, coll in svc.items() if isinstance(coll, Mapping)}
-
-
 def _collection_of(states: States, service: str, rid: Any, created: bool = True) -> str | None:
     """The collection of ``service`` holding record ``rid`` in ``states``; for a record the
     plan created (``created``: allowed), the collection whose ids share its prefix
     (``tic_``)."""
     if not isinstance(rid, str):
         return None
-    colls = _collections(states, service)
+    colls = collections_of(states, service)
     for name, records in colls.items():
         if rid in records:
             return name
@@ -480,7 +473,7 @@ def _other_value(
     coll = _collection_of(initial, service, record.get("id"))
     if coll is None:
         return _MISSING, ""
-    records = _collections(initial, service)[coll]
+    records = collections_of(initial, service)[coll]
     for rid in sorted(records):
         if rid == record.get("id"):
             continue
@@ -670,7 +663,7 @@ def _collateral_writes(
             if coll is None:
                 continue
             others = [
-                rid for rid in sorted(_collections(initial, service)[coll]) if rid not in touched
+                rid for rid in sorted(collections_of(initial, service)[coll]) if rid not in touched
             ]
             if not others:
                 break

@@ -183,6 +183,8 @@ TOPIC_TEXTS: dict[str, _T] = {
     "incident": {
         "ticket_subject": ("Service degraded", "Outage follow-up"),
         "issue_summary": ("Find the root cause of the outage", "Stop the outage recurring"),
+        # what went wrong, not a hold the customer asked for ("travelling abroad")
+        "suspension_reason": ("Phone reported lost", "Suspected fraud on the account"),
         "email_subject": ("Update on the incident", "About the incident"),
         "body:message": (
             "We have acted on the incident; we are watching the service closely.",

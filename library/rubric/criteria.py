@@ -249,13 +249,19 @@ class AnswerContains(Criterion):
         return mentions(answer or "", self.value)
 
 
-def _collections(states: States, service: str) -> dict[str, Mapping[str, Any]]:
-    """The collections of one service: its mapping-valued entries (``seq`` and other
-    scalars are bookkeeping, not records)."""
+def collections_of(states: States, service: str) -> dict[str, Mapping[str, Any]]:
+    """The record collections of one service: its entries that map ids to records. ``seq``
+    and other scalars, and maps of scalars (a per-collection id counter, the selected
+    record of each collection), are bookkeeping, not records: a new record moves the
+    counter, which no request asks for and no reward may count as a change."""
     svc = states.get(service)
     if not isinstance(svc, Mapping):
         return {}
-    return {name: coll for name, coll in svc.items() if isinstance(coll, Mapping)}
+    return {
+        name: coll
+        for name, coll in svc.items()
+        if isinstance(coll, Mapping) and all(isinstance(r, Mapping) for r in coll.values())
+    }
 
 
 def _changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -309,8 +315,8 @@ class OnlyRequestedChanges(Criterion):
 
     def check(self, initial: States, final: States, answer: str) -> bool:
         svc_before, svc_after = initial.get(self.service), final.get(self.service)
-        before_colls = _collections(initial, self.service)
-        after_colls = _collections(final, self.service)
+        before_colls = collections_of(initial, self.service)
+        after_colls = collections_of(final, self.service)
         for name in before_colls.keys() | after_colls.keys():
             before, after = before_colls.get(name), after_colls.get(name)
             # A collection on one side only: a representation difference (a settings mapping
@@ -370,8 +376,8 @@ def only_requested_changes(
         added: dict[str, int] = {}
         updated: dict[str, dict[str, list[str]]] = {}
         deleted: dict[str, list[str]] = {}
-        before_colls = _collections(initial, service)
-        after_colls = _collections(final, service)
+        before_colls = collections_of(initial, service)
+        after_colls = collections_of(final, service)
         for name in sorted(before_colls.keys() | after_colls.keys()):
             before = before_colls.get(name) or {}
             after = after_colls.get(name) or {}

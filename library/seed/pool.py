@@ -722,7 +722,7 @@ def _phone(rng: random.Random, country: str) -> str:
 def _place(rng: random.Random, country: str) -> tuple[str, str, str, str]:
     """(street, city, region, postal code) in ``country``."""
     city, region = rng.choice(vocab.CITIES[country])
-    street = rng.choice(vocab.STREETS[country])
+    street = rng.choice(vocab.STREETS[country] + vocab.CITY_STREETS.get(city, ()))
     number = rng.randint(1, 480)
     if country in ("DE", "NL"):
         line = f"{street} {number}"

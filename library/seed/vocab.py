@@ -154,21 +154,30 @@ POSTAL_AREAS: dict[str, range | tuple[str, ...]] = {
     "Sydney": range(2000, 2235), "Melbourne": range(3000, 3208), "Brisbane": range(4000, 4180),
     "Perth": range(6000, 6200), "Adelaide": range(5000, 5200),
 }  # fmt: skip
+# Street names every city of a country has (a Main Street, a High Street, a Bahnhofstraße).
 STREETS: dict[str, tuple[str, ...]] = {
-    "US": ("Market Street", "Main Street", "Oak Avenue", "Pine Street", "Madison Avenue",
-           "Mission Street", "Elm Street", "Lake Shore Drive", "Broadway", "Congress Avenue"),
+    "US": ("Main Street", "Oak Avenue", "Pine Street", "Elm Street", "Maple Avenue",
+           "Washington Street", "Park Avenue", "Cedar Street"),
     "GB": ("High Street", "Station Road", "Church Lane", "King Street", "Victoria Road",
            "Mill Lane", "Park Road", "Queen Street"),
-    "DE": ("Hauptstraße", "Bahnhofstraße", "Gartenstraße", "Friedrichstraße", "Schillerstraße",
-           "Lindenallee", "Bergstraße", "Marktplatz"),
-    "FR": ("rue de la République", "avenue Victor Hugo", "rue Nationale", "boulevard Voltaire",
-           "rue du Commerce", "avenue Jean Jaurès", "rue de Rivoli"),
-    "NL": ("Kerkstraat", "Dorpsstraat", "Stationsweg", "Herengracht", "Keizersgracht",
-           "Molenstraat", "Nieuwstraat"),
-    "CA": ("King Street West", "Yonge Street", "Granville Street", "Rue Sainte-Catherine",
-           "Bay Street", "Queen Street East"),
-    "AU": ("George Street", "Collins Street", "Queen Street", "Hay Street", "King William Street",
-           "Pitt Street"),
+    "DE": ("Hauptstraße", "Bahnhofstraße", "Gartenstraße", "Schillerstraße", "Lindenallee",
+           "Bergstraße", "Marktplatz"),
+    "FR": ("rue de la République", "avenue Victor Hugo", "rue Nationale", "rue du Commerce",
+           "avenue Jean Jaurès"),
+    "NL": ("Kerkstraat", "Dorpsstraat", "Stationsweg", "Molenstraat", "Nieuwstraat"),
+    "CA": ("Main Street", "King Street", "Church Street", "Maple Avenue", "Park Avenue"),
+    "AU": ("George Street", "Queen Street", "King Street", "Church Street", "Victoria Street"),
+}  # fmt: skip
+# Streets that are one city's own: an address names one real place ("Yonge Street, Toronto",
+# never "Yonge Street, Ottawa").
+CITY_STREETS: dict[str, tuple[str, ...]] = {
+    "San Francisco": ("Market Street", "Mission Street"), "New York": ("Madison Avenue",
+    "Broadway"), "Chicago": ("Lake Shore Drive",), "Austin": ("Congress Avenue",),
+    "Berlin": ("Friedrichstraße",), "Paris": ("rue de Rivoli", "boulevard Voltaire"),
+    "Amsterdam": ("Herengracht", "Keizersgracht"), "Toronto": ("Yonge Street", "Bay Street",
+    "Queen Street East", "King Street West"), "Vancouver": ("Granville Street",),
+    "Montreal": ("Rue Sainte-Catherine",), "Melbourne": ("Collins Street",),
+    "Sydney": ("Pitt Street",), "Perth": ("Hay Street",), "Adelaide": ("King William Street",),
 }  # fmt: skip
 CURRENCY_OF = {"US": "USD", "GB": "GBP", "DE": "EUR", "FR": "EUR", "NL": "EUR", "CA": "CAD",
                "AU": "AUD"}  # fmt: skip
@@ -494,6 +503,10 @@ LISTS: dict[str, tuple[str, ...]] = {
     "cancel_reason": (
         "Customer asked to cancel", "Duplicate request", "Moved to another date",
         "No longer needed", "Budget was not approved", "Supplier could not deliver",
+    ),
+    "order_cancel_reason": (
+        "Customer asked to cancel", "Duplicate order", "No longer needed", "Ordered by mistake",
+        "Found a better price elsewhere", "Delivery would arrive too late",
     ),
     "suspension_reason": (
         "Phone reported lost", "Travelling abroad for three months", "Unpaid balance",
@@ -1028,7 +1041,7 @@ def meaning(field: str, resource: str = "") -> str | None:
         return "payment_description"
     if low in ("body", "text") and noun in ("message", "sms") and "sms" in resource:
         return "sms_body"
-    if low == "reason":
+    if low == "reason" or (low in ("cancel_reason", "cancellation_reason") and noun):
         return _reason(noun)
     if low == "location" and noun in ("event", "meeting", "booking", "appointment", "interview",
                                       "calendar_event", "call"):  # fmt: skip
@@ -1113,6 +1126,8 @@ def _reason(noun: str) -> str:
         return "lost_reason"
     if noun in ("line", "phone_line", "sim", "sim_card"):
         return "suspension_reason"
+    if noun in ("order", "sales_order", "subscription", "cart", "checkout"):
+        return "order_cancel_reason"  # an order is not "moved to another date"
     return "cancel_reason"
 
 
