@@ -799,3 +799,15 @@ def test_a_hiring_step_moves_an_interview_or_hands_it_on(env: ComposeEnv) -> Non
     assert "interviewer_emails" in hiring and "duration_minutes" not in hiring, hiring
     walker.motif = BY_NAME["scheduling"]
     assert "duration_minutes" in {p.name for p in walker._settable(tool, entity)}
+
+
+def test_a_colleague_s_scheduling_is_one_matter(env: ComposeEnv) -> None:
+    """Picking up a colleague's plate may span several of their escalations; their
+    scheduling is one meeting and their trip one trip, never a string of calendar chores."""
+    world, base = env.world(0)
+    for name, plate in (("escalation", True), ("scheduling", False), ("travel", False)):
+        walker = Walker(env, world, base, random.Random(0))
+        walker.motif = BY_NAME[name]
+        walker.colleague_matters = None
+        walker._matters_allowed(hard=True)
+        assert (walker.colleague_matters is not None) == plate, name

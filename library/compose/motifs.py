@@ -240,6 +240,11 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     return frozenset(name for name, n in overlap.items() if n and n == most)
 
 
+# Work that comes as one matter even off a colleague's plate: their scheduling is one
+# meeting, their trip one trip (a long request of it strings unrelated calendar chores).
+ONE_MATTER = frozenset({"scheduling", "travel", "file sharing"})
+
+
 # Workflows whose own records live in services of some domains only: a trip's bookings are
 # with a travel service (a flight, a hotel, a car), not a meeting room's booking.
 HOME_DOMAINS: dict[str, frozenset[str]] = {"travel": frozenset({"travel"})}

@@ -32,6 +32,7 @@ from library.compose.lookups import Lookups
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
+    ONE_MATTER,
     SEQUELS,
     STAFF_WORK,
     STAFF_WORKFLOWS,
@@ -184,7 +185,7 @@ class Walker(Lookups, Writes):
         them) or with no workflow."""
         if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
             return None
-        if hard:
+        if hard and self.motif.name not in ONE_MATTER:
             self.colleague_matters = self.cfg.colleague_matters or len(self.catalog.tools)
         return self.cfg.matters
 
