@@ -623,6 +623,8 @@ def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
         ("payments__update_payment", "payments", {"description"}),
         # nor where it came from (a candidate's source)
         ("recruiting__update_candidate", "candidates", {"source"}),
+        # nor the reason someone gave when they raised it (a CTA's)
+        ("customer_success__update_cta", "ctas", {"reason"}),
     ):
         tool = env.catalog.tools[tool_name]
         service = tool.service

@@ -107,11 +107,12 @@ def _refunding(collection: str | None) -> bool:
     return bool({"refund", "refunds"} & set(name_words(str(collection or ""))))
 
 
-# Free text a person wrote (a comment's body, a message's text, a document's content): set
-# when the record is written, not rewritten later by someone asked to do other work.
+# Free text a person wrote (a comment's body, a message's text, a document's content, the
+# reason a CTA was raised): set when the record is written, not rewritten later by someone
+# asked to do other work.
 AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
-     "markdown", "snippet", "description"}
+     "markdown", "snippet", "description", "reason"}
 )  # fmt: skip
 
 
