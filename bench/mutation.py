@@ -17,13 +17,17 @@ selection for one run. mutmut runs in a snapshot of the project under ``mutants/
 copied there and mutmut makes its own ``mutants/`` copy inside it, where the tests run
 (``library`` etc. import from that copy, never from the working tree, which others may edit
 meanwhile). The snapshot also holds a ``shared`` link to ``../shared``, so the tests that
-read ``../shared/specs`` (resolved from their own file) find it from the copy too. Three
+read ``../shared/specs`` (resolved from their own file) find it from the copy too. Four
 things the bench adds for mutmut: bytecode for the mutated modules, compiled once (the
 sandbox workers' subprocesses compiled them at every start: PYTHONDONTWRITEBYTECODE is set
 here); a pytest plugin that stops Hypothesis shrinking and explaining a failing example
-(with the trampolines that took minutes, and turned kills into timeouts); and, in
-pyproject, mutmut's ``forkserver`` isolation (workers forked from mutmut's own process,
-which had run the tests, hung on an inherited lock: "timeouts" that were no loop).
+(with the trampolines that took minutes, and turned kills into timeouts) and that, in
+mutmut's stats run, credits what a module- or session-scoped fixture calls to every test
+using the fixture (mutmut credits it to the first test only, so a mutant reached through a
+shared fixture, such as test_compiler.py's corpus, ran one test instead of all that read
+the fixture's result); and, in pyproject, mutmut's ``forkserver`` isolation (workers
+forked from mutmut's own process, which had run the tests, hung on an inherited lock:
+"timeouts" that were no loop).
 
 Mutants are listed once (mutmut's generation step, through its Python API), then a
 deterministic sample of their names (``--sample N --seed S``: N drawn uniformly over all
@@ -126,6 +130,49 @@ settings.register_profile(
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target],
 )
 settings.load_profile("mutation")
+
+# mutmut's stats run credits a function to the tests during whose run it was called: what a
+# module- or session-scoped fixture calls is credited to the first test that set it up only,
+# so a mutant reached through a shared fixture (a corpus built once for a module) ran that one
+# test, and the tests reading the fixture's result afterwards never saw it. Here what each
+# shared fixture's setup calls is also credited to every later test that uses the fixture.
+import pytest
+
+try:
+    from mutmut.mutation.trampoline import get_mutant_under_test
+    from mutmut.state import state
+except ImportError:  # pytest run without mutmut
+    state = None
+
+_HITS = "_compoworld_mutation_hits"
+
+
+def _collecting_stats():
+    return state is not None and get_mutant_under_test() == "stats"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    if fixturedef.scope == "function" or not _collecting_stats():
+        return (yield)
+    before = set(state()._stats)
+    state()._stats.clear()
+    try:
+        return (yield)
+    finally:
+        hits = set(state()._stats)
+        setattr(fixturedef, _HITS, getattr(fixturedef, _HITS, set()) | hits)
+        state()._stats |= before | hits
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None or not _collecting_stats():
+        return
+    for name in item.fixturenames:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            state()._stats |= getattr(fixturedef, _HITS, set())
 """
 
 SHOW = """

@@ -805,11 +805,14 @@ def test_a_hiring_step_moves_an_interview_or_hands_it_on(env: ComposeEnv) -> Non
 
 def test_a_colleague_s_scheduling_is_one_matter(env: ComposeEnv) -> None:
     """Picking up a colleague's plate may span several of their escalations; their
-    scheduling is one meeting and their trip one trip, never a string of calendar chores."""
+    scheduling is one meeting and their trip one trip, even in a long request, never a
+    string of calendar chores."""
     world, base = env.world(0)
     for name, plate in (("escalation", True), ("scheduling", False), ("travel", False)):
         walker = Walker(env, world, base, random.Random(0))
         walker.motif = BY_NAME[name]
         walker.colleague_matters = None
-        walker._matters_allowed(hard=True)
+        walker.cfg = env.config.hard()
+        allowed = walker._matters_allowed(hard=True)
         assert (walker.colleague_matters is not None) == plate, name
+        assert (allowed == env.config.matters) != plate, (name, allowed)

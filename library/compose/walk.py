@@ -185,7 +185,9 @@ class Walker(Lookups, Writes):
         them) or with no workflow."""
         if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
             return None
-        if hard and self.motif.name not in ONE_MATTER:
+        if self.motif.name in ONE_MATTER:
+            return self.env.config.matters  # long or not, one meeting, one trip
+        if hard:
             self.colleague_matters = self.cfg.colleague_matters or len(self.catalog.tools)
         return self.cfg.matters
 
