@@ -245,3 +245,38 @@ def test_an_optional_search_too_long_for_a_line_still_filters() -> None:
     assert search(query="no article says this") == []
     first = every[0]["headline_text"]
     assert first in [a["headline_text"] for a in search(query=first)]
+
+
+def test_a_parameter_named_like_pydantic_s_own_still_builds() -> None:
+    """A spec parameter called ``model_config`` (or any ``model_`` name) is a parameter like
+    any other: the service loads and the tool takes it by its spec name."""
+    doc = {
+        "openapi": "3.0.3",
+        "info": {"title": "Models", "version": "1"},
+        "paths": {
+            "/runs": {
+                "post": {
+                    "operationId": "create_run",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": {
+                            "type": "object",
+                            "properties": {"model_config": {"type": "string"},
+                                           "model_name": {"type": "string"}},
+                            "required": ["model_config", "model_name"],
+                        }}},
+                    },
+                    "responses": _ok(_record({"model_config": {"type": "string"},
+                                              "model_name": {"type": "string"}})),
+                },
+            },
+        },
+    }  # fmt: skip
+    cls = load_service(compile_service(_specs(doc, "models.json")).source)
+    world = World([cls()], seed=1)
+    world.seed_states(seed_pool(1), SIZE)
+    envelope = world.call(
+        qualified(cls.name, "create_run"), {"model_config": "small", "model_name": "m1"}
+    )
+    assert envelope["success"], envelope
+    assert envelope["data"]["model_config"] == "small"

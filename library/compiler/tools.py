@@ -36,7 +36,14 @@ from library.compiler.model import (
     TypeSpec,
     WrapperPlan,
 )
-from library.compiler.naming import SERVICE_ATTRS, a_or_an, collection_for, identifier, words
+from library.compiler.naming import (
+    MODEL_ATTRS,
+    SERVICE_ATTRS,
+    a_or_an,
+    collection_for,
+    identifier,
+    words,
+)
 from library.compiler.records import (
     QUERY_NAMES,
     RecordSource,
@@ -874,7 +881,10 @@ def input_params(
     for name, node in (schema.get("properties") or {}).items():
         node = node if isinstance(node, dict) else {}
         ptype = mapper.map(node, path=name, infos=infos, hint=name, owner=owner, defs=defs)
-        attr = identifier(name, frozenset(names))
+        # A parameter becomes a field of the arguments model the runtime builds from the
+        # method: pydantic's own names (``model_config``) and its ``model_`` prefix are out.
+        attr = identifier(name, frozenset(names) | MODEL_ATTRS)
+        attr = f"p_{attr}" if attr.startswith("model_") else attr
         names.add(attr)
         info = infos.get(name)
         out.append(
