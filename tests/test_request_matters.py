@@ -635,6 +635,13 @@ def test_no_workflow_renames_what_it_works_on(env: ComposeEnv) -> None:
         assert settable and not settable & names, (tool_name, settable)
         # the tool can set it: only the rule keeps it out
         assert names & {p.name for p in tool.params} or names & set(record), tool_name
+    # ... nor marks a message read or starred: the reader's bookkeeping, not work
+    tool = env.catalog.tools["mail__update_message"]
+    rid = next(iter(world.services["mail"].state.messages))
+    record = world.services["mail"].state.messages[rid].model_dump(mode="json")
+    message = Entity("mail", "messages", rid, record, 0, "", "message")
+    assert {"unread", "starred"} <= {p.name for p in tool.params}
+    assert not {p.name for p in walker._settable(tool, message)} & {"unread", "starred"}
 
 
 class _Trip(Walker):

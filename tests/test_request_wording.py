@@ -439,3 +439,22 @@ def test_a_reason_fits_what_is_called_off() -> None:
             Param("reason", True, "string"), rng, now, where="telecom.lines", topic="incident"
         )
         assert line in topic_texts("incident", "suspension_reason"), line
+
+
+def test_our_notes_on_a_record_are_not_what_the_customer_asked() -> None:
+    """Notes a plan writes on a customer's call or ticket are ours ("Left a voicemail about
+    the renewal quote."): the request does not say the customer asked for them."""
+    import re as regex
+
+    from library.compose import ComposeConfig, compose_tasks, make_env
+    from library.compose.corpus import bundled_library
+
+    library = bundled_library(["mail", "voice", "helpdesk", "crm", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    noted = 0
+    for task in compose_tasks([], 60, env=env, seed=4).tasks:
+        for sentence in regex.split(r"(?<=\.)\s", task.instruction):
+            if "notes" in sentence and ("set notes" in sentence or "its notes is" in sentence):
+                noted += 1
+                assert not regex.search(r"\b[Aa]s \w+ asked\b", sentence), sentence
+    assert noted >= 3

@@ -26,7 +26,7 @@ from library.compose.direction import (
 )
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
-from library.compose.matters import Matters, matters_of, worked_on
+from library.compose.matters import Matters, is_message, matters_of, worked_on
 from library.compose.motifs import (
     CONTRADICTS,
     HANDS_OVER,
@@ -1052,6 +1052,8 @@ class Binding(WalkState):
                 continue  # nobody asks to rewrite a comment, where a lead came from, or a total
             if self._works_against(p):
                 continue  # a renewal does not turn on "cancel at period end"
+            if entity is not None and p.type == "boolean" and is_message(tool.collection or ""):
+                continue  # a message's read and starred marks are its reader's, not work
             if entity is not None and self._reclassifies(p):
                 continue  # an escalated bug is not made an epic
             if self._leaving_edit(entity, p):

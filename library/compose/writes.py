@@ -621,6 +621,8 @@ class Writes(Binding):
         }
         if self.motif is not None and self.motif.name in ABOUT_NOT_FOR:
             text["unasked"] = True  # their values are ours to set, not what they asked
+        if values and all(n.lower() in LOG_TEXTS for n in values):
+            text["unasked"] = True  # our notes on their call are ours, not what they asked
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, entity)
