@@ -823,3 +823,23 @@ def test_a_colleague_s_scheduling_is_one_matter(env: ComposeEnv) -> None:
         allowed = walker._matters_allowed(hard=True)
         assert (walker.colleague_matters is not None) == plate, name
         assert (allowed == env.config.matters) != plate, (name, allowed)
+
+
+def test_a_trip_called_off_is_not_planned_further() -> None:
+    """A request that cancels a trip's booking only tells people afterwards: it files no
+    expense report, books no briefing and changes no other booking for that trip, before
+    or after the cancellation."""
+    from library.compose.matters import is_message
+
+    library = bundled_library(["flights", "hotels", "car_rental", "expenses", "mail", "meetings"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    cancelled = 0
+    for walker in finished_walks(env, 300, "called off", _Trip):
+        writes = [s for s in walker.steps if s.write]
+        ends = [i for i, s in enumerate(writes) if ends_record(s.tool.name)]
+        if not ends:
+            continue
+        cancelled += 1
+        others = [s for s in writes if not ends_record(s.tool.name)]
+        assert all(is_message(str(s.tool.collection)) for s in others), _tools(walker)
+    assert cancelled >= 5

@@ -240,6 +240,11 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
     return frozenset(name for name, n in overlap.items() if n and n == most)
 
 
+# Work that a cancellation ends: a trip or a meeting called off is not planned further (no
+# expense report filed, no briefing booked for it); what follows is telling people.
+CALLED_OFF = frozenset({"travel", "scheduling"})
+
+
 # Work that comes as one matter even off a colleague's plate: their scheduling is one
 # meeting, their trip one trip (a long request of it strings unrelated calendar chores).
 ONE_MATTER = frozenset({"scheduling", "travel", "file sharing"})

@@ -28,6 +28,7 @@ from library.compose.motifs import (
     ABOUT_NOT_FOR,
     APPOINTMENTS,
     BY_NAME,
+    CALLED_OFF,
     LOG_TEXTS,
     ONGOING,
     STAFF_WORKFLOWS,
@@ -320,6 +321,8 @@ class Writes(Binding):
         )
 
     def _create(self, tool: ToolInfo) -> Step | None:
+        if self._after_calling_off(tool):
+            return None
         exclude = (tool.service, tool.collection)
         required = self._bind_required(tool, set(), exclude)
         if required is None:
@@ -573,6 +576,8 @@ class Writes(Binding):
         return False
 
     def _update(self, tool: ToolInfo) -> Step | None:
+        if self._after_calling_off(tool):
+            return None
         entity = self._target(tool)
         if entity is None or entity.created:
             return None  # what a step creates it creates as wanted: no "then change the new one"
@@ -665,6 +670,23 @@ class Writes(Binding):
             and isinstance(bound[p.name].value, str)
         )
 
+    def _after_calling_off(self, tool: ToolInfo) -> bool:
+        """Whether a write would plan on after the request called its matter off (a trip
+        cancelled, then its expense report filed and a briefing booked): what follows a
+        cancellation is telling people (``CALLED_OFF``)."""
+        if self.motif is None or self.motif.name not in CALLED_OFF:
+            return False
+        if is_message(str(tool.collection or "")):
+            return False
+        return any(s.write and ends_record(s.tool.name) for s in self.steps)
+
+    def _calls_off_planned(self, tool: ToolInfo) -> bool:
+        """Whether an action would call the matter off after the request planned on it
+        (a booking cancelled after the hotel rooms were changed for the same trip)."""
+        if self.motif is None or self.motif.name not in CALLED_OFF or not ends_record(tool.name):
+            return False
+        return any(s.write and not is_message(str(s.tool.collection or "")) for s in self.steps)
+
     def _decided_at_once(self, diff: Any) -> bool:
         """Whether an action puts a record the plan made at a decision (approved, hired)."""
         made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
@@ -721,6 +743,8 @@ class Writes(Binding):
         return self.motif is not None and self.motif.name in ONGOING and status_of(values) in FINAL
 
     def _action(self, tool: ToolInfo) -> Step | None:
+        if self._after_calling_off(tool) or self._calls_off_planned(tool):
+            return None
         entity = self._target(tool)
         if entity is None or (entity.created and ends_record(tool.name)):
             return None
