@@ -746,7 +746,7 @@ def test_no_flag_or_status_undoes_the_work():
 def _transition_outcomes(created: bool) -> dict[str, object]:
     """An escalation's walk moving an open issue (one it made, or one it found) to
     "wont_do" and to "in_progress": the step each makes, or None."""
-    from library.compose.coherence import FINAL, status_of
+    from library.compose.coherence import status_of
 
     lib = bundled_library(["issue_tracker", "mail"])
     env = make_env(lib.classes, lib.nodes)
@@ -761,8 +761,8 @@ def _transition_outcomes(created: bool) -> dict[str, object]:
         rid, record = next(
             (i, r.model_dump(mode="json"))
             for i, r in sorted(issues.items())
-            if status_of(r.model_dump(mode="json")) not in FINAL
-            and status_of(r.model_dump(mode="json")) != "in_progress"
+            # one still ahead of "in_progress": moving it there moves it on, not back
+            if status_of(r.model_dump(mode="json")) in ("backlog", "todo")
         )
         issue = Entity("issue_tracker", "issues", rid, record, 0, "", "issue", created=created)
         walker._add_entity(issue)  # the record and what it shows, as a step would add them

@@ -843,3 +843,23 @@ def test_a_trip_called_off_is_not_planned_further() -> None:
         others = [s for s in writes if not ends_record(s.tool.name)]
         assert all(is_message(str(s.tool.collection)) for s in others), _tools(walker)
     assert cancelled >= 5
+
+
+def test_a_request_never_moves_a_record_back_along_its_life() -> None:
+    """A report that is approved is not submitted again: no write moves a record back along
+    the stages its spec declares (a waiting record resumes, an ended one is not reopened)."""
+    from library.runtime.world import CollectionDiff, WorldDiff
+
+    library = bundled_library(["expenses", "helpdesk"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+
+    def moved(service: str, collection: str, old: str, new: str) -> bool:
+        change = CollectionDiff(updated={"r1": {"status": (old, new)}})
+        return walker._moves_back(WorldDiff({service: {collection: change}}))
+
+    assert moved("expenses", "expense_reports", "approved", "submitted")
+    assert not moved("expenses", "expense_reports", "submitted", "approved")
+    assert not moved("helpdesk", "tickets", "on_hold", "open")  # a waiting case resumes
+    assert not moved("helpdesk", "tickets", "open", "closed")

@@ -22,7 +22,7 @@ from library.compose.catalog import (
 from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
-from library.compose.direction import DECIDED, is_stage, past_stage_of
+from library.compose.direction import DECIDED, WAITING, is_stage, past_stage_of
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -264,6 +264,8 @@ class Writes(Binding):
                         raise Reject("inverted_range")
         if self._past_its_stage(diff):
             raise Reject("past_its_stage")
+        if self._moves_back(diff):
+            raise Reject("moves_back")  # an approved report is not submitted again
         if tool.kind == ACTION and self._decided_at_once(diff):
             # A report filed and approved in one breath skips the review it exists for.
             raise Reject("decided_at_once")
@@ -669,6 +671,26 @@ class Writes(Binding):
             and (p.key or p.item_key) == "email"
             and isinstance(bound[p.name].value, str)
         )
+
+    def _moves_back(self, diff: Any) -> bool:
+        """Whether a write moves a record back along its life cycle (the stage values in the
+        order the spec declares them): "submit" on an approved report. A record that waits
+        (on hold) resumes where it was; cancelling or closing is the end, not a step back."""
+        for svc, colls in diff.services.items():
+            for coll, d in colls.items():
+                info = self._coll(svc, coll)
+                for fields in d.updated.values():
+                    for name, (old, new) in fields.items():
+                        meta = info.fields.get(name) if info is not None else None
+                        if meta is None or not meta.enum or not is_stage(name):
+                            continue
+                        order = [str(v).lower() for v in meta.enum]
+                        was, now = str(old).lower(), str(new).lower()
+                        if was in WAITING or now in FINAL or was not in order or now not in order:
+                            continue
+                        if order.index(now) < order.index(was):
+                            return True
+        return False
 
     def _after_calling_off(self, tool: ToolInfo) -> bool:
         """Whether a write would plan on after the request called its matter off (a trip
