@@ -863,3 +863,16 @@ def test_a_request_never_moves_a_record_back_along_its_life() -> None:
     assert not moved("expenses", "expense_reports", "submitted", "approved")
     assert not moved("helpdesk", "tickets", "on_hold", "open")  # a waiting case resumes
     assert not moved("helpdesk", "tickets", "open", "closed")
+    # ... and the walk refuses the step: submitting an approved report takes no step
+    from library.compose.walk_state import Reject
+
+    reports = world.services["expenses"].state.expense_reports
+    rid = next(iter(reports))
+    reports[rid] = reports[rid].model_copy(update={"status": "approved"})
+    record = reports[rid].model_dump(mode="json")
+    walker._add_entity(Entity("expenses", "expense_reports", rid, record, 0, "", "report"))
+    walker.motif = BY_NAME["expenses"]
+    walker.max_matters = None
+    submit = env.catalog.tools["expenses__submit_expense_report"]
+    with pytest.raises(Reject, match="moves_back"):
+        walker._action(submit)

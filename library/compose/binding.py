@@ -320,29 +320,31 @@ class Binding(WalkState):
             return True
         if not 0 <= entity.found < len(self.steps):
             return False
-        step, subjects = self.steps[entity.found], self.subjects()
-        return any(
-            (p := step.tool.param(name)) is not None
+        step = self.steps[entity.found]
+        return bool(self.naming_subject(step.tool, step.args))
+
+    def naming_subject(self, tool: ToolInfo, args: dict[str, Any]) -> list[str]:
+        """The person parameters of a call that name the request's subject (a lookup by
+        their e-mail, a message to them)."""
+        subjects = self.subjects()
+        return [
+            name
+            for name, value in args.items()
+            if (p := tool.param(name)) is not None
             and (p.key or p.item_key) in PERSON_KEYS
-            and self.env.identity(str(p.key or p.item_key), v) in subjects
-            for name, value in step.args.items()
-            for v in (value if isinstance(value, list) else [value])
-        )
+            and any(
+                self.env.identity(str(p.key or p.item_key), v) in subjects
+                for v in (value if isinstance(value, list) else [value])
+            )
+        ]
 
     def _found_handling(self, entity: Entity) -> bool:
         """Whether ``entity`` was found by its subject in a role that handles others' work
         (as its approver, host or manager)."""
         if not 0 < entity.found < len(self.steps):
             return False
-        step, subjects = self.steps[entity.found], self.subjects()
-        return any(
-            (p := step.tool.param(name)) is not None
-            and (p.key or p.item_key) in PERSON_KEYS
-            and hands_over(role_of(name))
-            and self.env.identity(str(p.key or p.item_key), v) in subjects
-            for name, value in step.args.items()
-            for v in (value if isinstance(value, list) else [value])
-        )
+        step = self.steps[entity.found]
+        return any(hands_over(role_of(n)) for n in self.naming_subject(step.tool, step.args))
 
     def _about_the_work(self, entity: Entity) -> bool:
         """Whether ``entity`` is a record of the kind the workflow is about (its nouns, or an

@@ -267,14 +267,7 @@ class Walker(Lookups, Writes):
             return False  # a person record (a shop's users) is the customer's own
         if not staff_work(tool.collection, tool.name) or not self._for_an_outsider():
             return False
-        subjects = self.subjects()
-        return any(
-            (p := tool.param(name)) is not None
-            and (p.key or p.item_key) in PERSON_KEYS
-            and self.env.identity(str(p.key or p.item_key), v) in subjects
-            for name, value in step.args.items()
-            for v in (value if isinstance(value, list) else [value])
-        )
+        return bool(self.naming_subject(tool, step.args))
 
     def _leaver_elsewhere(self, lookup: str) -> bool:
         """Whether a lookup in a new service would find nothing of a leaver's to hand over

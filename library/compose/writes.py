@@ -485,14 +485,7 @@ class Writes(Binding):
         a call to them)."""
         if tool.qualified not in self.env.core_tools(BY_NAME["follow-up"]):
             return False
-        subjects = self.subjects()
-        return any(
-            (p := tool.param(n)) is not None
-            and (p.key or p.item_key) in PERSON_KEYS
-            and self.env.identity(str(p.key or p.item_key), v) in subjects
-            for n, b in bound.items()
-            for v in (b.value if isinstance(b.value, list) else [b.value])
-        )
+        return bool(self.naming_subject(tool, {n: b.value for n, b in bound.items()}))
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
         """Whether this message goes to someone the plan already wrote to (a draft, a new
