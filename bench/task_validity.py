@@ -53,7 +53,10 @@ offending part). Figures (the README of the audit; the code below is the definit
 10. name / e-mail disagreement: a person's name paired with an e-mail (same prefix: ``email``
     with ``name``/``first_name``+``last_name``, ``x_email`` with ``x_name``) whose local part
     shares no token with it, in a call, in a record the plan wrote (the pair created or
-    changed by the plan), or in a seeded record.
+    changed by the plan), or in a seeded record. 10c: a seeded record tied by one ``*_id``
+    to a record with its own ``email`` (a payment to a customer) whose outside-person
+    e-mail fields (any ``*_email`` but a colleague's role or address) hold another e-mail.
+    10d: a seeded record naming one e-mail in two ``*_email`` fields (two roles).
 11. mutation catch rate: ``library.compose.mutants.task_mutation_report`` when present.
 12. shape: services, capabilities (recomputed from the plan and rubric), hard band, motifs,
     openings, templates, sizes, composition speed.
@@ -91,6 +94,7 @@ from library.compose import (  # noqa: E402
     merge_tasks,
 )
 from library.compose.corpus import bundled_library  # noqa: E402
+from library.compose.roles import is_staff_role  # noqa: E402
 from library.compose.run import task_world  # noqa: E402
 from library.compose.spec_library import spec_library  # noqa: E402
 from library.rubric import Criterion, collections_of, load_criteria  # noqa: E402
@@ -617,6 +621,7 @@ class Ctx:
     name2email: dict[str, str]
     phone2email: dict[str, str]
     companies: frozenset[str]
+    staff: frozenset[str]  # our own people's e-mails
     noun_re: re.Pattern[str]
     mutation_report: Callable[..., Any] | None
 
@@ -647,6 +652,7 @@ def build_ctx(classes: Mapping[str, type[Service]], pool_seed: int = 0) -> Ctx:
         name2email=name2email,
         phone2email=phone2email,
         companies=frozenset(c.name.lower() for c in pool.companies),
+        staff=frozenset(p.email.lower() for p in pool.staff),
         noun_re=re.compile(rf"\b(?:{alternation})\b", re.IGNORECASE),
         mutation_report=report,
     )
@@ -1540,7 +1546,66 @@ def seeded_figures(task: Task, ctx: Ctx) -> dict[str, Any]:
         for nk, nv, ek, ev in name_email_pairs(rec):
             if looks_person(nv, ctx.companies) and email_agrees(nv, ev) is False:
                 mismatched.append(f"{svc}.{coll} {rid}: {nk}={nv!r} vs {ek}={ev!r}")
-    return {"pairs": pairs, "inverted": bad, "examples": examples, "name_email": mismatched}
+    return {
+        "pairs": pairs,
+        "inverted": bad,
+        "examples": examples,
+        "name_email": mismatched,
+        "tied": tied_to_another(task.initial_state, ctx.staff),
+        "two_roles": two_roles_seeded(task.initial_state),
+    }
+
+
+def two_roles_seeded(states: Mapping[str, Any]) -> list[str]:
+    """Seeded records naming one e-mail in two ``*_email`` fields of different roles (a
+    report its own employee approves)."""
+    out: list[str] = []
+    for svc, coll, rid, rec in records_of(states):
+        seen: dict[str, str] = {}
+        for k, v in rec.items():
+            if not (k.endswith("_email") and isinstance(v, str) and "@" in v):
+                continue
+            other = seen.setdefault(v.lower(), k)
+            if other != k:
+                out.append(f"{svc}.{coll} {rid}: {other} = {k} = {v!r}")
+    return out
+
+
+def tied_to_another(states: Mapping[str, Any], staff: frozenset[str] = frozenset()) -> list[str]:
+    """Records tied to an outside person's record (a payment's ``customer_id``, not a work
+    order's ``technician_id``) whose outside-person e-mail (its receipt or customer e-mail,
+    not a colleague's role) is someone else's."""
+    out: list[str] = []
+    for svc in states:
+        colls = collections_of(states, svc)
+        owners = {
+            rid: rec["email"].lower()
+            for recs in colls.values()
+            for rid, rec in recs.items()
+            if isinstance(rec, dict) and isinstance(rec.get("email"), str)
+        }
+        for coll, recs in colls.items():
+            for rid, rec in recs.items():
+                if not isinstance(rec, dict):
+                    continue
+                whose = [
+                    owners[v]
+                    for k, v in rec.items()
+                    if k.endswith("_id") and v in owners and not is_staff_role(k[:-3])
+                ]
+                if len(whose) != 1:
+                    continue
+                for k, v in rec.items():
+                    role = k.removesuffix("_email")
+                    if (
+                        k.endswith("_email")
+                        and isinstance(v, str)
+                        and not is_staff_role(role)
+                        and v.lower() not in staff  # a purchase order's requester is ours
+                        and v.lower() != whose[0]
+                    ):
+                        out.append(f"{svc}.{coll} {rid}: {k}={v!r}, tied to {whose[0]!r}")
+    return out
 
 
 def written_figures(task: Task, rep: Replay, ctx: Ctx) -> dict[str, Any]:
@@ -2112,6 +2177,22 @@ def figures(
             ex((r["task_id"], e) for r in ne_s for e in r["seeded"]["name_email"]),
         )
     )
+
+    for key, label, what in (
+        ("10c", "a record tied to a person's record names another outside person (seeded)", "tied"),
+        ("10d", "a seeded record names one person in two roles", "two_roles"),
+    ):
+        hit = [r for r in results if r["seeded"][what]]
+        rows.append(
+            Row(
+                key,
+                label,
+                len(hit),
+                n,
+                f"{sum(len(r['seeded'][what]) for r in results)} records",
+                ex((r["task_id"], e) for r in hit for e in r["seeded"][what]),
+            )
+        )
 
     # 11
     muts = [r["mutation"] for r in rep if isinstance(r.get("mutation"), dict)]

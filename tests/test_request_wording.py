@@ -458,3 +458,51 @@ def test_our_notes_on_a_record_are_not_what_the_customer_asked() -> None:
                 noted += 1
                 assert not regex.search(r"\b[Aa]s \w+ asked\b", sentence), sentence
     assert noted >= 3
+
+
+def test_a_leaver_found_by_name_is_named_in_their_roles() -> None:
+    """Larry's user record, found by his name, gives his address: the events he organizes
+    are "organized by Larry", not those "whose organizer email is the user's email"."""
+    plan = [
+        _find("identity.list_users", "user", [["full name", '"Larry Owens"']]),
+        _step("identity.suspend_user", {"kind": "action", "summary": "suspend the user"}),
+        _step(
+            "calendar.list_events",
+            {
+                "kind": "lookup",
+                "noun": "event",
+                "nouns": "events",
+                "label": "event",
+                "by": [["organizer email", "the email of the user"]],
+            },
+            organizer_email={"from": "step", "step": 0, "path": "data[0].email"},
+        ),
+        _step(
+            "calendar.update_event",
+            {"kind": "update", "target": "the event", "values": [["organizer email", CRAIG]]},
+        ),
+    ]
+    text = render_instruction(plan, goal="Larry Owens is leaving.", variant=0)
+    assert "organized by Larry" in text, text
+    assert "the user's email" not in text and "email of the user" not in text, text
+    # ... where the record is not theirs by name, the address is still said as the record's
+    plan[0] = _find("identity.list_users", "user", [["department", '"Sales"']])
+    text = render_instruction(plan, goal="Sales needs a clean-up.", variant=0)
+    assert "organized by Larry" not in text, text
+
+
+def test_a_reply_goes_to_the_message_not_to_its_sender() -> None:
+    """A reply is to Tyler's message ("Reply to Tyler's message"), never "to the sender of
+    the message from Tyler" (its sender is Tyler)."""
+    from library.compose import ComposeConfig, compose_tasks, make_env
+    from library.compose.corpus import bundled_library
+
+    library = bundled_library(["mail", "helpdesk", "todo", "crm", "voice"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    replies = 0
+    for task in compose_tasks([], 60, env=env, seed=5).tasks:
+        if any(s["tool"] == "mail__reply_to_message" for s in task.gold_plan):
+            replies += 1
+            assert "sender of" not in task.instruction, task.instruction
+            assert "eply to " in task.instruction, task.instruction
+    assert replies >= 5, replies

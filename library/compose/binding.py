@@ -876,7 +876,13 @@ class Binding(WalkState):
         options = [v for v in p.enum if isinstance(v, str)]
         topic = self._topic()
         facts = [
-            f for f in self._numeric_facts() if f.entity in related and decides(f.field, p.name)
+            f
+            for f in self._numeric_facts()
+            if f.entity in related
+            and decides(f.field, p.name)
+            # not a value the plan itself set: "seats above 23" after setting them to 15
+            # decides nothing the request did not already say
+            and (f.entity.service, f.entity.collection, f.entity.id, f.field) not in self.written
         ]
         if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
             return None
@@ -1179,7 +1185,12 @@ class Binding(WalkState):
                             out[p.name], rule_text_ = moved
                     continue
             if handing and hands_over(role_of(p.name)) and (p.key or p.item_key) == "email":
-                # Someone leaving hands all their work to one colleague.
+                # Someone leaving hands all their work to one colleague: the roles they
+                # hold on the record (a report they filed gets no new approver).
+                if entity is not None and not (
+                    isinstance(current, str) and self._leaver("email", current)
+                ):
+                    continue
                 if self.successor is None:
                     self.successor = self._colleague(p)
                 taker = self.successor

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from library.compose.binding import Binding
@@ -31,7 +32,13 @@ from library.compose.realism import (
     rule_options,
     rule_text,
 )
-from library.compose.roles import EXTERNAL_ROLES, PERSON_KEYS, names_person, role_of
+from library.compose.roles import (
+    EXTERNAL_ROLES,
+    PERSON_KEYS,
+    is_staff_role,
+    names_person,
+    role_of,
+)
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.vocab import meaning
@@ -555,14 +562,23 @@ class Lookups(Binding):
                     break
             taken.add(new)
             rid = new_id(self.world, service, coll, base.id, self.rng)
-            source = self.rng.choice(siblings) if siblings else base
-            changes = moved_with(source, name, getattr(source, name, value), new)
             kept = base.model_dump() if keep else {}
+            people = {kept[f] for f in keep or () if info.fields[f].key in PERSON_KEYS}
+            # not a sibling the subject already holds another role on (their own report
+            # made one they approve)
+            fitting = [r for r in siblings if not _names_elsewhere(r, info, people, keep or [])]
+            source = self.rng.choice(fitting) if fitting else base
+            changes = moved_with(source, name, getattr(source, name, value), new)
             changes |= {f: kept[f] for f in keep or () if f != name and f in kept}
             for f in keep or ():
                 if f != name and info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):
                     # a sibling's record made the subject's: their name goes with their e-mail
                     changes |= self._identity_of(info, f, kept[f])
+                    changes |= self._person_ref(service, info, source, f, kept[f])
+                elif f != name and str(info.fields[f].key or "").startswith("id:"):
+                    # ... and a sibling made another of the customer's payments goes to them
+                    key = str(info.fields[f].key)[3:]
+                    changes |= self._owner_of(service, info, key, str(kept.get(f)))
             try:
                 copy = clone(source, rid, changes)
             except ValueError:
@@ -593,6 +609,7 @@ class Lookups(Binding):
         if key == "email":
             # Another person altogether: their name and phone go with their e-mail.
             changes.update(self._identity_of(info, fname, changes[fname]))
+            changes.update(self._person_ref(service, info, anchor, fname, changes[fname]))
         try:
             copy = clone(anchor, rid, changes)
         except ValueError:
@@ -630,6 +647,74 @@ class Lookups(Binding):
                 out |= self.env.pool.person_fields(person, mine, other)
         return out
 
+    def _person_ref(
+        self, service: str, info: CollectionInfo, base: Record, fname: str, email: Any
+    ) -> dict[str, Any]:
+        """The references of a copy of ``base`` that now names ``email`` in ``fname`` (an
+        order copied for Victor): they point at Victor's own record in the service (his
+        customer record; a copy of the one ``base`` pointed at, made his, where he has none),
+        never at the customer the source belonged to."""
+        if is_staff_role(field_role(fname)) or not isinstance(email, str) or "@" not in email:
+            return {}
+        state = self.world.services[service].state
+        names = list(type(state).model_fields)
+        out: dict[str, Any] = {}
+        for n, m in sorted(info.fields.items()):
+            ref = str(m.key or "")
+            coll = ref_collection(ref[3:], names) if ref.startswith("id:") else None
+            records = getattr(state, coll, None) if coll else None
+            current = getattr(base, n, None)
+            if not isinstance(records, Mapping) or current not in records:
+                continue
+            theirs = getattr(records[current], "email", None)
+            if not isinstance(theirs, str) or theirs.casefold() == email.casefold():
+                continue  # not a person's record, or already theirs
+            mine = next(
+                (
+                    rid
+                    for rid, r in sorted(records.items())
+                    if str(getattr(r, "email", "")).casefold() == email.casefold()
+                ),
+                None,
+            )
+            pinfo = self._coll(service, str(coll))
+            if mine is None and pinfo is not None:
+                rid = new_id(self.world, service, str(coll), current, self.rng)
+                made = {"email": email, **self._identity_of(pinfo, "email", email)}
+                try:
+                    self._inject(service, str(coll), clone(records[current], rid, made))
+                except ValueError:
+                    continue
+                mine = rid
+            if mine is not None:
+                out[n] = mine
+        return out
+
+    def _owner_of(
+        self, service: str, info: CollectionInfo, target: str, rid: str
+    ) -> dict[str, Any]:
+        """The person fields a record tied to ``rid`` (a payment of a customer) takes from
+        the person that record is (the receipt goes to the customer it is charged to), as
+        the seed writer ties them; none where the referenced record names no one."""
+        state = self.world.services[service].state
+        coll = ref_collection(target, [n for n in type(state).model_fields])
+        record = getattr(state, coll, {}).get(rid) if coll else None
+        if record is None:
+            return {}
+        own = record.model_dump(mode="json")
+        email = next(
+            (v for k, v in own.items() if k.lower() == "email" and isinstance(v, str)), None
+        )
+        if email is None or self.env.pool.person_by_email(email) is None:
+            return {}
+        out: dict[str, Any] = {}
+        for n, m in sorted(info.fields.items()):
+            role = field_role(n)
+            if m.key == "email" and role not in ("",) and not is_staff_role(role):
+                out[n] = email
+                out |= self._identity_of(info, n, email)
+        return out
+
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
         """Inject the record a cross-service lookup must find: a copy of an existing record
         whose filtered field carries the value (and, for a person, their other details)."""
@@ -649,11 +734,21 @@ class Lookups(Binding):
             fname = self._field_for(p, info)
         if fname is None:
             raise Reject("lookup_empty")
-        base = getattr(state, info.name)[self.rng.choice(ids)]
+        records = getattr(state, info.name)
+        base = records[self.rng.choice(ids)]
+        if _names_elsewhere(base, info, {value}, [fname]):
+            # a copy for the approver must not be a report they filed themselves
+            free = [r for r in ids if not _names_elsewhere(records[r], info, {value}, [fname])]
+            if not free:
+                raise Reject("lookup_empty")
+            base = records[self.rng.choice(free)]
         changes: dict[str, Any] = {fname: value}
         meta = info.fields[fname]
         if meta.key in PERSON_KEYS:
             changes.update(self._identity_of(info, fname, value))
+            changes.update(self._person_ref(tool.service, info, base, fname, value))
+        elif (meta.key or "").startswith("id:"):
+            changes.update(self._owner_of(tool.service, info, str(meta.key)[3:], value))
         try:
             copy = clone(
                 base, new_id(self.world, tool.service, info.name, base.id, self.rng), changes
@@ -714,3 +809,17 @@ class Lookups(Binding):
             entity,
             sources=[fact],
         )
+
+
+def _names_elsewhere(
+    record: Record, info: CollectionInfo, people: set[Any], fields: list[str]
+) -> bool:
+    """Whether ``record`` holds one of ``people`` (e-mails, phones, names) in a person field
+    of another role than ``fields``': a copy putting them in ``fields`` would make one
+    person two roles of one record."""
+    roles = {field_role(f) for f in fields}
+    return any(
+        m.key in PERSON_KEYS and field_role(n) not in roles and getattr(record, n, None) in people
+        for n, m in info.fields.items()
+        if n not in fields
+    )

@@ -485,6 +485,10 @@ class Writer:
                 return f"with {phrase} as {role}", ""
             return f"with {fwords} {phrase}", ""
         m = re.fullmatch(r"the (.+) of the (.+)", phrase)
+        if m and subject is not None and role is not None and self._own_detail(*m.groups()):
+            # Larry's own address read off the user record found by his name is Larry:
+            # "the event organized by Larry", not "whose organizer email is the user's email"
+            return self._role_clause(role, subject.first, possessive=True)
         if m and m.group(2) in self.records:
             src, owner = m.group(1), m.group(2)
             src_role = person_role(src)
@@ -499,6 +503,14 @@ class Writer:
             # one address among a list's: "whose email is one of the cc recipients of ..."
             return f"whose {fwords} is one of {self.ref(phrase)}", ""
         return f"whose {fwords} is {self.ref(phrase)}", ""
+
+    def _own_detail(self, src: str, owner: str) -> bool:
+        """Whether ``the <src> of the <owner>`` is the subject's own detail: the record the
+        opening found by their name, and a field of its own person (its ``email``)."""
+        if not self.plan or person_role(src) != "":
+            return False
+        t = self.plan[0]["text"]
+        return t.get("kind") == "lookup" and t.get("label") == owner and "search" not in t
 
     @staticmethod
     def _role_clause(

@@ -56,6 +56,13 @@ FIXED_STAFF_ROLES = frozenset(
 )  # fmt: skip
 
 
+# Roles of whoever does the work a record asks for (a task's assignee, a ticket's agent).
+TAKES_WORK = frozenset(
+    {"assignee", "assigned_to", "handler", "responsible", "technician", "agent",
+     "support_agent", "engineer"}
+)  # fmt: skip
+
+
 @functools.cache
 def hands_over(role: str) -> bool:
     """Whether a record's person in ``role`` can be changed to someone else: the colleague

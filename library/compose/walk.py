@@ -577,6 +577,8 @@ class Walker(Lookups, Writes):
             return None  # a customer's matter makes no expense report or employee record
         if tool.write and self._moves_money_again(tool):
             return None
+        if tool.write and self.reported_done():
+            return None  # "nothing more is needed from you" ends the work
         mark = self.mark()
         self.call_people = {}
         self.call_subject = singular(str(tool.collection or ""))

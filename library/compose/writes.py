@@ -36,7 +36,7 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
-from library.compose.roles import PERSON_KEYS, hands_over, is_staff_role, role_of
+from library.compose.roles import PERSON_KEYS, TAKES_WORK, hands_over, is_staff_role, role_of
 from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words, tool_verb
@@ -372,6 +372,8 @@ class Writes(Binding):
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
         if bound is None or self._told_again(tool, bound, None):
             return None
+        if self._back_on_their_plate(bound):
+            return None  # a task for the colleague who asked us to do the work is no help
         if self._filed_for_another(tool, bound):
             return None  # a colleague's trip files their own expense report, not their manager's
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
@@ -486,6 +488,36 @@ class Writes(Binding):
         if tool.qualified not in self.env.core_tools(BY_NAME["follow-up"]):
             return False
         return bool(self.naming_subject(tool, {n: b.value for n, b in bound.items()}))
+
+    def _done_for(self) -> set[str]:
+        """The colleagues a request is done for (who asked, or whose plate it is): none for
+        a joiner's or a leaver's work (they did not ask) nor for an outside person's."""
+        if self.motif is None or self.motif.name in STAFF_WORKFLOWS:
+            return set()
+        people = {self.env.identity("email", s) for s in self.subjects()}
+        if people and all(self.env.is_staff("email", p) for p in people):
+            return people
+        return set()
+
+    def reported_done(self) -> bool:
+        """Whether the plan has told the colleague the work is for that it is done: that
+        message closes the request ("nothing more is needed from you" comes last)."""
+        colleagues = self._done_for()
+        return bool(colleagues) and any(
+            s.write and (told := self._recipients(s.tool, s.args, s.entity)) and told <= colleagues
+            for s in self.steps
+        )
+
+    def _back_on_their_plate(self, bound: dict[str, Bound]) -> bool:
+        """Whether a write gives work to the colleague who asked us to take care of it (a
+        task assigned to them, a ticket handed back to them): the work comes off their plate."""
+        colleagues = self._done_for()
+        return bool(colleagues) and any(
+            role_of(name) in TAKES_WORK
+            and isinstance(b.value, str)
+            and self.env.identity("email", b.value) in colleagues
+            for name, b in bound.items()
+        )
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
         """Whether this message goes to someone the plan already wrote to (a draft, a new
@@ -612,6 +644,8 @@ class Writes(Binding):
         ):
             return None  # nothing would change
         bound = {str(tool.own): own, **required, **values}
+        if self._back_on_their_plate(values):
+            return None
         resent -= set(values)  # a value the step changes is said, not resent
         text: dict[str, Any] = {
             "kind": UPDATE,
@@ -823,6 +857,8 @@ class Writes(Binding):
         info = self._coll(entity.service, entity.collection)
         noun = info.noun if info else entity.label
         named = _named_action(tool_name, noun)
+        if tool_verb(tool_name) == "reply":
+            return f"reply to {entity.the}"  # "the sender of the message from Tyler" is Tyler
         if named and _wordy(summary):
             return f"{named} {entity.the}"
         padded = f" {summary}"

@@ -1,0 +1,162 @@
+"""The people of a request stay who they are: work done for a colleague ends with telling
+them it is done and hands nothing back to them; a record copied for one person (the
+payment a lookup must find, a decoy beside it) is that person's in every field and every
+reference; nobody holds two roles of one record; and a threshold decides by a value the
+agent had to read, not one the request itself just set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from library.compose import ComposeConfig, ComposeEnv, make_env
+from library.compose.corpus import bundled_library
+from library.compose.inject import put
+from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif
+from library.compose.mutants import lookup
+from library.compose.roles import TAKES_WORK, role_of
+from library.compose.walk import Walker
+from library.seed.vocab import role_of as field_role
+from tests.compose_walks import finished_walks
+
+SERVICES = [
+    "helpdesk", "mail", "todo", "customer_success", "expenses", "issue_tracker", "payments",
+    "storefront", "invoicing", "returns", "subscriptions", "crm",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def env() -> ComposeEnv:
+    library = bundled_library(SERVICES)
+    return make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+
+
+@pytest.fixture(scope="module")
+def walks(env: ComposeEnv) -> list[Walker]:
+    return finished_walks(env, 240, "people")
+
+
+def _for_a_colleague(env: ComposeEnv, walker: Walker) -> set[str]:
+    if walker.motif is None or walker.motif.name in STAFF_WORKFLOWS:
+        return set()
+    people = {env.identity("email", s) for s in walker.subjects()}
+    return people if people and all(env.is_staff("email", p) for p in people) else set()
+
+
+def test_telling_the_colleague_it_is_done_ends_the_request(
+    env: ComposeEnv, walks: list[Walker]
+) -> None:
+    """Once the request's colleague is told the work is done ("nothing more is needed from
+    you"), nothing more is done; and no work goes back on their plate (no task assigned to
+    them, no ticket handed back to them)."""
+    reported = colleague_requests = 0
+    for walker in walks:
+        colleagues = _for_a_colleague(env, walker)
+        if not colleagues:
+            continue
+        colleague_requests += 1
+        told_at = None
+        for i, step in enumerate(walker.steps):
+            if not step.write:
+                continue
+            assert told_at is None, ("a write after reporting back", told_at, i)
+            for name, value in step.args.items():
+                if role_of(name) in TAKES_WORK and isinstance(value, str):
+                    assert env.identity("email", value) not in colleagues, (step.tool.name, name)
+            told = walker._recipients(step.tool, step.args, step.entity)
+            if told and told <= colleagues:
+                told_at = i
+                reported += 1
+    assert colleague_requests >= 10 and reported >= 5, (colleague_requests, reported)
+
+
+def _as_found(walker: Walker) -> Any:
+    """The walk's world as the request found it: the seeded world and the injections."""
+    world = walker.world
+    world.restore(walker.base)
+    for injection in walker.injections:
+        put(world, injection)
+    return world
+
+
+def test_a_record_made_for_a_person_is_theirs_in_every_field(
+    env: ComposeEnv, walks: list[Walker]
+) -> None:
+    """A record injected for one person (the orders a lookup by their e-mail must find, the
+    decoys beside it) points at that person's own record (``customer_id``), sends its
+    receipt to them, and names no one in two roles (their own report is not one they
+    approve)."""
+    tied = 0
+    for walker in walks:
+        world = _as_found(walker)
+        for injection in walker.injections:
+            info = env.catalog.collection(injection.service, injection.collection)
+            if info is None:
+                continue
+            state = world.services[injection.service].state
+            record = injection.record.model_dump(mode="json")
+            emails = {
+                n: v
+                for n, m in info.fields.items()
+                if m.key == "email" and isinstance(v := record.get(n), str)
+            }
+            roles = {}
+            for n, v in emails.items():
+                assert roles.setdefault(v, field_role(n)) == field_role(n), (record, n)
+            for n, m in info.fields.items():
+                ref = str(m.key or "")
+                target = getattr(state, ref[3:], None) if ref.startswith("id:") else None
+                owner = target.get(record.get(n)) if target is not None else None
+                own = getattr(owner, "email", None)
+                if not isinstance(own, str) or env.is_staff("email", own):
+                    continue
+                for field, value in emails.items():
+                    if not env.is_staff("email", value):
+                        tied += 1
+                        assert value == own, (injection.collection, n, field, value, own)
+    assert tied >= 20, tied
+
+
+def test_a_threshold_reads_a_value_the_request_did_not_set(walks: list[Walker]) -> None:
+    """ "If the subscription's seats are above 23" after "set its seats to 15" decides
+    nothing: a threshold's number is one no earlier step of the plan wrote."""
+    thresholds = 0
+    for walker in walks:
+        envelopes = [s.envelope or {} for s in walker.steps]
+        for i, step in enumerate(walker.steps):
+            for bind in step.binds.values():
+                if bind.get("rule") != "threshold":
+                    continue
+                thresholds += 1
+                k, path = bind["step"], str(bind["path"])
+                where, _, field = path.rpartition(".")
+                data = envelopes[k].get("data")
+                source = lookup(data, where) if where else data  # a record, or a list's item
+                rid = source.get("id") if isinstance(source, dict) else None
+                for earlier in walker.steps[:i]:
+                    if earlier.write and earlier.entity is not None and earlier.entity.id == rid:
+                        assert field not in earlier.args, (earlier.tool.name, field)
+    assert thresholds >= 10, thresholds
+
+
+class _Offboarding(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["offboarding"]
+
+
+def test_no_one_holds_two_roles_of_a_record_made_for_them() -> None:
+    """A leaver's reports to approve, found or made for the request, are never reports they
+    filed themselves: a record copied to hold a person in one role (the approver) is not
+    one holding them in another (the employee)."""
+    library = bundled_library(["identity", "expenses", "helpdesk", "todo", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+    made = 0
+    for walker in finished_walks(env, 120, "two roles", _Offboarding):
+        for injection in walker.injections:
+            if injection.collection != "expense_reports":
+                continue
+            made += 1
+            record = injection.record.model_dump(mode="json")
+            assert record["employee_email"] != record["approver_email"], record
+    assert made >= 10, made
