@@ -1185,12 +1185,7 @@ class Binding(WalkState):
                             out[p.name], rule_text_ = moved
                     continue
             if handing and hands_over(role_of(p.name)) and (p.key or p.item_key) == "email":
-                # Someone leaving hands all their work to one colleague: the roles they
-                # hold on the record (a report they filed gets no new approver).
-                if entity is not None and not (
-                    isinstance(current, str) and self._leaver("email", current)
-                ):
-                    continue
+                # Someone leaving hands all their work to one colleague.
                 if self.successor is None:
                     self.successor = self._colleague(p)
                 taker = self.successor
