@@ -17,6 +17,7 @@ from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif
 from library.compose.mutants import lookup
 from library.compose.roles import TAKES_WORK, role_of
 from library.compose.walk import Walker
+from library.seed.vocab import is_person_resource, is_staff_resource
 from library.seed.vocab import role_of as field_role
 from tests.compose_walks import finished_walks
 
@@ -160,3 +161,52 @@ def test_no_one_holds_two_roles_of_a_record_made_for_them() -> None:
             record = injection.record.model_dump(mode="json")
             assert record["employee_email"] != record["approver_email"], record
     assert made >= 10, made
+
+
+class _Refund(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["refund"]
+
+
+def test_an_action_is_taken_only_where_the_record_asks_for_it() -> None:
+    """A return request asking for an exchange is not refunded: where a field's options name
+    the action (refund, exchange, store credit), the record acted on asks for that one."""
+    library = bundled_library(["returns", "storefront", "mail", "todo", "invoicing"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    refunded = 0
+    for walker in finished_walks(env, 120, "asked", _Refund):
+        for step in walker.steps:
+            if step.tool.name == "refund_return_request" and step.entity is not None:
+                refunded += 1
+                assert step.entity.record.get("resolution") in (None, "refund"), step.entity.record
+    assert refunded >= 10, refunded
+
+
+def test_a_colleague_has_no_customer_record() -> None:
+    """Someone leaving is found in our people's records (their user, their employee record),
+    never as a lead, a contact or a customer of their own: those are outside people's."""
+    library = bundled_library(["identity", "crm", "helpdesk", "todo", "storefront", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+    walks = finished_walks(env, 150, "no lead", _Offboarding)
+    for walker in walks:
+        for step in walker.steps:
+            coll = str(step.tool.collection or "")
+            if is_person_resource(coll) and not is_staff_resource(coll):
+                value = step.args.get("email")
+                assert not env.is_staff("email", value), (step.tool.qualified, value)
+    assert len(walks) >= 30, len(walks)
+
+
+def test_a_business_key_names_one_record() -> None:
+    """A shipment found by its tracking number is the one with that number: no selection
+    rule picks among records sharing a key that names one record (decoys share the
+    filtered fields, so none is made for such a key)."""
+    library = bundled_library(["shipping", "storefront", "todo", "mail", "notes"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    by_key = 0
+    for walker in finished_walks(env, 150, "one key"):
+        for step in walker.steps:
+            if step.tool.qualified == "shipping__list_shipments" and "tracking_number" in step.args:
+                by_key += 1
+                assert step.rule is None, step.text
+    assert by_key >= 5, by_key

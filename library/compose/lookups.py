@@ -417,6 +417,9 @@ class Lookups(Binding):
         ):
             base = self._state_record(tool.service, coll, found[0][1]["id"])
             keep = self._filter_fields(tool, args, info)
+            if keep and any(self._identifying(tool.service, coll, f) for f in keep):
+                keep = None  # one shipment has a tracking number: no decoys share it
+                base = None
             if base is not None and self._add_decoys(tool.service, coll, base, info, keep):
                 envelope = self._call(tool, args)
                 found = found_records(envelope["data"], tool.many, info.id_key)
@@ -689,6 +692,20 @@ class Lookups(Binding):
             if mine is not None:
                 out[n] = mine
         return out
+
+    def _identifying(self, service: str, coll: str, field: str) -> bool:
+        """Whether ``field`` names one record of the collection (a tracking number, an order
+        number): a business key whose seeded values are all different."""
+        info = self._coll(service, coll)
+        meta = info.fields.get(field) if info is not None else None
+        if meta is None or not str(meta.key or "").startswith("key:"):
+            return False
+        values = [
+            getattr(r, field, None)
+            for r in getattr(self.world.services[service].state, coll).values()
+        ]
+        values = [v for v in values if v is not None]
+        return len(values) >= 3 and len(set(map(str, values))) == len(values)
 
     def _owner_of(
         self, service: str, info: CollectionInfo, target: str, rid: str

@@ -510,7 +510,7 @@ class Writer:
         if not self.plan or person_role(src) != "":
             return False
         t = self.plan[0]["text"]
-        return t.get("kind") == "lookup" and t.get("label") == owner and "search" not in t
+        return t.get("kind") == "lookup" and t.get("label") == owner
 
     @staticmethod
     def _role_clause(

@@ -50,7 +50,7 @@ from library.compose.writes import Writes
 from library.graph.nodes import tool_verb
 from library.runtime import World
 from library.runtime.world import Snapshot
-from library.seed.vocab import is_person_resource
+from library.seed.vocab import is_person_resource, is_staff_resource
 
 # Kinds of move and how much each is wanted (while the walk still needs services, after):
 # finding the same customer or order in another service and acting on it reads like real
@@ -268,6 +268,19 @@ class Walker(Lookups, Writes):
         if not staff_work(tool.collection, tool.name) or not self._for_an_outsider():
             return False
         return bool(self.naming_subject(tool, step.args))
+
+    def _colleague_in_customer_records(self, step: Step) -> bool:
+        """Whether a step finds or makes an outside person's record (a lead, a contact, a
+        customer) as one of our colleagues' own: their address in its own e-mail field."""
+        coll = str(step.tool.collection or "")
+        if not is_person_resource(coll) or is_staff_resource(coll):
+            return False
+        for name, value in step.args.items():
+            p = step.tool.param(name)
+            key = (p.key or p.item_key) if p is not None else None
+            if key in PERSON_KEYS and not role_of(name) and self.env.is_staff(str(key), value):
+                return True
+        return False
 
     def _leaver_elsewhere(self, lookup: str) -> bool:
         """Whether a lookup in a new service would find nothing of a leaver's to hand over
@@ -592,6 +605,8 @@ class Walker(Lookups, Writes):
             self.failures[exc.reason] = self.failures.get(exc.reason, 0) + 1
         if step is not None and self._outsider_in_staff_records(step):
             step = None  # a customer is no requester of our purchase orders
+        if step is not None and self._colleague_in_customer_records(step):
+            step = None  # a colleague leaving has no lead or customer record of their own
         if step is None:
             # Undo everything the attempt did, injections and a policy-note lookup made
             # for this step included.

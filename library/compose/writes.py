@@ -799,6 +799,8 @@ class Writes(Binding):
             return None
         if ends_record(tool.name) and any(s.write and s.entity is entity for s in self.steps):
             return None  # calling off a record the plan just changed wastes the change
+        if self._asked_otherwise(tool, entity):
+            return None  # a return asking for an exchange is not refunded
         self._hold_record(entity)
         if tool_verb(tool.name) == "reply":
             self.call_answers = self._recipients(tool, {}, entity)  # its sender reads it
@@ -836,6 +838,19 @@ class Writes(Binding):
             "values": self._pairs(bound, {str(tool.own)} | owners),
         }
         return self._write(tool, bound, text, entity)
+
+    def _asked_otherwise(self, tool: ToolInfo, entity: Entity) -> bool:
+        """Whether the record asks for another of the outcomes this action is one of: a
+        field whose options name the action (a return's resolution: refund, exchange,
+        store credit) holds another option."""
+        verb = tool_verb(tool.name)
+        info = self._coll(entity.service, entity.collection)
+        for name, meta in info.fields.items() if info is not None else ():
+            options = {str(v).casefold() for v in meta.enum or ()}
+            value = entity.record.get(name)
+            if verb in options and isinstance(value, str) and value.casefold() in options - {verb}:
+                return True
+        return False
 
     def _delete(self, tool: ToolInfo) -> Step | None:
         entity = self._target(tool)
