@@ -482,10 +482,10 @@ def test_a_leaver_found_by_name_is_named_in_their_roles() -> None:
             {"kind": "update", "target": "the event", "values": [["organizer email", CRAIG]]},
         ),
     ]
-    for opening in (plan[0], {**plan[0], "text": {**plan[0]["text"], "search": '"Larry Owens"'}}):
-        if "search" in opening["text"]:  # found by a search for his name, or by his name
-            del opening["text"]["by"]
-        text = render_instruction([opening, *plan[1:]], goal="Larry Owens is leaving.", variant=0)
+    for first in (plan[0], {**plan[0], "text": {**plan[0]["text"], "search": '"Larry Owens"'}}):
+        if "search" in first["text"]:  # found by a search for his name, or by his name
+            del first["text"]["by"]
+        text = render_instruction([first, *plan[1:]], goal="Larry Owens is leaving.", variant=0)
         assert "organized by Larry" in text, text
         assert "the user's email" not in text and "email of the user" not in text, text
     # ... where the record is not theirs by name, the address is still said as the record's
