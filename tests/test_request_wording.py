@@ -341,6 +341,30 @@ def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
 
 
 @pytest.mark.parametrize(
+    ("workflow", "claims"),
+    [
+        ("renewal", ("before we send", "will send", "review the terms")),
+        ("hiring", ("next stage", "feedback", "interview")),
+        ("expenses", ("to review", "approve", "reject")),
+        ("fulfilment", ("left the warehouse", "shipped", "tracking")),
+        ("procurement", ("approved", "sent to")),
+    ],
+)
+def test_what_a_colleague_is_told_claims_no_step_the_plan_may_not_have_taken(
+    workflow: str, claims: tuple[str, ...]
+) -> None:
+    """A note to a colleague fits whichever of the workflow's steps the plan took: no
+    "please review the terms before we send" after the quote was sent, no "to review" on a
+    report the request approved, no "next stage" after a hire."""
+    said = [
+        *topic_texts(workflow, "body:message", internal=True),
+        *topic_texts(workflow, "email_subject", internal=True),
+    ]
+    assert said
+    assert not [t for t in said if any(c in t.lower() for c in claims)], said
+
+
+@pytest.mark.parametrize(
     ("name", "kind", "step"),
     [
         ("duration_minutes", "integer", 15),

@@ -230,7 +230,9 @@ TOPIC_TEXTS: dict[str, _T] = {
 }
 
 
-# What a workflow says to a colleague rather than to the customer or the person concerned.
+# What a workflow says to a colleague rather than to the customer or the person concerned:
+# neutral on which of its steps the plan took (no "before we send" after sending the quote,
+# no "to review" after approving the report, no "next stage" after a hire).
 INTERNAL_TEXTS: dict[str, _T] = {
     "onboarding": {
         "email_subject": ("New starter", "Onboarding: accounts set up"),
@@ -252,7 +254,7 @@ INTERNAL_TEXTS: dict[str, _T] = {
     },
     "renewal": {
         "email_subject": ("Renewal coming up", "Renewal prepared"),
-        "body:message": ("The renewal is prepared; please review the terms before we send.",),
+        "body:message": ("The renewal is in hand; the terms are on the record.",),
     },
     "scheduling": {
         "email_subject": ("Meeting booked", "Time in your calendar"),
@@ -264,22 +266,22 @@ INTERNAL_TEXTS: dict[str, _T] = {
     },
     "fulfilment": {
         "email_subject": ("Delivery update", "Shipment update"),
-        "body:message": ("The order has left the warehouse; tracking is on the order.",),
+        "body:message": ("The delivery is sorted; the details are on the order.",),
     },
     "hiring": {
-        "email_subject": ("Candidate update", "Interview feedback needed"),
-        "body:message": ("The candidate moves to the next stage; please add your feedback.",),
+        "email_subject": ("Candidate update", "Hiring update"),
+        "body:message": ("The candidate's application is updated; the details are on it.",),
     },
     "procurement": {
-        "email_subject": ("Purchase approved", "Purchase order sent"),
-        "body:message": ("The purchase order is approved and sent to the vendor.",),
+        "email_subject": ("Purchase update", "Purchase order update"),
+        "body:message": ("The purchase is handled; the details are on the purchase order.",),
     },
     "travel": {
         "email_subject": ("Travel arrangements updated", "Itinerary change"),
         "body:message": ("The travel arrangements are updated; the details are on the bookings.",),
     },
     "expenses": {
-        "email_subject": ("Expense report to review", "Expenses processed"),
+        "email_subject": ("Expense report update", "Expenses processed"),
         "body:message": ("The expense report is processed; the details are on the report.",),
     },
     "follow-up": {
