@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
+from library.compose.coherence import may_write
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif
@@ -210,3 +211,13 @@ def test_a_business_key_names_one_record() -> None:
                 by_key += 1
                 assert step.rule is None, step.text
     assert by_key >= 5, by_key
+
+
+def test_money_received_is_not_voided() -> None:
+    """An invoice with money paid on it is settled or refunded, never voided or cancelled
+    as if nothing had been paid (``may_write``, which every write's target passes)."""
+    part_paid = {"status": "partially_paid", "amount_paid": 120.5, "total": 300.0}
+    assert not may_write(part_paid, "action", "void_invoice")
+    assert not may_write({"status": "sent", "amount_paid": 1}, "action", "cancel_invoice")
+    assert may_write({"status": "sent", "amount_paid": 0.0}, "action", "void_invoice")
+    assert may_write(part_paid, "action", "send_invoice")  # a reminder of what is still owed

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from library.compiler.actions import REOPENS, STATUS_FIELDS, TERMINAL
-from library.graph.nodes import tool_verb
+from library.graph.nodes import name_words, tool_verb
 from library.rubric.values import timestamp
 
 # Finished business: nothing but the transition out of it may touch the record.
@@ -55,9 +55,25 @@ def status_of(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+_UNDO_VERBS = frozenset({"void", "cancel"})
+
+
+def money_taken(record: Mapping[str, Any]) -> bool:
+    """Whether a record shows money already received on it (``amount_paid`` above 0)."""
+    return any(
+        "paid" in name_words(name)
+        and isinstance(v, int | float)
+        and not isinstance(v, bool)
+        and v > 0
+        for name, v in record.items()
+    )
+
+
 def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     """Whether a write of ``kind`` (update, action, delete) by ``tool_name`` is a legitimate
     move from the record's current state."""
+    if tool_verb(tool_name) in _UNDO_VERBS and money_taken(record):
+        return False  # an invoice with money paid on it is settled or refunded, not voided
     state = status_of(record)
     if state is None or state not in FINAL:
         return True
