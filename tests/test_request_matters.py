@@ -21,6 +21,7 @@ from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
 from library.compose.direction import (
+    DERIVED,
     WAITING,
     clashing,
     forward,
@@ -484,12 +485,18 @@ def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
                         moved["urgency"] += 1
                     words = str(value).lower().split("_")
                     assert not any(w.startswith(v) for w in words for v in against), where
+                    # ... nor one the service derives ("sold_out" when the seats are taken)
+                    assert name not in ("status", "stage", "state") or value not in DERIVED
             ends, raises = clashing({n: v[0] for n, v in stated.items()})
             assert not (ends and raises), (_tools(walker), step.args)
     assert moved["stage"] >= 5 and moved["urgency"] >= 2 and moved["new"] >= 3, moved
 
 
 def test_which_way_each_kind_of_value_moves() -> None:
+    events = ("draft", "published", "sold_out", "cancelled", "completed")
+    assert "sold_out" not in forward("status", events, events, "published", None)  # derived
+    invoices = ("draft", "sent", "partially_paid", "paid", "overdue", "void")
+    assert forward("status", invoices, invoices, "draft", "billing") == ["sent", "paid", "void"]
     stages = ("applied", "screen", "interview", "offer", "hired", "rejected")
     assert forward("stage", stages, ["screen", "hired"], "offer", "hiring") == ["hired"]
     assert forward("stage", stages, ["screen", "hired"], None, "hiring") == ["screen"]

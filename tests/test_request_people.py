@@ -16,7 +16,7 @@ from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif
 from library.compose.mutants import lookup
-from library.compose.roles import TAKES_WORK, role_of
+from library.compose.roles import TAKES_WORK, is_staff_role, role_of
 from library.compose.walk import Walker
 from library.seed.vocab import is_person_resource, is_staff_resource
 from library.seed.vocab import role_of as field_role
@@ -221,3 +221,33 @@ def test_money_received_is_not_voided() -> None:
     assert not may_write({"status": "sent", "amount_paid": 1}, "action", "cancel_invoice")
     assert may_write({"status": "sent", "amount_paid": 0.0}, "action", "void_invoice")
     assert may_write(part_paid, "action", "send_invoice")  # a reminder of what is still owed
+
+
+def test_who_is_taken_off_a_record_is_not_asked_to_act_on_it(walks: list[Walker]) -> None:
+    """A task for a ticket's assignee, then the ticket reassigned, asks work of someone the
+    request takes off it: a record handed to someone else hands over from a person the plan
+    gave no other part."""
+    handed = 0
+    for walker in walks:
+        world = _as_found(walker)
+        for i, step in enumerate(walker.steps):
+            entity = step.entity
+            if not step.write or entity is None or entity.created:
+                continue
+            found = getattr(world.services[entity.service].state, entity.collection).get(entity.id)
+            before = found.model_dump(mode="json") if found is not None else {}
+            moved = {
+                name
+                for name, value in step.args.items()
+                if name != step.tool.own
+                and is_staff_role(role_of(name))
+                and value != before.get(name)
+            }
+            if not moved:
+                continue
+            handed += 1
+            for earlier in walker.steps[:i]:
+                if earlier.write:
+                    used = {f.field for f in earlier.sources if f.entity is entity}
+                    assert not used & moved, (earlier.tool.name, step.tool.name, used & moved)
+    assert handed >= 20, handed

@@ -36,6 +36,13 @@ WAITING = frozenset({
     "on_hold", "paused", "pending", "waiting", "waitlisted", "tentative", "blocked", "past_due",
     "overdue", "exception", "maintenance", "in_repair", "suspended",
 })  # fmt: skip
+# States a service derives from other fields (capacity, dates, money received): an event
+# is sold out when its seats are taken, an invoice overdue when its date passes; no one sets
+# them by hand.
+DERIVED = frozenset({
+    "sold_out", "full", "overdue", "past_due", "expired", "partially_paid", "partially_refunded",
+    "partially_shipped", "partially_fulfilled", "out_of_stock", "low_stock", "waitlisted",
+})  # fmt: skip
 # Verdicts a workflow that moves a person forward does not record about them.
 _NEGATIVE = frozenset({"no", "strong_no", "not_recommended", "fail", "failed", "poor"})
 _MOVES_PEOPLE_ON = frozenset({"hiring", "onboarding"})
@@ -118,6 +125,8 @@ def forward(
         if str(current).lower() in WAITING:  # resumes: back to any working state
             allowed |= {v for v in order[1:] if str(v).lower() not in WAITING}
         out = [v for v in out if v in allowed]
+    if is_stage(field):
+        out = [v for v in out if str(v).lower() not in DERIVED]
     against = CONTRADICTS.get(workflow or "", frozenset())
     out = [v for v in out if not _against(v, against)]
     if workflow in _MOVES_PEOPLE_ON:

@@ -519,6 +519,26 @@ class Writes(Binding):
             for name, b in bound.items()
         )
 
+    def _takes_off(self, entity: Entity, bound: dict[str, Bound]) -> bool:
+        """Whether a write hands a record to someone else while the plan already gave work
+        to the person it takes it from (a task for the ticket's assignee, then the ticket
+        reassigned): who is taken off a record is not also asked to act on it."""
+        info = self._coll(entity.service, entity.collection)
+        fields = info.fields if info is not None else {}
+        moved = {
+            name
+            for name, b in bound.items()
+            if name in fields
+            and fields[name].key in PERSON_KEYS
+            and b.value != entity.record.get(name)
+        }
+        return bool(moved) and any(
+            f.entity is entity and f.field in moved
+            for s in self.steps
+            if s.write
+            for f in s.sources
+        )
+
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
         """Whether this message goes to someone the plan already wrote to (a draft, a new
         e-mail and a reply to one customer with the same news: one message a person), or to
@@ -644,7 +664,7 @@ class Writes(Binding):
         ):
             return None  # nothing would change
         bound = {str(tool.own): own, **required, **values}
-        if self._back_on_their_plate(values):
+        if self._back_on_their_plate(values) or self._takes_off(entity, values):
             return None
         resent -= set(values)  # a value the step changes is said, not resent
         text: dict[str, Any] = {
@@ -811,7 +831,7 @@ class Writes(Binding):
         if required is None:
             return None
         bound = {str(tool.own): own, **required}
-        if self._told_again(tool, bound, entity):
+        if self._told_again(tool, bound, entity) or self._takes_off(entity, required):
             return None
         if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
             return None  # nothing is made only to be set to "wont_do" or "closed"
