@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compose import compose_figures  # noqa: E402
+from compose import compose_figures, config_with  # noqa: E402
 
 from library.compose.catalog import title  # noqa: E402
 from library.compose.corpus import Library  # noqa: E402
@@ -187,10 +187,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--diagnose", type=int, default=100, help="walks to diagnose (0: none)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     lib = library_figures(args.specs)
     graph_figures(lib)
-    compose_figures(lib, args.n, args.workers, args.seed, args.sample)
+    compose_figures(lib, args.n, args.workers, args.seed, args.sample, config_with(args.set))
     if args.diagnose:
         walk_diagnosis(lib, args.diagnose)
 

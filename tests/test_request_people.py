@@ -251,3 +251,31 @@ def test_who_is_taken_off_a_record_is_not_asked_to_act_on_it(walks: list[Walker]
                     used = {f.field for f in earlier.sources if f.entity is entity}
                     assert not used & moved, (earlier.tool.name, step.tool.name, used & moved)
     assert handed >= 20, handed
+
+
+class _Expenses(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["expenses"]
+
+
+def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
+    """An expense of a report the request approved (or found approved) is not changed
+    afterwards: the decision covers what it decided on; and an expense on another report
+    than the one the request works on is another claim (one claim a request)."""
+    library = bundled_library(["expenses", "todo", "mail", "identity"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    edited = 0
+    for walker in finished_walks(env, 200, "decided", _Expenses):
+        decided: set[str] = set()
+        reports: set[str] = set()
+        for step in walker.steps:
+            if step.write and step.tool.collection == "expense_reports" and step.entity:
+                reports.add(str(step.entity.id))
+                if step.tool.name in ("approve_expense_report", "reject_expense_report"):
+                    decided.add(str(step.entity.id))
+            if step.tool.name == "update_expense" and step.entity is not None:
+                edited += 1
+                report = step.entity.record.get("expense_report_id")
+                assert report not in decided, step.entity.record
+                assert not reports or report in reports, (reports, step.entity.record)
+    assert edited >= 1, edited  # few: most claims are decided, and then nothing of them moves

@@ -519,6 +519,29 @@ class Writes(Binding):
             for name, b in bound.items()
         )
 
+    def _under_a_decision(self, entity: Entity) -> bool:
+        """Whether a record belongs to one the request knows is decided or over (its
+        ``report_id`` names an approved report): what hangs on it is settled with it."""
+        named = {str(v) for v in entity.record.values() if isinstance(v, str)}
+        return any(e is not entity and e.id in named and self._settled(e) for e in self.entities)
+
+    def _under_a_sibling(self, entity: Entity) -> bool:
+        """Whether a record belongs to another record of a kind the plan wrote to (the
+        request approved one report; this expense is on another report): a second matter."""
+        info = self._coll(entity.service, entity.collection)
+        if info is None or self.hands_work_over():
+            return False  # a leaver's work is many matters, each handed over
+        written = {(w[0], w[1], w[2]) for w in self.written}
+        for name, meta in info.fields.items():
+            target = str(meta.key or "")
+            value = entity.record.get(name)
+            if not target.startswith("id:") or not isinstance(value, str):
+                continue
+            coll = ref_collection(target[3:], [w[1] for w in written if w[0] == entity.service])
+            if coll and any(w[:2] == (entity.service, coll) and w[2] != value for w in written):
+                return True
+        return False
+
     def _takes_off(self, entity: Entity, bound: dict[str, Bound]) -> bool:
         """Whether a write hands a record to someone else while the plan already gave work
         to the person it takes it from (a task for the ticket's assignee, then the ticket
@@ -628,6 +651,8 @@ class Writes(Binding):
         entity = self._target(tool)
         if entity is None or entity.created:
             return None  # what a step creates it creates as wanted: no "then change the new one"
+        if self._under_a_decision(entity) or self._under_a_sibling(entity):
+            return None  # an approved report's expenses are not recategorised after the fact
         settable = self._settable(tool, entity)
         # A PUT-style update requires fields of the record: it sets some, resends the rest.
         put = [
