@@ -76,7 +76,7 @@ SERVICES = [
     "subscriptions",
     "todo",
 ]
-WALKS = 360
+WALKS = 480
 
 
 def _entity(collection: str, rid: str, created: bool = False) -> Entity:
@@ -497,6 +497,9 @@ def test_which_way_each_kind_of_value_moves() -> None:
     assert "sold_out" not in forward("status", events, events, "published", None)  # derived
     invoices = ("draft", "sent", "partially_paid", "paid", "overdue", "void")
     assert forward("status", invoices, invoices, "draft", "billing") == ["sent", "paid", "void"]
+    tickets = ("new", "open", "pending", "on_hold", "solved", "closed")
+    assert forward("status", tickets, tickets, "new", "escalation") == ["open", "solved", "closed"]
+    assert "on_hold" in forward("status", tickets, tickets, "new", "follow-up")
     stages = ("applied", "screen", "interview", "offer", "hired", "rejected")
     assert forward("stage", stages, ["screen", "hired"], "offer", "hiring") == ["hired"]
     assert forward("stage", stages, ["screen", "hired"], None, "hiring") == ["screen"]

@@ -14,7 +14,7 @@ from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.coherence import may_write
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif
+from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif, part_of
 from library.compose.mutants import lookup
 from library.compose.roles import TAKES_WORK, is_staff_role, role_of
 from library.compose.walk import Walker
@@ -279,3 +279,29 @@ def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
                 assert report not in decided, step.entity.record
                 assert not reports or report in reports, (reports, step.entity.record)
     assert edited >= 1, edited  # few: most claims are decided, and then nothing of them moves
+
+
+def test_a_refund_sends_out_no_bill() -> None:
+    """A refund gives money back: sending an invoice or a quote for payment is no part of it
+    (telling the customer is, and voiding the invoice is)."""
+    refund = BY_NAME["refund"]
+    assert not part_of(refund, "send_invoice", "invoices")
+    assert not part_of(refund, "send_quote", "quotes")
+    assert part_of(refund, "void_invoice", "invoices")
+    assert part_of(refund, "send_message", "messages")
+
+
+class _Scheduling(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["scheduling"]
+
+
+def test_someone_asks_to_meet() -> None:
+    """Scheduling is for a person (a customer who wrote in, a colleague): it never opens on a
+    record ("The event 'Open House' is part of some scheduling")."""
+    library = bundled_library(["event_registration", "meetings", "calendar", "mail", "crm"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    walks = finished_walks(env, 150, "meet", _Scheduling)
+    for walker in walks:
+        assert walker._opened_on_a_person(), walker.steps[0].tool.qualified
+    assert len(walks) >= 10, len(walks)

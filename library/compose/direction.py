@@ -127,6 +127,8 @@ def forward(
         out = [v for v in out if v in allowed]
     if is_stage(field):
         out = [v for v in out if str(v).lower() not in DERIVED]
+        if workflow == "escalation":  # an escalated case is worked on, not put on hold
+            out = [v for v in out if str(v).lower() not in WAITING]
     against = CONTRADICTS.get(workflow or "", frozenset())
     out = [v for v in out if not _against(v, against)]
     if workflow in _MOVES_PEOPLE_ON:

@@ -309,6 +309,8 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         return False  # someone leaving is not added anywhere; a refund charges no one
     if verb in _EDITS and _words(str(collection or "")) & _NOT_EDITED.get(motif.name, frozenset()):
         return False  # a hiring step does not redefine the job or rewrite the candidate
+    if motif.name == "refund" and verb in _ASKS and _words(str(collection or "")) & _BILLS:
+        return False  # money goes back: no invoice or quote sent out for payment beside it
     if fits(motif, tool_name, collection) >= PART:
         return True
     return any(
@@ -342,6 +344,9 @@ _NOT_EDITED: dict[str, frozenset[str]] = {
     "hiring": frozenset({"job", "jobs", "candidate", "candidates"}),
 }
 _EDITS = frozenset({"update", "edit", "modify", "patch", "set", "change", "put"})
+# Sending out a bill asks for money (what a refund gives back).
+_ASKS = frozenset({"send", "issue", "finalize", "remind"})
+_BILLS = frozenset({"invoice", "invoices", "quote", "quotes", "bill", "bills"})
 
 
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:

@@ -29,6 +29,7 @@ from library.compose.catalog import (
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
+from library.compose.matters import is_message
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
@@ -246,9 +247,27 @@ class Walker(Lookups, Writes):
         staff = any(self.env.is_staff("email", s) for s in subjects)
         if motif.name == "follow-up":
             return not staff
+        if motif.name == "scheduling" and not self._opened_on_a_person():
+            return False  # someone asks to meet: not an event or a registration record
         if motif.name in STAFF_WORK:
             return staff or not subjects
         return True
+
+    def _opened_on_a_person(self) -> bool:
+        """Whether the request opens by naming a person (their e-mail, phone or name, or
+        their message), not a record ("the event 'Open House'")."""
+        if not self.steps:
+            return False
+        opening = self.steps[0]
+        if is_message(str(opening.tool.collection or "")):
+            return True
+        for name, value in opening.args.items():
+            p = opening.tool.param(name)
+            if p is not None and (p.key or p.item_key) in PERSON_KEYS:
+                return True
+            if isinstance(value, str) and self.env.pool.person_by_name(value) is not None:
+                return True  # a search for their name
+        return False
 
     def _for_an_outsider(self) -> bool:
         """Whether the request is an outside person's (a customer's), whose matter takes
