@@ -344,7 +344,7 @@ def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
     ("workflow", "claims"),
     [
         ("renewal", ("before we send", "will send", "review the terms")),
-        ("hiring", ("next stage", "feedback", "interview")),
+        ("hiring", ("next stage", "feedback", "interview", "offer")),
         ("expenses", ("to review", "approve", "reject")),
         ("fulfilment", ("left the warehouse", "shipped", "tracking")),
         ("procurement", ("approved", "sent to")),
@@ -360,6 +360,10 @@ def test_what_a_colleague_is_told_claims_no_step_the_plan_may_not_have_taken(
         *topic_texts(workflow, "body:message", internal=True),
         *topic_texts(workflow, "email_subject", internal=True),
     ]
+    if workflow == "hiring":  # ... nor what the candidate reads, nor our notes and to-dos
+        said += [*topic_texts(workflow, "body:message"), *topic_texts(workflow, "email_subject")]
+        said += [*topic_texts(workflow, "body:comment"), *topic_texts(workflow, "task_title")]
+        said += topic_texts(workflow, "ticket_subject")
     assert said
     assert not [t for t in said if any(c in t.lower() for c in claims)], said
 

@@ -119,15 +119,17 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
         "task_title": ("Confirm the delivery", "Check the shipment"),
     },
+    # neutral on the stage the step moves the candidate to (screen, interview, offer, hire):
+    # no "invite you to an interview" beside a hire
     "hiring": {
-        "ticket_subject": ("Candidate question", "Interview arrangements"),
-        "email_subject": ("Your application", "Next steps in your application", "Interview"),
+        "ticket_subject": ("Candidate question", "Application question"),
+        "email_subject": ("Your application", "An update on your application"),
         "body:message": (
-            "Thanks for your time so far; we would like to move you to the next stage.",
-            "We'd like to invite you to an interview; the details are in the invite.",
+            "Thanks for your time so far; your application has moved forward.",
+            "Good news: your application has moved on; we will be in touch with the details.",
         ),
-        "body:comment": ("Moved to the next stage.", "Strong candidate; recommend an interview."),
-        "task_title": ("Collect interview feedback", "Prepare the offer"),
+        "body:comment": ("Application moved forward.", "Strong candidate; moving forward."),
+        "task_title": ("Follow up with the candidate", "Check the candidate's next step"),
         # a meeting of ours about the candidate, whatever stage they reach (an interview is
         # the interview record's, booked in the recruiting tool)
         "meeting_topic": ("Hiring debrief", "Candidate review"),
