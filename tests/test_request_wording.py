@@ -348,6 +348,8 @@ def test_billing_words_claim_no_step_the_plan_may_not_have_taken() -> None:
         ("expenses", ("to review", "approve", "reject")),
         ("fulfilment", ("left the warehouse", "shipped", "tracking")),
         ("procurement", ("approved", "sent to")),
+        # asking a colleague to chase the customer the request just wrote to is redundant
+        ("follow-up", ("could you follow up", "can you follow up")),
     ],
 )
 def test_what_a_colleague_is_told_claims_no_step_the_plan_may_not_have_taken(

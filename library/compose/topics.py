@@ -174,7 +174,8 @@ TOPIC_TEXTS: dict[str, _T] = {
             "Just following up on our conversation; let me know how you'd like to proceed.",
             "Checking in to see whether everything is sorted on your side.",
         ),
-        "body:comment": ("Followed up with them.", "Waiting on their reply."),
+        # whoever writes the note: it says where the case stands, not who chased it
+        "body:comment": ("Waiting on their reply.", "Customer contacted; waiting to hear back."),
         "task_title": ("Follow up", "Check back next week"),
         "meeting_topic": ("Follow-up call", "Check-in"),
     },
@@ -286,9 +287,10 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Expense report update", "Expenses processed"),
         "body:message": ("The expense report is processed; the details are on the report.",),
     },
+    # the colleague keeps the case moving whether or not the plan wrote to the customer
     "follow-up": {
-        "email_subject": ("Can you follow up?", "Follow-up needed"),
-        "body:message": ("Could you follow up with them this week?",),
+        "email_subject": ("Waiting on the customer", "Follow-up in progress"),
+        "body:message": ("We are waiting to hear back from them; please pick it up if they do.",),
     },
     "incident": {
         "email_subject": ("Incident follow-up", "Incident update"),
