@@ -539,3 +539,21 @@ def test_a_reply_goes_to_the_message_not_to_its_sender() -> None:
             assert "sender of" not in task.instruction, task.instruction
             assert "eply to " in task.instruction, task.instruction
     assert replies >= 5, replies
+
+
+def test_a_record_found_by_a_name_is_not_picked_by_it_again() -> None:
+    """A deployment picked from a list by its name is "the deployment "web" in Kubernetes",
+    not "... (the one whose name is "web")": the rule that tells it from the others is the
+    value it is found by."""
+    plan = [
+        {
+            **_find("kubernetes.get_deployments", "deployment", [["name", '"web"']]),
+            "select": {"rule": "matching", "field": "name", "value": "web"},
+        },
+        _step(
+            "kubernetes.scale_deployment",
+            {"kind": "action", "summary": "scale the deployment", "values": [["replicas", "3"]]},
+        ),
+    ]
+    text = render_instruction(plan, goal="The deployment needs attention.", variant=0)
+    assert text.count('"web"') == 1 and "whose name is" not in text, text

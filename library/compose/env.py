@@ -81,8 +81,11 @@ THING_STACKS: dict[str, frozenset[str]] = {
         {"finance", "commerce", "sales", "people", "collaboration", "communications"}
     ),
     "people": INTERNAL_STACK,
-    "engineering": frozenset({"engineering", "it", "data", "collaboration", "communications"}),
-    "it": frozenset({"it", "engineering", "people", "collaboration", "communications"}),
+    # an incident or an access change is logged in the ticket system (support's tools)
+    "engineering": frozenset(
+        {"engineering", "it", "data", "collaboration", "communications", "support"}
+    ),
+    "it": frozenset({"it", "engineering", "people", "collaboration", "communications", "support"}),
     "data": frozenset({"data", "engineering", "it", "marketing", "collaboration"}),
     "travel": frozenset({"travel", "finance", "people", "collaboration", "communications"}),
     "media": frozenset({"media", "marketing", "collaboration", "communications", "data"}),

@@ -410,6 +410,10 @@ class Writer:
             noun = label  # "the Mail message": the label names its service
             self.named.add(rec.service)
         pre, post = _rule_words(rec.select)
+        if (rec.select or {}).get("rule") == "matching" and any(
+            str(p).strip('"') == str(rec.select.get("value")) for _, p in t.get("by") or ()
+        ):
+            post = ""  # found by that very value: "(the one whose name is ...)" says it again
         head = f"{pre} {noun}" if pre else noun
         posts: list[str] = []
         owner = ""
