@@ -305,3 +305,25 @@ def test_someone_asks_to_meet() -> None:
     for walker in walks:
         assert walker._opened_on_a_person(), walker.steps[0].tool.qualified
     assert len(walks) >= 10, len(walks)
+
+
+def test_one_notice_a_person(walks: list[Walker]) -> None:
+    """Each person is told once: an e-mail, a draft, a reply, or a new to-do assigned to
+    them (an e-mail and a to-do saying the same to one colleague is one too many)."""
+    notices = 0
+    for walker in walks:
+        told: set[str] = set()
+        for step in walker.steps:
+            if not step.write:
+                continue
+            these = walker._recipients(step.tool, step.args, step.entity)
+            if step.tool.kind == "create" and step.tool.collection == "tasks":
+                these = these | {
+                    walker.env.identity("email", v)
+                    for n, v in step.args.items()
+                    if role_of(n) == "assignee" and isinstance(v, str)
+                }
+            assert not these & told, (step.tool.qualified, these & told)
+            told |= these
+            notices += len(these)
+    assert notices >= 100, notices

@@ -563,15 +563,28 @@ class Writes(Binding):
         )
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
-        """Whether this message goes to someone the plan already wrote to (a draft, a new
-        e-mail and a reply to one customer with the same news: one message a person), or to
-        the colleague an offboarding is for (a reply to the leaver's own message)."""
+        """Whether this message (or new to-do) goes to someone the plan already told (a
+        draft, a new e-mail and a reply to one customer with the same news; an e-mail and a
+        to-do for one colleague: one notice a person), or to the colleague an offboarding is
+        for (a reply to the leaver's own message)."""
         told = set()
         for step in self.steps:
             if step.write:
-                told |= self._recipients(step.tool, step.args, step.entity)
-        mine = self._recipients(tool, {n: b.value for n, b in bound.items()}, entity)
+                told |= self._notified(step.tool, step.args, step.entity)
+        mine = self._notified(tool, {n: b.value for n, b in bound.items()}, entity)
         return bool(mine & told) or any(self._leaver("email", who) for who in mine)
+
+    def _notified(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
+        """Who a step tells something: a message's readers, and the colleague a new to-do
+        is assigned to (an e-mail and a to-do saying the same to one person is one too many)."""
+        out = self._recipients(tool, args, entity)
+        if tool.kind == CREATE and set(name_words(str(tool.collection or ""))) & _TO_DOS:
+            out |= {
+                self.env.identity("email", v)
+                for n, v in args.items()
+                if role_of(n) in TAKES_WORK and isinstance(v, str)
+            }
+        return out
 
     def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
         """Who a message-writing step writes to: its recipients, or the sender of the
@@ -947,6 +960,10 @@ MONEY_RECORDS = frozenset(
     {"payment", "payments", "charge", "charges", "refund", "refunds", "invoice", "invoices"}
 )
 MONEY_VERBS = frozenset({"capture", "charge", "refund", "pay", "reimburse", "credit"})
+
+
+# Collections of to-dos: a new one tells its assignee there is work.
+_TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
 
 
 def moves_money(tool: ToolInfo) -> bool:
