@@ -72,17 +72,18 @@ def test_nightly_command_grows_only_around_new_services(
     before = set(wh.query("select task_id from tasks").column(0).to_pylist())
     rollouts_before = wh.count("rollouts")
 
-    shutil.copy(bundled_corpus() / "openapi" / "invoicing.yaml", drop / "invoicing.yaml")
+    # (a call log beside the tickets and contacts: follow-ups run through all three)
+    shutil.copy(bundled_corpus() / "openapi" / "voice.json", drop / "voice.json")
     grown = compoworld(tmp_path, "nightly", "--drop", str(drop), "--tasks", "2", session_api=True)
     assert grown.returncode == 0, grown.stderr[-3000:]
-    assert grown.stderr.count("new or changed services: invoicing") == 1, grown.stderr[-3000:]
+    assert grown.stderr.count("new or changed services: voice") == 1, grown.stderr[-3000:]
     built = wh.query("select name, count(*) as n from services group by name order by name")
     assert built.to_pylist() == [
-        {"name": n, "n": 1} for n in ("crm", "helpdesk", "invoicing")
+        {"name": n, "n": 1} for n in ("crm", "helpdesk", "voice")
     ]  # crm and helpdesk were not built again
     tasks = wh.query("select task_id, services from tasks").to_pylist()
     added = {t["task_id"] for t in tasks if t["task_id"] not in before}
-    assert added and all("invoicing" in t["services"] for t in tasks if t["task_id"] in added)
+    assert added and all("voice" in t["services"] for t in tasks if t["task_id"] in added)
     rolled = wh.query("select task_id from rollouts").column(0).to_pylist()
     assert set(rolled) == before | added
     # The new night rolled out only its new tasks: the old ones have just their first rollouts.

@@ -6,12 +6,13 @@ agent had to read, not one the request itself just set."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
-from library.compose.coherence import may_write
+from library.compose.coherence import may_write, range_pairs
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif, part_of
@@ -224,10 +225,11 @@ def test_money_received_is_not_voided() -> None:
 
 
 def test_who_is_taken_off_a_record_is_not_asked_to_act_on_it(walks: list[Walker]) -> None:
-    """A task for a ticket's assignee, then the ticket reassigned, asks work of someone the
-    request takes off it: a record handed to someone else hands over from a person the plan
-    gave no other part."""
+    """A to-do or a meeting for a ticket's assignee, then the ticket reassigned, asks work of
+    someone the request takes off it: a record handed to someone else hands over from a
+    person the plan gave no work (their note on it before it moves on is no work)."""
     handed = 0
+    given = {"assignee", "assigned_to", "host", "organizer", "recipient", "owner"}
     for walker in walks:
         world = _as_found(walker)
         for i, step in enumerate(walker.steps):
@@ -236,20 +238,23 @@ def test_who_is_taken_off_a_record_is_not_asked_to_act_on_it(walks: list[Walker]
                 continue
             found = getattr(world.services[entity.service].state, entity.collection).get(entity.id)
             before = found.model_dump(mode="json") if found is not None else {}
-            moved = {
-                name
+            leaving = {
+                walker.env.identity("email", before[name])
                 for name, value in step.args.items()
                 if name != step.tool.own
                 and is_staff_role(role_of(name))
+                and isinstance(before.get(name), str)
                 and value != before.get(name)
             }
-            if not moved:
+            if not leaving:
                 continue
             handed += 1
             for earlier in walker.steps[:i]:
                 if earlier.write:
-                    used = {f.field for f in earlier.sources if f.entity is entity}
-                    assert not used & moved, (earlier.tool.name, step.tool.name, used & moved)
+                    for n, v in earlier.args.items():
+                        if role_of(n) in given and isinstance(v, str):
+                            who = walker.env.identity("email", v)
+                            assert who not in leaving, (earlier.tool.name, step.tool.name, who)
     assert handed >= 20, handed
 
 
@@ -327,3 +332,54 @@ def test_one_notice_a_person(walks: list[Walker]) -> None:
             told |= these
             notices += len(these)
     assert notices >= 100, notices
+
+
+def test_a_stated_span_is_one_of_its_kind() -> None:
+    """A room booked or an event set up runs an hour or two, a rental some days: a stated
+    start and end make one span of the record's kind, not two dates drawn weeks apart."""
+    library = bundled_library(["workplace", "calendar", "car_rental", "hr", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    spans = 0
+    for walker in finished_walks(env, 240, "span"):
+        for step in walker.steps:
+            if step.tool.kind != "create":
+                continue
+            for start, end in range_pairs(step.args):
+                a, b = step.args[start], step.args[end]
+                if step.binds[start].get("from") != "user" or not isinstance(a, str):
+                    continue
+                days = (dt.datetime.fromisoformat(b[:10]) - dt.datetime.fromisoformat(a[:10])).days
+                limit = 15 if step.tool.service == "car_rental" else 2
+                assert 0 <= days <= limit, (step.tool.qualified, start, a, end, b)
+                spans += 1
+    assert spans >= 5, spans
+
+
+def test_a_status_is_not_a_request() -> None:
+    """An invoice whose status could become "void" is voided by a refund: a status lists
+    where actions lead, not an outcome someone asked for (as a return's resolution does)."""
+    library = bundled_library(["crm", "helpdesk", "invoicing"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    walks = finished_walks(env, 150, "void", _Refund)
+    voided = sum(s.tool.name == "void_invoice" for w in walks for s in w.steps)
+    assert voided >= 10, voided
+
+
+def test_money_received_follows_the_status() -> None:
+    """A seeded invoice shows money paid as its status says: all of it once paid, part of
+    it while partially paid, none while a draft, sent or overdue."""
+    library = bundled_library(["invoicing"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    seen = set()
+    for seed in range(3):
+        world, _ = env.world(seed)
+        for invoice in world.services["invoicing"].state.invoices.values():
+            paid, total = invoice.amount_paid or 0.0, invoice.total
+            seen.add(invoice.status)
+            if invoice.status == "paid":
+                assert paid == total, invoice
+            elif invoice.status == "partially_paid":
+                assert 0 < paid < total, invoice
+            else:
+                assert paid == 0, invoice
+    assert {"paid", "sent"} <= seen, seen

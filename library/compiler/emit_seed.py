@@ -43,6 +43,7 @@ from library.compiler.values import (
 )
 from library.ingest.naming import singular
 from library.seed import seed_pool, vocab
+from library.seed.pool import window_kind
 from library.seed.vocab import role_of
 
 # Roles filled by a colleague (our organisation's staff), never by the record's subject.
@@ -667,16 +668,7 @@ class _RecordWriter:
                 self.before = self.before or f"{var}[0]"
 
     def _window_kind(self, start: str, end: str, date: bool) -> str:
-        text = f"{start} {end} {self.noun}"
-        for words_, kind in _WINDOW_KINDS:
-            if any(w in text for w in words_):
-                return kind
-        fields = self.record.fields
-        if "venue_name" in fields or "capacity" in fields or "venue" in fields:
-            return "event"
-        if any(w in self.noun for w in ("meeting", "event", "booking", "appointment", "call")):
-            return "meeting"
-        return "dates" if date else "time"
+        return window_kind(start, end, self.noun, self.record.fields, date)
 
     def _time(self, name: str, spec: TypeSpec, required: bool) -> Expr | None:
         low = _snake(name)
@@ -821,6 +813,11 @@ class _RecordWriter:
                 return f"round({var} * rng.uniform(0.62, 0.78), 2)"
             if integer:
                 return f"rng.randint(0, {var})"
+            done = low.removeprefix("amount_")
+            if self.status_var is not None and done in ("paid", "refunded", "received"):
+                # money received (or refunded) as the status says: all of it once "paid",
+                # part of it while "partially_paid", none before (a sent invoice owes it all)
+                return f'round({var} * pool.share_done({self.status_var}, "{done}", rng), 2)'
             return f"round({var} * rng.choice((0.0, 0.25, 0.5, 1.0)), 2)"
         if low == "total" and "subtotal" in self.hoisted:
             added = [self.hoisted[n] for n in ("subtotal", "tax_total", "shipping_total")
@@ -1499,6 +1496,7 @@ _STATE_BOUND = {
     "cancellation_reason": ("cancelled", "canceled"), "rejection_reason": ("rejected",),
     "converted": ("converted",), "resolution": ("resolved", "solved", "closed", "completed"),
     "amount_refunded": ("refunded", "partially_refunded"),
+    "amount_paid": ("paid", "partially_paid"),  # a sent or overdue invoice has none paid yet
 }  # fmt: skip
 # Words of references that name different records by design (a transfer's two ends).
 _DIRECTIONS = frozenset(
@@ -1518,22 +1516,6 @@ _ADDRESS_PARTS = (("postal_code", "postal_code"), ("zip_code", "postal_code"),
                   ("zip", "postal_code"), ("city", "city"), ("region", "region"))  # fmt: skip
 _REF_LIKE = re.compile(r"^(in_reply_to|reply_to_id|thread_id|message_id|parent_id)$|_id$")
 _PRODUCT_NOUNS = frozenset({"product", "item", "price_book_entry", "variant", "listing", "sku"})
-_WINDOW_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("pickup", "dropoff", "rental"), "rental"),
-    (("check_in", "checkin", "stay", "reservation"), "stay"),
-    (("departure", "arrival", "depart", "flight"), "flight"),
-    (("issue", "due", "invoice"), "terms"),
-    (("purchase", "warranty"), "warranty"),
-    (("pay_run", "payroll", "payslip"), "pay_period"),
-    (("fiscal",), "fiscal"),
-    (("sprint", "iteration"), "sprint"),
-    (("leave", "absence", "time_off", "vacation"), "leave"),
-    (("employee", "employment", "contract"), "employment"),
-    (("valid", "effective", "expir"), "validity"),
-    (("current_period", "billing", "subscription", "period"), "billing"),
-    (("scheduled", "work_order", "visit"), "work"),
-    (("interview",), "interview"),
-)
 # Numbers a kind of record makes plausible: (noun, field) -> (low, high, whole, step).
 _BY_RESOURCE: dict[tuple[str, str], tuple[float, float, bool, float]] = {
     ("event", "capacity"): (50, 800, True, 10),

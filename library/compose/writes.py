@@ -4,6 +4,7 @@ write undoes."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +20,14 @@ from library.compose.catalog import (
     singular,
     title,
 )
-from library.compose.coherence import FINAL, ends_record, inverted, may_write, status_of
+from library.compose.coherence import (
+    FINAL,
+    ends_record,
+    inverted,
+    may_write,
+    range_pairs,
+    status_of,
+)
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.direction import DECIDED, WAITING, is_stage, past_stage_of
@@ -41,6 +49,7 @@ from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
+from library.seed.pool import window, window_kind
 from library.seed.vocab import is_person_resource
 
 
@@ -372,6 +381,7 @@ class Writes(Binding):
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
         if bound is None or self._told_again(tool, bound, None):
             return None
+        bound = self._spanned(tool, bound)
         if self._back_on_their_plate(bound):
             return None  # a task for the colleague who asked us to do the work is no help
         if self._filed_for_another(tool, bound):
@@ -403,6 +413,35 @@ class Writes(Binding):
         if threshold_text:
             text["threshold"] = threshold_text
         return self._write(tool, bound, text, None)
+
+    def _spanned(self, tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound]:
+        """A stated start and end as one span of the record's kind (a room booked for an
+        hour or two, a rental for days; ``library.seed.pool.window_kind``): the end is the
+        start plus such a length, not a second date drawn weeks apart."""
+        stated = {
+            n: b.value
+            for n, b in bound.items()
+            if b.bind.get("from") == "user" and isinstance(b.value, str)
+        }
+        pairs = range_pairs(stated)
+        if not pairs:
+            return bound
+        info = self._coll(tool.service, tool.collection)
+        noun = info.noun if info is not None else str(tool.collection or "")
+        fields = list(info.fields) if info is not None else []
+        out = dict(bound)
+        for start, end in pairs:
+            text = stated[start]
+            date = "T" not in text
+            try:
+                begin = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            lo, hi = window(window_kind(start, end, noun, fields, date), self.rng, begin)
+            finish = begin + (hi - lo)
+            said = finish.date().isoformat() if date else finish.strftime("%Y-%m-%dT%H:%M:%SZ")
+            out[end] = Bound.literal(said)
+        return out
 
     def _in_the_money_s_currency(
         self, tool: ToolInfo, bound: dict[str, Bound]
@@ -544,22 +583,27 @@ class Writes(Binding):
 
     def _takes_off(self, entity: Entity, bound: dict[str, Bound]) -> bool:
         """Whether a write hands a record to someone else while the plan already gave work
-        to the person it takes it from (a task for the ticket's assignee, then the ticket
-        reassigned): who is taken off a record is not also asked to act on it."""
+        to the person it takes it from (a to-do or a meeting for the ticket's assignee, then
+        the ticket reassigned): who is taken off a record is not also asked to act on it.
+        (Their note on it before it moves on is no work given to them.)"""
         info = self._coll(entity.service, entity.collection)
         fields = info.fields if info is not None else {}
-        moved = {
-            name
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        before = self.env.dumps.dump(current) if current is not None else entity.record
+        leaving = {
+            self.env.identity("email", before[name])
             for name, b in bound.items()
             if name in fields
             and fields[name].key in PERSON_KEYS
-            and b.value != entity.record.get(name)
+            and isinstance(before.get(name), str)
+            and b.value != before.get(name)
         }
-        return bool(moved) and any(
-            f.entity is entity and f.field in moved
+        return bool(leaving) and any(
+            self.env.identity("email", v) in leaving
             for s in self.steps
             if s.write
-            for f in s.sources
+            for n, v in s.args.items()
+            if isinstance(v, str) and role_of(n) in _GIVEN_WORK
         )
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
@@ -701,7 +745,7 @@ class Writes(Binding):
             n in resent or b.value == entity.record.get(n) for n, b in required.items()
         ):
             return None  # nothing would change
-        bound = {str(tool.own): own, **required, **values}
+        bound = self._spanned(tool, {str(tool.own): own, **required, **values})
         if self._back_on_their_plate(values) or self._takes_off(entity, values):
             return None
         resent -= set(values)  # a value the step changes is said, not resent
@@ -904,6 +948,8 @@ class Writes(Binding):
         verb = tool_verb(tool.name)
         info = self._coll(entity.service, entity.collection)
         for name, meta in info.fields.items() if info is not None else ():
+            if is_stage(name):
+                continue  # a status lists where the action leads ("void"), not what was asked
             options = {str(v).casefold() for v in meta.enum or ()}
             value = entity.record.get(name)
             if verb in options and isinstance(value, str) and value.casefold() in options - {verb}:
@@ -962,6 +1008,9 @@ MONEY_RECORDS = frozenset(
 MONEY_VERBS = frozenset({"capture", "charge", "refund", "pay", "reimburse", "credit"})
 
 
+# Roles that give a person work to do (a to-do's assignee, a meeting's host, a message's
+# reader): not who wrote a note.
+_GIVEN_WORK = TAKES_WORK | {"host", "organizer", "recipient", "owner"}
 # Collections of to-dos: a new one tells its assignee there is work.
 _TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
 

@@ -253,6 +253,15 @@ class SeedPool:
         return found
 
     @staticmethod
+    def share_done(status: Any, done: str, rng: random.Random) -> float:
+        """How much of a record's total is ``done`` ("paid", "refunded") as its status says:
+        all once it is, part while partially so, none before."""
+        state = str(status)
+        if state == done:
+            return 1.0
+        return rng.choice((0.25, 0.5)) if "partial" in state and done in state else 0.0
+
+    @staticmethod
     def only(reached: bool, value: Any) -> Any:
         """A value that exists once a record reached a state (a lost deal's reason)."""
         return value if reached else None
@@ -575,6 +584,40 @@ SPANS: dict[str, tuple[tuple[int, int], tuple[str, int, int]]] = {
     "time": ((-14, 30), ("minutes", 30, 240)),
     "dates": ((-30, 60), ("days", 1, 14)),
 }
+
+
+# Which kind of span a (start, end) pair of fields holds, by the words of the pair and of
+# the record's noun (``SPANS``): a rental's pickup and dropoff, a stay's check-in and out.
+WINDOW_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("pickup", "dropoff", "rental"), "rental"),
+    (("check_in", "checkin", "stay", "reservation"), "stay"),
+    (("departure", "arrival", "depart", "flight"), "flight"),
+    (("issue", "due", "invoice"), "terms"),
+    (("purchase", "warranty"), "warranty"),
+    (("pay_run", "payroll", "payslip"), "pay_period"),
+    (("fiscal",), "fiscal"),
+    (("sprint", "iteration"), "sprint"),
+    (("leave", "absence", "time_off", "vacation"), "leave"),
+    (("employee", "employment", "contract"), "employment"),
+    (("valid", "effective", "expir"), "validity"),
+    (("current_period", "billing", "subscription", "period"), "billing"),
+    (("scheduled", "work_order", "visit"), "work"),
+    (("interview",), "interview"),
+)
+
+
+def window_kind(start: str, end: str, noun: str, fields: Any, date: bool) -> str:
+    """The ``SPANS`` kind of the pair ``start``/``end`` on a record called ``noun`` with
+    ``fields`` (names); ``date``: the pair holds dates, not times."""
+    text = f"{start} {end} {noun}"
+    for words_, kind in WINDOW_KINDS:
+        if any(w in text for w in words_):
+            return kind
+    if "venue_name" in fields or "capacity" in fields or "venue" in fields:
+        return "event"
+    if any(w in noun for w in ("meeting", "event", "booking", "appointment", "call")):
+        return "meeting"
+    return "dates" if date else "time"
 
 
 def window(kind: str, rng: random.Random, now: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
