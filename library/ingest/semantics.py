@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from library.ingest.naming import resource_name, tokens
+from library.ingest.naming import resource_name, singular, tokens
 from library.runtime.semantic import ID, REF_KEY, REGISTRY, SEMANTIC_KEY
 from library.toolspec import FieldInfo, Side
 
@@ -179,7 +179,8 @@ def by_name(
         return None
     last, prev = toks[-1], (toks[-2] if len(toks) > 1 else "")
     # Arrays of scalars are named in the plural (`emails`, `phones`): judge the singular.
-    single = last[:-1] if last.endswith("s") and len(last) > 3 and last not in _ID_WORDS else last
+    # (an "address" is one address, not the plural of "addres")
+    single = singular(last) if len(last) > 3 and last not in _ID_WORDS else last
     if last in _ID_WORDS and jtype in ("string", "integer", None):
         # `new_item_ids` still refers to items: qualifiers are not part of the resource.
         stem = tuple(t for t in toks[:-1] if t not in _QUALIFIERS) or toks[:-1]
