@@ -383,3 +383,14 @@ def test_money_received_follows_the_status() -> None:
             else:
                 assert paid == 0, invoice
     assert {"paid", "sent"} <= seen, seen
+
+
+def test_a_customer_s_work_does_not_open_on_our_suppliers() -> None:
+    """A refund is a customer's: it never opens on a supplier in Procurement ("The vendor
+    'Salazar Ltd'"), whose order is then refunded and who is written to as a customer."""
+    library = bundled_library(["procurement", "storefront", "returns", "mail", "invoicing"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    walks = finished_walks(env, 200, "supplier", _Refund)
+    for walker in walks:
+        assert walker.steps[0].tool.service != "procurement", walker.steps[0].tool.qualified
+    assert len(walks) >= 20, len(walks)

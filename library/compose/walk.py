@@ -249,6 +249,14 @@ class Walker(Lookups, Writes):
             return not staff
         if motif.name == "scheduling" and not self._opened_on_a_person():
             return False  # someone asks to meet: not an event or a registration record
+        opening = self.steps[0].tool if self.steps else None
+        if (
+            opening is not None
+            and motif.name not in STAFF_WORK
+            and staff_work(opening.collection, opening.name)
+            and not is_person_resource(str(opening.collection or ""))
+        ):
+            return False  # a customer's refund does not open on our supplier or purchase order
         if motif.name in STAFF_WORK:
             return staff or not subjects
         return True
