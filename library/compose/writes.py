@@ -599,11 +599,13 @@ class Writes(Binding):
             and b.value != before.get(name)
         }
         return bool(leaving) and any(
-            self.env.identity("email", v) in leaving
+            self.env.identity("email", who) in leaving
             for s in self.steps
             if s.write
             for n, v in s.args.items()
-            if isinstance(v, str) and role_of(n) in _GIVEN_WORK
+            if role_of(n) in _GIVEN_WORK
+            for who in (v if isinstance(v, list) else [v])  # a message's recipients
+            if isinstance(who, str)
         )
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
