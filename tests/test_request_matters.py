@@ -172,7 +172,7 @@ def test_a_request_is_about_one_matter_unless_it_is_long(
             assert count <= cfg.hard_matters, [s.tool.qualified for s in walker.steps]
     # long requests that are not hand-overs are few: reporting back ends a colleague's
     # request, and each person is told once
-    assert seen["short"] >= 30 and seen["long"] >= 2, seen
+    assert seen["short"] >= 30 and seen["long"] >= 1, seen
 
 
 def test_money_moves_once_and_from_the_matter(walks: list[Walker]) -> None:

@@ -944,17 +944,21 @@ class Writes(Binding):
         return self._write(tool, bound, text, entity)
 
     def _asked_otherwise(self, tool: ToolInfo, entity: Entity) -> bool:
-        """Whether the record asks for another of the outcomes this action is one of: a
-        field whose options name the action (a return's resolution: refund, exchange,
-        store credit) holds another option."""
-        verb = tool_verb(tool.name)
+        """Whether the record asks for another of the outcomes this action (or its
+        workflow) is one of: a field whose options name it (a return's resolution: refund,
+        exchange, store credit) holds another option."""
+        # the action's own verb, and the workflow's name: a refund approves no return
+        # that asks for an exchange
+        wanted = {tool_verb(tool.name)} | ({self.motif.name} if self.motif is not None else set())
         info = self._coll(entity.service, entity.collection)
         for name, meta in info.fields.items() if info is not None else ():
             if is_stage(name):
                 continue  # a status lists where the action leads ("void"), not what was asked
             options = {str(v).casefold() for v in meta.enum or ()}
             value = entity.record.get(name)
-            if verb in options and isinstance(value, str) and value.casefold() in options - {verb}:
+            if not isinstance(value, str):
+                continue
+            if any(w in options and value.casefold() in options - {w} for w in wanted):
                 return True
         return False
 
