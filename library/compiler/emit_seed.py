@@ -23,6 +23,7 @@ first), so no seeded record refers to an id the service has not issued yet.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -1774,6 +1775,9 @@ def _bounds(node: dict[str, Any], integer: bool) -> tuple[Any, Any]:
         hi = node["exclusiveMaximum"] - step
     lo = lo if isinstance(lo, int | float) and not isinstance(lo, bool) else None
     hi = hi if isinstance(hi, int | float) and not isinstance(hi, bool) else None
+    if integer:  # an integer's fractional bound is the whole number inside it
+        lo = math.ceil(lo) if lo is not None else None
+        hi = math.floor(hi) if hi is not None else None
     if lo is not None and hi is not None and hi < lo:
         hi = lo
     return lo, hi

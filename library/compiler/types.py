@@ -10,6 +10,7 @@ shape so that ``billing_address`` and ``shipping_address`` share one class.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -127,6 +128,8 @@ def constraints(spec: TypeSpec) -> list[str]:
         ):
             value = node.get(key)
             if isinstance(value, int | float) and not isinstance(value, bool):
+                if spec.kind is Kind.INT and value != int(value):  # 6.5: an int's bound is 6
+                    value = math.floor(value) if arg in ("le", "gt") else math.ceil(value)
                 out.append(f"{arg}={value!r}")
     if spec.kind is Kind.STR and spec.semantic is None:
         for key, arg in (("minLength", "min_length"), ("maxLength", "max_length")):
