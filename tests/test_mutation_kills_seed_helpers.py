@@ -184,10 +184,10 @@ def test_a_role_matches_by_its_name_its_singular_or_its_last_or_first_word() -> 
 
 
 def test_a_reference_names_its_collection_or_the_longest_one_its_name_ends_with() -> None:
-    collections = {"folders": 1, "sub_folders": 2, "files": 3}
+    collections = {"folders": 1, "archived_folders": 2, "files": 3}
     assert es.resolve_ref("files", collections) == "files"
     assert es.resolve_ref("parent_folders", collections) == "folders"
-    assert es.resolve_ref("parent_sub_folders", collections) == "sub_folders"
+    assert es.resolve_ref("old_archived_folders", collections) == "archived_folders"
     assert es.resolve_ref("folderset", collections) is None
     assert es.resolve_ref(None, collections) is None
     assert es.resolve_ref("", collections) is None

@@ -91,6 +91,7 @@ MEANINGS: dict[str, tuple[tuple[float, float, float], dict]] = {
     "hours": ((0.5, 8, 0.25), NUMBER),
     "salary": ((45_000, 180_000, 0.01), NUMBER),
     "seats": ((5, 200, 5), INTEGER),
+    "capacity": ((4, 20, 2), INTEGER),
     "tax_rate": ((5, 25, 0.5), NUMBER),
     "duration_minutes": ((15, 120, 15), INTEGER),
     "age": ((21, 68, 1), INTEGER),
