@@ -1,7 +1,7 @@
 """Task composition figures on the bundled corpus. Prints numbers; asserts nothing about time.
 
     .venv/bin/python bench/compose.py [--n 1000] [--workers 2] [--seed 0] [--sample 20]
-                                      [--graph-scale 20000]
+                                      [--graph-scale 20000] [--dump tasks.json]
 
 1. the service library: ingest, compile (in-process: our compiler's own output), verify;
 2. the dependency graph over the verified tools: build time and degree statistics, and the
@@ -11,7 +11,8 @@
    not depend on how loaded the machine is), verified tasks/s, acceptance rate, rejection
    reasons, and the distribution of services, steps, capabilities, domains, difficulty and
    splits;
-4. with ``--sample K``: K instructions as a markdown list (for the README).
+4. with ``--sample K``: K instructions as a markdown list (for the README); with ``--dump
+   PATH`` every task as JSON (its gold plan, rubric and seeded records, to read one in full).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -126,7 +129,13 @@ def config_with(settings: list[str]) -> ComposeConfig:
 
 
 def compose_figures(
-    lib: Library, n: int, workers: int, seed: int, sample: int, cfg: ComposeConfig
+    lib: Library,
+    n: int,
+    workers: int,
+    seed: int,
+    sample: int,
+    cfg: ComposeConfig,
+    dump: Path | None = None,
 ) -> None:
     global _ENV
     t0 = time.perf_counter()
@@ -192,6 +201,9 @@ def compose_figures(
     if sample:
         print()
         print(sample_markdown(tasks, sample))
+    if dump is not None:  # every task, for reading one in full (plan, seeded records)
+        dump.write_bytes(orjson.dumps([t.model_dump(mode="json") for t in tasks]))
+        print(f"\n{total} tasks written to {dump}")
 
 
 def main() -> None:
@@ -204,11 +216,12 @@ def main() -> None:
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a ComposeConfig setting"
     )
+    parser.add_argument("--dump", type=Path, help="write every task to this JSON file")
     args = parser.parse_args()
     cfg = config_with(args.set)
     lib = library_figures()
     graph_figures(lib, args.graph_scale)
-    compose_figures(lib, args.n, args.workers, args.seed, args.sample, cfg)
+    compose_figures(lib, args.n, args.workers, args.seed, args.sample, cfg, args.dump)
 
 
 if __name__ == "__main__":

@@ -450,6 +450,10 @@ def test_values_cross_services_only_when_they_mean_the_same_thing():
     assert carries_across("refund_amount", "money", "total")
     assert not carries_across("ticket_price", "money", "total_price")
     assert not carries_across("amount", "money", "annual_revenue")  # nobody pays that
+    # a payment of an invoice is for its total: a part fills only the same part
+    assert not carries_across("amount", "money", "subtotal")
+    assert not carries_across("amount", "money", "tax_total")
+    assert carries_across("subtotal", "money", "subtotal")
     assert not carries_across("linkedin_url", "url", "web_url")
     assert carries_across("website_url", "url", "website_url")
     assert carries_across("customer_email", "email", "email")

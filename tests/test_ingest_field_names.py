@@ -23,3 +23,21 @@ from library.ingest.semantics import by_name
 def test_a_field_name_gives_its_kind(tokens: tuple[str, ...], kind: str) -> None:
     found = by_name(tokens, "string", None)
     assert found is not None and found[0] == kind, (tokens, found)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "jtype", "kind"),
+    [
+        (("total",), "number", "money"),  # an invoice's total is what is owed
+        (("tax", "total"), "number", "money"),
+        (("grand", "total"), "number", "money"),
+        (("total",), "integer", None),  # a page's total is a count
+        (("country",), "string", "country"),
+        (("country", "code"), "string", "country"),
+    ],
+)
+def test_a_total_in_decimals_is_money(
+    tokens: tuple[str, ...], jtype: str, kind: str | None
+) -> None:
+    found = by_name(tokens, jtype, None)
+    assert (found[0] if found else None) == kind, (tokens, jtype, found)

@@ -7,18 +7,24 @@ agent had to read, not one the request itself just set."""
 from __future__ import annotations
 
 import datetime as dt
+import random
+import re
+from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.coherence import may_write, range_pairs
+from library.compose.context import Entity
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif, part_of
 from library.compose.mutants import lookup
 from library.compose.roles import TAKES_WORK, is_staff_role, role_of
 from library.compose.walk import Walker
+from library.seed import vocab
 from library.seed.vocab import is_person_resource, is_staff_resource
 from library.seed.vocab import role_of as field_role
 from tests.compose_walks import finished_walks
@@ -316,24 +322,32 @@ def test_someone_asks_to_meet() -> None:
 
 def test_one_notice_a_person(walks: list[Walker]) -> None:
     """Each person is told once: an e-mail, a draft, a reply, or a new to-do assigned to
-    them (an e-mail and a to-do saying the same to one colleague is one too many)."""
-    notices = 0
+    them (an e-mail and a to-do saying the same to one colleague is one too many); and no
+    to-do goes to whoever the plan assigned a record to (the ticket is their work)."""
+    notices = handed_over = 0
     for walker in walks:
         told: set[str] = set()
+        handed: set[str] = set()  # given a record (a ticket assigned to them)
         for step in walker.steps:
             if not step.write:
                 continue
             these = walker._recipients(step.tool, step.args, step.entity)
+            given = {
+                walker.env.identity("email", v)
+                for n, v in step.args.items()
+                if role_of(n) in TAKES_WORK and isinstance(v, str)
+            }
             if step.tool.kind == "create" and step.tool.collection == "tasks":
-                these = these | {
-                    walker.env.identity("email", v)
-                    for n, v in step.args.items()
-                    if role_of(n) == "assignee" and isinstance(v, str)
-                }
+                these = these | given
+                # a to-do for whoever the plan just assigned the ticket to repeats it
+                assert not given & handed, (step.tool.qualified, given & handed)
+            elif step.tool.kind != "create":
+                handed |= given
+                handed_over += len(given)
             assert not these & told, (step.tool.qualified, these & told)
             told |= these
             notices += len(these)
-    assert notices >= 100, notices
+    assert notices >= 100 and handed_over >= 20, (notices, handed_over)
 
 
 def test_a_stated_span_is_one_of_its_kind() -> None:
@@ -396,3 +410,189 @@ def test_a_customer_s_work_does_not_open_on_our_suppliers() -> None:
     for walker in walks:
         assert walker.steps[0].tool.service != "procurement", walker.steps[0].tool.qualified
     assert len(walks) >= 20, len(walks)
+
+
+def _addresses(value: Any) -> list[dict[str, Any]]:
+    """Every nested address (a mapping with a city and a country) inside a record."""
+    if isinstance(value, dict):
+        here = [value] if {"city", "country"} <= set(value) else []
+        return here + [a for v in value.values() for a in _addresses(v)]
+    if isinstance(value, list):
+        return [a for v in value for a in _addresses(v)]
+    return []
+
+
+def test_an_address_is_in_the_country_of_its_city(walks: list[Walker]) -> None:
+    """A nested address names the country its city is in (Lyon is in FR, not in the US
+    that the spec's example gives), in the seeded records and in those copied for a
+    person, whose copy carries that person's own address."""
+    country_of = {city: c for c, places in vocab.CITIES.items() for city, _ in places}
+    checked = moved = 0
+    for walker in walks:
+        world = _as_found(walker)
+        for name, svc in world.services.items():
+            for coll in type(svc.state).model_fields:
+                records = getattr(svc.state, coll)
+                for record in records.values() if isinstance(records, Mapping) else ():
+                    for address in _addresses(record.model_dump(mode="json")):
+                        if address["city"] in country_of and address["country"]:
+                            checked += 1
+                            assert address["country"] == country_of[address["city"]], (
+                                name,
+                                coll,
+                                address,
+                            )
+        for injection in walker.injections:
+            record = injection.record.model_dump(mode="json")
+            person = walker.env.pool.person_by_email(str(record.get("customer_email") or ""))
+            for address in _addresses(record) if person is not None else ():
+                moved += 1
+                assert address["city"] == person.city, (injection.collection, address, person)
+    assert checked >= 500 and moved >= 5, (checked, moved)
+
+
+def test_a_copy_has_numbers_of_its_own(walks: list[Walker]) -> None:
+    """A record copied for a request (a decoy, the invoice a lookup must find) gets its own
+    invoice, order or issue number: no two records of a collection share a number that
+    names one record, and its prose cites its own number ("... invoice INV-2026-3116")."""
+    keys = {"invoice_number", "order_number", "quote_number", "key"}
+    copies = cited = 0
+    for walker in walks:
+        world = _as_found(walker)
+        for injection in walker.injections:
+            records = getattr(world.services[injection.service].state, injection.collection)
+            for field in keys & set(type(injection.record).model_fields):
+                value = getattr(injection.record, field)
+                if not isinstance(value, str):
+                    continue
+                copies += 1
+                sharing = [r.id for r in records.values() if getattr(r, field) == value]
+                assert sharing == [injection.record.id], (injection.collection, field, sharing)
+        for payment in world.services["payments"].state.payments.values():
+            said = re.findall(r"INV-\d{4}-\d{4}", str(payment.description or ""))
+            if said:
+                cited += 1
+                assert said == [payment.invoice_number], (payment.description, payment)
+    assert copies >= 30 and cited >= 30, (copies, cited)
+
+
+def test_a_record_found_by_another_s_number_is_their_customer_s(
+    walks: list[Walker],
+) -> None:
+    """The payment a lookup finds by the number of the customer's invoice was paid by that
+    customer: its receipt goes to them and it is charged to their customer record, not to
+    whoever the copied payment belonged to."""
+    found = 0
+    for walker in walks:
+        invoices = {
+            s.entity.record.get("invoice_number"): s.entity.record.get("customer_email")
+            for s in walker.steps
+            if s.entity is not None and s.entity.collection == "invoices"
+        }
+        world = _as_found(walker)
+        customers = world.services["payments"].state.customers
+        for injection in walker.injections:
+            if injection.collection != "payments":
+                continue
+            payment = injection.record
+            if payment.invoice_number in invoices:
+                found += 1
+                assert payment.receipt_email == invoices[payment.invoice_number], payment
+                assert customers[payment.customer_id].email == payment.receipt_email
+    assert found >= 3, found
+
+
+def test_money_received_is_not_asked_for_again(walks: list[Walker]) -> None:
+    """No new payment, payment link or invoice is for the amount of a payment already made
+    (the invoice's payment exists: a link for its amount asks for the money twice); only a
+    refund takes a payment's amount."""
+    carried = 0
+    for walker in walks:
+        for step in walker.steps:
+            if not step.write:
+                continue
+            amounts = [
+                v for n, v in step.args.items() if (p := step.tool.param(n)) and p.key == "money"
+            ]
+            for fact in step.sources:
+                if fact.key != "money" or fact.value not in amounts:
+                    continue  # (a to-do's notes may cite a payment's amount)
+                carried += 1
+                paid = {"payment", "payments", "charge", "charges"} & set(
+                    fact.entity.collection.split("_")
+                )
+                refund = "refund" in str(step.tool.collection)
+                assert refund or not paid, (step.tool.name, fact.entity.collection, fact.field)
+    assert carried >= 4, carried
+
+
+class _Travel(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["travel"]
+
+
+def test_a_customer_s_trip_books_no_briefing() -> None:
+    """A customer's trip changes their bookings and tells them: no meeting is booked about
+    it (a trip briefing is a colleague's, with their manager, and only theirs)."""
+    library = bundled_library(["flights", "hotels", "crm", "hr", "meetings", "mail", "calendar"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    theirs = 0
+    for walker in finished_walks(env, 300, "briefing", _Travel):
+        if not walker._for_an_outsider():
+            continue
+        theirs += 1
+        meetings = [
+            s
+            for s in walker.steps
+            if s.write and s.tool.collection in ("meetings", "events") and s.kind == "create"
+        ]
+        assert not meetings, [s.tool.name for s in walker.steps]
+    assert theirs >= 10, theirs
+
+
+def test_what_the_plan_files_starts_at_its_first_step() -> None:
+    """A record the request makes moves on one stage at most (a new issue started, a new
+    report submitted): never straight past the work between ("file an issue, then set it
+    in review"); a record it found may move on as its work says."""
+    library = bundled_library(["issue_tracker"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    rid = next(iter(world.services["issue_tracker"].state.issues))
+    made = Entity("issue_tracker", "issues", rid, {}, 0, "", "the issue", created=True)
+
+    def moved(old: str, new: str) -> Any:
+        issues = {"issues": SimpleNamespace(updated={rid: {"status": (old, new)}})}
+        return SimpleNamespace(services={"issue_tracker": issues})
+
+    assert not walker._skips_ahead(moved("todo", "in_review"))  # found: its own pace
+    walker.entities.append(made)
+    assert walker._skips_ahead(moved("todo", "in_review"))
+    assert walker._skips_ahead(moved("backlog", "in_progress"))
+    assert not walker._skips_ahead(moved("todo", "in_progress"))
+    assert not walker._skips_ahead(moved("todo", "wont_do"))  # given up: an end, not a skip
+
+
+class _Scheduling(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["scheduling"]
+
+
+def test_someone_s_scheduling_books_one_time() -> None:
+    """A colleague's scheduling books one time: a meeting, an interview or a room, not an
+    interview, then a meeting with their manager, then a room at another hour."""
+    library = bundled_library(["recruiting", "meetings", "workplace", "hr", "calendar", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
+    booked = 0
+    for walker in finished_walks(env, 300, "one time", _Scheduling):
+        times = [
+            s.tool.qualified
+            for s in walker.steps
+            if s.write
+            and s.kind == "create"
+            and {"meeting", "meetings", "event", "events", "interviews", "bookings"}
+            & set(str(s.tool.collection).split("_"))
+        ]
+        booked += bool(times)
+        assert len(times) <= 1, times
+    assert booked >= 30, booked

@@ -43,6 +43,7 @@ from library.compiler.values import (
     patterned_text,
 )
 from library.ingest.naming import singular
+from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
 from library.seed.pool import window_kind
 from library.seed.vocab import role_of
@@ -404,6 +405,7 @@ class _RecordWriter:
         self._plan_derived(fields)
         self._plan_refs(fields)
         self._plan_carrier(fields)
+        self._plan_reference(fields)
         values: list[tuple[str | None, Expr]] = []
         for f in fields:
             if f.name in self.forced:
@@ -462,6 +464,40 @@ class _RecordWriter:
         self.body.append((var, self._enum("carrier", carrier.type)))
         self.forced["carrier"] = var
         self.forced[tracking.name] = f'pool.text("tracking_number", rng, {var})'
+
+    def _plan_reference(self, fields: list[FieldPlan]) -> None:
+        """A text that cites a number (a payment's "Wagner LLC invoice INV-2026-3116")
+        cites the record's own invoice number, not one of its own."""
+        kinds = {f.name: vocab.meaning(f.name, self._where()) for f in fields}
+        number = next(
+            (
+                f
+                for f in fields
+                if kinds[f.name] in _CITED
+                and f.type.kind is Kind.STR
+                and not f.unique
+                and f.name not in self.forced
+                and _kind_fits(str(kinds[f.name]), f.type.schema)
+            ),
+            None,
+        )
+        texts = [
+            f
+            for f in fields
+            if f.type.kind is Kind.STR
+            and f.name not in self.forced
+            and "{ref}" in " ".join(vocab.TEMPLATES.get(str(kinds[f.name]), ()))
+            and _kind_fits(str(kinds[f.name]), f.type.schema)
+        ]
+        if number is None or not texts:
+            return
+        var = self._local(singular(str(kinds[number.name])))
+        self.body.append((var, f'pool.text("{kinds[number.name]}", rng, now)'))
+        self.forced[number.name] = var
+        for f in texts:
+            kind = str(kinds[f.name])
+            args = [json.dumps(kind), "rng", *self._about(kind)]
+            self.forced[f.name] = Call("pool.text", [*((None, a) for a in args), ("ref", var)])
 
     def _write(self, values: list[tuple[str | None, Expr]]) -> list[str]:
         pad = INDENT * 2
@@ -965,7 +1001,9 @@ class _RecordWriter:
             return f"{person}.company"
         if sem == "address":
             return self._address("street", who or "person")
-        if sem == "country":
+        if sem == "country" or (sem is None and kind is Kind.STR and _names_country(low)):
+            # (a declared pattern drops the semantic type, not what the field is: an
+            # address's two-letter ``country`` is its holder's, so Paris is not in the US)
             if who == "org":
                 return "pool.org.country"
             return f"{who or self._who(role_of(low))}.country"
@@ -1513,6 +1551,9 @@ _CUSTOMER_HOLDINGS = frozenset(
 _COMPANY_NOUNS = frozenset({"company", "organization", "organisation", "account", "business"})
 _EVENT_FIELDS = frozenset({"venue", "venue_name", "venue_address", "capacity", "ticket_price"})
 _DERIVED = ("key", "code", "mime_type", "content_type", "host", "hostname", "path")
+# Numbers a record's text may cite ("invoice {ref}").
+_CITED = frozenset({"invoice_number", "order_number", "quote_number", "reference"})
+
 _ADDRESS_PARTS = (("postal_code", "postal_code"), ("zip_code", "postal_code"),
                   ("zip", "postal_code"), ("city", "city"), ("region", "region"))  # fmt: skip
 _REF_LIKE = re.compile(r"^(in_reply_to|reply_to_id|thread_id|message_id|parent_id)$|_id$")
@@ -1788,3 +1829,8 @@ def _fits(pattern: str, value: str) -> bool:
         return re.search(pattern, value) is not None
     except re.error:
         return True
+
+
+def _names_country(low: str) -> bool:
+    """Whether a field's name says it holds a country (``country``, ``country_code``)."""
+    return by_name(tuple(t for t in low.split("_") if t), "string", None) == ("country", None)

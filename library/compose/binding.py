@@ -82,6 +82,9 @@ _TRANSFERRED_MONEY = frozenset({"amount", "total", "cost", "subtotal"})
 # Money a business has or earns, not money that changes hands: an account's annual revenue
 # is never what a customer pays.
 _HELD_MONEY = frozenset({"revenue", "arr", "mrr", "budget", "salary", "limit", "valuation"})
+# Parts of a sum: what changes hands is the whole (an invoice's total), and a part fills only
+# the same part of another record (a subtotal, a subtotal).
+_PART_MONEY = frozenset({"subtotal", "tax", "shipping", "discount", "fee", "fees"})
 
 
 def _named(value: Any, name: str, email: str) -> Bound:
@@ -95,8 +98,10 @@ def carries_across(param: str, key: str, field: str) -> bool:
     people, companies and business keys travel; money travels only as an amount; a link
     only into a field of the same name (a pull request's URL is not a LinkedIn profile)."""
     if key == "money":
-        held = set(field.lower().split("_")) & _HELD_MONEY
-        return param.rsplit("_", 1)[-1] in _TRANSFERRED_MONEY and not held
+        words = set(field.lower().split("_"))
+        if words & _PART_MONEY:  # a payment of an invoice is for its total, not its subtotal
+            return param.lower() == field.lower()
+        return param.rsplit("_", 1)[-1] in _TRANSFERRED_MONEY and not words & _HELD_MONEY
     if key == "url":
         return param == field
     return True
@@ -105,6 +110,14 @@ def carries_across(param: str, key: str, field: str) -> bool:
 def _refunding(collection: str | None) -> bool:
     """Whether records of ``collection`` are refunds (money paid back)."""
     return bool({"refund", "refunds"} & set(name_words(str(collection or ""))))
+
+
+def _paid(collection: str | None) -> bool:
+    """Whether records of ``collection`` are money received (payments, charges)."""
+    words = set(name_words(str(collection or "")))
+    return bool({"payment", "payments", "charge", "charges"} & words) and not (
+        {"link", "links", "method", "methods", "plan", "plans"} & words
+    )
 
 
 # Free text a person wrote (a comment's body, a message's text, a document's content, the
@@ -237,7 +250,13 @@ class Binding(WalkState):
             # refund's amount is money going back: no new payment or link is for it.
             out = [f for f in out if not f.entity.created]
             if not _refunding(exclude[1]):
-                out = [f for f in out if not _refunding(f.entity.collection)]
+                # ... and money already paid is asked for again by nothing but a refund:
+                # no payment link for the amount of the invoice's payment
+                out = [
+                    f
+                    for f in out
+                    if not _refunding(f.entity.collection) and not _paid(f.entity.collection)
+                ]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
         # "The email of the user found by the message's recipient" is the recipient: a

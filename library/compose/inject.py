@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +73,24 @@ def shifted(value: Any, rng: random.Random, taken: set[Any]) -> Any:
             new = round(value * rng.choice((rng.uniform(0.3, 0.8), rng.uniform(1.3, 2.5))), 2)
         else:
             return None
+        if new not in taken:
+            return new
+    return None
+
+
+def fresh_key(value: str, taken: set[str], rng: random.Random) -> str | None:
+    """Another business key in the style of ``value``: its last run of digits drawn anew
+    (``INV-2026-2618`` -> ``INV-2026-7305``), none that is ``taken``."""
+    runs = list(re.finditer(r"\d+", value))
+    if not runs:
+        return None
+    last = runs[-1]
+    width = len(last.group())
+    for _ in range(50):
+        digits = f"{rng.randrange(10**width):0{width}d}"
+        if width > 1 and last.group()[0] != "0" and digits[0] == "0":
+            continue  # no leading zero where the original had none
+        new = value[: last.start()] + digits + value[last.end() :]
         if new not in taken:
             return new
     return None

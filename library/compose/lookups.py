@@ -21,7 +21,7 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import range_pairs
 from library.compose.context import Entity, Fact, field_words, ties
-from library.compose.inject import clone, new_id, shifted
+from library.compose.inject import clone, fresh_key, new_id, shifted
 from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
 from library.compose.realism import (
     LARGEST,
@@ -576,16 +576,18 @@ class Lookups(Binding):
             for f in keep or ():
                 if f != name and info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):
                     # a sibling's record made the subject's: their name goes with their e-mail
-                    changes |= self._identity_of(info, f, kept[f])
+                    changes |= self._identity_of(info, f, kept[f], source)
                     changes |= self._person_ref(service, info, source, f, kept[f])
                 elif f != name and str(info.fields[f].key or "").startswith("id:"):
                     # ... and a sibling made another of the customer's payments goes to them
                     key = str(info.fields[f].key)[3:]
-                    changes |= self._owner_of(service, info, key, str(kept.get(f)))
+                    changes |= self._owner_of(service, info, key, str(kept.get(f)), source)
             try:
-                copy = clone(source, rid, changes)
+                copy = self._copy(service, info, source, rid, changes)
             except ValueError:
-                return False
+                # (decoys injected before this one stay, and the caller must read them)
+                taken.discard(new)
+                break
             self._inject(service, coll, copy)
         return len(taken) > 1
 
@@ -611,20 +613,69 @@ class Lookups(Binding):
         changes: dict[str, Any] = {fname: self.rng.choice(others)}
         if key == "email":
             # Another person altogether: their name and phone go with their e-mail.
-            changes.update(self._identity_of(info, fname, changes[fname]))
+            changes.update(self._identity_of(info, fname, changes[fname], anchor))
             changes.update(self._person_ref(service, info, anchor, fname, changes[fname]))
         try:
-            copy = clone(anchor, rid, changes)
+            copy = self._copy(service, info, anchor, rid, changes)
         except ValueError:
             return
         self._inject(service, coll, copy)
         rec = copy.model_dump(mode="json")
         self.decoys.append((Entity(service, coll, rid, rec, 0, "", info.noun), "distractor"))
 
-    def _identity_of(self, info: CollectionInfo, fname: str, value: str) -> dict[str, Any]:
+    def _copy(
+        self, service: str, info: CollectionInfo, base: Record, rid: str, changes: dict[str, Any]
+    ) -> Record:
+        """A copy of ``base`` under ``rid`` with ``changes``, still one coherent record: a
+        business key that names one record (an invoice number) gets a number of its own
+        unless the changes set it, and its text follows what changed (the description of
+        an invoice's payment names the new number and the new customer's company)."""
+        changes = dict(changes)
+        keyed: set[str] = set()  # the business keys drawn anew
+        records = getattr(self.world.services[service].state, info.name)
+        for name in sorted(info.fields):
+            held = getattr(base, name, None)
+            if (
+                name not in changes
+                and isinstance(held, str)
+                and self._identifying(service, info.name, name)
+            ):
+                taken = {str(getattr(r, name, None)) for r in records.values()}
+                if (fresh := fresh_key(held, taken, self.rng)) is not None:
+                    changes[name] = fresh
+                    keyed.add(name)
+        said = {  # who and which number the record is about, as its prose may cite them
+            old: new
+            for name, new in changes.items()
+            if (meta := info.fields.get(name)) is not None
+            and (meta.key in PERSON_KEYS or str(meta.key).startswith("key:") or name in keyed)
+            and isinstance(old := getattr(base, name, None), str)
+            and isinstance(new, str)
+            and len(old) >= 4
+            and old != new
+        }
+        for name, new in list(said.items()):  # a person's company goes with their e-mail
+            was, now = self.env.pool.person_by_email(name), self.env.pool.person_by_email(new)
+            if was is not None and now is not None and was.company != now.company:
+                said[was.company] = now.company
+        if said:
+            cited = re.compile("|".join(rf"(?<!\w){re.escape(old)}(?!\w)" for old in said))
+            for name in type(base).model_fields:
+                text = getattr(base, name, None)
+                if name in changes or not isinstance(text, str) or " " not in text.strip():
+                    continue  # prose only: a one-word value is a field of its own
+                moved = cited.sub(lambda m: said[m.group()], text)
+                if moved != text:
+                    changes[name] = moved
+        return clone(base, rid, changes)
+
+    def _identity_of(
+        self, info: CollectionInfo, fname: str, value: str, base: Record | None = None
+    ) -> dict[str, Any]:
         """The fields of ``fname``'s role that must name the owner of ``value`` (an e-mail,
         a phone or a name: their e-mail, name parts, phone, company), so an injected record
-        never pairs one person's e-mail with another's name or phone."""
+        never pairs one person's e-mail with another's name or phone; with ``base`` (the
+        record copied), an outside person's addresses on it become theirs too."""
         pool = self.env.pool
         person = (
             pool.person_by_email(value) or pool.person_by_phone(value) or pool.person_by_name(value)
@@ -648,6 +699,12 @@ class Lookups(Binding):
             for other in {field_role(n) for n in keyed} & EXTERNAL_ROLES - {role}:
                 mine = {n: k for n, k in keyed.items() if field_role(n) == other}
                 out |= self.env.pool.person_fields(person, mine, other)
+        if base is not None and not is_staff_role(role) and not person.staff:
+            for n in keyed:
+                held = getattr(base, n, None)
+                held = held.model_dump() if hasattr(held, "model_dump") else held
+                if isinstance(held, dict) and "city" in held and not _ours(n):
+                    out[n] = self.env.pool.address_of(person, held)
         return out
 
     def _person_ref(
@@ -683,9 +740,13 @@ class Lookups(Binding):
             pinfo = self._coll(service, str(coll))
             if mine is None and pinfo is not None:
                 rid = new_id(self.world, service, str(coll), current, self.rng)
-                made = {"email": email, **self._identity_of(pinfo, "email", email)}
+                made = {
+                    "email": email,
+                    **self._identity_of(pinfo, "email", email, records[current]),
+                }
                 try:
-                    self._inject(service, str(coll), clone(records[current], rid, made))
+                    copy = self._copy(service, pinfo, records[current], rid, made)
+                    self._inject(service, str(coll), copy)
                 except ValueError:
                     continue
                 mine = rid
@@ -698,17 +759,22 @@ class Lookups(Binding):
         number): a business key whose seeded values are all different."""
         info = self._coll(service, coll)
         meta = info.fields.get(field) if info is not None else None
-        if meta is None or not str(meta.key or "").startswith("key:"):
+        if meta is None or field == "id" or (meta.key and not meta.key.startswith("key:")):
             return False
         values = [
             getattr(r, field, None)
             for r in getattr(self.world.services[service].state, coll).values()
         ]
         values = [v for v in values if v is not None]
-        return len(values) >= 3 and len(set(map(str, values))) == len(values)
+        # a field of no known meaning counts where every value reads as a code (an issue's
+        # ``MS-128``): one word with a number in it
+        coded = meta.key is not None or all(
+            isinstance(v, str) and _CODE.fullmatch(v) for v in values
+        )
+        return coded and len(values) >= 3 and len(set(map(str, values))) == len(values)
 
     def _owner_of(
-        self, service: str, info: CollectionInfo, target: str, rid: str
+        self, service: str, info: CollectionInfo, target: str, rid: str, base: Record
     ) -> dict[str, Any]:
         """The person fields a record tied to ``rid`` (a payment of a customer) takes from
         the person that record is (the receipt goes to the customer it is charged to), as
@@ -724,13 +790,32 @@ class Lookups(Binding):
         )
         if email is None or self.env.pool.person_by_email(email) is None:
             return {}
+        return self._owned_by(info, email, base)
+
+    def _owned_by(self, info: CollectionInfo, email: str, base: Record) -> dict[str, Any]:
+        """The outside person fields of a copy of ``base`` (a payment's receipt e-mail and
+        the rest of that person) made ``email``'s."""
         out: dict[str, Any] = {}
         for n, m in sorted(info.fields.items()):
             role = field_role(n)
             if m.key == "email" and role not in ("",) and not is_staff_role(role):
                 out[n] = email
-                out |= self._identity_of(info, n, email)
+                out |= self._identity_of(info, n, email, base)
         return out
+
+    def _holder_of(self, value: Any) -> str | None:
+        """The outside person (an e-mail) on the record the plan read a business key from:
+        the customer of the invoice whose number a payment is looked up by."""
+        for fact in self.facts:
+            if fact.value != value or not str(fact.key or "").startswith("key:"):
+                continue
+            held = self._coll(fact.entity.service, fact.entity.collection)
+            for n, m in sorted(held.fields.items()) if held is not None else ():
+                who = fact.entity.record.get(n)
+                person = self.env.pool.person_by_email(who) if isinstance(who, str) else None
+                if m.key == "email" and person is not None and not person.staff:
+                    return str(who)
+        return None
 
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
         """Inject the record a cross-service lookup must find: a copy of an existing record
@@ -762,14 +847,20 @@ class Lookups(Binding):
         changes: dict[str, Any] = {fname: value}
         meta = info.fields[fname]
         if meta.key in PERSON_KEYS:
-            changes.update(self._identity_of(info, fname, value))
+            changes.update(self._identity_of(info, fname, value, base))
             changes.update(self._person_ref(tool.service, info, base, fname, value))
         elif (meta.key or "").startswith("id:"):
-            changes.update(self._owner_of(tool.service, info, str(meta.key)[3:], value))
+            changes.update(self._owner_of(tool.service, info, str(meta.key)[3:], value, base))
+        elif (holder := self._holder_of(value)) is not None:
+            # the payment of the invoice whose number it is was paid by that invoice's
+            # customer, not by whoever the copied payment was
+            changes.update(self._owned_by(info, holder, base))
+            for n in sorted(info.fields):
+                if changes.get(n) == holder:
+                    changes.update(self._person_ref(tool.service, info, base, n, holder))
         try:
-            copy = clone(
-                base, new_id(self.world, tool.service, info.name, base.id, self.rng), changes
-            )
+            rid = new_id(self.world, tool.service, info.name, base.id, self.rng)
+            copy = self._copy(tool.service, info, base, rid, changes)
         except ValueError:
             raise Reject("lookup_empty") from None
         self._inject(tool.service, info.name, copy)
@@ -840,3 +931,12 @@ def _names_elsewhere(
         for n, m in info.fields.items()
         if n not in fields
     )
+
+
+_CODE = re.compile(r"[A-Za-z0-9_./-]*\d[A-Za-z0-9_./-]*")
+
+
+def _ours(field: str) -> bool:
+    """Whether a nested address is our own end of a record (where a parcel ships from, a
+    venue): it stays when the record is copied for another customer."""
+    return any(w in field.lower() for w in ("from", "origin", "return", "venue", "warehouse"))

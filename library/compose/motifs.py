@@ -245,6 +245,22 @@ def _claimed(tool_name: str, collection: str | None) -> frozenset[str]:
 CALLED_OFF = frozenset({"travel", "scheduling"})
 
 
+# Allied work a workflow takes on only for a colleague: a customer's trip books no meeting
+# about it (a trip briefing is a colleague's, with their manager).
+COLLEAGUE_ALLIES: dict[str, frozenset[str]] = {"travel": frozenset({"scheduling"})}
+
+
+def for_an_outsider(motif: Motif, tool_name: str, collection: str | None) -> bool:
+    """Whether a write may be part of ``motif`` done for an outside person (a customer):
+    not one that comes in only through an ally kept for colleagues (``COLLEAGUE_ALLIES``)."""
+    if fits(motif, tool_name, collection) >= PART:
+        return True
+    return not any(
+        fits(BY_NAME[a], tool_name, collection) >= CORE
+        for a in COLLEAGUE_ALLIES.get(motif.name, ())
+    )
+
+
 # Work that comes as one matter even off a colleague's plate: their scheduling is one
 # meeting, their trip one trip (a long request of it strings unrelated calendar chores).
 ONE_MATTER = frozenset({"scheduling", "travel", "file sharing"})

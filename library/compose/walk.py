@@ -38,6 +38,7 @@ from library.compose.motifs import (
     STAFF_WORK,
     STAFF_WORKFLOWS,
     Motif,
+    for_an_outsider,
     motif_of,
     staff_work,
 )
@@ -147,6 +148,8 @@ class Walker(Lookups, Writes):
             raise Reject("no_start")
         if self.motif is not None and not self._for_this_person(self.motif):
             raise Reject("workflow_not_for_this_person")
+        if self.allowed is not None:
+            self.allowed = self._for_whom(self.allowed)
         # A long walk counts the steps that will stay in the plan: a lookup whose result
         # nothing uses is pruned, so it is walked past, up to a bound on the work.
         bound = target_steps + (self.cfg.max_steps // 2 if hard else 0)
@@ -204,7 +207,7 @@ class Walker(Lookups, Writes):
             self.max_matters = None
             return
         # ... and carries out its own workflow, not the ones a long request may add.
-        own = self.env.motif_tools(self.motif)
+        own = self._for_whom(self.env.motif_tools(self.motif))
         self.allowed, self.works, self.matters_memo = own, (self.motif.name,), None
         core = self.env.core_tools(self.motif)
 
@@ -260,6 +263,17 @@ class Walker(Lookups, Writes):
         if motif.name in STAFF_WORK:
             return staff or not subjects
         return True
+
+    def _for_whom(self, tools: frozenset[str]) -> frozenset[str]:
+        """The write tools of the workflow that fit the person it is for: a customer's trip
+        takes none of the allied work kept for colleagues (no briefing booked about it)."""
+        if self.motif is None or not self._for_an_outsider():
+            return tools
+        by_name = self.catalog.tools
+        motif = self.motif
+        return frozenset(
+            q for q in tools if for_an_outsider(motif, by_name[q].name, by_name[q].collection)
+        )
 
     def _opened_on_a_person(self) -> bool:
         """Whether the request opens by naming a person (their e-mail, phone or name, or

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from library.compose.binding import Binding
@@ -31,6 +31,7 @@ from library.compose.coherence import (
 from library.compose.context import Entity, ties
 from library.compose.derive import changed_fields
 from library.compose.direction import DECIDED, WAITING, is_stage, past_stage_of
+from library.compose.domains import service_domain
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -38,6 +39,7 @@ from library.compose.motifs import (
     BY_NAME,
     CALLED_OFF,
     LOG_TEXTS,
+    ONE_MATTER,
     ONGOING,
     STAFF_WORKFLOWS,
     staff_work,
@@ -69,6 +71,11 @@ def _stored(value: Any, diff: Any) -> bool:
         return any(same(s, v) or (isinstance(s, list) and any(same(x, v) for x in s)) for s in seen)
 
     return all(found(v) for v in wanted)
+
+
+# Times someone is booked for besides meetings: an interview, a room or desk booking (a
+# flight booking is a trip's, see ``_second_appointment``).
+_BOOKED_TIMES = frozenset({"interview", "interviews", "booking", "bookings"})
 
 
 class Writes(Binding):
@@ -159,11 +166,18 @@ class Writes(Binding):
 
     def _second_appointment(self, tool: ToolInfo) -> bool:
         """Whether the plan already made a meeting, event or appointment: a request books
-        one, not a meeting and then an event for the same matter."""
+        one, not a meeting and then an event for the same matter; someone's scheduling is
+        one time booked (not an interview, then a meeting, then a room at another hour). A
+        trip's flight and hotel are one trip; a hiring step's interview and debrief two."""
+
+        one_matter = self.motif is not None and self.motif.name in ONE_MATTER
 
         def appointment(t: ToolInfo) -> bool:
             nouns = set(name_words(str(t.collection or "")))
-            return t.kind == CREATE and bool(nouns & APPOINTMENTS)
+            if t.kind != CREATE:
+                return False
+            booked = one_matter and service_domain(t.service) != "travel"
+            return bool(nouns & APPOINTMENTS or (booked and nouns & _BOOKED_TIMES))
 
         return appointment(tool) and any(s.write and appointment(s.tool) for s in self.steps)
 
@@ -278,6 +292,8 @@ class Writes(Binding):
         if tool.kind == ACTION and self._decided_at_once(diff):
             # A report filed and approved in one breath skips the review it exists for.
             raise Reject("decided_at_once")
+        if self._skips_ahead(diff):
+            raise Reject("skips_ahead")  # a new issue is not put "in review" untouched
         deleted = {
             (svc, coll, rid)
             for svc, colls in diff.services.items()
@@ -611,14 +627,31 @@ class Writes(Binding):
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
         """Whether this message (or new to-do) goes to someone the plan already told (a
         draft, a new e-mail and a reply to one customer with the same news; an e-mail and a
-        to-do for one colleague: one notice a person), or to the colleague an offboarding is
-        for (a reply to the leaver's own message)."""
+        to-do for one colleague: one notice a person; a to-do for whoever the plan just
+        assigned the ticket to), or to the colleague an offboarding is for (a reply to the
+        leaver's own message)."""
         told = set()
         for step in self.steps:
             if step.write:
                 told |= self._notified(step.tool, step.args, step.entity)
+                if step.tool.kind != CREATE:  # a ticket assigned to them is work they have
+                    told |= {
+                        self.env.identity("email", v)
+                        for n, v in step.args.items()
+                        if role_of(n) in TAKES_WORK and isinstance(v, str)
+                    } & self._to_do_for(tool, bound)
         mine = self._notified(tool, {n: b.value for n, b in bound.items()}, entity)
         return bool(mine & told) or any(self._leaver("email", who) for who in mine)
+
+    def _to_do_for(self, tool: ToolInfo, bound: dict[str, Bound]) -> set[str]:
+        """Who a new to-do is assigned to (none where the step makes no to-do)."""
+        if tool.kind != CREATE or not set(name_words(str(tool.collection or ""))) & _TO_DOS:
+            return set()
+        return {
+            self.env.identity("email", b.value)
+            for n, b in bound.items()
+            if role_of(n) in TAKES_WORK and isinstance(b.value, str)
+        }
 
     def _notified(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
         """Who a step tells something: a message's readers, and the colleague a new to-do
@@ -803,25 +836,42 @@ class Writes(Binding):
             and isinstance(bound[p.name].value, str)
         )
 
-    def _moves_back(self, diff: Any) -> bool:
-        """Whether a write moves a record back along its life cycle (the stage values in the
-        order the spec declares them): "submit" on an approved report. A record that waits
-        (on hold) resumes where it was; cancelling or closing is the end, not a step back."""
+    def _stage_moves(self, diff: Any) -> Iterator[tuple[tuple[str, str, str], list[str], str, str]]:
+        """Each move of a record along its life cycle in ``diff``: the record, the stage
+        values in the order the spec declares them, and where it was and is."""
         for svc, colls in diff.services.items():
             for coll, d in colls.items():
                 info = self._coll(svc, coll)
-                for fields in d.updated.values():
+                for rid, fields in d.updated.items():
                     for name, (old, new) in fields.items():
                         meta = info.fields.get(name) if info is not None else None
                         if meta is None or not meta.enum or not is_stage(name):
                             continue
                         order = [str(v).lower() for v in meta.enum]
                         was, now = str(old).lower(), str(new).lower()
-                        if was in WAITING or now in FINAL or was not in order or now not in order:
-                            continue
-                        if order.index(now) < order.index(was):
-                            return True
-        return False
+                        if was in order and now in order:
+                            yield (svc, coll, rid), order, was, now
+
+    def _moves_back(self, diff: Any) -> bool:
+        """Whether a write moves a record back along its life cycle (the stage values in the
+        order the spec declares them): "submit" on an approved report. A record that waits
+        (on hold) resumes where it was; cancelling or closing is the end, not a step back."""
+        return any(
+            order.index(now) < order.index(was)
+            for _, order, was, now in self._stage_moves(diff)
+            if was not in WAITING and now not in FINAL
+        )
+
+    def _skips_ahead(self, diff: Any) -> bool:
+        """Whether a write moves a record the plan made more than one stage on (a new issue
+        straight to "in review"): what the plan files starts at its first step (a new
+        report submitted, a new booking checked in), with no work between skipped."""
+        made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        return any(
+            order.index(now) - order.index(was) > 1
+            for record, order, was, now in self._stage_moves(diff)
+            if record in made and now not in FINAL
+        )
 
     def _after_calling_off(self, tool: ToolInfo) -> bool:
         """Whether a write would plan on after the request called its matter off (a trip

@@ -216,7 +216,8 @@ def by_name(
             return DATETIME, None
     money_word = (
         last in _MONEY_WORDS
-        or (last == "total" and prev in ("grand", "order", "invoice", "cart", "sub"))
+        or (last == "total" and prev in ("grand", "order", "invoice", "cart", "sub", "tax"))
+        or (last == "total" and not prev and jtype == "number")  # (an integer total counts)
         or (prev in ("amount", "price") and last in ("usd", "eur", "value", "cents"))
     )
     if money_word and (jtype in ("number", "integer", None) or last in ("amount", "price")):

@@ -177,6 +177,30 @@ class SeedPool:
                 out[name] = getattr(person, part)
         return out
 
+    @staticmethod
+    def address_of(person: Person, current: dict[str, Any]) -> dict[str, Any]:
+        """``current`` (a nested address) moved to ``person``'s own address part by part, so
+        a record copied for them does not keep its first holder's street, or a street of
+        Lyon in the US; parts it does not name (a label, a PO box) are kept."""
+        if not (person.street and person.city):
+            return current
+        parts = {
+            "street": person.street,
+            "line2": "",
+            "city": person.city,
+            "region": person.region,
+            "postal_code": person.postal_code,
+        }
+        out = dict(current)
+        for key, value in current.items():
+            low = key.lower()
+            part = vocab.meaning(low)
+            if part in parts and isinstance(value, str) and parts[part] is not None:
+                out[key] = parts[part]
+            elif low in ("country", "country_code") and isinstance(value, str):
+                out[key] = person.country
+        return out
+
     def is_staff(self, who: Person | str) -> bool:
         """Whether a person (or an e-mail, name or phone of one) is one of our colleagues."""
         if isinstance(who, Person):
@@ -213,10 +237,13 @@ class SeedPool:
             currency=base.currency,
         )
 
-    def text(self, kind: str, rng: random.Random, *about: Any) -> str:
+    def text(self, kind: str, rng: random.Random, *about: Any, ref: str | None = None) -> str:
         """A value of ``kind`` (see ``vocab.meaning``) that may mention what it is about:
-        a person, a company, a product."""
-        return vocab.render(kind, rng, self._ctx(rng, about, kind in _MENTIONS, kind))
+        a person, a company, a product; ``ref``: the number it cites (its record's own)."""
+        ctx = self._ctx(rng, about, kind in _MENTIONS, kind)
+        if ref is not None:
+            ctx["ref"] = ref
+        return vocab.render(kind, rng, ctx)
 
     def distinct(
         self, kind: str, rng: random.Random, n: int, *about: Any, avoid: str | None = None
