@@ -515,6 +515,9 @@ def test_which_way_each_kind_of_value_moves() -> None:
     levels = ("low", "medium", "high", "urgent")
     assert forward("priority", levels, ["low", "urgent"], "medium", "refund") == ["urgent"]
     assert forward("priority", levels, ["low", "urgent"], None, "refund") == ["low", "urgent"]
+    # an escalation lands in the upper half of the scale, from "low" as from nothing
+    assert forward("priority", levels, levels, "low", "escalation") == ["high", "urgent"]
+    assert forward("priority", levels, levels, None, "escalation") == ["high", "urgent"]
     statuses = ("confirmed", "tentative", "cancelled")
     assert forward("rsvp", statuses, ["tentative", "cancelled"], None, "follow-up") == ["tentative"]
     products = ("draft", "active", "archived")  # a delivery problem shelves no product

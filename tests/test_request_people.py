@@ -596,3 +596,60 @@ def test_someone_s_scheduling_books_one_time() -> None:
         booked += bool(times)
         assert len(times) <= 1, times
     assert booked >= 30, booked
+
+
+def test_money_is_taken_for_what_is_owed() -> None:
+    """No payment or payment link is for the total of a quote the customer has not accepted
+    (charging them right after the quote is sent); an invoice's total may be paid."""
+    library = bundled_library(["quotes", "payments", "invoicing", "crm", "todo", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    paid = 0
+    for walker in finished_walks(env, 400, "owed"):
+        for step in walker.steps:
+            if not (step.write and step.tool.service == "payments" and step.kind == "create"):
+                continue
+            for fact in step.sources:
+                if fact.key == "money":
+                    paid += 1
+                    offer = fact.entity.collection == "quotes"
+                    status = fact.entity.record.get("status")
+                    assert not offer or status == "accepted", (step.tool.name, status)
+    assert paid >= 5, paid
+
+
+def test_a_new_record_is_in_the_currency_of_whom_it_is_for() -> None:
+    """A currency the request states for a new record follows the person it is for: a
+    colleague's expense report is in our currency, never one drawn at random."""
+    library = bundled_library(["expenses", "flights", "hr", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    ours = env.pool.org.currency
+    stated = 0
+    for walker in finished_walks(env, 400, "currency"):
+        for step in walker.steps:
+            said = step.binds.get("currency", {}).get("from") == "user"
+            if step.write and step.kind == "create" and said:
+                stated += 1
+                assert step.args["currency"] == ours, (step.tool.name, step.args)
+    assert stated >= 5, stated
+
+
+class _Expenses(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["expenses"]
+
+
+def test_an_approver_decides_and_does_not_file() -> None:
+    """A colleague who approves an expense report has it approved or sent back for them,
+    never submitted: submitting is the employee's act."""
+    library = bundled_library(["expenses", "hr", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    acted = 0
+    for walker in finished_walks(env, 400, "approver", _Expenses):
+        subjects = {env.identity("email", s) for s in walker.subjects()}
+        for step in walker.steps:
+            if step.write and step.kind == "action" and step.entity is not None:
+                record = step.entity.record
+                if env.identity("email", str(record.get("approver_email"))) in subjects:
+                    acted += 1
+                    assert not step.tool.name.startswith("submit"), step.tool.name
+    assert acted >= 10, acted

@@ -112,6 +112,23 @@ def _refunding(collection: str | None) -> bool:
     return bool({"refund", "refunds"} & set(name_words(str(collection or ""))))
 
 
+def _asks_to_pay(collection: str | None) -> bool:
+    """Whether records of ``collection`` ask someone to pay (payment links, checkouts)."""
+    words = set(name_words(str(collection or "")))
+    return bool(words & {"payment", "payments", "checkout", "checkouts"}) and bool(
+        words & {"link", "links", "checkout", "checkouts", "request", "requests"}
+    )
+
+
+def _unaccepted_offer(entity: Entity) -> bool:
+    """Whether a record is an offer the customer has not accepted (a draft or sent quote):
+    nothing is owed on it yet."""
+    words = set(name_words(entity.collection))
+    if not words & {"quote", "quotes", "estimate", "estimates", "proposal", "proposals"}:
+        return False
+    return str(entity.record.get("status", "")).lower() not in ("accepted", "approved", "won")
+
+
 def _paid(collection: str | None) -> bool:
     """Whether records of ``collection`` are money received (payments, charges)."""
     words = set(name_words(str(collection or "")))
@@ -257,6 +274,10 @@ class Binding(WalkState):
                     for f in out
                     if not _refunding(f.entity.collection) and not _paid(f.entity.collection)
                 ]
+            if _paid(exclude[1]) or _asks_to_pay(exclude[1]):
+                # money is taken for what is owed: not for a quote the customer has not
+                # accepted (a payment right after the quote is sent)
+                out = [f for f in out if not _unaccepted_offer(f.entity)]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
         # "The email of the user found by the message's recipient" is the recipient: a

@@ -116,6 +116,9 @@ def forward(
     if is_urgency(field):
         if current is not None or workflow in RAISES_URGENCY:
             out = more_urgent(field, out, current)
+        if workflow in RAISES_URGENCY:  # an escalation lands in the upper half: not "medium"
+            top = more_urgent(field, declared, None)
+            out = [v for v in out if v in top]
     elif is_stage(field) and current is None:
         # A new record starts at the start of its life: no success plan is made "achieved"
         out = [v for v in out if v in list(declared)[:2]]

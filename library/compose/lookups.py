@@ -658,15 +658,16 @@ class Lookups(Binding):
             was, now = self.env.pool.person_by_email(name), self.env.pool.person_by_email(new)
             if was is not None and now is not None and was.company != now.company:
                 said[was.company] = now.company
-        if said:
-            cited = re.compile("|".join(rf"(?<!\w){re.escape(old)}(?!\w)" for old in said))
-            for name in type(base).model_fields:
-                text = getattr(base, name, None)
-                if name in changes or not isinstance(text, str) or " " not in text.strip():
-                    continue  # prose only: a one-word value is a field of its own
-                moved = cited.sub(lambda m: said[m.group()], text)
-                if moved != text:
-                    changes[name] = moved
+        for name in type(base).model_fields if said else ():
+            text = getattr(base, name, None)
+            if name in changes or not isinstance(text, str) or " " not in text.strip():
+                continue  # prose only: a one-word value is a field of its own
+            moved = text
+            for old, new in said.items():
+                if old in moved:  # (whole words only: "fulfilled" is not in "unfulfilled")
+                    moved = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _, n=new: n, moved)
+            if moved != text:
+                changes[name] = moved
         return clone(base, rid, changes)
 
     def _identity_of(

@@ -73,6 +73,10 @@ def _stored(value: Any, diff: Any) -> bool:
     return all(found(v) for v in wanted)
 
 
+# Acts that are the record's owner's (whoever filed it), and the roles that decide it.
+_OWNERS_ACTS = frozenset({"submit", "resubmit", "withdraw"})
+_DECIDERS = frozenset({"approver", "reviewer", "manager"})
+
 # Times someone is booked for besides meetings: an interview, a room or desk booking (a
 # flight booking is a trip's, see ``_second_appointment``).
 _BOOKED_TIMES = frozenset({"interview", "interviews", "booking", "bookings"})
@@ -395,6 +399,7 @@ class Writes(Binding):
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
+        bound = self._in_their_currency(tool, bound) if bound is not None else None
         if bound is None or self._told_again(tool, bound, None):
             return None
         bound = self._spanned(tool, bound)
@@ -457,6 +462,37 @@ class Writes(Binding):
             finish = begin + (hi - lo)
             said = finish.date().isoformat() if date else finish.strftime("%Y-%m-%dT%H:%M:%SZ")
             out[end] = Bound.literal(said)
+        return out
+
+    def _in_their_currency(self, tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound]:
+        """A currency the request states for a new record (no amount to follow) is that of
+        the person it is for: a colleague's expense report in ours, a customer's order in
+        their company's; never one drawn at random (a trip to Munich claimed in rupees)."""
+        pool = self.env.pool
+        people = [
+            person
+            for n, b in bound.items()
+            if (p := tool.param(n)) is not None
+            and p.key == "email"
+            and isinstance(b.value, str)
+            and (person := pool.person_by_email(b.value)) is not None
+        ]
+        if not people:
+            return bound
+        try:
+            company = pool.company(people[0].company) if not people[0].staff else pool.org
+        except KeyError:
+            return bound
+        if company is None:
+            return bound
+        theirs = company.currency
+        out = dict(bound)
+        for n, b in bound.items():
+            p = tool.param(n)
+            if p is None or b.fact is not None or "currency" not in (n.lower(), p.key):
+                continue
+            if (not p.enum or theirs in p.enum) and b.value != theirs:
+                out[n] = Bound.literal(theirs)
         return out
 
     def _in_the_money_s_currency(
@@ -945,6 +981,19 @@ class Writes(Binding):
         keeps its records going (``motifs.ONGOING``: escalating a ticket and closing it)."""
         return self.motif is not None and self.motif.name in ONGOING and status_of(values) in FINAL
 
+    def _not_theirs_to_do(self, tool: ToolInfo, entity: Entity) -> bool:
+        """Whether an action is the record's owner's to take (submitting a report for
+        approval) while the colleague the request is for holds another role on it (its
+        approver): their part is to decide it, not to file it."""
+        if tool_verb(tool.name) not in _OWNERS_ACTS:
+            return False
+        subjects = self.subjects()
+        return any(
+            role_of(n) in _DECIDERS and self.env.identity("email", v) in subjects
+            for n, v in entity.record.items()
+            if isinstance(v, str)
+        )
+
     def _action(self, tool: ToolInfo) -> Step | None:
         if self._after_calling_off(tool) or self._calls_off_planned(tool):
             return None
@@ -955,6 +1004,8 @@ class Writes(Binding):
             return None  # calling off a record the plan just changed wastes the change
         if self._asked_otherwise(tool, entity):
             return None  # a return asking for an exchange is not refunded
+        if self._not_theirs_to_do(tool, entity):
+            return None  # an approver does not submit the report they approve
         self._hold_record(entity)
         if tool_verb(tool.name) == "reply":
             self.call_answers = self._recipients(tool, {}, entity)  # its sender reads it
