@@ -21,7 +21,8 @@ ITEM = {
 }
 
 
-def _lister(id_type: str) -> dict:
+def _lister(id_type: str, param: str = "item_id") -> dict:
+    fields = [{"side": "input", "path": param, "type": id_type, "semantic": "id", "ref": "items"}]
     return {
         "service": "shelf",
         "name": "list_items",
@@ -30,11 +31,11 @@ def _lister(id_type: str) -> dict:
         "access": "read",
         "input_schema": {
             "type": "object",
-            "properties": {"item_id": {"type": id_type}},
+            "properties": {param: {"type": id_type}},
             "required": [],
         },
         "output_schema": {"type": "array", "items": ITEM},
-        "fields": [],
+        "fields": fields if param != "item_id" else [],
     }
 
 
@@ -91,3 +92,19 @@ def test_an_optional_id_is_tried_with_a_real_records_id_as_a_number_or_a_text() 
     for cls, id_type in ((ByNumber, "integer"), (ByText, "string")):
         problems = failed(run_conformance(cls, [_lister(id_type)]))
         assert any("internal" in detail for detail in problems.values()), (id_type, problems)
+
+
+class AfterItem(Shelf):
+    @tool
+    def list_items(self, after: str | None = None) -> list[Item]:
+        """List items.
+
+        Args:
+            after: Only items after this one (an item's id).
+        """
+        return self._after(after)
+
+
+def test_an_optional_parameter_the_spec_declares_a_reference_is_tried_with_a_real_id() -> None:
+    problems = failed(run_conformance(AfterItem, [_lister("string", "after")]))
+    assert any("internal" in detail for detail in problems.values()), problems

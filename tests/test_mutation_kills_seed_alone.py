@@ -5,8 +5,10 @@ a ``linkedin_url`` is the profile of a person of the pool; a required id issued 
 service (``stripe_customer_id``) is its kind and eight hex digits; a unique reference the
 spec shows by example (``TKT-0042``) keeps the example's format with other digits, different
 on every record; a unique label of unknown meaning is the record's kind (or the spec's
-example), qualified to stay unique; and ``date_created`` is the creation moment, never
-after the last update."""
+example), qualified to stay unique; ``date_created`` is the creation moment, never after the
+last update; an example longer than forty characters is kept whole, not varied digit by
+digit; a client account's phone is its company's; and a price bounded from 5 is still a
+catalogue product's price."""
 
 from __future__ import annotations
 
@@ -70,3 +72,23 @@ def test_a_unique_label_the_spec_shows_by_example_varies_that_example() -> None:
     node = {"type": "string", "description": "The unique label of the widget.", "example": "Blue"}
     labels = _alone("widgets", "Widget", "label", node)
     assert all(label.startswith("Blue") for label in labels) and _distinct(labels), labels
+
+
+def test_an_example_longer_than_forty_characters_is_kept_as_it_is() -> None:
+    example = "Batch 12345 left the northern hub at 0600"  # 41 characters, digits in it
+    assert len(example) == 41
+    node = {"type": "string", "example": example}
+    assert set(_alone("crates", "Crate", "zorbl", node)) == {example}
+
+
+def test_a_client_accounts_phone_is_its_companys() -> None:
+    phones = {c.phone for c in seed_pool().companies}
+    record = _record(["name", "phone"], name=TEXT, phone=TEXT)
+    accounts = _seeded("client_accounts", "ClientAccount", record)
+    assert {a["phone"] for a in accounts} <= phones, accounts
+
+
+def test_a_price_bounded_from_five_is_a_catalogue_products_price() -> None:
+    prices = {p.price for p in seed_pool().products}
+    seeded = _alone("items", "Item", "price", {"type": "number", "minimum": 5})
+    assert set(seeded) <= prices and len(set(seeded)) > 1, seeded

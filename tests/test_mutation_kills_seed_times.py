@@ -4,7 +4,8 @@ bench/mutation.py): a record is created, then updated, before now; what happened
 paid, last login, a stamp of no known meaning) happened between its creation and now; a due
 time is about now, at the end of a working day; an expiry or a renewal is weeks to months
 ahead; a scheduled time is in working hours, on the hour or half past, within weeks of now;
-a birth date is of an adult; and a range's start comes before its end, for times and days."""
+a birth date is of an adult; a range's start comes before its end, for times and days; and a
+payroll covers two weeks and pays three days after they end."""
 
 from __future__ import annotations
 
@@ -60,3 +61,13 @@ def test_seeded_times_fall_where_the_words_of_their_names_say() -> None:
         assert t["starts_at"] < t["ends_at"], row
         assert row["check_in"] < row["check_out"], row  # ISO days compare as text
     assert len({row["created_at"] for row in rows}) == len(rows), rows
+
+
+def test_a_payroll_covers_two_weeks_and_pays_three_days_after_they_end() -> None:
+    names = ["period_start", "period_end", "pay_date", "approved_at"]
+    nodes = {n: MOMENT if n.endswith("_at") else DAY for n in names}
+    _, payrolls = _seeded_world("payrolls", "Payroll", _record(names, **nodes))
+    for payroll in payrolls:
+        start, end, paid = (dt.date.fromisoformat(payroll[k]) for k in names[:3])
+        assert (end - start).days == 13 and (paid - end).days == 3, payroll
+        assert _at(payroll["approved_at"]).date() != paid, payroll  # a stamp of its own
