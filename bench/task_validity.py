@@ -1043,9 +1043,12 @@ def identities(task: Task, ctx: Ctx) -> dict[str, Any]:
     # Whom the request is about: the first person it names, and anyone read off the record
     # it opens with (the sender of the message, the customer of the order it names).
     opening = {0}
-    for j, st in enumerate(plan):  # writes acting on the opening record, one after another
-        if st.get("write") and any(
-            b.get("step") in opening and str(b.get("path") or "").endswith("id")
+    for j, st in enumerate(plan):  # writes acting on the opening record, one after another,
+        # and the records it names, fetched by their id (the customer of the order)
+        if any(
+            b.get("step") in opening
+            and str(b.get("path") or "").endswith("id")
+            and (st.get("write") or len(st.get("binds") or {}) == 1)
             for b in (st.get("binds") or {}).values()
         ):
             opening.add(j)

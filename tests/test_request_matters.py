@@ -866,7 +866,7 @@ def test_a_request_never_moves_a_record_back_along_its_life() -> None:
     the stages its spec declares (a waiting record resumes, an ended one is not reopened)."""
     from library.runtime.world import CollectionDiff, WorldDiff
 
-    library = bundled_library(["expenses", "helpdesk"])
+    library = bundled_library(["expenses", "helpdesk", "quotes"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
     world, base = env.world(0)
     walker = Walker(env, world, base, random.Random(0))
@@ -879,6 +879,8 @@ def test_a_request_never_moves_a_record_back_along_its_life() -> None:
     assert not moved("expenses", "expense_reports", "submitted", "approved")
     assert not moved("helpdesk", "tickets", "on_hold", "open")  # a waiting case resumes
     assert not moved("helpdesk", "tickets", "open", "closed")
+    assert moved("quotes", "quotes", "accepted", "sent")  # an accepted quote is not sent again
+    assert not moved("quotes", "quotes", "draft", "sent")
     # ... and the walk refuses the step: submitting an approved report takes no step
     from library.compose.walk_state import Reject
 

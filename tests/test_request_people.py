@@ -526,6 +526,11 @@ def test_money_received_is_not_asked_for_again(walks: list[Walker]) -> None:
     assert carried >= 4, carried
 
 
+class _Hiring(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["hiring"]
+
+
 class _Travel(Walker):
     def _choose_workflow(self) -> Motif | None:
         return BY_NAME["travel"]
@@ -653,3 +658,21 @@ def test_an_approver_decides_and_does_not_file() -> None:
                     acted += 1
                     assert not step.tool.name.startswith("submit"), step.tool.name
     assert acted >= 10, acted
+
+
+def test_a_person_is_found_by_who_they_are() -> None:
+    """A request that names a person record by a search says who they are (a name, an
+    e-mail), never where they work ("the candidate 'Mann-Kelley'")."""
+    library = bundled_library(["recruiting", "meetings", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    searched = 0
+    for walker in finished_walks(env, 600, "who they are", _Hiring):
+        first = walker.steps[0]
+        query = first.args.get("query")
+        if not isinstance(query, str) or not is_person_resource(str(first.tool.collection)):
+            continue
+        searched += 1
+        record = first.entity.record if first.entity is not None else {}
+        companies = {v for k, v in record.items() if k in ("company", "current_company")}
+        assert query not in companies, (first.tool.name, query)
+    assert searched >= 10, searched

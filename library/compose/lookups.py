@@ -41,7 +41,7 @@ from library.compose.roles import (
 )
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
-from library.seed.vocab import meaning
+from library.seed.vocab import is_person_resource, meaning
 from library.seed.vocab import role_of as field_role
 
 
@@ -195,12 +195,15 @@ class Lookups(Binding):
         record = anchor.model_dump(mode="json")
         choices: list[tuple[Param, str]] = []
         naming = self.env.naming(tool)
+        person = is_person_resource(coll)
         for p in tool.params:
             if p.name in QUERY_PARAMS and p.type == "string":
                 for fname, meta in sorted(info.fields.items()):
                     value = record.get(fname)
                     if not isinstance(value, str) or not 2 < len(value) <= 60:
                         continue
+                    if person and meta.key == "company":
+                        continue  # a candidate is found by who they are, not where they work
                     if user_knowable(meta.key) or fname in _SEARCHABLE_NAMES:
                         choices.append((p, fname))
             elif user_knowable(p.key) or (p.type == "string" and p.name in naming):

@@ -73,6 +73,10 @@ def _stored(value: Any, diff: Any) -> bool:
     return all(found(v) for v in wanted)
 
 
+# Final states that are a step of the way, not its end: an accepted quote sent again goes
+# back to "sent" (a closed or cancelled record ends wherever it was).
+_GONE_OUT = frozenset({"sent", "posted", "shipped", "submitted"})
+
 # Acts that are the record's owner's (whoever filed it), and the roles that decide it.
 _OWNERS_ACTS = frozenset({"submit", "resubmit", "withdraw"})
 _DECIDERS = frozenset({"approver", "reviewer", "manager"})
@@ -895,7 +899,7 @@ class Writes(Binding):
         return any(
             order.index(now) < order.index(was)
             for _, order, was, now in self._stage_moves(diff)
-            if was not in WAITING and now not in FINAL
+            if was not in WAITING and (now not in FINAL or now in _GONE_OUT)
         )
 
     def _skips_ahead(self, diff: Any) -> bool:
