@@ -24,6 +24,7 @@ from library.seed.numbers import numeric_range, snake, within
         ("heading", 0, 359, False),
         ("model_year", 1990, 2026, True),
         ("odometer_km", 5000, 150000, True),  # a car returned "with odometer km 12": no
+        ("story_points", 1, 13, True),  # an estimate, not a loyalty balance of 1,100
     ],
 )
 def test_stated_numbers_fit_the_fields_meaning(

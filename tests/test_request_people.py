@@ -129,7 +129,8 @@ def test_a_record_made_for_a_person_is_theirs_in_every_field(
 
 def test_a_threshold_reads_a_value_the_request_did_not_set(walks: list[Walker]) -> None:
     """ "If the subscription's seats are above 23" after "set its seats to 15" decides
-    nothing: a threshold's number is one no earlier step of the plan wrote."""
+    nothing: a threshold's number is one no step of the plan wrote, before it or in it
+    ("set its story points to 100; its priority is highest if they are above 2")."""
     thresholds = 0
     for walker in walks:
         envelopes = [s.envelope or {} for s in walker.steps]
@@ -143,7 +144,7 @@ def test_a_threshold_reads_a_value_the_request_did_not_set(walks: list[Walker]) 
                 data = envelopes[k].get("data")
                 source = lookup(data, where) if where else data  # a record, or a list's item
                 rid = source.get("id") if isinstance(source, dict) else None
-                for earlier in walker.steps[:i]:
+                for earlier in walker.steps[: i + 1]:  # ... nor the step itself
                     if earlier.write and earlier.entity is not None and earlier.entity.id == rid:
                         assert field not in earlier.args, (earlier.tool.name, field)
     assert thresholds >= 10, thresholds
@@ -676,3 +677,50 @@ def test_a_person_is_found_by_who_they_are() -> None:
         companies = {v for k, v in record.items() if k in ("company", "current_company")}
         assert query not in companies, (first.tool.name, query)
     assert searched >= 10, searched
+
+
+class _Escalation(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["escalation"]
+
+
+def test_a_threshold_is_not_read_off_what_its_own_step_sets() -> None:
+    """ "Set the issue's story points to 100; its priority is highest if they are above 2"
+    decides nothing: a step's threshold reads no field the same step sets."""
+    library = bundled_library(["issue_tracker", "customer_success", "meetings", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    thresholds = 0
+    for walker in finished_walks(env, 400, "same step", _Escalation):
+        for step in walker.steps:
+            for bind in step.binds.values():
+                if bind.get("rule") != "threshold":
+                    continue
+                thresholds += 1
+                field = str(bind["path"]).rpartition(".")[2]
+                assert not (step.write and field in step.args), (step.tool.name, field)
+    assert thresholds >= 20, thresholds
+
+
+def test_an_invite_is_a_notice() -> None:
+    """Whoever a new meeting invites (its host) has been told: no to-do or e-mail to them
+    follows ("book an incident review hosted by the reporter, then add them a to-do")."""
+    library = bundled_library(["issue_tracker", "meetings", "todo", "mail", "hr"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    invited = 0
+    for walker in finished_walks(env, 400, "invite", _Escalation):
+        told: set[str] = set()
+        for step in walker.steps:
+            if not step.write:
+                continue
+            these = walker._recipients(step.tool, step.args, step.entity)
+            people = {
+                env.identity("email", v)
+                for n, v in step.args.items()
+                if role_of(n) in ("host", "assignee") and isinstance(v, str)
+            }
+            if step.kind == "create" and step.tool.collection in ("meetings", "tasks"):
+                these |= people
+                invited += step.tool.collection == "meetings"
+            assert not these & told, (step.tool.qualified, these & told)
+            told |= these
+    assert invited >= 20, invited

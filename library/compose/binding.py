@@ -908,11 +908,16 @@ class Binding(WalkState):
         ]
 
     def _threshold(
-        self, p: Param, current: Any, related: list[Entity]
+        self,
+        p: Param,
+        current: Any,
+        related: list[Entity],
+        setting: set[tuple[str, str]] | None = None,
     ) -> tuple[Bound, dict[str, Any]] | None:
         """A value for ``p`` decided by a number the agent has read on the record being
         written or one tied to it (the order's total decides the shipment's service level;
-        loyalty points never decide an interview)."""
+        loyalty points never decide an interview); never by a field the same step sets
+        (``setting``: record id and field), which decides nothing the request did not say."""
         options = [v for v in p.enum if isinstance(v, str)]
         topic = self._topic()
         facts = [
@@ -923,6 +928,7 @@ class Binding(WalkState):
             # not a value the plan itself set: "seats above 23" after setting them to 15
             # decides nothing the request did not already say
             and (f.entity.service, f.entity.collection, f.entity.id, f.field) not in self.written
+            and (f.entity.id, f.field) not in (setting or set())
         ]
         if len(options) < 2 or not facts or p.key is not None or p.name in _NOT_RULED:
             return None
@@ -1214,7 +1220,8 @@ class Binding(WalkState):
                 and p.enum
                 and self.rng.random() < self.cfg.p_threshold
             ):
-                picked = self._threshold(p, current, related)
+                setting = {(entity.id, q.name) for q in params} if entity is not None else set()
+                picked = self._threshold(p, current, related, setting)
                 if picked is not None:
                     out[p.name], rule_text_ = picked
                     rule_text_["param"] = field_words(p.name)

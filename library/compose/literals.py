@@ -46,6 +46,7 @@ _NUMBERS: tuple[tuple[Any, ...], ...] = (
     (r"duration_minutes|minutes", 15, 120, 15),
     (r"(^|_)hours$", 1, 8),
     (r"(^|_)days$", 1, 30),
+    (r"story_points|(^|_)estimate$", 1, 13),  # an estimate in points, not a loyalty balance
     (r"points", 50, 2000, 50),
     (r"amount|price|total|cost|budget|fee|salary|revenue|value|arr|mrr|rate", 20, 5000),
 )

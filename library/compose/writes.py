@@ -694,14 +694,24 @@ class Writes(Binding):
         }
 
     def _notified(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
-        """Who a step tells something: a message's readers, and the colleague a new to-do
-        is assigned to (an e-mail and a to-do saying the same to one person is one too many)."""
+        """Who a step tells something: a message's readers, the colleague a new to-do is
+        assigned to (an e-mail and a to-do saying the same to one person is one too many),
+        and whoever a new meeting invites (its host, its attendees)."""
         out = self._recipients(tool, args, entity)
-        if tool.kind == CREATE and set(name_words(str(tool.collection or ""))) & _TO_DOS:
+        nouns = set(name_words(str(tool.collection or "")))
+        if tool.kind == CREATE and nouns & _TO_DOS:
             out |= {
                 self.env.identity("email", v)
                 for n, v in args.items()
                 if role_of(n) in TAKES_WORK and isinstance(v, str)
+            }
+        if tool.kind == CREATE and nouns & APPOINTMENTS:  # the invite tells who is in it
+            out |= {
+                self.env.identity("email", w)
+                for n, v in args.items()
+                if role_of(n) in _INVITED
+                for w in (v if isinstance(v, list) else [v])
+                if isinstance(w, str) and "@" in w
             }
         return out
 
@@ -1122,6 +1132,8 @@ MONEY_VERBS = frozenset({"capture", "charge", "refund", "pay", "reimburse", "cre
 # Roles that give a person work to do (a to-do's assignee, a meeting's host, a message's
 # reader): not who wrote a note.
 _GIVEN_WORK = TAKES_WORK | {"host", "organizer", "recipient", "owner"}
+# Who a new meeting's invite tells about it.
+_INVITED = frozenset({"host", "organizer", "attendee", "attendees", "participant", "invitee"})
 # Collections of to-dos: a new one tells its assignee there is work.
 _TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
 
