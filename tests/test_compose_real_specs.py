@@ -633,3 +633,21 @@ def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
         t for t, *_ in _calls(tasks, "ticket_api__create_ticket") if t.motif == "refund"
     ]
     assert logged_refunds, [t.instruction for t in tasks]
+
+
+MAILSCRIPT = SPECS / "openapi" / "mailscript.com.json"
+
+
+@pytest.mark.skipif(not MAILSCRIPT.is_file(), reason="../shared/specs not present")
+def test_a_record_is_named_by_a_name_not_a_sentence() -> None:
+    """A request names a record by a name or a title a person would say, never by a note's
+    sentence ("the input 'Flagged during the weekly review.'"), whatever field holds it."""
+    lib = spec_library([MAILSCRIPT])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
+    named = 0
+    for start in env.starts:
+        for _, walker in _opened(env, start, 30):
+            stated = [str(v) for v in walker.steps[0].literals]
+            named += len(stated)
+            assert not any(v.rstrip().endswith(".") for v in stated), (start.name, stated)
+    assert named >= 10, named

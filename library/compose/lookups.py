@@ -204,6 +204,8 @@ class Lookups(Binding):
                         continue
                     if person and meta.key == "company":
                         continue  # a candidate is found by who they are, not where they work
+                    if meta.key is None and not _reads_as_a_name(value):
+                        continue  # "the input 'Flagged during the weekly review.'": a note
                     if user_knowable(meta.key) or fname in _SEARCHABLE_NAMES:
                         choices.append((p, fname))
             elif user_knowable(p.key) or (p.type == "string" and p.name in naming):
@@ -211,6 +213,8 @@ class Lookups(Binding):
                 value = record.get(fname) if fname else None
                 if not isinstance(value, str):
                     continue
+                if p.key is None and not _reads_as_a_name(value):
+                    continue  # named by a note's sentence: no one names a record so
                 if p.key in PERSON_KEYS and not self._fits_role(p.name, str(p.key), value):
                     continue  # a seeded record whose staff field holds a customer
                 choices.append((p, fname))
@@ -256,6 +260,8 @@ class Lookups(Binding):
         for fname in sorted(self.env.naming(tool)):
             value = record.get(fname)
             if not isinstance(value, str) or not 2 < len(value) <= 60:
+                continue
+            if not _reads_as_a_name(value):
                 continue
             same = [r for _, r in found if str(r.get(fname, "")).casefold() == value.casefold()]
             key = info.fields[fname].key
@@ -935,6 +941,12 @@ def _names_elsewhere(
         for n, m in info.fields.items()
         if n not in fields
     )
+
+
+def _reads_as_a_name(value: str) -> bool:
+    """Whether a value can name a record: a name or a title, not a sentence of prose (a
+    note's "Flagged during the weekly review." names nothing)."""
+    return not value.rstrip().endswith(".") and len(value.split()) <= 8
 
 
 _CODE = re.compile(r"[A-Za-z0-9_./-]*\d[A-Za-z0-9_./-]*")
