@@ -515,6 +515,8 @@ def test_which_way_each_kind_of_value_moves() -> None:
     levels = ("low", "medium", "high", "urgent")
     assert forward("priority", levels, ["low", "urgent"], "medium", "refund") == ["urgent"]
     assert forward("priority", levels, ["low", "urgent"], None, "refund") == ["low", "urgent"]
+    assert forward("priority", levels, levels, "low", "follow-up") == []  # chasing, not raising
+    assert forward("priority", levels, levels, None, "follow-up") == list(levels)  # a new to-do
     # an escalation lands in the upper half of the scale, from "low" as from nothing
     assert forward("priority", levels, levels, "low", "escalation") == ["high", "urgent"]
     assert forward("priority", levels, levels, None, "escalation") == ["high", "urgent"]

@@ -28,6 +28,8 @@ _URGENCY = (
 _URGENCY_FIELDS = re.compile(r"(^|_)(priority|severity|urgency)$")
 # Workflows that raise urgency: even a new record of theirs is in the upper half.
 RAISES_URGENCY = frozenset({"escalation", "incident"})
+# Workflows that chase someone for news: they leave a case's urgency as it is.
+_CHASES = frozenset({"follow-up"})
 # A record's place in its life cycle, in the order the spec declares its values (specs list
 # them as the pipeline runs: applied, screen, interview, offer, hired).
 _STAGE_FIELDS = re.compile(rf"(^|_)({'|'.join(STATUS_FIELDS)})$")
@@ -113,6 +115,8 @@ def forward(
     """Of ``options`` (values of the enum ``declared`` for ``field``), those a request of
     ``workflow`` may set on a record whose value is now ``current`` (None: a new record)."""
     out = list(options)
+    if is_urgency(field) and workflow in _CHASES and current is not None:
+        return []  # a follow-up chases the case: re-prioritising it is an escalation
     if is_urgency(field):
         if current is not None or workflow in RAISES_URGENCY:
             out = more_urgent(field, out, current)
