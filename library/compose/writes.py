@@ -654,14 +654,8 @@ class Writes(Binding):
             and isinstance(before.get(name), str)
             and b.value != before.get(name)
         }
-        return bool(leaving) and any(
-            self.env.identity("email", who) in leaving
-            for s in self.steps
-            if s.write
-            for n, v in s.args.items()
-            if role_of(n) in _GIVEN_WORK
-            for who in (v if isinstance(v, list) else [v])  # a message's recipients
-            if isinstance(who, str)
+        return bool(leaving) and any(  # (each of a message's recipients)
+            self._in_roles(s.args, _GIVEN_WORK) & leaving for s in self.steps if s.write
         )
 
     def _told_again(self, tool: ToolInfo, bound: dict[str, Bound], entity: Entity | None) -> bool:
@@ -671,15 +665,12 @@ class Writes(Binding):
         assigned the ticket to), or to the colleague an offboarding is for (a reply to the
         leaver's own message)."""
         told = set()
+        to_do_for = self._to_do_for(tool, bound)
         for step in self.steps:
             if step.write:
                 told |= self._notified(step.tool, step.args, step.entity)
-                if step.tool.kind != CREATE:  # a ticket assigned to them is work they have
-                    told |= {
-                        self.env.identity("email", v)
-                        for n, v in step.args.items()
-                        if role_of(n) in TAKES_WORK and isinstance(v, str)
-                    } & self._to_do_for(tool, bound)
+                if step.tool.kind != CREATE and to_do_for:  # a ticket assigned to them
+                    told |= self._in_roles(step.args, TAKES_WORK) & to_do_for
         mine = self._notified(tool, {n: b.value for n, b in bound.items()}, entity)
         return bool(mine & told) or any(self._leaver("email", who) for who in mine)
 
@@ -687,10 +678,16 @@ class Writes(Binding):
         """Who a new to-do is assigned to (none where the step makes no to-do)."""
         if tool.kind != CREATE or not set(name_words(str(tool.collection or ""))) & _TO_DOS:
             return set()
+        return self._in_roles({n: b.value for n, b in bound.items()}, TAKES_WORK)
+
+    def _in_roles(self, args: dict[str, Any], roles: frozenset[str]) -> set[str]:
+        """Who ``args`` name in ``roles`` (each of a list of them), as identities."""
         return {
-            self.env.identity("email", b.value)
-            for n, b in bound.items()
-            if role_of(n) in TAKES_WORK and isinstance(b.value, str)
+            self.env.identity("email", who)
+            for n, v in args.items()
+            if role_of(n) in roles
+            for who in (v if isinstance(v, list) else [v])
+            if isinstance(who, str)
         }
 
     def _notified(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
@@ -700,19 +697,9 @@ class Writes(Binding):
         out = self._recipients(tool, args, entity)
         nouns = set(name_words(str(tool.collection or "")))
         if tool.kind == CREATE and nouns & _TO_DOS:
-            out |= {
-                self.env.identity("email", v)
-                for n, v in args.items()
-                if role_of(n) in TAKES_WORK and isinstance(v, str)
-            }
+            out |= self._in_roles(args, TAKES_WORK)
         if tool.kind == CREATE and nouns & APPOINTMENTS:  # the invite tells who is in it
-            out |= {
-                self.env.identity("email", w)
-                for n, v in args.items()
-                if role_of(n) in _INVITED
-                for w in (v if isinstance(v, list) else [v])
-                if isinstance(w, str) and "@" in w
-            }
+            out |= self._in_roles(args, _INVITED)
         return out
 
     def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
