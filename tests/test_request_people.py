@@ -172,6 +172,11 @@ def test_no_one_holds_two_roles_of_a_record_made_for_them() -> None:
     assert made >= 10, made
 
 
+class _Billing(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["billing"]
+
+
 class _Refund(Walker):
     def _choose_workflow(self) -> Motif | None:
         return BY_NAME["refund"]
@@ -296,13 +301,16 @@ def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
 
 
 def test_a_refund_sends_out_no_bill() -> None:
-    """A refund gives money back: sending an invoice or a quote for payment is no part of it
-    (telling the customer is, and voiding the invoice is)."""
+    """A refund gives money back: sending an invoice or a quote for payment is no part of it,
+    nor is voiding an invoice (only one nobody paid is voided); telling the customer is, and
+    cancelling their payment is."""
     refund = BY_NAME["refund"]
     assert not part_of(refund, "send_invoice", "invoices")
     assert not part_of(refund, "send_quote", "quotes")
-    assert part_of(refund, "void_invoice", "invoices")
+    assert not part_of(refund, "void_invoice", "invoices")
+    assert part_of(refund, "cancel_payment", "payments")
     assert part_of(refund, "send_message", "messages")
+    assert part_of(BY_NAME["billing"], "void_invoice", "invoices")
 
 
 class _Scheduling(Walker):
@@ -373,11 +381,12 @@ def test_a_stated_span_is_one_of_its_kind() -> None:
 
 
 def test_a_status_is_not_a_request() -> None:
-    """An invoice whose status could become "void" is voided by a refund: a status lists
-    where actions lead, not an outcome someone asked for (as a return's resolution does)."""
+    """An invoice whose status could become "void" is voided in a billing clean-up: a status
+    lists where actions lead, not an outcome someone asked for (as a return's resolution
+    does)."""
     library = bundled_library(["crm", "helpdesk", "invoicing"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
-    walks = finished_walks(env, 150, "void", _Refund)
+    walks = finished_walks(env, 150, "void", _Billing)
     voided = sum(s.tool.name == "void_invoice" for w in walks for s in w.steps)
     assert voided >= 10, voided
 
@@ -482,11 +491,12 @@ def test_a_record_found_by_another_s_number_is_their_customer_s(
 ) -> None:
     """The payment a lookup finds by the number of the customer's invoice was paid by that
     customer: its receipt goes to them and it is charged to their customer record, not to
-    whoever the copied payment belonged to."""
+    whoever the copied payment belonged to; it paid what the invoice shows paid, in the
+    invoice's currency (not a copied 50,481.27 AUD on a 4,252.69 EUR draft invoice)."""
     found = 0
     for walker in walks:
         invoices = {
-            s.entity.record.get("invoice_number"): s.entity.record.get("customer_email")
+            s.entity.record.get("invoice_number"): s.entity.record
             for s in walker.steps
             if s.entity is not None and s.entity.collection == "invoices"
         }
@@ -498,7 +508,11 @@ def test_a_record_found_by_another_s_number_is_their_customer_s(
             payment = injection.record
             if payment.invoice_number in invoices:
                 found += 1
-                assert payment.receipt_email == invoices[payment.invoice_number], payment
+                invoice = invoices[payment.invoice_number]
+                assert payment.receipt_email == invoice["customer_email"], payment
+                assert invoice.get("amount_paid", 0) > 0, (invoice, payment)
+                assert payment.amount == invoice["amount_paid"], (invoice, payment)
+                assert payment.currency == invoice["currency"], (invoice, payment)
                 assert customers[payment.customer_id].email == payment.receipt_email
     assert found >= 3, found
 

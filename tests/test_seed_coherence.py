@@ -520,6 +520,33 @@ def test_a_reference_shares_the_person_of_the_record_it_names(world: World) -> N
             assert issue.key.startswith(projects[issue.project_id].key + "-")
 
 
+WHOSE = frozenset({"employee", "customer", "client", "guest", "candidate", "applicant",
+                   "patient", "traveler", "passenger", "buyer", "payer", "subscriber"})  # fmt: skip
+
+
+def test_a_record_under_a_parent_is_for_the_parents_person(world: World) -> None:
+    """An expense on a report is the report's employee's (it named another colleague)."""
+    checked, bad = 0, []
+    for name, service in world.services.items():
+        colls = service.state.collections()
+        for collection, items in colls.items():
+            for record in items.values():
+                data = record.model_dump(mode="json", by_alias=True)
+                props = type(record).model_json_schema().get("properties") or {}
+                for key, value in data.items():
+                    ref = semantic(props.get(key) or {}, {})[1].get("x-ref")
+                    parent = colls.get(str(ref), {}).get(value) if isinstance(value, str) else None
+                    if parent is None:
+                        continue
+                    above = parent.model_dump(mode="json", by_alias=True)
+                    for field, mine in data.items():
+                        if role_of(field) in WHOSE and field in above and above[field]:
+                            checked += 1
+                            if mine != above[field]:
+                                bad.append((name, collection, field, mine, above[field]))
+    assert checked and not bad, bad[:5]
+
+
 # -- the hand-written services -------------------------------------------------------------
 def test_reference_services_seed_coherent_records() -> None:
     world = World([Crm(), Mail(), Calendar(), Files()], seed=2)

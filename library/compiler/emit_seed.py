@@ -67,6 +67,11 @@ EXTERNAL_ROLES = frozenset(
      "attendee", "participant", "registrant", "personal", "lead_contact", "purchaser", "payer",
      "invitee", "visitor", "caller", "sender", "recipient"}
 )  # fmt: skip
+# Roles that say whose a record is (not who works on it): a record under a parent names
+# the parent's person in them.
+_WHOSE = (EXTERNAL_ROLES - {"sender", "recipient", "caller", "attendee", "participant",
+                             "invitee", "visitor", "respondent", "signer", "vendor",
+                             "supplier", "personal", "receipt"}) | {"employee"}  # fmt: skip
 _NAME_PARTS = vocab.NAME_PARTS
 _MESSAGE_LIKE = ("message", "draft", "email", "mail", "call", "voicemail", "sms", "text")
 _STAFF_WORDS = re.compile(r"\b(employee|staff|colleague|team member|agent|switchboard user)\b")
@@ -404,6 +409,7 @@ class _RecordWriter:
         self._plan_numbers(fields)
         self._plan_derived(fields)
         self._plan_refs(fields)
+        self._plan_inherited(fields)
         self._plan_carrier(fields)
         self._plan_reference(fields)
         values: list[tuple[str | None, Expr]] = []
@@ -452,6 +458,41 @@ class _RecordWriter:
             self.body.append((var, f"pool.picks(rng, {ids}, {len(group)})"))
             for k, f in enumerate(group):
                 self.forced[f.name] = f"{var}[{k}]"
+
+    def _plan_inherited(self, fields: list[FieldPlan]) -> None:
+        """A record under a parent is for the parent's person: an expense on a report is
+        the report's employee's, a line of an order its customer's. A person field the
+        parent holds too, in a role that says whose the parent is, is copied from it."""
+        for f in fields:
+            if f.name in self.forced or f.type.semantic != "id" or f.type.kind is not Kind.STR:
+                continue
+            ref = resolve_ref(f.type.ref, self.collections)
+            target = self.w.plan.records.get(ref or "")
+            if target is None or ref not in self.seeded or ref == self.resource:
+                continue
+            if self.w.carriers.get(str(ref)):  # a person's own record: drawn as the subject's
+                continue
+            shared = [
+                (g, kept)
+                for g in fields
+                if g.name not in self.forced
+                and g.type.kind is Kind.STR
+                and (kept := target.fields.get(g.name)) is not None
+                and kept.required
+                and kept.type.semantic == g.type.semantic
+                and self._person_attr(g.name, g.type) is not None
+                and role_of(_snake(g.name)) in _WHOSE
+            ]
+            if not shared:
+                continue
+            var = self.refs.get(str(ref)) or self._local(f"{ref}_ids")
+            self.refs[str(ref)] = var
+            parent = self._local(singular(str(ref)))
+            self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+            self.forced[f.name] = f"{parent}.id"
+            for g, kept in shared:
+                self.forced[g.name] = f"{parent}.{kept.attr}"
+            return
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
         """A tracking number in the format of the record's carrier."""

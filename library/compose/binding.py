@@ -129,7 +129,7 @@ def _unaccepted_offer(entity: Entity) -> bool:
     return str(entity.record.get("status", "")).lower() not in ("accepted", "approved", "won")
 
 
-def _paid(collection: str | None) -> bool:
+def money_received(collection: str | None) -> bool:
     """Whether records of ``collection`` are money received (payments, charges)."""
     words = set(name_words(str(collection or "")))
     return bool({"payment", "payments", "charge", "charges"} & words) and not (
@@ -272,9 +272,10 @@ class Binding(WalkState):
                 out = [
                     f
                     for f in out
-                    if not _refunding(f.entity.collection) and not _paid(f.entity.collection)
+                    if not _refunding(f.entity.collection)
+                    and not money_received(f.entity.collection)
                 ]
-            if _paid(exclude[1]) or _asks_to_pay(exclude[1]):
+            if money_received(exclude[1]) or _asks_to_pay(exclude[1]):
                 # money is taken for what is owed: not for a quote the customer has not
                 # accepted (a payment right after the quote is sent)
                 out = [f for f in out if not _unaccepted_offer(f.entity)]

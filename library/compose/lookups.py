@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from library.compose.binding import Binding
+from library.compose.binding import Binding, money_received
 from library.compose.catalog import (
     FETCH,
     LOOKUP,
@@ -19,7 +19,7 @@ from library.compose.catalog import (
     ref_collection,
     title,
 )
-from library.compose.coherence import range_pairs
+from library.compose.coherence import money_taken, range_pairs
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.inject import clone, fresh_key, new_id, shifted
 from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
@@ -813,9 +813,10 @@ class Lookups(Binding):
                 out |= self._identity_of(info, n, email, base)
         return out
 
-    def _holder_of(self, value: Any) -> str | None:
-        """The outside person (an e-mail) on the record the plan read a business key from:
-        the customer of the invoice whose number a payment is looked up by."""
+    def _holder_of(self, value: Any) -> tuple[str, Entity] | None:
+        """The outside person (an e-mail) on the record the plan read a business key from,
+        with that record: the customer of the invoice whose number a payment is looked up
+        by."""
         for fact in self.facts:
             if fact.value != value or not str(fact.key or "").startswith("key:"):
                 continue
@@ -824,8 +825,28 @@ class Lookups(Binding):
                 who = fact.entity.record.get(n)
                 person = self.env.pool.person_by_email(who) if isinstance(who, str) else None
                 if m.key == "email" and person is not None and not person.staff:
-                    return str(who)
+                    return str(who), fact.entity
         return None
+
+    def _settling(self, info: CollectionInfo, cited: Entity) -> dict[str, Any]:
+        """The money of a payment that cites a record by its number (an invoice's): what
+        was paid on that record, in its currency. A record with nothing paid on it (a
+        draft invoice) has no payment to find."""
+        held = self._coll(cited.service, cited.collection)
+        if not money_received(info.name) or held is None:
+            return {}
+        record = cited.record
+        paid = [n for n in sorted(held.fields) if "paid" in n.lower().split("_")]
+        if paid and not money_taken(record):
+            raise Reject("lookup_empty")
+        total = record.get(paid[0]) if paid else record.get("total")
+        out: dict[str, Any] = {}
+        money = [n for n, m in sorted(info.fields.items()) if m.key == "money"]
+        if isinstance(total, int | float) and not isinstance(total, bool) and len(money) == 1:
+            out[money[0]] = total
+        if "currency" in info.fields and isinstance(record.get("currency"), str):
+            out["currency"] = record["currency"]
+        return out
 
     def _supply(self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo) -> None:
         """Inject the record a cross-service lookup must find: a copy of an existing record
@@ -861,10 +882,12 @@ class Lookups(Binding):
             changes.update(self._person_ref(tool.service, info, base, fname, value))
         elif (meta.key or "").startswith("id:"):
             changes.update(self._owner_of(tool.service, info, str(meta.key)[3:], value, base))
-        elif (holder := self._holder_of(value)) is not None:
+        elif (held := self._holder_of(value)) is not None:
             # the payment of the invoice whose number it is was paid by that invoice's
-            # customer, not by whoever the copied payment was
+            # customer, not by whoever the copied payment was, and paid what was paid on it
+            holder, cited = held
             changes.update(self._owned_by(info, holder, base))
+            changes.update(self._settling(info, cited))
             for n in sorted(info.fields):
                 if changes.get(n) == holder:
                     changes.update(self._person_ref(tool.service, info, base, n, holder))

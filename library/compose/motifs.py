@@ -81,7 +81,7 @@ MOTIFS: tuple[Motif, ...] = (
     ),
     _m(
         "billing",
-        "create send issue pay charge capture mark record",
+        "create send issue pay charge capture mark record void",
         "invoice invoices payment payments bill bills charge charges ledger",
         "{subject}'s billing needs to be sorted out.",
         "{subject} has open billing items to settle.",
@@ -325,8 +325,14 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         return False  # someone leaving is not added anywhere; a refund charges no one
     if verb in _EDITS and _words(str(collection or "")) & _NOT_EDITED.get(motif.name, frozenset()):
         return False  # a hiring step does not redefine the job or rewrite the candidate
-    if motif.name == "refund" and verb in _ASKS and _words(str(collection or "")) & _BILLS:
-        return False  # money goes back: no invoice or quote sent out for payment beside it
+    if (
+        motif.name == "refund"
+        and verb in _ASKS | _UNBILLS
+        and _words(str(collection or "")) & _BILLS
+    ):
+        # money goes back: no invoice or quote sent out for payment beside it; and a bill
+        # voided was never paid (``coherence.may_write``): nothing of it goes back
+        return False
     if fits(motif, tool_name, collection) >= PART:
         return True
     return any(
@@ -363,6 +369,8 @@ _EDITS = frozenset({"update", "edit", "modify", "patch", "set", "change", "put"}
 # Sending out a bill asks for money (what a refund gives back).
 _ASKS = frozenset({"send", "issue", "finalize", "remind"})
 _BILLS = frozenset({"invoice", "invoices", "quote", "quotes", "bill", "bills"})
+# Calling a bill off (what is done to one nobody paid).
+_UNBILLS = frozenset({"void", "cancel", "delete"})
 
 
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
