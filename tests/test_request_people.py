@@ -551,6 +551,22 @@ class _Travel(Walker):
         return BY_NAME["travel"]
 
 
+def test_a_customer_s_booking_carries_no_cost_center_of_ours() -> None:
+    """Which of our budgets pays is set on a colleague's booking, never on a customer's
+    ("change the booking with Eddie as booker so that its cost center is CC-2300")."""
+    library = bundled_library(["flights", "car_rental", "hotels", "crm", "mail", "todo", "hr"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    theirs = ours = 0
+    for walker in finished_walks(env, 300, "cost", _Travel):
+        charged = any(s.write and "cost_center" in s.args for s in walker.steps)
+        if walker._for_an_outsider():
+            theirs += 1
+            assert not charged, [(s.tool.name, s.args) for s in walker.steps]
+        else:
+            ours += charged
+    assert theirs >= 10 and ours >= 1, (theirs, ours)
+
+
 def test_a_customer_s_trip_books_no_briefing() -> None:
     """A customer's trip changes their bookings and tells them: no meeting is booked about
     it (a trip briefing is a colleague's, with their manager, and only theirs)."""

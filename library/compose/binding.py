@@ -30,6 +30,7 @@ from library.compose.matters import Matters, is_message, matters_of, worked_on
 from library.compose.motifs import (
     CONTRADICTS,
     HANDS_OVER,
+    STAFF_WORK,
     STAFF_WORKFLOWS,
     claimed_by,
     staff_work,
@@ -144,6 +145,11 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet", "description", "reason"}
 )  # fmt: skip
+
+
+# Our own bookkeeping on a record (which budget pays for it): set on our people's records,
+# never on a customer's.
+_OUR_BOOKKEEPING = frozenset({"cost_center"})
 
 
 # Who a hand-over's own messages and notes are to or by: the colleague taking the work over.
@@ -419,6 +425,14 @@ class Binding(WalkState):
             isinstance(v, str) and not role_of(k) and self.env.identity("", v) in subjects
             for k, v in entity.record.items()
         )
+
+    def _for_an_outsider(self) -> bool:
+        """Whether the request is an outside person's (a customer's), whose matter takes
+        none of the work only colleagues have, unless that work is the request itself."""
+        if self.motif is not None and self.motif.name in STAFF_WORK:
+            return False
+        subjects = self.subjects()
+        return bool(subjects) and not any(self.env.is_staff("email", s) for s in subjects)
 
     def subjects(self) -> set[str]:
         """Who the request is about: the people the opening lookup named, else the
@@ -1111,6 +1125,8 @@ class Binding(WalkState):
                 continue  # a message's read and starred marks are its reader's, not work
             if entity is not None and self._reclassifies(p):
                 continue  # an escalated bug is not made an epic
+            if meaning(p.name) in _OUR_BOOKKEEPING and self._for_an_outsider():
+                continue  # a customer's flight booking is charged to no cost center of ours
             if self._leaving_edit(entity, p):
                 continue  # a leaver's records are closed, not given a new job title
             if self._moving_on_edit(entity, p):

@@ -291,14 +291,6 @@ class Walker(Lookups, Writes):
                 return True  # a search for their name
         return False
 
-    def _for_an_outsider(self) -> bool:
-        """Whether the request is an outside person's (a customer's), whose matter takes
-        none of the work only colleagues have, unless that work is the request itself."""
-        if self.motif is not None and self.motif.name in STAFF_WORK:
-            return False
-        subjects = self.subjects()
-        return bool(subjects) and not any(self.env.is_staff("email", s) for s in subjects)
-
     def _outsider_in_staff_records(self, step: Step) -> bool:
         """Whether a read searches records only our own people have (purchase orders,
         expense reports) for the outside person the request is for: they hold no part in
