@@ -1,0 +1,227 @@
+"""The tool methods the compiler writes for a help desk, pinned whole (library/compiler/
+emit_tools.py, for bench/mutation.py; most of its mutants change one line of such a method):
+a create checks the customer it names, fills the server's values and answers the view its
+output shows; a list filters by status, a lower priority, a creation moment, a customer, an
+upper amount, every tag given and a free-text query, notes what it only accepts and pages
+by its cursor; a count counts what the filters keep; a get answers the record in its
+envelope; an update changes what is given; a delete confirms the id; a close refuses a
+closed ticket and stamps the closing; an assign refuses a closed ticket. A change to the
+writer shows here as a diff of generated code: when it is meant, copy the new method in."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import orjson
+import pytest
+
+from library.compiler import compile_service
+from library.ingest import ingest_document
+from tests.test_mutation_kills_tool_table import HELPDESK
+
+METHODS = {
+    "createTicket": '''\
+def createTicket(
+    self,
+    title: str,
+    customer_id: CustomerId,
+    priority: Annotated[int, Field(ge=1, le=5)] = 3,
+    tags: list[str] | None = None,
+    assignee_email: Email | None = None,
+    description: str | None = None,
+    notify: bool | None = None,
+) -> dict[str, Any]:
+    """Create tickets.
+
+    Args:
+        title: The title.
+        customer_id: The customer id.
+        priority: The priority.
+        tags: The tags.
+        assignee_email: The assignee email.
+        description: The description.
+        notify: The notify.
+    """
+    self.get("customers", customer_id)
+    now = self.now()
+    data = self.put(
+        "tickets",
+        Ticket(
+            id=self.new_id("tic"),
+            title=title,
+            status="pending",
+            priority=priority,
+            assignee_email=assignee_email,
+            tags=tags,
+            customer_id=customer_id,
+            created_at=now,
+            description=description,
+            notify=notify,
+        ),
+    )
+    return _view(data, CREATETICKET_KEYS)
+''',
+    "listTickets": '''\
+def listTickets(
+    self,
+    status: Status | None = None,
+    min_priority: int | None = None,
+    created_after: DateTime | None = None,
+    q_: Annotated[str | None, Field(alias="q")] = None,
+    limit: Annotated[int, Field(le=100)] = 50,
+    cursor: str | None = None,
+    tag: str | None = None,
+    customer_id: CustomerId | None = None,
+    amount_max: float | None = None,
+    color: str | None = None,
+    tags: list[str] | None = None,
+    priority: bool | None = None,
+    offset: int = 0,
+    search: int | None = None,
+) -> TicketCursorPage:
+    """List tickets.
+
+    Args:
+        status: The status.
+        min_priority: The min priority.
+        created_after: The created after.
+        q_: The q.
+        limit: The limit.
+        cursor: The cursor.
+        tag: The tag.
+        customer_id: The customer id.
+        amount_max: The amount max.
+        color: The color.
+        tags: The tags.
+        priority: The priority.
+        offset: The offset.
+        search: The search.
+    """
+    # Accepted but not simulated: tag, color, priority, search.
+    q = (q_ or "").strip().casefold()
+    found = [
+        r
+        for r in self.state.tickets.values()
+        if (not q or _mentions(q, r.title, r.assignee_email, r.customer_id, r.description))
+        and (status is None or _same(r.status, status))
+        and (min_priority is None or r.priority >= min_priority)
+        and (created_after is None or r.created_at >= created_after)
+        and (customer_id is None or r.customer_id == customer_id)
+        and (amount_max is None or (r.amount is not None and r.amount <= amount_max))
+        and (tags is None or set(tags) <= set(r.tags or []))
+    ]
+    start = _offset_of(cursor)
+    selected = paginate(found, limit, start)
+    end = start + len(selected)
+    return TicketCursorPage(
+        tickets=selected,
+        total=len(found),
+        next_cursor=str(end) if end < len(found) else None,
+    )
+''',
+    "countTickets": '''\
+def countTickets(self, status: Status | None = None) -> dict[str, Any]:
+    """Count tickets.
+
+    Args:
+        status: The status.
+    """
+    found = [
+        r for r in self.state.tickets.values() if (status is None or _same(r.status, status))
+    ]
+    return {"count": len(found)}
+''',
+    "getTicket": '''\
+def getTicket(self, ticket_id: TicketId) -> TicketEnvelope:
+    """Read tickets.
+
+    Args:
+        ticket_id: The ticket id.
+    """
+    data = self.get("tickets", ticket_id)
+    return TicketEnvelope(data=data)
+''',
+    "updateTicket": '''\
+def updateTicket(
+    self,
+    ticket_id: TicketId,
+    title: str | None = None,
+    priority: Annotated[int, Field(ge=1, le=5)] | None = None,
+    status: Status | None = None,
+) -> dict[str, Any]:
+    """Update tickets.
+
+    Args:
+        ticket_id: The ticket id.
+        title: The title.
+        priority: The priority.
+        status: The status.
+    """
+    data = self.update("tickets", ticket_id, title=title, priority=priority, status=status)
+    return _view(data, CREATETICKET_KEYS)
+''',
+    "deleteTicket": '''\
+def deleteTicket(self, ticket_id: TicketId) -> Deletion:
+    """Delete tickets.
+
+    Args:
+        ticket_id: The ticket id.
+    """
+    record = self.delete("tickets", ticket_id)
+    return Deletion(id=record.id, deleted=True)
+''',
+    "closeTicket": '''\
+def closeTicket(self, ticket_id: TicketId, reason: str | None = None) -> dict[str, Any]:
+    """Action tickets.
+
+    Args:
+        ticket_id: The ticket id.
+        reason: The reason.
+    """
+    # Accepted but not simulated: reason.
+    record = self.get("tickets", ticket_id)
+    if record.status == "closed":
+        raise ToolError(
+            ErrorCode.FAILED_PRECONDITION,
+            f"ticket {ticket_id!r} is already closed",
+        )
+    now = self.now()
+    data = self.update("tickets", ticket_id, status="closed", closed_at=now)
+    return _view(data, CREATETICKET_KEYS)
+''',
+    "assignTicket": '''\
+def assignTicket(self, ticket_id: TicketId, assignee_email: Email) -> dict[str, Any]:
+    """Action tickets.
+
+    Args:
+        ticket_id: The ticket id.
+        assignee_email: The assignee email.
+    """
+    record = self.get("tickets", ticket_id)
+    if record.status in ("closed",):
+        raise ToolError(
+            ErrorCode.FAILED_PRECONDITION,
+            f"ticket {ticket_id!r} is {record.status}",
+        )
+    data = self.update("tickets", ticket_id, assignee_email=assignee_email)
+    return _answer(data, {})
+''',
+}
+
+
+@pytest.fixture
+def written() -> dict[str, str]:
+    specs, errors = ingest_document(orjson.dumps(HELPDESK), source_file="helpdesk.json")
+    assert specs, errors
+    source = compile_service(specs).source
+    return {
+        node.name: textwrap.dedent(str(ast.get_source_segment(source, node, padded=True)))
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef) and node.name in METHODS
+    }
+
+
+@pytest.mark.parametrize("name", list(METHODS))
+def test_the_tool_method_written(written: dict[str, str], name: str) -> None:
+    assert written[name].splitlines() == METHODS[name].strip("\n").splitlines()
