@@ -651,3 +651,37 @@ def test_a_record_is_named_by_a_name_not_a_sentence() -> None:
             named += len(stated)
             assert not any(v.rstrip().endswith(".") for v in stated), (start.name, stated)
     assert named >= 10, named
+
+
+@pytest.mark.skipif(not (RETAIL.is_file() and GMAIL.is_file()), reason="specs not present")
+def test_a_customer_copied_for_someone_else_is_theirs_alone(shop: Library) -> None:
+    """A user record a walk injects for another person (a distractor beside the customer)
+    lives at that person's address, not the copied customer's (its address lies flat on the
+    record: address1, city, zip), and is never a second record of someone who has one."""
+    from tests.compose_walks import finished_walks
+
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    world, base = env.world(0)
+    info = env.catalog.collection("retail", "users")
+    anchor = next(iter(world.services["retail"].state.users.values()))
+    walker = Walker(env, world, base, random.Random(0))
+    for _ in range(40):  # near-duplicates of one customer, each for someone else
+        walker._distract("retail", "users", anchor, "email", info)
+    emails = [u.email for u in world.services["retail"].state.users.values()]
+    assert len(emails) >= 40 and len(emails) == len(set(emails)), sorted(emails)
+    copies = 0
+    for walker in finished_walks(env, 60, "flat"):
+        for injection in walker.injections:
+            if injection.collection != "users":
+                continue
+            user = injection.record
+            person = env.pool.person_by_email(user.email)
+            if person is None or not person.city:
+                continue
+            copies += 1
+            assert (user.address1, user.city, user.country) == (
+                person.street,
+                person.city,
+                person.country,
+            ), user
+    assert copies >= 5, copies

@@ -615,7 +615,11 @@ class Lookups(Binding):
             "person_name": [p.full_name for p in people],
             "company": [c.name for c in self.env.pool.companies],
         }.get(str(key), [])
-        others = [v for v in others if v != current]
+        taken = {current}
+        if is_person_resource(coll):  # one record per person: not a second one of someone's
+            records = getattr(self.world.services[service].state, coll, {})
+            taken |= {getattr(r, fname, None) for r in records.values()}
+        others = [v for v in others if v not in taken]
         if not others:
             return
         rid = new_id(self.world, service, coll, anchor.id, self.rng)
@@ -715,6 +719,10 @@ class Lookups(Binding):
                 held = held.model_dump() if hasattr(held, "model_dump") else held
                 if isinstance(held, dict) and "city" in held and not _ours(n):
                     out[n] = self.env.pool.address_of(person, held)
+            # ... and so is an address laid flat on the record (a user's address1, city, zip)
+            flat = {n: getattr(base, n, None) for n in keyed if _address_part(n)}
+            if "city" in {meaning(n) for n in flat}:
+                out |= self.env.pool.address_of(person, flat)
         return out
 
     def _person_ref(
@@ -973,6 +981,14 @@ def _reads_as_a_name(value: str) -> bool:
 
 
 _CODE = re.compile(r"[A-Za-z0-9_./-]*\d[A-Za-z0-9_./-]*")
+
+
+_ADDRESS_PARTS = frozenset({"street", "line2", "city", "region", "postal_code"})
+
+
+def _address_part(field: str) -> bool:
+    """Whether a field of a record is a part of an address laid flat on it."""
+    return meaning(field) in _ADDRESS_PARTS or field.lower() in ("country", "country_code")
 
 
 def _ours(field: str) -> bool:
