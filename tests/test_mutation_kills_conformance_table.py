@@ -1,0 +1,166 @@
+"""Which conformance checks run for each kind of tool, and which fault each one catches, on a
+compiled help desk (library/verify/conformance.py, for bench/mutation.py; its mutants weaken
+a check, skip one, or aim it at the wrong tools): every tool's signature, valid call, output
+schema, round trip, determinism, parameters and invalid arguments; a read's read-only check;
+an id's not-found check; a write's read back; a list's range filters and narrowing filters.
+Each fault written into the compiled code fails the check meant for it, and only that."""
+
+from __future__ import annotations
+
+import re
+
+import orjson
+import pytest
+
+from library.compiler import compile_service, load_service
+from library.ingest import ingest_document
+from library.toolspec import ToolSpec
+from library.verify import run_conformance
+from tests.test_mutation_kills_tool_table import HELPDESK
+
+EVERY = ["signature", "valid_call", "output_schema"]
+SAME = ["round_trip", "determinism", "every_parameter"]
+CHECKS = {
+    "createCustomer": [*EVERY, *SAME, "invalid_argument", "read_after_write"],
+    "getCustomer": [*EVERY, "read_only", *SAME, "invalid_argument", "not_found"],
+    "createTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
+    "listTickets": [
+        *EVERY,
+        "read_only",
+        *SAME,
+        "range_filter",
+        "filter_narrows",
+        "invalid_argument",
+    ],
+    "countTickets": [*EVERY, "read_only", *SAME, "invalid_argument"],
+    "getTicket": [*EVERY, "read_only", *SAME, "invalid_argument", "not_found"],
+    "updateTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
+    "deleteTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
+    "closeTicket": [*EVERY, *SAME, "invalid_argument", "not_found"],
+    "assignTicket": [*EVERY, *SAME, "invalid_argument", "not_found"],
+}
+GET_TICKET = 'data = self.get("tickets", ticket_id)\n        return TicketEnvelope'
+FILTERS = "            and (status is None or _same(r.status, status))\n"
+TITLE = "                title=title,\n                status="
+# name -> (the code, the fault written in, {(tool, check): what the failure says})
+FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
+    "a status filter ignored": (
+        FILTERS,
+        "",
+        {
+            (
+                "listTickets",
+                "filter_narrows",
+            ): r"^status='\w+' listed a record whose status is '\w+'$"
+        },
+    ),
+    "a lower bound left out": (
+        "r.priority >= min_priority",
+        "r.priority > min_priority",
+        {
+            ("listTickets", "range_filter"): (
+                r"^min_priority=\d+ left out the record whose priority is that bound$"
+            )
+        },
+    ),
+    "a moment bound reversed": (
+        "r.created_at >= created_after",
+        "r.created_at <= created_after",
+        {
+            ("listTickets", "range_filter"): (
+                r"^created_after='[\dT:Z-]+' listed a record whose created_at is '[\dT:Z-]+'$"
+            )
+        },
+    ),
+    "an upper bound ignored": (
+        "(r.amount is not None and r.amount <= amount_max)",
+        "True",
+        {
+            ("listTickets", "range_filter"): (
+                r"^amount_max=[\d.]+ listed a record whose amount is [\d.]+$"
+            )
+        },
+    ),
+    "a reference filter ignored": (
+        "(customer_id is None or r.customer_id == customer_id)",
+        "True",
+        {
+            ("listTickets", "filter_narrows"): (
+                r"^customer_id='\w+', held by no listed record, still listed the record whose "
+                r"id is 'tic_\w+' \(customer_id 'cus_\w+'\)$"
+            )
+        },
+    ),
+    "a query ignored": (
+        "if (not q or _mentions(q, r.title, r.assignee_email, r.customer_id, r.description))",
+        "if True",
+        {
+            ("listTickets", "filter_narrows"): (
+                r"^q='\w+', held by no listed record, still listed the record whose id is "
+                r"'tic_\w+'$"
+            )
+        },
+    ),
+    "an update dropping a field": (
+        "ticket_id, title=title, priority=priority",
+        "ticket_id, priority=priority",
+        {
+            ("updateTicket", "read_after_write"): (
+                r"^get after update disagrees on 'title': sent 'sample title', read '.+'$"
+            )
+        },
+    ),
+    "a delete that keeps the record": (
+        'record = self.delete("tickets", ticket_id)',
+        'record = self.get("tickets", ticket_id)',
+        {("deleteTicket", "read_after_write"): r"^get after delete gave success, not not_found$"},
+    ),
+    "a create storing another value": (
+        TITLE,
+        TITLE.replace("title,", "title.upper(),"),
+        {
+            ("createTicket", "read_after_write"): (
+                r"^get after create disagrees on 'title': sent 'sample title', read 'SAMPLE TITLE'$"
+            )
+        },
+    ),
+    "a get answering any record": (
+        GET_TICKET,
+        GET_TICKET.replace(
+            'self.get("tickets", ticket_id)', "next(iter(self.state.tickets.values()))"
+        ),
+        {
+            ("createTicket", "read_after_write"): r"^get after create returned another record$",
+            ("getTicket", "not_found"): r"^an unknown 'ticket_id' gave success, not not_found$",
+            ("updateTicket", "read_after_write"): r"^get after update disagrees on 'title'",
+            ("deleteTicket", "read_after_write"): r"^get after delete gave success, not not_found$",
+        },
+    ),
+}
+
+
+def _specs() -> list[ToolSpec]:
+    specs, errors = ingest_document(orjson.dumps(HELPDESK), source_file="helpdesk.json")
+    assert specs, errors
+    return specs
+
+
+def test_each_kind_of_tool_runs_its_checks_and_a_sound_service_passes_them() -> None:
+    specs = _specs()
+    results = run_conformance(load_service(compile_service(specs).source), specs)
+    assert [(r.tool, r.check, r.passed, r.detail) for r in results] == [
+        (tool, check, True, "") for tool, checks in CHECKS.items() for check in checks
+    ]
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_each_fault_fails_the_check_meant_for_it(fault: str) -> None:
+    code, written, wanted = FAULTS[fault]
+    specs = _specs()
+    source = compile_service(specs).source
+    assert source.count(code) == 1, code
+    results = run_conformance(load_service(source.replace(code, written)), specs)
+    failed = {(r.tool, r.check): r.detail for r in results if not r.passed}
+    assert set(failed) == set(wanted), failed
+    for key, pattern in wanted.items():
+        assert re.search(pattern, failed[key]), (key, failed[key])
