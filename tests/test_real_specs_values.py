@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +50,39 @@ def test_names_without_meaning_get_none() -> None:
     assert snake("maxResults") == "max_results"
     assert numeric_range("amount") is None  # amounts are the compose vocabulary's business
     assert numeric_range("latitude_ref") is None
+
+
+SCIM = Path(__file__).resolve().parents[2] / "shared/specs/openapi/citrixonline.com__scim.json"
+
+
+@pytest.mark.skipif(not SCIM.is_file(), reason="../shared/specs is not present")
+def test_a_records_user_name_is_its_own_persons() -> None:
+    """A SCIM user's (and the current user's) ``userName`` is the username of the person
+    its ``displayName`` names: "William Santana" is not "ebruce", a colleague's username
+    read off the words "user name" as if the record had a "user" role. A group's
+    ``displayName`` is the group's name, not a person's ("Angela Potts"); the current user
+    (``me``) is one of us."""
+    from library.compiler import compile_service, load_service
+    from library.ingest import ingest_document
+    from library.runtime import World
+    from library.seed.pool import seed_pool
+    from library.seed.vocab import role_of
+
+    assert role_of("user_name") == role_of("userName".lower()) == ""
+    specs, _ = ingest_document(SCIM)
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=6)
+    pool, checked = seed_pool(), 0
+    state = world.services[cls.name].state
+    groups = [g.displayName for g in state.groups.values()]
+    assert groups and not any(pool.person_by_name(g) for g in groups), groups
+    assert all(pool.person_by_name(m.displayName).staff for m in state.me.values())
+    for records in state.collections().values():
+        for record in records.values():
+            shown, user = getattr(record, "displayName", None), getattr(record, "userName", None)
+            if isinstance(shown, str) and isinstance(user, str):
+                person = pool.person_by_name(shown)
+                assert person is not None and person.username == user, (shown, user)
+                checked += 1
+    assert checked >= 6, checked

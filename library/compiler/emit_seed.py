@@ -701,8 +701,10 @@ class _RecordWriter:
         part = next((v for k, v in _NAME_PARTS.items() if low == k or low.endswith("_" + k)), None)
         if part in ("first_name", "last_name"):
             return part
-        if low in ("full_name", "display_name", "contact_name"):
+        if low in ("full_name", "contact_name"):
             return "full_name"
+        if low == "display_name":  # a person's shown name; a group's is the group's own
+            return "full_name" if vocab.meaning(name, self.where) == "display_name" else None
         person_resource = vocab.is_person_resource(self.resource)
         if low == "name":
             return "full_name" if person_resource and sem in ("person_name", None) else None

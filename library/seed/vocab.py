@@ -939,12 +939,13 @@ _PERSON_RESOURCES = frozenset(
     {"contact", "person", "people", "user", "employee", "customer", "member", "candidate",
      "lead", "registrant", "subscriber", "attendee", "guest", "passenger", "technician",
      "recipient", "author", "profile", "applicant", "driver", "patient", "student", "agent",
-     "staff", "teammate", "participant", "respondent", "signer", "traveler", "traveller"}
+     "staff", "teammate", "participant", "respondent", "signer", "traveler", "traveller",
+     "me"}
 )  # fmt: skip
 # Resources whose records are our own organisation's people.
 STAFF_RESOURCES = frozenset(
     {"employee", "user", "technician", "agent", "staff", "teammate", "team_member", "worker",
-     "admin", "operator", "interviewer", "recruiter"}
+     "admin", "operator", "interviewer", "recruiter", "me"}
 )  # fmt: skip
 
 
@@ -957,11 +958,16 @@ NAME_PARTS = {
 _ROLE_SUFFIXES = ("_emails", "_email", "_names", "_name", "_phone", "_number", "_address", "_ids")
 
 
+# Fields that show the record's own person, whatever their words say (a ``user_name`` is
+# the record's own username, not the name of a "user" role).
+_OWN_FIELDS = frozenset({"email", "phone", "mobile", "phone_number", "username", "user_name"})
+
+
 def role_of(name: str) -> str:
     """Whose value a field holds: ``assignee_email`` -> ``assignee``; ``email``,
     ``first_name`` -> ``""`` (the record's own subject)."""
     low = name.lower()
-    if low in NAME_PARTS or low in ("email", "phone", "mobile", "phone_number", "username"):
+    if low in NAME_PARTS or low in _OWN_FIELDS:
         return ""
     for part in (*NAME_PARTS, "username"):
         if low.endswith("_" + part):
@@ -1060,6 +1066,8 @@ def meaning(field: str, resource: str = "") -> str | None:
         return "coupon_code"
     if low == "name" and noun == "label" and service in ("mail", "email", "gmail", "inbox"):
         return "mail_label"
+    if low == "display_name" and noun and not is_person_resource(resource) and _named(noun):
+        return _named(noun)  # a group's display name is the group's name, not a person's
     if low in _BY_FIELD and _BY_FIELD[low] != "body":
         return _BY_FIELD[low]
     if low in ("tags", "tag_list", "keywords"):
