@@ -121,14 +121,6 @@ CRM = {
 }
 
 SEED_PROJECTS = """\
-def _seed_projects(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     cast = pool.cast(rng)
     name_list = pool.distinct("project_name", rng, size)
     keys = pool.keys(name_list, 10)
@@ -147,14 +139,6 @@ def _seed_projects(
         )
 """
 SEED_TASKS = """\
-def _seed_tasks(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     projects_ids = list(self.state.projects)
     cast = pool.cast(rng)
     for _ in range(size):
@@ -189,14 +173,6 @@ def _seed_tasks(
         )
 """
 SEED_CONTACTS = """\
-def _seed_contacts(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     cast = pool.cast(rng)
     for _ in range(size):
         person = cast.subject()
@@ -230,14 +206,6 @@ def _seed_contacts(
         owners[record_id] = person
 """
 SEED_EVENTS = """\
-def _seed_events(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     contacts_ids = list(self.state.contacts)
     cast = pool.cast(rng)
     for _ in range(size):
@@ -266,15 +234,31 @@ def _seed_events(
 """
 
 
+SIGNATURE = """\
+def {name}(
+    self,
+    pool: SeedPool,
+    rng: random.Random,
+    size: int,
+    now: dt.datetime,
+    owners: dict[str, Any],
+) -> None:
+"""
+
+
 def _methods(document: dict) -> dict[str, str]:
+    """Each ``_seed_<collection>`` method's body, after its signature (the same for all)."""
     specs, errors = ingest_document(orjson.dumps(document), source_file="service.json")
     assert specs, errors
     source = compile_service(specs).source
-    return {
-        node.name: textwrap.dedent(str(ast.get_source_segment(source, node, padded=True)))
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("_seed_")
-    }
+    bodies = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_seed_"):
+            text = textwrap.dedent(str(ast.get_source_segment(source, node, padded=True)))
+            head = SIGNATURE.format(name=node.name)
+            assert text.startswith(head), text[: len(head)]
+            bodies[node.name] = text.removeprefix(head)
+    return bodies
 
 
 @pytest.mark.parametrize(

@@ -102,14 +102,6 @@ TEAM = {
 }
 
 SEED_PRODUCTS = """\
-def _seed_products(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     for _ in range(size):
         product = rng.choice(pool.products)
         created = pool.created(rng, now)
@@ -130,14 +122,6 @@ def _seed_products(
         )
 """
 SEED_ORDERS = """\
-def _seed_orders(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     products_ids = list(self.state.products)
     cast = pool.cast(rng)
     order_number_list = pool.distinct("order_number", rng, size)
@@ -181,14 +165,6 @@ def _seed_orders(
         owners[record_id] = person
 """
 SEED_USERS = """\
-def _seed_users(
-    self,
-    pool: SeedPool,
-    rng: random.Random,
-    size: int,
-    now: dt.datetime,
-    owners: dict[str, Any],
-) -> None:
     cast = pool.cast(rng, staff=True)
     for _ in range(size):
         person = cast.subject()
