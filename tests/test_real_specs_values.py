@@ -86,3 +86,30 @@ def test_a_records_user_name_is_its_own_persons() -> None:
                 assert person is not None and person.username == user, (shown, user)
                 checked += 1
     assert checked >= 6, checked
+
+
+MAILSCRIPT = SCIM.parent / "mailscript.com.json"
+
+
+@pytest.mark.skipif(not MAILSCRIPT.is_file(), reason="../shared/specs is not present")
+def test_who_created_a_record_is_one_of_our_users() -> None:
+    """MailScript's ``createdBy`` and ``owner`` (plain strings, no description) name a
+    colleague by their username, not a sentence of prose."""
+    from library.compiler import compile_service, load_service
+    from library.ingest import ingest_document
+    from library.runtime import World
+    from library.seed.pool import seed_pool
+
+    specs, _ = ingest_document(MAILSCRIPT)
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=5)
+    ours = {p.username for p in seed_pool().staff}
+    named = [
+        getattr(record, field)
+        for records in world.services[cls.name].state.collections().values()
+        for record in records.values()
+        for field in ("createdBy", "owner")
+        if isinstance(getattr(record, field, None), str)
+    ]
+    assert len(named) >= 10 and set(named) <= ours, named[:6]

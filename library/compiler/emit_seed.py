@@ -72,6 +72,12 @@ EXTERNAL_ROLES = frozenset(
 _WHOSE = (EXTERNAL_ROLES - {"sender", "recipient", "caller", "attendee", "participant",
                              "invitee", "visitor", "respondent", "signer", "vendor",
                              "supplier", "personal", "receipt"}) | {"employee"}  # fmt: skip
+# Fields that name who did or owns something, whatever type the spec gives them: a user of
+# ours (``createdBy``: "dsmith", not a sentence).
+_WHO_DID = frozenset(
+    {"owner", "creator", "author", "created_by", "updated_by", "modified_by", "uploaded_by",
+     "submitted_by", "approved_by", "assignee", "assigned_to", "requested_by"}
+)  # fmt: skip
 _NAME_PARTS = vocab.NAME_PARTS
 _MESSAGE_LIKE = ("message", "draft", "email", "mail", "call", "voicemail", "sms", "text")
 _STAFF_WORDS = re.compile(r"\b(employee|staff|colleague|team member|agent|switchboard user)\b")
@@ -1536,6 +1542,9 @@ class _RecordWriter:
             return json.dumps(examples[0])
         if sample:
             return _call("pool.pattern", json.dumps(pattern), "rng", *bounds)
+        role = singular(_snake(name))
+        if role in _WHO_DID and spec.kind is Kind.STR and not (fmt or pattern):
+            return f"{self._who(role)}.username"  # ``createdBy``: who did it, not prose
         if not required:
             return None
         limit = node.get("maxLength")
