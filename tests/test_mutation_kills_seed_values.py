@@ -11,6 +11,8 @@ or another service's id shaped as its example or pattern says."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from library.compiler import plan_service
@@ -206,3 +208,52 @@ def test_the_value_drawn_in_its_context(
     name: str, spec: TypeSpec, required: bool, depth: int, who: str, want: str | None
 ) -> None:
     assert _drawn(name, spec, required, depth, who) == want
+
+
+# A field whose meaning nothing names (``zorg``): the spec's examples, else neutral prose.
+UNKNOWN: list[tuple[str, TypeSpec, bool, str | None]] = [
+    ("zorg", S(examples=["AB-1234"]), True, 'pool.vary("AB-1234", rng)'),
+    ("zorg", S(examples=["alpha", "beta"]), True, 'rng.choice(("alpha", "beta"))'),
+    ("zorg", S(example="alpha"), True, '"alpha"'),
+    ("zorg", S(examples=["alpha"], example="gamma"), True, '"alpha"'),
+    ("zorg", S(examples=["x" * 40 + "1"]), True, json.dumps("x" * 40 + "1")),  # too long a code
+    ("zorg", S(format="date", examples=["2024-01-01"]), True, '"2024-01-01"'),
+    ("zorg", S(maxLength=5), True, 'fit_text("stand", 0, 5)'),
+    ("zorg", S(), True, 'pool.text("body:document", rng)'),
+    ("zorg", S(), False, None),
+    ("created_by", S(), True, "staff[0].username"),
+]
+
+
+@pytest.mark.parametrize(("name", "spec", "required", "want"), UNKNOWN)
+def test_the_value_drawn_for_a_field_of_no_known_meaning(
+    name: str, spec: TypeSpec, required: bool, want: str | None
+) -> None:
+    assert _drawn(name, spec, required) == want
+
+
+@pytest.mark.parametrize(
+    ("name", "spec", "want", "drawn_before"),
+    [
+        ("zorg", S(examples=["AB-1234"]), "zorg_list[i]", 'pool.varied("AB-1234", rng, size)'),
+        (
+            "zorg",
+            S(pattern="^[A-Z]{2}[0-9]{3}$"),
+            'pattern_or(zorg_list[i], rng, "^[A-Z]{2}[0-9]{3}$")',
+            'pool.patterned("^[A-Z]{2}[0-9]{3}$", rng, size)',
+        ),
+        ("zorg", S(examples=["alpha"]), "zorg_list[i]", 'pool.variants("alpha", rng, size)'),
+        ("zorg", S(), "zorg_list[i]", 'pool.distinct("reference", rng, size)'),
+        ("name", S(), "name_list[i]", 'pool.distinct("note_title", rng, size)'),
+    ],
+)
+def test_a_unique_field_is_drawn_distinct_before_the_loop(
+    name: str, spec: TypeSpec, want: str, drawn_before: str
+) -> None:
+    writer = _writer()
+    value = writer.value(name, spec, True, True, 0, "")
+    assert (value.flat() if isinstance(value, Call) else value) == want
+    pre = [
+        (target, value.flat() if isinstance(value, Call) else value) for target, value in writer.pre
+    ]
+    assert pre == [(f"{name}_list", drawn_before)]
