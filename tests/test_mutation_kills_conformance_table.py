@@ -136,6 +136,72 @@ FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
             ("deleteTicket", "read_after_write"): r"^get after delete gave success, not not_found$",
         },
     ),
+    "a read that writes": (
+        GET_TICKET,
+        GET_TICKET.replace(
+            'self.get("tickets", ticket_id)', 'self.update("tickets", ticket_id, title="Seen")'
+        ),
+        {
+            ("getTicket", "read_only"): r"^a read tool changed the state$",
+            ("createTicket", "read_after_write"): r"^get after create disagrees on 'title'",
+            ("updateTicket", "read_after_write"): r"^get after update disagrees on 'title'",
+            **{
+                (
+                    tool,
+                    "invalid_argument",
+                ): r"^a refused call without 'ticket_id' changed the state$"
+                for tool in (
+                    "getTicket",
+                    "updateTicket",
+                    "deleteTicket",
+                    "closeTicket",
+                    "assignTicket",
+                )
+            },
+        },
+    ),
+    "a count that varies": (
+        'return {"count": len(found)}',
+        'return {"count": len(found) + (random.random() < 0.5)}',
+        {
+            ("countTickets", "determinism"): (
+                r"^the same call on a second World with the same seed returned another result$"
+            )
+        },
+    ),
+    "an answer of the wrong shape": (
+        "return TicketEnvelope(data=data)",
+        'return {"data": {"id": 5}}',
+        {
+            (
+                "getTicket",
+                "valid_call",
+            ): r"^internal: helpdesk__getTicket raised PydanticSerialization",
+            ("createTicket", "read_after_write"): r"^get after create failed: internal: ",
+            ("updateTicket", "read_after_write"): r"^get after update failed: internal: ",
+        },
+    ),
+    "a parameter value that crashes": (
+        '        q = (q_ or "").strip().casefold()\n',
+        '        q = (q_ or "").strip().casefold()\n'
+        '        if color is not None:\n            raise RuntimeError("boom")\n',
+        {
+            ("listTickets", "every_parameter"): (
+                r"^with color='sample color': internal: helpdesk__listTickets raised "
+                r"RuntimeError: boom$"
+            )
+        },
+    ),
+    "a parameter missing": (
+        "        color: str | None = None,\n",
+        "",
+        {("listTickets", "signature"): r"^missing parameters \['color'\]$"},
+    ),
+    "a reference left unchecked": (
+        'self.get("customers", customer_id)\n        now = self.now()',
+        "now = self.now()",
+        {("createTicket", "not_found"): r"^an unknown 'customer_id' gave success, not not_found$"},
+    ),
 }
 
 
