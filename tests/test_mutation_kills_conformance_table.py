@@ -197,6 +197,15 @@ FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
         "",
         {("listTickets", "signature"): r"^missing parameters \['color'\]$"},
     ),
+    "a parameter renamed": (
+        "        color: str | None = None,\n",
+        "        colour: str | None = None,\n",
+        {
+            ("listTickets", "signature"): (
+                r"^missing parameters \['color'\]; parameters not in the spec \['colour'\]$"
+            )
+        },
+    ),
     "a reference left unchecked": (
         'self.get("customers", customer_id)\n        now = self.now()',
         "now = self.now()",
