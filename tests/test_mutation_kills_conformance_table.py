@@ -162,7 +162,8 @@ FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
     ),
     "a count that varies": (
         'return {"count": len(found)}',
-        'return {"count": len(found) + (random.random() < 0.5)}',
+        'type(self).calls = getattr(type(self), "calls", 0) + 1\n'
+        '        return {"count": len(found) + type(self).calls}',  # one more each call
         {
             ("countTickets", "determinism"): (
                 r"^the same call on a second World with the same seed returned another result$"
