@@ -134,6 +134,9 @@ _NUMBERS: tuple[tuple[str, float, float, bool, float], ...] = (
     (r"parcel_count|package_count|rooms|passengers|guests|adults|nights", 1, 4, True, 1),
     (r"(^|_)seats(_|$)", 5, 200, True, 5),
     (r"node_count|replicas", 1, 5, True, 1),
+    (r"(^|_)(ttl|ttl_seconds)$", 300, 86400, True, 300),  # a DNS record's lifetime
+    (r"(^|_)(port|local_port|pod_port|container_port)$", 1024, 65535, True, 1),
+    (r"(^|_)(odometer|mileage)(_km|_miles)?$", 5000, 150000, True, 1),
     (r"capacity", 4, 20, True, 2),
     (r"points_balance", 0, 8000, True, 10),
     (r"points_cost", 100, 5000, True, 50),
@@ -1414,6 +1417,9 @@ class _RecordWriter:
                 return f"{person}.department"
             if self.staff_roles:
                 return "staff[0].department"
+        if low == "domain" and not (self.company_subject or self._has_subject()):
+            ours = vocab.meaning(name, self.where) or "domain"  # a server's is ``ns1.``...
+            return f'pool.text("{ours}", rng)'  # a server's domain is ours, not a client's
         if low in ("domain", "industry"):
             self.uses.update({"company", "person"})
             return f"company.{low}"

@@ -31,6 +31,7 @@ LOOKUP, FETCH, CREATE, UPDATE, ACTION, DELETE = (
 WRITE_KINDS = frozenset({CREATE, UPDATE, ACTION, DELETE})
 _DELETING = frozenset({"delete", "remove", "destroy", "purge", "uninstall"})
 _UPDATING = frozenset({"update", "edit", "patch", "modify", "set"})
+_CREATING = frozenset({"create", "add", "new", "insert", "register"})
 ACRONYMS = frozenset(
     {"crm", "hr", "sms", "it", "cdp", "ats", "cpq", "kb", "api", "id", "url", "sku", "cta", "po"}
 )
@@ -283,8 +284,13 @@ class Catalog:
             for p in params
             if p.required and p.key and p.key.startswith("id:")
         ]
-        if out_coll is None and td.write and not id_params and _untyped(td.output_schema):
-            out_coll = ref_collection(self._resources.get(qualified(cls.name, td.name)), colls)
+        if out_coll is None and td.write and _untyped(td.output_schema):
+            declared = ref_collection(self._resources.get(qualified(cls.name, td.name)), colls)
+            # a record made under a parent (``POST /servers/{server_id}/zones``) is of the
+            # collection the path makes, not an action on the parent
+            under = tool_verb(td.name) in _CREATING and declared not in {c for _, c in id_params}
+            if not id_params or under:
+                out_coll = declared
         own = next((p for p, c in id_params if c is not None and c == out_coll), None)
         if own is None and out_coll is None and id_params and id_params[0][1] is not None:
             own = id_params[0][0]

@@ -191,6 +191,9 @@ class ComposeEnv:
             if f.key
             and f.key.startswith("id:")
             and str(f.key)[3:] not in (coll, _sub_item_of(str(coll)))
+            and not (
+                claimed_by(str(f.key)[3:]) and self._nested_under(service, str(coll), str(f.key))
+            )
         }
         return frozenset(
             key
@@ -199,6 +202,20 @@ class ComposeEnv:
             and key in referenced
             and not any(f.key in PERSON_KEYS for f in info.fields.values())
             and not _person_owned(info)
+        )
+
+    def _nested_under(self, service: str, collection: str, key: str) -> bool:
+        """Whether records of ``collection`` live under the record ``key`` names: every
+        tool of theirs takes its id (a DNS zone's crypto keys), so they are pieces of it;
+        a record some workflow works on (a zone, in a DNS change) is then no shared
+        reference."""
+        tools = [
+            t
+            for t in self.catalog.tools.values()
+            if t.service == service and t.collection == collection
+        ]
+        return bool(tools) and all(
+            any(p.required and p.key == key for p in t.params) for t in tools
         )
 
     def _log_tools(self) -> frozenset[str]:
@@ -673,6 +690,10 @@ def _person_owned(info: CollectionInfo) -> bool:
     )
 
 
+# Links a person knows a record by: a company's website, someone's profile page.
+_PUBLIC_LINKS = frozenset({"website", "homepage", "site", "profile", "linkedin", "domain", "web"})
+
+
 def naming_fields(info: CollectionInfo) -> frozenset[str]:
     """The fields of a collection a person names one of its records by: contact details
     and business keys, and name-like text fields (name, title, username, domain ...)."""
@@ -681,6 +702,8 @@ def naming_fields(info: CollectionInfo) -> frozenset[str]:
         if n in ("id", info.id_key) or m.type not in ("string", None) or m.enum:
             continue
         snake = "_".join(name_words(n))  # userName, display-name: user_name, display_name
+        if m.key == "url" and not set(snake.split("_")) & _PUBLIC_LINKS:
+            continue  # a record's API address (``zones_url``) names it for no one
         if user_knowable(m.key) or (
             m.key is None and (snake in NAME_FIELDS or snake.endswith("_name"))
         ):

@@ -86,6 +86,10 @@ _DECIDERS = frozenset({"approver", "reviewer", "manager"})
 _BOOKED_TIMES = frozenset({"interview", "interviews", "booking", "bookings"})
 
 
+# What a new record is called by (its name, its title).
+_NAMING = frozenset({"name", "title", "display_name", "displayname"})
+
+
 class Writes(Binding):
     """The write steps of a walk."""
 
@@ -399,6 +403,9 @@ class Writes(Binding):
             for p in settable
             if (p.key or p.item_key) in PERSON_KEYS and is_staff_role(role_of(p.name))
         ][:1]
+        # A record that nothing names yet is made with its name (a new DNS zone's domain).
+        if not any(n.lower() in _NAMING for n in required):
+            optional += [p for p in settable if p.name.lower() in _NAMING and not p.enum][:1]
         owners = [b.fact.entity for b in required.values() if b.fact and ties(b.fact.key)]
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
@@ -540,6 +547,13 @@ class Writes(Binding):
             and p.key is None
         ]
         changed = [s for s in self.steps if s.write and s.entity and not s.entity.created]
+        # work that only made records (a new DNS zone) logs what it made, not a message it
+        # sent (telling someone is no record of the work)
+        changed = changed or [
+            s
+            for s in self.steps
+            if s.write and s.entity and s.kind == CREATE and not is_message(s.entity.collection)
+        ]
         if not texts or not changed:
             return None
         step = changed[-1]

@@ -420,6 +420,8 @@ class SeedPool:
         self, rng: random.Random, about: tuple[Any, ...], fill: bool = True, kind: str = ""
     ) -> dict[str, Any]:
         ctx: dict[str, Any] = {"org": self.org.name.split(",")[0] if self.org else "Acme"}
+        if self.org is not None:
+            ctx["org_domain"] = self.org.domain
         for thing in about:
             if isinstance(thing, Person):
                 ctx.setdefault("person", thing)

@@ -784,6 +784,8 @@ _NAMED: tuple[tuple[tuple[str, ...], str], ...] = (
     # What a team running software names its workloads and hosts (real devops APIs).
     (("deployment", "app", "sandbox", "helm_chart", "workload", "microservice"), "repo_name"),
     (("server", "node", "namespace", "environment"), "cluster_name"),
+    (("zone", "dns_zone", "domain"), "domain"),
+    (("tsigkey", "tsig_key", "api_key", "access_key", "deploy_key", "ssh_key"), "key_name"),
     (("template",), "template_name"),
     (("envelope", "agreement", "contract"), "envelope_subject"),
     (("room", "space", "desk"), "room_name"),
@@ -806,6 +808,13 @@ _NAMED: tuple[tuple[tuple[str, ...], str], ...] = (
     (("message", "draft", "email", "mail"), "email_subject"),
     (("label",), "tag"),
 )  # fmt: skip
+_DNS_NOUNS = frozenset({"rrset", "dns_record", "resource_record", "rrset_record"})
+LISTS["dns_record_type"] = ("A", "AAAA", "CNAME", "MX", "TXT", "NS")
+LISTS["ip_address"] = ("203.0.113.10", "203.0.113.24", "198.51.100.7", "198.51.100.42",
+                       "192.0.2.15", "192.0.2.80")  # fmt: skip
+LISTS["dns_change"] = ("REPLACE",)
+LISTS["key_name"] = ("axfr-transfer", "ci-deploy", "backup-agent", "monitoring", "terraform",
+                     "secondary-sync", "release-bot", "ops-automation")  # fmt: skip
 LISTS["meeting_location"] = (
     "Atlas room", "Orion room", "Video call", "Customer office", "Berlin HQ, 3rd floor",
     "London office, Harbor room", "Phone call", "Cafeteria", "Summit room", "Client site",
@@ -1056,6 +1065,15 @@ def meaning(field: str, resource: str = "") -> str | None:
         return "office" if noun in ("room", "desk") or low == "office" else "city"
     if low == "title" and noun in ("work_order", "job_order", "service_order", "visit"):
         return "work_order_title"
+    if noun.split("_")[-1] in _DNS_NOUNS or (noun == "record" and "dns" in service):
+        # a DNS record set: its type, the name it answers for, what it points at
+        dns = {"type": "dns_record_type", "name": "domain", "content": "ip_address"}
+        if low in dns:
+            return dns[low]
+    if low == "changetype":
+        return "dns_change"
+    if low in ("domain", "hostname", "host_name") and noun in ("server", "nameserver", "host"):
+        return "hostname"
     if low == "key" and noun in ("question", "field", "form"):
         return "question_key"
     if low == "key" and noun in ("project", "board", "space", "workspace"):
@@ -1185,6 +1203,10 @@ def _generated(kind: str, rng: random.Random, ctx: Mapping[str, Any]) -> str | N
         return person.full_name if person is not None else None
     if kind == "handle":
         return f"@{_slug(str(ctx.get('company', 'northwind')), '')[:15]}"
+    if kind == "domain":  # a DNS name of ours (a zone, a sending domain)
+        return rng.choice(_SUBDOMAINS) + str(ctx.get("org_domain") or "example.com")
+    if kind == "hostname":  # one of our servers
+        return rng.choice(_HOSTS) + str(ctx.get("org_domain") or "example.com")
     if kind == "tracking_number":
         carrier = str(ctx.get("carrier") or rng.choice(("ups", "fedex", "dhl", "usps")))
         if "ups" in carrier:
@@ -1300,8 +1322,11 @@ _FORMATS = frozenset(
     {"tracking_number", "pnr", "confirmation", "invoice_number", "po_number", "quote_number",
      "order_number", "asset_tag", "serial", "case_number", "reference", "sha", "version",
      "release_tag", "password", "passcode", "seat", "flight_number", "airport", "bin_location",
-     "cost_center", "tax_id", "iban", "last4", "card_brand", "carrier", "file_name", "handle"}
+     "cost_center", "tax_id", "iban", "last4", "card_brand", "carrier", "file_name", "handle",
+     "domain", "hostname"}
 )  # fmt: skip
+_SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.")
+_HOSTS = ("ns1.", "ns2.", "dns-eu.", "dns-us.", "edge-1.", "db-2.", "app-3.")
 # Qualifiers that keep names apart naturally once a list runs out.
 _QUALIFIERS = ("EMEA", "Americas", "APAC", "North", "South", "East", "West", "Central")
 _SLUG_QUALIFIERS = ("eu", "us", "apac", "core", "edge", "internal", "legacy", "mobile", "web",
