@@ -1326,7 +1326,7 @@ _FORMATS = frozenset(
      "domain", "hostname"}
 )  # fmt: skip
 _SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.")
-_HOSTS = ("ns1.", "ns2.", "dns-eu.", "dns-us.", "edge-1.", "db-2.", "app-3.")
+_HOSTS = ("ns1.", "ns2.", "ns3.", "dns-eu.", "dns-us.", "dns-ap.")  # name servers, mostly
 # Qualifiers that keep names apart naturally once a list runs out.
 _QUALIFIERS = ("EMEA", "Americas", "APAC", "North", "South", "East", "West", "Central")
 _SLUG_QUALIFIERS = ("eu", "us", "apac", "core", "edge", "internal", "legacy", "mobile", "web",
