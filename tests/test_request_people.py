@@ -754,3 +754,23 @@ def test_an_invite_is_a_notice() -> None:
             assert not these & told, (step.tool.qualified, these & told)
             told |= these
     assert invited >= 20, invited
+
+
+def test_what_a_payment_is_for_is_the_bill_the_request_works_on() -> None:
+    """A payment link's description cites the invoice the request works on, by its number:
+    not "Clayton-Cook invoice INV-2026-3189", a made-up company and number for Kristen
+    Kirby of Walker."""
+    library = bundled_library(["invoicing", "payments", "crm"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.2))
+    links = 0
+    for walker in finished_walks(env, 200, "link", _Billing):
+        numbers = {
+            s.entity.record.get("invoice_number")
+            for s in walker.steps
+            if s.entity is not None and s.entity.collection == "invoices"
+        }
+        for step in walker.steps:
+            if step.tool.name == "create_payment_link":
+                links += 1
+                assert step.args["description"] in numbers, (step.args, numbers)
+    assert links >= 5, links

@@ -11,6 +11,7 @@ from library.compose.catalog import (
     Param,
     ToolInfo,
     ref_collection,
+    singular,
     title,
     words,
 )
@@ -145,6 +146,11 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet", "description", "reason"}
 )  # fmt: skip
+
+
+# Texts that cite a record's number ("Wagner LLC invoice INV-2026-3116"): stated as the
+# number of the bill the request works on.
+_CITES_A_NUMBER = frozenset({"payment_description"})
 
 
 # Our own bookkeeping on a record (which budget pays for it): set on our people's records,
@@ -687,6 +693,15 @@ class Binding(WalkState):
             return _named(value, person.full_name, str(fact.value))
         return Bound.literal(value)
 
+    def _cited_number(self) -> Fact | None:
+        """The number of the bill the request works on (an invoice's own number, not the
+        purchase order it cites), the latest read."""
+        for fact in reversed(self.facts):
+            own = f"key:{singular(fact.entity.collection)}_number"
+            if fact.key == own and isinstance(fact.value, str) and self._in_the_matter(fact.entity):
+                return fact
+        return None
+
     def _bound_to(self, fact: Fact, p: Param) -> Bound:
         """``p`` bound to ``fact``: as the request already states it (``_as_stated``: no
         record needs reading for it), anything else as read from its record."""
@@ -814,6 +829,13 @@ class Binding(WalkState):
                 said = _reason_given(p, self._where(tool), self.asked_reason)
                 if bound is None and said is not None:
                     bound = Bound.literal(said)  # the reason the customer gave
+                if bound is None and meaning(p.name, self._where(tool)) in _CITES_A_NUMBER:
+                    # what a payment is for is the bill the request works on, by its number
+                    # (not "Clayton-Cook invoice INV-2026-3189" of another customer)
+                    cited = self._cited_number()
+                    if cited is None:
+                        return None
+                    bound = self._bound_to(cited, p)
                 if bound is None:
                     value = literal(
                         p,
