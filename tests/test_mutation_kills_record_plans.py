@@ -4,7 +4,7 @@ bench/mutation.py, seed 10): a record that refers to its own kind (``$defs`` in 
 holds nested models, not free dicts; a record known only from a create and its filters keeps
 ``created_at`` and ``updated_at`` under their own names; a stateless computation answers
 under the key its output declares; and an acknowledgement too long for one line is laid out
-one key a line, as valid Python."""
+one key a line, as valid Python; an action stamps a date field with the day, not the moment."""
 
 from __future__ import annotations
 
@@ -88,6 +88,47 @@ CALC = {
         }
     },
 }
+
+CASE = {
+    "type": "object",
+    "required": ["id", "title", "status"],
+    "properties": {
+        "id": TEXT,
+        "title": TEXT,
+        "status": {"type": "string", "enum": ["open", "closed"]},
+        "closed_at": {"type": ["string", "null"], "format": "date"},
+    },
+}
+CASES = {
+    "openapi": "3.0.0",
+    "info": {"title": "Cases", "version": "1"},
+    "paths": {
+        "/cases": {
+            "post": {
+                "operationId": "createCase",
+                "requestBody": _body(
+                    {"type": "object", "required": ["title"], "properties": {"title": TEXT}}
+                ),
+                "responses": _ok(CASE),
+            }
+        },
+        "/cases/{id}/close": {
+            "post": {
+                "operationId": "closeCase",
+                "parameters": [_path("id")],
+                "responses": _ok(CASE),
+            }
+        },
+    },
+}
+
+
+def test_an_action_stamps_a_date_field_with_the_day() -> None:
+    client = Client(load_service(compile_service(_specs(CASES)).source))
+    made = client.ok("createCase", title="Broken printer")
+    closed = client.ok("closeCase", id=made["id"])
+    day = client.world.now().date().isoformat()
+    assert closed == made | {"status": "closed", "closed_at": day}
 
 
 def test_a_record_of_its_own_kind_holds_nested_models_not_free_dicts() -> None:

@@ -1,11 +1,11 @@
-"""The ``_seed_<collection>`` methods the seed writer writes for a shop and a team, pinned
-whole (library/compiler/emit_seed.py, for bench/mutation.py): a product is one of the
-pool's, its price the catalogue's and its compare-at price above it; an order's money is
-drawn in order (subtotal, a tax share of it, shipping) and its total adds them up, its
-number distinct, its line items refer to products seeded before, its shipping stamped only
-once shipped, its person from outside; a user is a colleague with the person's username,
-department and an avatar. A change to the seed writer's rules shows here as a diff of
-generated code: when it is meant, copy the new method in."""
+"""The ``_seed_<collection>`` methods the seed writer writes for a shop and a team, pinned whole
+(library/compiler/emit_seed.py, for bench/mutation.py): a product is one of the pool's, its
+price the catalogue's and its compare-at price above it; an order's money is drawn in order
+(subtotal, a tax share of it, shipping) and its total adds them up, its number distinct, its
+line items refer to products seeded before, its shipping stamped only once shipped, its person
+from outside; a transfer's two ends are two different accounts; a user is a colleague with the
+person's username, department and an avatar. A change to the seed writer's rules shows here as
+a diff of generated code: when it is meant, copy the new method in."""
 
 from __future__ import annotations
 
@@ -93,6 +93,26 @@ SHOP = {
     "paths": {
         **_collection("products", "Product", PRODUCT),
         **_collection("orders", "Order", ORDER),
+    },
+}
+ACCOUNT = {"type": "object", "required": ["id", "name"], "properties": {"id": T, "name": T}}
+TRANSFER = {
+    "type": "object",
+    "required": ["id", "from_account_id", "to_account_id", "amount"],
+    "properties": {
+        "id": T,
+        "from_account_id": T,
+        "to_account_id": T,
+        "amount": NUM,
+        "memo": T,
+    },
+}
+BANK = {
+    "openapi": "3.0.0",
+    "info": {"title": "Bank", "version": "1"},
+    "paths": {
+        **_collection("accounts", "Account", ACCOUNT),
+        **_collection("transfers", "Transfer", TRANSFER),
     },
 }
 TEAM = {
@@ -189,6 +209,22 @@ SEED_USERS = """\
         owners[record_id] = person
 """
 
+SEED_TRANSFERS = """\
+    accounts_ids = list(self.state.accounts)
+    for _ in range(size):
+        account_picks = pool.picks(rng, accounts_ids, 2)
+        self.put(
+            "transfers",
+            Transfer(
+                id=self.new_id("tra"),
+                from_account_id=account_picks[0],
+                to_account_id=account_picks[1],
+                amount=round(rng.uniform(200.0, 60000.0), 2),
+                memo=pool.text("body:generic", rng),
+            ),
+        )
+"""
+
 
 @pytest.mark.parametrize(
     ("document", "name", "want"),
@@ -196,6 +232,7 @@ SEED_USERS = """\
         (SHOP, "_seed_products", SEED_PRODUCTS),
         (SHOP, "_seed_orders", SEED_ORDERS),
         (TEAM, "_seed_users", SEED_USERS),
+        (BANK, "_seed_transfers", SEED_TRANSFERS),
     ],
 )
 def test_the_seed_method_written_for_a_collection(document: dict, name: str, want: str) -> None:

@@ -145,6 +145,16 @@ IN_CONTEXT: list[tuple[str, TypeSpec, bool, int, str, str | None]] = [
         "",
         "pool.currency(get_args(Cur), company)",
     ),
+    (
+        "billing_currency",
+        TypeSpec(Kind.ENUM, "Cur", enum=("USD", "EUR"), semantic="currency"),
+        True,
+        0,
+        "",
+        "pool.currency(get_args(Cur), company)",
+    ),
+    # the organisation has no e-mail of its own: a nullable one is null, not made up
+    ("email", TypeSpec(Kind.STR, "Email", semantic="email", nullable=True), True, 1, "org", "None"),
     ("kind", S(enum=["a", "b", "c"]), True, 0, "", 'rng.choice(["a", "b", "c"])'),
     (
         "birth_date",
