@@ -278,20 +278,21 @@ class _Expenses(Walker):
 
 
 def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
-    """An expense of a report the request approved (or found approved) is not changed
-    afterwards: the decision covers what it decided on; and an expense on another report
-    than the one the request works on is another claim (one claim a request)."""
+    """An expense of a report the request approved, or submitted (or found approved), is
+    not changed afterwards: the decision covers what it decided on, and what is sent for
+    approval is fixed before it goes; and an expense on another report than the one the
+    request works on is another claim (one claim a request)."""
     library = bundled_library(["expenses", "todo", "mail", "identity"])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.5))
     edited = 0
-    for walker in finished_walks(env, 200, "decided", _Expenses):
+    for walker in finished_walks(env, 500, "decided", _Expenses):
         decided: set[str] = set()
         reports: set[str] = set()
         for step in walker.steps:
             if step.write and step.tool.collection == "expense_reports" and step.entity:
                 reports.add(str(step.entity.id))
-                if step.tool.name in ("approve_expense_report", "reject_expense_report"):
-                    decided.add(str(step.entity.id))
+                if step.tool.name.endswith("_expense_report") and step.kind == "action":
+                    decided.add(str(step.entity.id))  # submitted, approved, rejected...
             if step.tool.name == "update_expense" and step.entity is not None:
                 edited += 1
                 report = step.entity.record.get("expense_report_id")

@@ -630,9 +630,14 @@ class Writes(Binding):
 
     def _under_a_decision(self, entity: Entity) -> bool:
         """Whether a record belongs to one the request knows is decided or over (its
-        ``report_id`` names an approved report): what hangs on it is settled with it."""
+        ``report_id`` names an approved report), or one this plan already moved on (a
+        report it submitted): what hangs on it is settled with it, fixed before, not after."""
         named = {str(v) for v in entity.record.values() if isinstance(v, str)}
-        return any(e is not entity and e.id in named and self._settled(e) for e in self.entities)
+        finished = {rid for _, _, rid in self._finished()}
+        return any(
+            e is not entity and e.id in named and (self._settled(e) or e.id in finished)
+            for e in self.entities
+        )
 
     def _under_a_sibling(self, entity: Entity) -> bool:
         """Whether a record belongs to another record of a kind the plan wrote to (the
