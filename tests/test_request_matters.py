@@ -319,7 +319,7 @@ def test_nothing_is_booked_for_a_stage_its_record_is_past() -> None:
     order = ("applied", "screen", "interview", "offer", "hired", "rejected")
     booked = edited = 0
     # (interview edits are rare: a request for a colleague ends once it reports back)
-    for walker in finished_walks(env, 240, "stage", _Hiring):
+    for walker in finished_walks(env, 400, "stage", _Hiring):
         stages = {  # where the request leaves each application it moves
             step.args["application_id"]: step.args["stage"]
             for step in walker.steps
