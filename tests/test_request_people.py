@@ -775,3 +775,29 @@ def test_what_a_payment_is_for_is_the_bill_the_request_works_on() -> None:
                 links += 1
                 assert step.args["description"] in numbers, (step.args, numbers)
     assert links >= 5, links
+
+
+class _Expenses2(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME[self.rng.choice(("expenses", "escalation"))]
+
+
+def test_a_post_in_a_colleague_s_channel_is_said_to_them() -> None:
+    """A message posted in the channel of a colleague's own message is read by that
+    colleague: it is said as to a colleague (or reports the work to whoever asked), never as
+    to a customer ("Your expenses are approved and will be paid", "We have escalated your
+    case to a senior engineer" into Christopher's channel, after a report only submitted)."""
+    from library.compose.topics import INTERNAL_TEXTS, TOPIC_TEXTS
+
+    library = bundled_library(["expenses", "chat", "todo", "customer_success", "identity"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    posts = 0
+    for walker in finished_walks(env, 400, "channel", _Expenses2):
+        for step in walker.steps:
+            if step.tool.name != "create_message" or walker.motif is None:
+                continue
+            posts += 1
+            customers = set(TOPIC_TEXTS.get(walker.motif.name, {}).get("body:message", ()))
+            ours = set(INTERNAL_TEXTS.get(walker.motif.name, {}).get("body:message", ()))
+            assert step.args["text"] not in customers - ours, (walker.motif.name, step.args)
+    assert posts >= 5, posts

@@ -153,6 +153,10 @@ AUTHORED = frozenset(
 _CITES_A_NUMBER = frozenset({"payment_description"})
 
 
+# Who wrote a message (whose channel or thread a post goes to).
+_WRITERS = frozenset({"author", "sender", "from", "posted_by", "created_by"})
+
+
 # Our own bookkeeping on a record (which budget pays for it): set on our people's records,
 # never on a customer's.
 _OUR_BOOKKEEPING = frozenset({"cost_center"})
@@ -584,6 +588,20 @@ class Binding(WalkState):
             if isinstance(v, str):
                 self.call_people[self.env.identity("", v)] = self._role(name)
 
+    def _hold_readers(self, bound: Bound) -> None:
+        """A post in the channel or thread of someone's message is read by them (what it
+        says to a colleague's channel is said to a colleague, and reports to whoever asked)."""
+        sources = [  # the message itself, or the messages found in that channel
+            e
+            for e in self.entities
+            if is_message(e.collection)
+            and (bound.value == e.id or bound.value in e.record.values())
+        ]
+        for source in sources:
+            for name, value in source.record.items():
+                if role_of(name) in _WRITERS and isinstance(value, str) and "@" in value:
+                    self.call_people[self.env.identity("email", value)] = "recipient"
+
     def _colleague(self, p: Param) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
         instruction by name and e-mail. One role keeps one colleague across the task."""
@@ -848,6 +866,9 @@ class Binding(WalkState):
                         reporting=self._to_requester(),
                     )
                     bound = None if value is None else Bound.literal(value)
+        posts = is_message(str(tool.collection))
+        if bound is not None and posts and (p.key or "").startswith("id:"):
+            self._hold_readers(bound)
         if bound is not None and (p.key or p.item_key) in PERSON_KEYS:
             self._hold(p.name, bound.value)
         elif bound is not None and p.name in NAME_PARTS:
