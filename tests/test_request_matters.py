@@ -285,7 +285,7 @@ def test_a_follow_up_leaves_the_case_it_chases_open() -> None:
     library = bundled_library(["helpdesk", "mail", "todo", "crm"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
     edits = comments = 0
-    for walker in finished_walks(env, 80, "follow-up", _FollowUp):
+    for walker in finished_walks(env, 140, "follow-up", _FollowUp):
         found = {e.id: e.record for e in walker.entities if not e.created}
         for step in walker.steps:
             if step.tool.qualified == "helpdesk__create_comment":

@@ -801,3 +801,25 @@ def test_a_post_in_a_colleague_s_channel_is_said_to_them() -> None:
             ours = set(INTERNAL_TEXTS.get(walker.motif.name, {}).get("body:message", ()))
             assert step.args["text"] not in customers - ours, (walker.motif.name, step.args)
     assert posts >= 5, posts
+
+
+class _FollowUp(Walker):
+    def _choose_workflow(self) -> Motif | None:
+        return BY_NAME["follow-up"]
+
+
+def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
+    """A customer's follow-up writes to them (a reply, a new message, a draft): one that
+    only comments "Customer contacted; waiting to hear back", reassigns the ticket and notes
+    a call follows up on nobody."""
+    library = bundled_library(["mail", "helpdesk", "voice", "crm", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    theirs = 0
+    for walker in finished_walks(env, 200, "follow", _FollowUp):
+        if not walker._for_an_outsider():
+            continue
+        theirs += 1
+        subjects = {env.identity("email", s) for s in walker.subjects()}
+        told = [s for s in walker.steps if walker._recipients(s.tool, s.args, s.entity) & subjects]
+        assert told, [(s.tool.name, s.args) for s in walker.steps if s.write]
+    assert theirs >= 10, theirs

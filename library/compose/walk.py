@@ -177,11 +177,24 @@ class Walker(Lookups, Writes):
             raise Reject("no_write")
         if cfg.workflows and not self._did_core_work():
             raise Reject("no_workflow")
+        if not self._writes_to_them():
+            raise Reject("no_follow_up")
         base = self.env.config  # a hard walk that falls short is still a task
         if len(self.steps) < base.min_steps:
             raise Reject("too_short")
         if len(self.services) < base.min_services:
             raise Reject("too_few_services")
+
+    def _writes_to_them(self) -> bool:
+        """Whether a follow-up for someone outside writes to them (a reply, a message, a
+        draft to them): one that only comments, reassigns and notes a call follows up on
+        nobody ("Customer contacted; waiting to hear back" with no contact)."""
+        if self.motif is None or self.motif.name != "follow-up" or not self._for_an_outsider():
+            return True
+        subjects = {self.env.identity("email", s) for s in self.subjects()}
+        return any(
+            s.write and self._recipients(s.tool, s.args, s.entity) & subjects for s in self.steps
+        )
 
     def _matters_allowed(self, hard: bool) -> int | None:
         """How many matters the request may work on (None: any): one, a few in a long
