@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from library.compose import ComposeEnv
+from library.compose.motifs import BY_NAME, Motif
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
 
@@ -23,3 +24,14 @@ def finished_walks(
             continue
         done.append(candidate)
     return done
+
+
+def forced(*workflows: str) -> type[Walker]:
+    """A walker that always takes one of ``workflows`` (drawn per walk when several)."""
+
+    class Forced(Walker):
+        def _choose_workflow(self) -> Motif | None:
+            name = workflows[0] if len(workflows) == 1 else self.rng.choice(workflows)
+            return BY_NAME[name]
+
+    return Forced

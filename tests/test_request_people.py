@@ -20,14 +20,14 @@ from library.compose.coherence import may_write, range_pairs
 from library.compose.context import Entity
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, Motif, part_of
+from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, part_of
 from library.compose.mutants import lookup
 from library.compose.roles import TAKES_WORK, is_staff_role, role_of
 from library.compose.walk import Walker
 from library.seed import vocab
 from library.seed.vocab import is_person_resource, is_staff_resource
 from library.seed.vocab import role_of as field_role
-from tests.compose_walks import finished_walks
+from tests.compose_walks import finished_walks, forced
 
 SERVICES = [
     "helpdesk", "mail", "todo", "customer_success", "expenses", "issue_tracker", "payments",
@@ -150,9 +150,7 @@ def test_a_threshold_reads_a_value_the_request_did_not_set(walks: list[Walker]) 
     assert thresholds >= 10, thresholds
 
 
-class _Offboarding(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["offboarding"]
+_Offboarding = forced("offboarding")
 
 
 def test_no_one_holds_two_roles_of_a_record_made_for_them() -> None:
@@ -172,14 +170,10 @@ def test_no_one_holds_two_roles_of_a_record_made_for_them() -> None:
     assert made >= 10, made
 
 
-class _Billing(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["billing"]
+_Billing = forced("billing")
 
 
-class _Refund(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["refund"]
+_Refund = forced("refund")
 
 
 def test_an_action_is_taken_only_where_the_record_asks_for_it() -> None:
@@ -272,9 +266,7 @@ def test_who_is_taken_off_a_record_is_not_asked_to_act_on_it(walks: list[Walker]
     assert handed >= 20, handed
 
 
-class _Expenses(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["expenses"]
+_Expenses = forced("expenses")
 
 
 def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
@@ -314,9 +306,7 @@ def test_a_refund_sends_out_no_bill() -> None:
     assert part_of(BY_NAME["billing"], "void_invoice", "invoices")
 
 
-class _Scheduling(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["scheduling"]
+_Scheduling = forced("scheduling")
 
 
 def test_someone_asks_to_meet() -> None:
@@ -542,14 +532,10 @@ def test_money_received_is_not_asked_for_again(walks: list[Walker]) -> None:
     assert carried >= 4, carried
 
 
-class _Hiring(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["hiring"]
+_Hiring = forced("hiring")
 
 
-class _Travel(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["travel"]
+_Travel = forced("travel")
 
 
 def test_a_customer_s_booking_carries_no_cost_center_of_ours() -> None:
@@ -610,11 +596,6 @@ def test_what_the_plan_files_starts_at_its_first_step() -> None:
     assert not walker._skips_ahead(moved("todo", "wont_do"))  # given up: an end, not a skip
 
 
-class _Scheduling(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["scheduling"]
-
-
 def test_someone_s_scheduling_books_one_time() -> None:
     """A colleague's scheduling books one time: a meeting, an interview or a room, not an
     interview, then a meeting with their manager, then a room at another hour."""
@@ -670,11 +651,6 @@ def test_a_new_record_is_in_the_currency_of_whom_it_is_for() -> None:
     assert stated >= 5, stated
 
 
-class _Expenses(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["expenses"]
-
-
 def test_an_approver_decides_and_does_not_file() -> None:
     """A colleague who approves an expense report has it approved or sent back for them,
     never submitted: submitting is the employee's act."""
@@ -710,9 +686,7 @@ def test_a_person_is_found_by_who_they_are() -> None:
     assert searched >= 10, searched
 
 
-class _Escalation(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["escalation"]
+_Escalation = forced("escalation")
 
 
 def test_a_threshold_is_not_read_off_what_its_own_step_sets() -> None:
@@ -777,9 +751,7 @@ def test_what_a_payment_is_for_is_the_bill_the_request_works_on() -> None:
     assert links >= 5, links
 
 
-class _Expenses2(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME[self.rng.choice(("expenses", "escalation"))]
+_Expenses2 = forced("expenses", "escalation")
 
 
 def test_a_post_in_a_colleague_s_channel_is_said_to_them() -> None:
@@ -803,9 +775,7 @@ def test_a_post_in_a_colleague_s_channel_is_said_to_them() -> None:
     assert posts >= 5, posts
 
 
-class _FollowUp(Walker):
-    def _choose_workflow(self) -> Motif | None:
-        return BY_NAME["follow-up"]
+_FollowUp = forced("follow-up")
 
 
 def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
