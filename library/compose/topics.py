@@ -301,8 +301,9 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("The DNS change is made; please check the domain from your side.",),
     },
     "access": {
-        "email_subject": ("Credentials rotated", "Access change made"),
-        "body:message": ("The credentials are rotated; please switch your services over.",),
+        # (what was done may be a new key, not a rotation: the words claim neither)
+        "email_subject": ("Credentials updated", "Access change made"),
+        "body:message": ("The credentials are updated; please check your services still connect.",),
     },
     "file sharing": {
         "email_subject": ("Files shared", "File access updated"),
