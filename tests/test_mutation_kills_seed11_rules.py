@@ -4,7 +4,8 @@ enum), a read's optional parameter that names a required field is not a key, a c
 found by its ``/count`` path, a parameter's enum alias named after its owner when the plain
 name is taken, a list of ids that honours its limit and offset; and the seed writer's small
 tables: who is a person role, how many colleagues a ``cc`` list holds, ``modified_at`` is
-the update moment."""
+the update moment; and names too long for one line (a unique check on a long field of a long
+collection, an aliased parameter with a long name) still make a working tool."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from library.compiler.emit_seed import _RecordWriter
 from library.compiler.model import Kind, ServicePlan, TypeSpec
 from library.ingest import ingest_document
 from tests.test_mutation_kills_emit_tools import Client, _body, _ok, _path, _query
+from tests.test_mutation_kills_seed_refs import _collection
 from tests.test_mutation_kills_seed_writer import _notes
 
 TEXT = {"type": "string"}
@@ -131,3 +133,63 @@ def test_the_seed_writers_person_roles_copied_colleagues_and_update_moment() -> 
     moment = TypeSpec(Kind.DATETIME, "DateTime")
     assert writer.value("modified_at", moment, True, False, 0, "") == "updated"
     assert writer.uses == {"updated"}
+
+
+LONG_KEY = "external_partner_reference_identifier_code"
+AGREEMENT = {
+    "type": "object",
+    "required": ["id", LONG_KEY],
+    "properties": {"id": TEXT, LONG_KEY: {"type": "string", "description": "A unique reference."}},
+}
+PARTNERS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Partners", "version": "1"},
+    "paths": _collection(
+        "organization_partnership_agreements", "OrganizationPartnershipAgreement", AGREEMENT
+    ),
+}
+LONG_PARAM = "include-archived-and-deleted-records-from-every-workspace-in-results"
+WIDE = {
+    "openapi": "3.0.0",
+    "info": {"title": "Notes", "version": "1"},
+    "paths": {
+        "/notes": {
+            "post": NOTES["paths"]["/notes"]["post"],
+            "get": {
+                "operationId": "listNotes",
+                "parameters": [_query(LONG_PARAM, {"type": "string", "enum": ["yes", "no"]})],
+                "responses": _ok({"type": "array", "items": NOTE}),
+            },
+        }
+    },
+}
+
+
+def _client(document: dict) -> tuple[Client, str]:
+    specs, errors = ingest_document(orjson.dumps(document), source_file="service.json")
+    assert specs, errors
+    source = compile_service(specs).source
+    return Client(load_service(source)), source
+
+
+def test_a_unique_check_too_long_for_one_line_still_refuses_a_duplicate() -> None:
+    client, source = _client(PARTNERS)
+    assert "            for r in self.state.organization_partnership_agreements.values()" in source
+    client.ok("createOrganizationPartnershipAgreement", **{LONG_KEY: "X1"})
+    refused = client.refused("createOrganizationPartnershipAgreement", **{LONG_KEY: "x1"})
+    assert refused == "conflict"
+
+
+def test_an_aliased_parameter_too_long_for_one_line_is_split_as_ruff_does() -> None:
+    client, source = _client(WIDE)
+    attr = LONG_PARAM.replace("-", "_")
+    assert (
+        f"""        {attr}: Annotated[
+            IncludeArchivedAndDeletedRecordsFromEveryWorkspaceInResults_ | None,
+            Field(alias="{LONG_PARAM}"),
+        ] = None,
+"""
+        in source
+    )
+    client.ok("createNote", title="A")
+    assert [n["title"] for n in client.ok("listNotes", **{LONG_PARAM: "yes"})] == ["A"]
