@@ -950,6 +950,10 @@ class _RecordWriter:
             span = (lo, max(lo, hi), integer, 1 if integer else 0.01)
         lo, hi, whole_numbers, step = span
         lo, hi = _clamp(lo, hi, lo_b, hi_b)
+        multiple = spec.schema.get("multipleOf")
+        if isinstance(multiple, int | float) and not isinstance(multiple, bool) and multiple > 0:
+            drawn = f"pool.multiple_of(rng, {float(lo)!r}, {float(hi)!r}, {multiple!r})"
+            return f"int({drawn})" if integer else drawn  # ``multipleOf: 0.5``
         if integer or whole_numbers:
             lo_i, hi_i = int(-(-lo // 1)), int(hi // 1)
             hi_i = max(lo_i, hi_i)
@@ -1251,6 +1255,10 @@ class _RecordWriter:
     def _list(self, name: str, spec: TypeSpec, depth: int, who: str) -> Expr:
         found = self._items(name, spec, depth, who)
         least = spec.schema.get("minItems")
+        one_item = isinstance(found, Call) and found.brackets == "[]" and len(found.args) == 1
+        if one_item and isinstance(least, int) and least > 1:
+            assert isinstance(found, Call)
+            return Call("", found.args * least, brackets="[]")  # ``minItems: 2``: two of them
         if found != "[]" or not isinstance(least, int) or least < 1 or spec.item is None:
             return found
         # a list the spec says is never empty gets one item of its own type

@@ -11,6 +11,7 @@ the others.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 import re
 import unicodedata
@@ -278,6 +279,19 @@ class SeedPool:
         if found is None or (options and found not in options):
             return options[0] if options else vocab.slug(value, "_")
         return found
+
+    @staticmethod
+    def multiple_of(rng: random.Random, low: float, high: float, step: float) -> float:
+        """A number in [low, high] that is a whole multiple of ``step`` as JSON Schema checks
+        it (``value / step`` a whole number: 0.3 is no multiple of 0.1 in floating point)."""
+        first, last = math.ceil(low / step), math.floor(high / step)
+        last = max(first, last)
+        for _ in range(20):
+            k = rng.randint(first, last)
+            value = round(k * step, 10)
+            if value / step == int(value / step):
+                return int(value) if value == int(value) and step == int(step) else value
+        return float(first * step)
 
     @staticmethod
     def share_done(status: Any, done: str, rng: random.Random) -> float:
