@@ -135,6 +135,8 @@ _NUMBERS: tuple[tuple[str, float, float, bool, float], ...] = (
     (r"(^|_)seats(_|$)", 5, 200, True, 5),
     (r"node_count|replicas", 1, 5, True, 1),
     (r"(^|_)(ttl|ttl_seconds)$", 300, 86400, True, 300),  # a DNS record's lifetime
+    (r"(^|_)(lat|latitude)$", -90, 90, False, 0.000001),  # a place on Earth
+    (r"(^|_)(lng|lon|long|longitude)$", -180, 180, False, 0.000001),
     (r"(^|_)(port|local_port|pod_port|container_port)$", 1024, 65535, True, 1),
     (r"(^|_)(odometer|mileage)(_km|_miles)?$", 5000, 150000, True, 1),
     (r"capacity", 4, 20, True, 2),
