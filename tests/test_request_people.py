@@ -779,9 +779,9 @@ _FollowUp = forced("follow-up")
 
 
 def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
-    """A customer's follow-up writes to them (a reply, a new message, a draft): one that
-    only comments "Customer contacted; waiting to hear back", reassigns the ticket and notes
-    a call follows up on nobody."""
+    """A customer's follow-up reaches them: it writes to them (a reply, a new message, a
+    draft) or logs a call with them. One that only comments "Customer contacted; waiting to
+    hear back" and reassigns the ticket follows up on nobody."""
     library = bundled_library(["mail", "helpdesk", "voice", "crm", "todo"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
     theirs = 0
@@ -790,6 +790,11 @@ def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
             continue
         theirs += 1
         subjects = {env.identity("email", s) for s in walker.subjects()}
-        told = [s for s in walker.steps if walker._recipients(s.tool, s.args, s.entity) & subjects]
+        told = [
+            s
+            for s in walker.steps
+            if walker._recipients(s.tool, s.args, s.entity) & subjects
+            or (s.write and walker._their_call(s))
+        ]
         assert told, [(s.tool.name, s.args) for s in walker.steps if s.write]
     assert theirs >= 10, theirs

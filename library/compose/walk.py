@@ -49,7 +49,7 @@ from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
-from library.graph.nodes import tool_verb
+from library.graph.nodes import name_words, tool_verb
 from library.runtime import World
 from library.runtime.world import Snapshot
 from library.seed.vocab import is_person_resource, is_staff_resource
@@ -186,14 +186,29 @@ class Walker(Lookups, Writes):
             raise Reject("too_few_services")
 
     def _writes_to_them(self) -> bool:
-        """Whether a follow-up for someone outside writes to them (a reply, a message, a
-        draft to them): one that only comments, reassigns and notes a call follows up on
-        nobody ("Customer contacted; waiting to hear back" with no contact)."""
+        """Whether a follow-up for someone outside reaches them: writes to them (a reply, a
+        message, a draft to them) or logs a call with them. One that only comments and
+        reassigns follows up on nobody ("Customer contacted; waiting to hear back" with no
+        contact)."""
         if self.motif is None or self.motif.name != "follow-up" or not self._for_an_outsider():
             return True
         subjects = {self.env.identity("email", s) for s in self.subjects()}
         return any(
-            s.write and self._recipients(s.tool, s.args, s.entity) & subjects for s in self.steps
+            s.write
+            and (self._recipients(s.tool, s.args, s.entity) & subjects or self._their_call(s))
+            for s in self.steps
+        )
+
+    def _their_call(self, step: Step) -> bool:
+        """Whether ``step`` writes a call record of a call with the request's subject."""
+        entity = step.entity
+        if entity is None or not {"call", "calls"} & set(name_words(entity.collection)):
+            return False
+        subjects = {self.env.identity("email", s) for s in self.subjects()}
+        return any(
+            self.env.identity("phone", v) in subjects
+            for v in entity.record.values()
+            if isinstance(v, str)
         )
 
     def _matters_allowed(self, hard: bool) -> int | None:
