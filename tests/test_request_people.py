@@ -798,3 +798,24 @@ def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
         ]
         assert told, [(s.tool.name, s.args) for s in walker.steps if s.write]
     assert theirs >= 10, theirs
+
+
+def test_a_post_in_a_channel_is_a_notice_to_its_readers() -> None:
+    """A chat post in the channel of a colleague's message tells that colleague: no mail
+    reply saying the same to them beside it ("I've taken care of the escalation for you"
+    in John's channel and again in reply to his e-mail)."""
+    library = bundled_library(["expenses", "chat", "mail", "issue_tracker", "meetings", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.4))
+    posts = 0
+    for walker in finished_walks(env, 400, "posts", _Expenses2):
+        told: set[str] = set()
+        for step in walker.steps:
+            if not step.write:
+                continue
+            these = walker._recipients(step.tool, step.args, step.entity)
+            if step.tool.name == "create_message":  # whoever wrote in that channel reads it
+                these = walker.readers_of(step.args["channel_id"])
+                posts += bool(these)
+            assert not these & told, [(s.tool.name, s.args) for s in walker.steps if s.write]
+            told |= these
+    assert posts >= 5, posts

@@ -591,16 +591,20 @@ class Binding(WalkState):
     def _hold_readers(self, bound: Bound) -> None:
         """A post in the channel or thread of someone's message is read by them (what it
         says to a colleague's channel is said to a colleague, and reports to whoever asked)."""
-        sources = [  # the message itself, or the messages found in that channel
-            e
-            for e in self.entities
-            if is_message(e.collection)
-            and (bound.value == e.id or bound.value in e.record.values())
-        ]
-        for source in sources:
-            for name, value in source.record.items():
+        for who in self.readers_of(bound.value):
+            self.call_people[who] = "recipient"
+
+    def readers_of(self, place: Any) -> set[str]:
+        """Who reads a post in ``place`` (a channel or thread id): the writers of the
+        messages found there, or of the message it is."""
+        out: set[str] = set()
+        for e in self.entities:
+            if not is_message(e.collection) or not (place == e.id or place in e.record.values()):
+                continue
+            for name, value in e.record.items():
                 if role_of(name) in _WRITERS and isinstance(value, str) and "@" in value:
-                    self.call_people[self.env.identity("email", value)] = "recipient"
+                    out.add(self.env.identity("email", value))
+        return out
 
     def _colleague(self, p: Param) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the

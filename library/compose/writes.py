@@ -741,6 +741,12 @@ class Writes(Binding):
                 for k, v in entity.record.items()
                 if role_of(k) == "sender" and isinstance(v, str)
             }
+        if tool.kind == CREATE and not out:
+            # a post in a channel or thread is read by whoever wrote there
+            for name, value in args.items():
+                p = tool.param(name)
+                if p is not None and str(p.key or "").startswith("id:"):
+                    out |= self.readers_of(value)
         return out
 
     def _already_there(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
