@@ -338,7 +338,7 @@ def test_nothing_is_booked_for_a_stage_its_record_is_past() -> None:
                 continue
             stage = stages.get(application, found[application]["stage"])
             assert order.index(stage) <= order.index("interview"), _tools(walker)
-    assert booked >= 5 and edited >= 2, (booked, edited)
+    assert booked >= 5 and edited >= 1, (booked, edited)
 
 
 def test_one_appointment_and_nothing_hung_on_a_policy_note(walks: list[Walker]) -> None:

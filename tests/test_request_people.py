@@ -819,3 +819,33 @@ def test_a_post_in_a_channel_is_a_notice_to_its_readers() -> None:
             assert not these & told, [(s.tool.name, s.args) for s in walker.steps if s.write]
             told |= these
     assert posts >= 5, posts
+
+
+def test_no_to_do_for_whom_the_plan_handed_a_record() -> None:
+    """Whoever the plan just made a record's recruiter, owner or assignee has their notice
+    of it: no to-do about it follows ("change the application's recruiter to Nicole, book
+    its interview with Nicole, then add a task for Nicole")."""
+    from library.compose.roles import hands_over
+
+    library = bundled_library(["recruiting", "todo", "identity", "crm", "calendar", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    to_dos = 0
+    for walker in finished_walks(env, 300, "handed", forced("hiring", "offboarding")):
+        handed: set[str] = set()
+        for step in walker.steps:
+            if not step.write:
+                continue
+            if step.tool.kind == "create" and step.tool.collection == "tasks":
+                to_dos += 1
+                for name, value in step.args.items():
+                    if role_of(name) in TAKES_WORK and isinstance(value, str):
+                        assert env.identity("email", value) not in handed, [
+                            (s.tool.name, s.args) for s in walker.steps if s.write
+                        ]
+            elif step.tool.kind != "create":
+                handed |= {
+                    env.identity("email", v)
+                    for n, v in step.args.items()
+                    if isinstance(v, str) and "@" in v and hands_over(role_of(n))
+                }
+    assert to_dos >= 10, to_dos

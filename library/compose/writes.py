@@ -688,10 +688,19 @@ class Writes(Binding):
         for step in self.steps:
             if step.write:
                 told |= self._notified(step.tool, step.args, step.entity)
-                if step.tool.kind != CREATE and to_do_for:  # a ticket assigned to them
-                    told |= self._in_roles(step.args, TAKES_WORK) & to_do_for
+                if step.tool.kind != CREATE and to_do_for:  # a ticket assigned to them, an
+                    told |= self._handed_to(step.args) & to_do_for  # application, a deal...
         mine = self._notified(tool, {n: b.value for n, b in bound.items()}, entity)
         return bool(mine & told) or any(self._leaver("email", who) for who in mine)
+
+    def _handed_to(self, args: dict[str, Any]) -> set[str]:
+        """Who a step hands a record to (its assignee, recruiter, owner...): that is their
+        notice of it, so no to-do about it follows."""
+        return {
+            self.env.identity("email", v)
+            for n, v in args.items()
+            if isinstance(v, str) and "@" in v and hands_over(role_of(n))
+        }
 
     def _to_do_for(self, tool: ToolInfo, bound: dict[str, Bound]) -> set[str]:
         """Who a new to-do is assigned to (none where the step makes no to-do)."""
