@@ -849,3 +849,24 @@ def test_no_to_do_for_whom_the_plan_handed_a_record() -> None:
                     if isinstance(v, str) and "@" in v and hands_over(role_of(n))
                 }
     assert to_dos >= 10, to_dos
+
+
+def test_nothing_is_paid_on_a_bill_the_plan_called_off() -> None:
+    """No payment or payment link takes the amount of an invoice the plan voided ("void
+    James's newest invoice, then add a payment of the invoice's total")."""
+    library = bundled_library(["invoicing", "payments", "crm", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
+    voided = 0
+    for walker in finished_walks(env, 300, "void", _Billing):
+        called_off: set[str] = set()
+        for step in walker.steps:
+            if step.write and step.tool.name == "void_invoice" and step.entity is not None:
+                called_off.add(step.entity.id)
+                voided += 1
+            moves = step.write and step.tool.collection in ("payments", "payment_links")
+            for fact in step.sources if moves else ():
+                if fact.key == "money":
+                    assert fact.entity.id not in called_off, [
+                        (s.tool.name, s.args) for s in walker.steps if s.write
+                    ]
+    assert voided >= 5, voided

@@ -54,7 +54,7 @@ from library.compose.walk_state import (
     name_tokens,
     ordered_times,
 )
-from library.graph.nodes import name_words
+from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
 from library.seed.vocab import is_person_resource, meaning
 
@@ -146,6 +146,10 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet", "description", "reason"}
 )  # fmt: skip
+
+
+# What calls a bill off: nothing is paid on it after.
+_CALLS_OFF = frozenset({"void", "cancel", "delete", "refund"})
 
 
 # Texts that cite a record's number ("Wagner LLC invoice INV-2026-3116"): stated as the
@@ -282,6 +286,14 @@ class Binding(WalkState):
             # from a record the plan made ("a payment of the payment link's amount"); and a
             # refund's amount is money going back: no new payment or link is for it.
             out = [f for f in out if not f.entity.created]
+            # ... and not from a bill the plan called off (void the invoice, then take a
+            # payment of its total)
+            undone = {
+                (st.tool.service, st.entity.id)
+                for st in self.steps
+                if st.write and st.entity is not None and tool_verb(st.tool.name) in _CALLS_OFF
+            }
+            out = [f for f in out if (f.entity.service, f.entity.id) not in undone]
             if not _refunding(exclude[1]):
                 # ... and money already paid is asked for again by nothing but a refund:
                 # no payment link for the amount of the invoice's payment
