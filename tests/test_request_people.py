@@ -794,7 +794,7 @@ def test_a_follow_up_writes_to_whom_it_follows_up() -> None:
             s
             for s in walker.steps
             if walker._recipients(s.tool, s.args, s.entity) & subjects
-            or (s.write and walker._their_call(s))
+            or (s.write and walker._their_call(s, subjects))
         ]
         assert told, [(s.tool.name, s.args) for s in walker.steps if s.write]
     assert theirs >= 10, theirs

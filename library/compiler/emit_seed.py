@@ -496,14 +496,20 @@ class _RecordWriter:
             ]
             if not shared:
                 continue
-            var = self.refs.get(str(ref)) or self._local(f"{ref}_ids")
-            self.refs[str(ref)] = var
-            parent = self._local(singular(str(ref)))
-            self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+            parent = self._parent_record(str(ref))
             self.forced[f.name] = f"{parent}.id"
             for g, kept in shared:
                 self.forced[g.name] = f"{parent}.{kept.attr}"
             return
+
+    def _parent_record(self, ref: str) -> str:
+        """A local holding the seeded parent record (of collection ``ref``) this record
+        is drawn under; its id fills the reference."""
+        var = self.refs.get(ref) or self._local(f"{ref}_ids")
+        self.refs[ref] = var
+        parent = self._local(singular(ref))
+        self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+        return parent
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
         """A tracking number in the format of the record's carrier."""
@@ -1395,10 +1401,7 @@ class _RecordWriter:
                 continue
             if f.type.kind is not Kind.STR:
                 continue
-            var = self.refs.get(ref) or self._local(f"{ref}_ids")
-            self.refs[str(ref)] = var
-            parent = self._local(singular(str(ref)))
-            self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+            parent = self._parent_record(str(ref))
             self.forced[f.name] = f"{parent}.id"
             first = self._local("first_number")
             self.pre.append(f"{first} = rng.randint(20, 400)")

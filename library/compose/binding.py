@@ -15,7 +15,7 @@ from library.compose.catalog import (
     title,
     words,
 )
-from library.compose.coherence import FINAL, status_of
+from library.compose.coherence import CALLS_OFF, FINAL, status_of
 from library.compose.context import Entity, Fact, field_words
 from library.compose.direction import (
     DECIDED,
@@ -146,10 +146,6 @@ AUTHORED = frozenset(
     {"body", "text", "content", "quoted_text", "message", "body_text", "body_html", "html",
      "markdown", "snippet", "description", "reason"}
 )  # fmt: skip
-
-
-# What calls a bill off: nothing is paid on it after.
-_CALLS_OFF = frozenset({"void", "cancel", "delete", "refund"})
 
 
 # Texts that cite a record's number ("Wagner LLC invoice INV-2026-3116"): stated as the
@@ -291,7 +287,9 @@ class Binding(WalkState):
             undone = {
                 (st.tool.service, st.entity.id)
                 for st in self.steps
-                if st.write and st.entity is not None and tool_verb(st.tool.name) in _CALLS_OFF
+                if st.write
+                and st.entity is not None
+                and tool_verb(st.tool.name) in CALLS_OFF | {"refund"}
             }
             out = [f for f in out if (f.entity.service, f.entity.id) not in undone]
             if not _refunding(exclude[1]):

@@ -56,6 +56,9 @@ def status_of(record: Mapping[str, Any]) -> str | None:
 
 
 _UNDO_VERBS = frozenset({"void", "cancel"})
+# What calls a bill off (voids, cancels or deletes it): nothing is paid on it after, and a
+# refund, which gives paid money back, never does it (only an unpaid bill is voided).
+CALLS_OFF = frozenset({"void", "cancel", "delete"})
 
 
 def money_taken(record: Mapping[str, Any]) -> bool:

@@ -9,6 +9,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from library.compose.coherence import CALLS_OFF
 from library.graph.nodes import name_words, tool_verb
 from library.seed.vocab import is_person_resource
 
@@ -327,7 +328,7 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         return False  # a hiring step does not redefine the job or rewrite the candidate
     if (
         motif.name == "refund"
-        and verb in _ASKS | _UNBILLS
+        and verb in _ASKS | CALLS_OFF
         and _words(str(collection or "")) & _BILLS
     ):
         # money goes back: no invoice or quote sent out for payment beside it; and a bill
@@ -369,8 +370,6 @@ _EDITS = frozenset({"update", "edit", "modify", "patch", "set", "change", "put"}
 # Sending out a bill asks for money (what a refund gives back).
 _ASKS = frozenset({"send", "issue", "finalize", "remind"})
 _BILLS = frozenset({"invoice", "invoices", "quote", "quotes", "bill", "bills"})
-# Calling a bill off (what is done to one nobody paid).
-_UNBILLS = frozenset({"void", "cancel", "delete"})
 
 
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:

@@ -195,16 +195,18 @@ class Walker(Lookups, Writes):
         subjects = {self.env.identity("email", s) for s in self.subjects()}
         return any(
             s.write
-            and (self._recipients(s.tool, s.args, s.entity) & subjects or self._their_call(s))
+            and (
+                self._recipients(s.tool, s.args, s.entity) & subjects
+                or self._their_call(s, subjects)
+            )
             for s in self.steps
         )
 
-    def _their_call(self, step: Step) -> bool:
-        """Whether ``step`` writes a call record of a call with the request's subject."""
+    def _their_call(self, step: Step, subjects: set[str]) -> bool:
+        """Whether ``step`` writes a call record of a call with one of ``subjects``."""
         entity = step.entity
         if entity is None or not {"call", "calls"} & set(name_words(entity.collection)):
             return False
-        subjects = {self.env.identity("email", s) for s in self.subjects()}
         return any(
             self.env.identity("phone", v) in subjects
             for v in entity.record.values()
