@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+import re
 from collections.abc import Iterator
 from types import SimpleNamespace
 
@@ -37,6 +38,7 @@ from library.compose.walk import Walker
 from library.compose.walk_state import Reject
 from library.graph.nodes import tool_verb
 from library.seed import vocab
+from library.seed.vocab import is_person_resource
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar", "storefront", "invoicing", "hr", "identity"]
 
@@ -873,3 +875,91 @@ def test_the_outside_person_of_a_record_is_one_person_in_every_role(lib):
                 checked += 1
                 assert ticket["requester_name"] == person.full_name, (task.task_id, ticket)
     assert checked >= 100
+
+
+def test_no_reply_answers_a_message_the_plan_sent(composed):
+    """A reply answers what someone else wrote: replying to the message the plan itself just
+    sent ("send ..., then reply to the new message") is no request a person makes."""
+    env, result = composed
+    replies = 0
+    for task in result.tasks:
+        made = {
+            i
+            for i, step in enumerate(task.gold_plan)
+            if env.catalog.tools[step["tool"]].kind == "create"
+        }
+        for step in task.gold_plan:
+            if not step["tool"].endswith("reply_to_message"):
+                continue
+            replies += 1
+            source = step["binds"]["message_id"]
+            assert source.get("step") not in made, (task.task_id, source)
+    assert replies, "no reply in the set: the check saw nothing"
+
+
+@pytest.mark.parametrize(
+    ("state", "tool"),
+    [
+        ("staged", "suspend_user"),
+        ("invited", "deactivate_user"),
+        ("draft", "approve_expense_report"),
+        ("pending", "refund_order"),
+    ],
+)
+def test_an_action_waits_for_its_record_to_be_live(state: str, tool: str) -> None:
+    """One suspends an active account, approves a submitted report, refunds a paid order:
+    the same action on a record not yet live (staged, draft, awaiting payment) is refused."""
+    assert not may_write({"status": state}, "action", tool)
+    live = {"suspend_user": "active", "deactivate_user": "active"}.get(tool, "submitted")
+    assert may_write({"status": "paid" if tool == "refund_order" else live}, "action", tool)
+
+
+def test_an_answer_may_state_the_records_own_other_values(composed):
+    """The values an answer must leave out are other records' (a decoy's total), never the
+    asked record's own (its subtotal, which a threshold may have decided the work by)."""
+    _, result = composed
+    asked = 0
+    for task in result.tasks:
+        for row in task.answer:
+            asked += 1
+            owns = _own_values(task, row)
+            assert not owns & set(map(str, row["excludes"])), (task.task_id, row)
+    assert asked, "no answer asked: the check saw nothing"
+
+
+def _own_values(task, row) -> set[str]:
+    """The other scalar values of the records that hold an answer row's value in its field."""
+    field = [p for p in re.split(r"[.\[\]]", row["path"]) if p][-1]
+    out: set[str] = set()
+    for colls in task.initial_state.values():
+        for records in colls.values():
+            if not isinstance(records, dict):
+                continue  # a counter, a log: no records
+            for rec in records.values():
+                if isinstance(rec, dict) and rec.get(field) == row["value"]:
+                    out |= {
+                        str(v)
+                        for k, v in rec.items()
+                        if k != field
+                        and isinstance(v, int | float | str)
+                        and not isinstance(v, bool)
+                    }
+    return out
+
+
+def test_no_decoy_is_a_copy_of_a_person(composed):
+    """One person is one candidate, one customer, one user: a selection rule's decoys are
+    records a person has (their orders, their tickets), never copies of the person found by
+    their own e-mail (three "Valerie Morales" candidates to choose from)."""
+    _, result = composed
+    decoys = 0
+    for task in result.tasks:
+        for d in task.decoys:
+            records = task.initial_state.get(d["service"], {}).get(d["collection"], {})
+            if not is_person_resource(d["collection"]) or d["id"] not in records:
+                continue
+            decoys += 1
+            email = records[d["id"]].get("email")
+            twins = [r for r in records.values() if email and r.get("email") == email]
+            assert len(twins) == 1, (task.task_id, d)
+    assert decoys, "no decoy of a person collection: the check saw nothing"

@@ -326,6 +326,7 @@ def test_a_value_read_back_is_the_same_as_the_one_sent() -> None:
     assert not _same({"a": 1}, {"b": 1}) and not _same({"a": 1}, {"a": 2})
     assert _same([1, "x"], [1, "x"]) and not _same([1], [1, 1]) and not _same([1, 2], [2, 1])
     assert _same(False, False) and not _same(False, True)
+    assert not _same(True, 1) and not _same(0, False)  # a flag read back as a number is not it
     assert _same(0.1 + 0.2, 0.3) and not _same(1, 1.001)
     assert _same("2026-01-02T00:00:00Z", "2026-01-02T00:00:00+00:00")
     assert not _same("2026-01-02T00:00:00Z", "2026-01-02T01:00:00Z")

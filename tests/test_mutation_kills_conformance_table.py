@@ -2,7 +2,8 @@
 compiled help desk (library/verify/conformance.py, for bench/mutation.py; its mutants weaken
 a check, skip one, or aim it at the wrong tools): every tool's signature, valid call, output
 schema, round trip, determinism, parameters and invalid arguments; a read's read-only check;
-an id's not-found check; a write's read back; a list's range filters and narrowing filters.
+a write's change of state; an id's not-found check; a write's read back; a list's range
+filters, narrowing filters and paging; a count against its list.
 Each fault written into the compiled code fails the check meant for it, and only that."""
 
 from __future__ import annotations
@@ -20,28 +21,33 @@ from tests.test_mutation_kills_tool_table import HELPDESK
 
 EVERY = ["signature", "valid_call", "output_schema"]
 SAME = ["round_trip", "determinism", "every_parameter"]
+WRITE = [*EVERY, "changes_state", *SAME, "invalid_argument"]
 CHECKS = {
-    "createCustomer": [*EVERY, *SAME, "invalid_argument", "read_after_write"],
+    "createCustomer": [*WRITE, "read_after_write"],
     "getCustomer": [*EVERY, "read_only", *SAME, "invalid_argument", "not_found"],
-    "createTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
+    "createTicket": [*WRITE, "not_found", "read_after_write"],
     "listTickets": [
         *EVERY,
         "read_only",
         *SAME,
         "range_filter",
         "filter_narrows",
+        "pagination",
         "invalid_argument",
     ],
-    "countTickets": [*EVERY, "read_only", *SAME, "invalid_argument"],
+    "countTickets": [*EVERY, "read_only", *SAME, "counts", "invalid_argument"],
     "getTicket": [*EVERY, "read_only", *SAME, "invalid_argument", "not_found"],
-    "updateTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
-    "deleteTicket": [*EVERY, *SAME, "invalid_argument", "not_found", "read_after_write"],
-    "closeTicket": [*EVERY, *SAME, "invalid_argument", "not_found"],
-    "assignTicket": [*EVERY, *SAME, "invalid_argument", "not_found"],
+    "updateTicket": [*WRITE, "not_found", "read_after_write"],
+    "deleteTicket": [*WRITE, "not_found", "read_after_write"],
+    "closeTicket": [*WRITE, "not_found"],
+    "assignTicket": [*WRITE, "not_found"],
 }
 GET_TICKET = 'data = self.get("tickets", ticket_id)\n        return TicketEnvelope'
 FILTERS = "            and (status is None or _same(r.status, status))\n"
 TITLE = "                title=title,\n                status="
+START = "start = _offset_of(cursor) if cursor else offset or 0"
+NOTHING_CHANGED = r"^a write tool's call changed nothing, whatever values its parameters took$"
+PAGINATE = "selected = paginate(found, limit, start)"
 # name -> (the code, the fault written in, {(tool, check): what the failure says})
 FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
     "a status filter ignored": (
@@ -113,7 +119,10 @@ FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
     "a delete that keeps the record": (
         'record = self.delete("tickets", ticket_id)',
         'record = self.get("tickets", ticket_id)',
-        {("deleteTicket", "read_after_write"): r"^get after delete gave success, not not_found$"},
+        {
+            ("deleteTicket", "read_after_write"): r"^get after delete gave success, not not_found$",
+            ("deleteTicket", "changes_state"): NOTHING_CHANGED,
+        },
     ),
     "a create storing another value": (
         TITLE,
@@ -167,8 +176,53 @@ FAULTS: dict[str, tuple[str, str, dict[tuple[str, str], str]]] = {
         {
             ("countTickets", "determinism"): (
                 r"^the same call on a second World with the same seed returned another result$"
+            ),
+            ("countTickets", "counts"): r"^counted \d+, listTickets lists \d+",
+        },
+    ),
+    "a count off by one": (
+        'return {"count": len(found)}',
+        'return {"count": len(found) - 1}',
+        {
+            (
+                "countTickets",
+                "counts",
+            ): r"^counted \d+, listTickets lists \d+ for the same arguments$"
+        },
+    ),
+    "a page's total off by one": (
+        "total=len(found),",
+        "total=len(found) + 1,",
+        {("listTickets", "pagination"): r"^total says (\d+), the list holds (?!\1)\d+$"},
+    ),
+    "a limit ignored": (
+        PAGINATE,
+        "selected = found[start:]",
+        {("listTickets", "pagination"): r"^limit=1 listed \d+ records of the \d+ the list holds$"},
+    ),
+    "an offset ignored": (
+        START,
+        "start = _offset_of(cursor)",
+        {("listTickets", "pagination"): r"^offset=1 listed the first page's records again$"},
+    ),
+    "a cursor ignored": (
+        START,
+        "start = offset or 0",
+        {
+            ("listTickets", "pagination"): (
+                r"^the cursor the first page gave listed the first page's records again$"
             )
         },
+    ),
+    "no cursor while records remain": (
+        "next_cursor=str(end) if end < len(found) else None,",
+        "next_cursor=None,",
+        {("listTickets", "pagination"): r"^limit=1 gave no cursor though \d+ records remain$"},
+    ),
+    "an action that writes nothing": (
+        'data = self.update("tickets", ticket_id, status="closed", closed_at=now)',
+        'data = self.get("tickets", ticket_id)',
+        {("closeTicket", "changes_state"): NOTHING_CHANGED},
     ),
     "an answer of the wrong shape": (
         "return TicketEnvelope(data=data)",

@@ -116,7 +116,7 @@ def listTickets(
         and (amount_max is None or (r.amount is not None and r.amount <= amount_max))
         and (tags is None or set(tags) <= set(r.tags or []))
     ]
-    start = _offset_of(cursor)
+    start = _offset_of(cursor) if cursor else offset or 0
     selected = paginate(found, limit, start)
     end = start + len(selected)
     return TicketCursorPage(

@@ -172,7 +172,7 @@ def test_only_open_work_is_handed_over() -> None:
     library = bundled_library(["identity", "expenses", "helpdesk", "crm", "todo", "mail"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
     handed = 0
-    for walker in finished_walks(env, 80, "open work", _Offboarding):
+    for walker in finished_walks(env, 150, "open work", _Offboarding):
         found = {(e.service, e.id): e.record for e in walker.entities if not e.created}
         for step in walker.steps:
             if step.tool.kind == UPDATE and step.entity is not None:

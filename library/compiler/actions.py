@@ -103,6 +103,12 @@ SETTERS = frozenset(
      "replace", "patch", "put", "assign", "reassign", "adjust", "tag", "label", "rate"}
 )  # fmt: skip
 ASSIGN = frozenset({"assign", "reassign", "transfer", "delegate"})
+# Verbs that make a new record from the one named: the reply is a message of its own.
+DERIVES = frozenset({"reply", "respond", "forward"})
+REPLIES = frozenset({"reply", "respond"})  # addressed back to who wrote the one named
+SENDERS = ("from", "sender", "from_email", "sender_email", "from_address")
+RECIPIENTS = ("to", "recipients", "to_emails", "recipient", "to_email", "to_address")
+AUTHORS = ("author", "author_email", "author_id", "user_email", "posted_by")
 REOPENS = frozenset(
     {"reopen", "restore", "unarchive", "resume", "reactivate", "activate", "enable", "opt_in",
      "unpin", "unstar", "unlock", "unmute", "mark_unread", "unpublish"}

@@ -10,7 +10,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from library.compiler.actions import status_field
+from library.compiler.actions import RECIPIENTS, REPLIES, SENDERS, status_field
 from library.compiler.emit_seed import put_call
 from library.compiler.ids import new_id_source
 from library.compiler.model import (
@@ -44,6 +44,10 @@ from library.compiler.types import constraints
 from library.ingest.naming import singular
 
 PAD = INDENT * 2
+# the moments a new record is made at (a reply's ``sent_at``)
+_MADE_AT = frozenset({"created_at", "updated_at", "sent_at", "posted_at", "received_at"})
+# what a reply or a forward does not carry over unless given (the copies, the files)
+_NOT_CARRIED = frozenset({"cc", "bcc", "attachments", "attachment_urls"})
 PAGINATE_MAX = 500  # the runtime's ``paginate`` accepts limits up to this
 
 
@@ -532,6 +536,8 @@ class ToolWriter:
         if action.selects:  # the record becomes the selected one of its kind
             lines.append(f"{PAD}self.state.{SELECTED}[{coll}] = record.id")
             return [*found, *lines, f"{PAD}return record"]
+        if action.derives:
+            return [*found, *lines, *self._derive(tool, record, action)]
         changes: list[tuple[str, str]] = []
         if action.status_field and action.target is not None:
             attr = record.fields[action.status_field].attr
@@ -584,6 +590,39 @@ class ToolWriter:
         if not any("record." in line for line in lines[1:]):
             lines[0] = f"{PAD}self.get({coll}, {ident.attr})"
         return found + lines
+
+    def _derive(self, tool: ToolPlan, record: RecordPlan, action: ActionPlan) -> list[str]:
+        """A reply or a forward: a new record made from ``record`` with the fields given, made
+        now; a reply goes back to whoever wrote the one it answers. ``record`` is kept."""
+        lines = self._ref_checks(tool)
+        changes = self._changes(tool, record)
+        given = {attr for attr, _ in changes}
+        sender = next((record.fields[n] for n in SENDERS if n in record.fields), None)
+        to = next((record.fields[n] for n in RECIPIENTS if n in record.fields), None)
+        if action.word in REPLIES and sender and to and to.attr not in given:
+            back, me = f"record.{sender.attr}", f"record.{to.attr}"
+            if to.type.kind is Kind.LIST:
+                back, me = f"[{back}]", f"{me}[0] if {me} else {back}"
+            changes += [(to.attr, back), (sender.attr, me)]
+        changes += [
+            (f.attr, "[]")
+            for name, f in record.fields.items()
+            if name in _NOT_CARRIED and f.type.kind is Kind.LIST and f.attr not in given
+        ]  # fmt: skip
+        made = [
+            (f.attr, "now.date()" if f.type.kind is Kind.DATE else "now")
+            for name, f in record.fields.items()
+            if name in _MADE_AT and f.type.kind in (Kind.DATETIME, Kind.DATE)
+            and f.attr not in given
+        ]  # fmt: skip
+        if made:
+            lines.append(f"{PAD}now = self.now()")
+        new_id = new_id_source(record.id_style, record.id_prefix, record.resource)
+        kw = [f"id={new_id}", *(f"{k}={v}" for k, v in changes + made)]
+        lines += call("update = dict", kw, 2)
+        lines.append(f"{PAD}update = {{k: v for k, v in update.items() if v is not None}}")
+        coll = json.dumps(record.resource)
+        return lines + call("return self.put", [coll, "record.model_copy(update=update)"], 2)
 
     # -- list, search and count -----------------------------------------------------------
     def _list(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
@@ -715,12 +754,17 @@ class ToolWriter:
         cursor = next(iter(tool.by_role(Role.CURSOR)), None)
         page = next(iter(tool.by_role(Role.PAGE)), None)
         start = "0"
-        if cursor is not None:
+        by_page = None
+        if page is not None and limit is not None:
+            by_page = f"(max({page.attr}, 1) - 1) * {limit.attr}"
+        if cursor is not None:  # a page number or an offset counts where no cursor is given
             self.helpers.add("_offset_of")
-            lines.append(f"{PAD}start = _offset_of({cursor.attr})")
+            otherwise = by_page or (f"{offset.attr} or 0" if offset is not None else None)
+            tail = f" if {cursor.attr} else {otherwise}" if otherwise else ""
+            lines.append(f"{PAD}start = _offset_of({cursor.attr}){tail}")
             start = "start"
-        elif page is not None and limit is not None:
-            lines.append(f"{PAD}start = (max({page.attr}, 1) - 1) * {limit.attr}")
+        elif by_page is not None:
+            lines.append(f"{PAD}start = {by_page}")
             start = "start"
         elif offset is not None:
             start = offset.attr
@@ -760,13 +804,40 @@ class ToolWriter:
                 kw.append(f"{f.attr}={meaning[1:]}")
             elif meaning == "next_cursor":
                 last = "None" if f.type.nullable else '""'
-                kw.append(f"{f.attr}=str(end) if end < len(found) else {last}")
+                width = _cursor_width([cursor.type if cursor else None, f.type])
+                token = f'f"{{end:0{width}d}}"' if width else "str(end)"
+                kw.append(f"{f.attr}={token} if end < len(found) else {last}")
             else:
                 kw.append(f"{f.attr}={values[meaning]}")
         return lines + call(f"return {tool.output.cls}", kw, 2)
 
     def _wrapper(self, cls: str | None) -> WrapperPlan:
         return next(w for w in self.plan.wrappers if w.cls == cls)
+
+
+def _cursor_width(types: list[TypeSpec | None]) -> int:
+    """The width a cursor's offset is written at, zero-padded, for it to match the patterns
+    and lengths the cursor parameter and answer declare (``^(?:[A-Za-z0-9+/]{4})*$``,
+    base64, takes ``00000012``, not ``12``; ``minLength: 3`` takes ``001``); 0 (as it is)
+    where that fits or no width does."""
+    compiled: list[re.Pattern[str]] = []
+    shortest, longest = 0, 10**6
+    for t in [t for t in types if t is not None]:
+        pattern = t.schema.get("pattern")
+        low, high = t.schema.get("minLength"), t.schema.get("maxLength")
+        shortest = max(shortest, low) if isinstance(low, int) else shortest
+        longest = min(longest, high) if isinstance(high, int) else longest
+        try:
+            compiled += [re.compile(pattern)] if isinstance(pattern, str) else []
+        except re.error:  # a pattern Python cannot read decides nothing
+            continue
+    for width in (0, shortest, 8):
+        tokens = [f"{n:0{width}d}" for n in (1, 10, 100, 1000, 10000)]
+        if all(p.search(t) for p in compiled for t in tokens) and all(
+            shortest <= len(t) <= longest for t in tokens
+        ):
+            return width
+    return 0
 
 
 def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:

@@ -214,6 +214,9 @@ class ActionPlan:
     # a selection (``switch_project(project_name)``): the record becomes the service's selected
     # one of its kind (``State.selected``); no field changes
     selects: bool = False
+    # a reply or a forward (``reply_to_message(message_id, body_text)``): a new record of the
+    # same kind, made from the one named, with the fields given; the one named is kept as it is
+    derives: bool = False
 
 
 @dataclass(slots=True)

@@ -11,6 +11,10 @@ import re
 from typing import Any
 
 from library.compiler.actions import (
+    AUTHORS,
+    DERIVES,
+    RECIPIENTS,
+    SENDERS,
     SETTERS,
     TARGETS,
     TERMINAL,
@@ -800,6 +804,11 @@ class ToolPlanner:
             p.role is Role.FIELD and status is not None and p.target == status.name
             for p in tool.params
         )
+        written = set(SENDERS + RECIPIENTS + AUTHORS) & set(record.fields)
+        fielded = any(p.role is Role.FIELD for p in tool.params)
+        if plan is None and word in DERIVES and written and fielded:
+            # a reply to a message (a record someone wrote) is a message of its own
+            return ActionPlan(word=word, derives=True)
         if plan is None and word in SETTERS and any(p.role is Role.FIELD for p in tool.params):
             plan = ActionPlan(word=word)  # ``resize(size)``: sets the fields it names
         if plan is None and word:

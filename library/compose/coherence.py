@@ -72,12 +72,25 @@ def money_taken(record: Mapping[str, Any]) -> bool:
     )
 
 
+# States a record is not yet live in (an account staged, a report still a draft, an order
+# awaiting payment), and the actions that need it live: one suspends an active account,
+# approves a report once submitted, refunds an order once paid.
+_NOT_LIVE = frozenset({"staged", "provisioned", "invited", "draft", "pending_activation"})
+NOT_YET: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("suspend", "pause", "deactivate", "disable", "lock"), _NOT_LIVE),
+    **dict.fromkeys(("approve", "reject", "decline", "reimburse"), frozenset({"draft"})),
+    "refund": _NOT_LIVE | {"pending", "unpaid", "awaiting_payment", "payment_pending"},
+}
+
+
 def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     """Whether a write of ``kind`` (update, action, delete) by ``tool_name`` is a legitimate
     move from the record's current state."""
     if tool_verb(tool_name) in _UNDO_VERBS and money_taken(record):
         return False  # an invoice with money paid on it is settled or refunded, not voided
     state = status_of(record)
+    if state in NOT_YET.get(tool_verb(tool_name), frozenset()):
+        return False  # a staged account is not suspended, a draft report not approved
     if state is None or state not in FINAL:
         return True
     verb = tool_verb(tool_name)

@@ -765,8 +765,9 @@ def _answer_facts(
     """A value the final reply must state, from a field of a record the task read that the
     plan does not change (the deal's amount, though its owner changes hands), with the
     values it must not state instead: the same field (or the same kind of value) on the
-    other records the agent saw. A fact nothing could be confused with is not asked: no
-    reward could tell a reply that recites everything from one that answers."""
+    other records the agent saw (never the record's own other values). A fact nothing could
+    be confused with is not asked: no reward could tell a reply that recites everything from
+    one that answers."""
     if rng.random() >= p:
         return []
     gone: set[tuple[str, str, str]] = set()
@@ -884,7 +885,9 @@ def _confusable(
     out: list[Any] = []
     out_forms: list[Any] = []
     for name, key, other, rid in seen:
-        if rid == fact.entity.id and name == fact.field:
+        if rid == fact.entity.id:
+            # the record's own other values (the order's subtotal beside its total) may
+            # be what a reply explains the work by: only other records' are confusions
             continue
         same_field = name == fact.field
         same_kind = key is not None and key == fact.key and not key.startswith("id:")

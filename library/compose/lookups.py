@@ -429,6 +429,11 @@ class Lookups(Binding):
             if keep and any(self._identifying(tool.service, coll, f) for f in keep):
                 keep = None  # one shipment has a tracking number: no decoys share it
                 base = None
+            if keep and is_person_resource(str(coll)) and any(_own_contact(info, f) for f in keep):
+                # a copy of the person found by their own e-mail is a second identity (three
+                # "Valerie Morales" candidates): decoys are of what a person has, not of them
+                keep = None
+                base = None
             if base is not None and self._add_decoys(tool.service, coll, base, info, keep):
                 envelope = self._call(tool, args)
                 found = found_records(envelope["data"], tool.many, info.id_key)
@@ -995,3 +1000,10 @@ def _ours(field: str) -> bool:
     """Whether a nested address is our own end of a record (where a parcel ships from, a
     venue): it stays when the record is copied for another customer."""
     return any(w in field.lower() for w in ("from", "origin", "return", "venue", "warehouse"))
+
+
+def _own_contact(info: CollectionInfo, field: str) -> bool:
+    """Whether ``field`` is a record's own e-mail or phone (``email``, not ``manager_email``):
+    on a record of a person, it is who they are."""
+    meta = info.fields.get(field)
+    return meta is not None and meta.key in ("email", "phone") and not role_of(field)

@@ -306,6 +306,8 @@ class Writes(Binding):
             raise Reject("decided_at_once")
         if self._skips_ahead(diff):
             raise Reject("skips_ahead")  # a new issue is not put "in review" untouched
+        if tool.kind == ACTION and entity is not None and self._answers_own(entity, diff):
+            raise Reject("answers_own_record")  # no reply to the message the plan just sent
         deleted = {
             (svc, coll, rid)
             for svc, colls in diff.services.items()
@@ -943,6 +945,15 @@ class Writes(Binding):
             for record, order, was, now in self._stage_moves(diff)
             if record in made and now not in FINAL
         )
+
+    def _answers_own(self, entity: Entity, diff: Any) -> bool:
+        """Whether an action makes a record of its own kind from one the plan made (a reply
+        to the message the plan just sent): one answers what others wrote."""
+        made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        if (entity.service, entity.collection, entity.id) not in made:
+            return False
+        d = diff.services.get(entity.service, {}).get(entity.collection)
+        return d is not None and bool(d.added)
 
     def _after_calling_off(self, tool: ToolInfo) -> bool:
         """Whether a write would plan on after the request called its matter off (a trip

@@ -113,6 +113,9 @@ _FILLER = frozenset(
 )  # fmt: skip
 
 
+_VIEWS = frozenset({"ids", "all", "details", "detail", "info"})
+
+
 @dataclass(frozen=True, slots=True)
 class PathShape:
     collection: str | None  # resource of the last literal collection segment
@@ -153,6 +156,8 @@ def path_shape(path: str) -> PathShape:
                 collection, item = named, False
                 plural = written_plural(word_tokens[-1])
             break
+        if collection is not None and word_tokens and set(word_tokens) <= _VIEWS:
+            continue  # ``/notes/ids``, ``/users/{id}/details``: a view of the records before it
         resource = resource_name(word_tokens)
         if resource:
             collection, item = resource, False

@@ -21,6 +21,12 @@ Checks per tool, all derived from the spec and run on seeded Worlds:
   still changes nothing. Range filters, pagination and sort options are exercised this way;
 - ``range_filter``: a list's range filter (``created_after``, ``max_size``) at a listed record's
   own value lists that record (unless named to leave the bound out) and nothing past it;
+- ``changes_state``: a write tool's valid call changes the state (an action with no field to
+  set records its transition in the record's history; one that changes nothing is unverifiable);
+- ``pagination``: a list's paging pages: a limit of one lists one record, the next page (by
+  offset, page number, or the cursor the first page gave) lists others, and a page's total
+  counts every record the list holds;
+- ``counts``: a count answers as many records as its list holds for the same arguments;
 - ``filter_narrows``: a list's optional filter (a parameter named for a key its items show:
   ``status``, ``owner_id``, an enum or a list member) or free-text query (``q``, ``search``)
   narrows: given a value no listed record holds (a fresh token for a query) it lists none of
@@ -37,14 +43,16 @@ import datetime as dt
 import math
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import orjson
 
+from library.compiler.model import Role
 from library.compiler.naming import collection_for
 from library.compiler.records import PAGING, QUERY_NAMES, names_record, range_parts
+from library.compiler.tools import COUNT_KEYS, PAGE_META, PARAM_PAGING
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
@@ -72,6 +80,8 @@ NEXT_CURSOR_KEYS = (
     "next_cursor", "nextCursor", "next_page_token", "nextPageToken", "cursor", "nextToken",
     "NextToken", "next_token",
 )  # fmt: skip
+TOTAL_KEYS = frozenset(k for k, meaning in PAGE_META.items() if meaning == "total")
+MORE_KEYS = frozenset(k for k, meaning in PAGE_META.items() if meaning == "has_more")
 MAX_PARAM_CALLS = 32  # calls per tool for ``every_parameter``
 MAX_VALUES = 4  # values tried per parameter (enum members, bounds)
 MAX_FILTERS = 8  # filters per list checked by ``filter_narrows`` (two calls each)
@@ -256,6 +266,8 @@ class _Suite:
             record("shell", lambda: self.shell(c, world, base, outcome))
         if c.reads:
             record("read_only", lambda: self.read_only(outcome))
+        elif c.resource in self.collections and shell_command(c.name) is None:
+            record("changes_state", lambda: self.changes_state(c, world, base, outcome))
         record("round_trip", lambda: self.round_trip(world, outcome.hash_after))
         record("determinism", lambda: self.determinism(c, outcome))
         args = outcome.attempts[-1]
@@ -266,6 +278,12 @@ class _Suite:
         filters = self.filter_params(c, outcome.envelope.get("data"))
         if filters:
             record("filter_narrows", lambda: self.filter_narrows(c, world, base, args, filters))
+        paging = self.paging_params(c)
+        if paging:
+            record("pagination", lambda: self.pagination(c, world, base, args, paging))
+        counter = self.count_key(c, outcome.envelope.get("data"))
+        if counter is not None and self.lister(c, args) is not None:
+            record("counts", lambda: self.counts(c, world, base, args, counter))
         world.restore(base)
         record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
         probes = self.id_params(c)
@@ -512,6 +530,48 @@ class _Suite:
             return "a read tool changed the state"
         return None
 
+    def changes_state(
+        self, c: ToolContract, world: World, base: Any, outcome: _Outcome
+    ) -> str | None:
+        """A write to a record changes the state for some valid input: a write that never
+        does cannot be checked by any task. A call that sets a record's value to the one it
+        holds changes nothing, so other values of each parameter are tried first."""
+        if outcome.hash_before != outcome.hash_after:
+            return None
+        args = outcome.attempts[-1]
+        own, coll = self.own_param(c)
+        rid = args.get(own) if own else None
+        held = getattr(self.state(world), coll).get(str(rid)) if coll and rid is not None else None
+        record = _dump(held) if held is not None else None
+
+        def sends_news(call: dict[str, Any]) -> bool:
+            """Whether a call asks for a change: an update sending only the values the
+            record holds asks for none (an object field only ever sampled ``{}``)."""
+            if c.verb != "update" or record is None:
+                return True
+            sent = {k: v for k, v in call.items() if k != own and v is not None}
+            return any(k not in record or not _same(v, record[k]) for k, v in sent.items())
+
+        asked = sends_news(args)
+        calls = 0
+        for p in c.properties:
+            if p == own:
+                continue
+            for value in self.parameter_values(c, world, p):
+                if value == args.get(p) or calls == MAX_PARAM_CALLS:
+                    continue
+                calls += 1
+                world.restore(base)
+                envelope = self.call(world, c.name, {**args, p: value})
+                changed = self.fresh_hash(world) != outcome.hash_before
+                world.restore(base)  # the valid call left the seeded state: so do the tries
+                if envelope.get("success") and changed:
+                    return None
+                asked = asked or (envelope.get("success") and sends_news({**args, p: value}))
+        if not asked:
+            return None  # no value other than those held was known to try
+        return "a write tool's call changed nothing, whatever values its parameters took"
+
     def round_trip(self, world: World, digest: str | None = None) -> str | None:
         """``digest``: the state's fresh hash; the seeded state is checked once per suite."""
         seeded = digest is not None and digest == self.base_hash(world)
@@ -658,6 +718,132 @@ class _Suite:
             listed = any(isinstance(i, dict) and i.get(ident) == pivot.get(ident) for i in found)
             if not strict and not listed and pivot.get(ident) is not None:
                 return f"{p}={bound!r} left out the record whose {key} is that bound"
+        return None
+
+    def paging_params(self, c: ToolContract) -> dict[Role, str]:
+        """A list's optional paging parameters by what they do (limit, offset, cursor, page)."""
+        if c.verb not in ("list", "search"):
+            return {}
+        out: dict[Role, str] = {}
+        for p in c.properties:
+            role = PARAM_PAGING.get(snake(p))
+            if role is not None and p not in c.required:
+                out.setdefault(role, p)
+        return out
+
+    def limit_values(self, c: ToolContract, p: str) -> tuple[int, int] | None:
+        """(the smallest, the largest up to 100) limits parameter ``p`` takes, or None where
+        it takes no integer."""
+        node = simplify(c.properties[p], c.input_schema)
+        if main_type(node) not in ("integer", "number"):
+            return None
+        low, high = node.get("minimum"), node.get("maximum")
+        low = max(1, math.ceil(low)) if isinstance(low, int | float) else 1
+        high = min(100, math.floor(high)) if isinstance(high, int | float) else 100
+        return (low, high) if low <= high else None
+
+    def pagination(
+        self,
+        c: ToolContract,
+        world: World,
+        base: Any,
+        args: dict[str, Any],
+        paging: dict[Role, str],
+    ) -> str | None:
+        """Paging pages. On a list of two or more records: the smallest limit lists that
+        many; the next page (by offset, by page number, or by the cursor the first page
+        gave) lists records the first did not; the first page gives a cursor or says there
+        is more while records remain; and a total counts every record the list holds."""
+        plain = {k: v for k, v in args.items() if k not in paging.values()}
+        limit = paging.get(Role.LIMIT)
+        sizes = self.limit_values(c, limit) if limit is not None else None
+        if limit is not None and sizes is None:
+            return None  # a limit of another form (text): not paged here
+        world.restore(base)
+        whole = self.call(world, c.name, {**plain, **({limit: sizes[1]} if sizes else {})})
+        if not whole.get("success"):
+            return None  # its own arguments are checked by ``every_parameter``
+        every, more = _page(whole["data"])
+        complete = more is None and (sizes is None or len(every) < sizes[1])
+        size = sizes[0] if sizes else len(every)
+        if len(every) <= size or limit is None:
+            return self.total(whole["data"], every, complete, size) if complete else None
+        world.restore(base)
+        first = self.call(world, c.name, {**plain, limit: size})
+        if not first.get("success"):
+            return f"{limit}={size} gave {_failure(first)}"
+        page, cursor = _page(first["data"])
+        if len(page) != size:
+            return f"{limit}={size} listed {len(page)} records of the {len(every)} the list holds"
+        ident = self.id_key(c.resource)
+        nexts: list[tuple[str, dict[str, Any]]] = []
+        if Role.OFFSET in paging:
+            nexts.append((f"{paging[Role.OFFSET]}={size}", {paging[Role.OFFSET]: size}))
+        if Role.CURSOR in paging and cursor:
+            nexts.append(("the cursor the first page gave", {paging[Role.CURSOR]: cursor}))
+        elif Role.CURSOR in paging and _promises_cursor(c, first["data"]):
+            return f"{limit}={size} gave no cursor though {len(every) - size} records remain"
+        if Role.PAGE in paging:
+            nexts.append((f"{paging[Role.PAGE]}=2", {paging[Role.PAGE]: 2}))
+            world.restore(base)
+            first = self.call(world, c.name, {**plain, limit: size, paging[Role.PAGE]: 1})
+            page = _page(first.get("data"))[0] if first.get("success") else page
+        for what, step in nexts:
+            world.restore(base)
+            envelope = self.call(world, c.name, {**plain, limit: size, **step})
+            if not envelope.get("success"):
+                return f"{what} gave {_failure(envelope)}"
+            second, _ = _page(envelope["data"])
+            if not second:
+                return f"{what} listed nothing, though {len(every) - size} records remain"
+            if any(_one(a, b, ident) for a in second for b in page if isinstance(a, dict)):
+                return f"{what} listed the first page's records again"
+        return self.total(first["data"], every, complete, size)
+
+    def total(self, data: Any, every: list[Any], complete: bool, size: int) -> str | None:
+        """A page's total counts every record the list holds, and its "more" flag says
+        whether records remain past it."""
+        if not isinstance(data, dict) or not complete:
+            return None
+        for key, value in data.items():
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if key in TOTAL_KEYS and number and value != len(every):
+                return f"{key} says {value}, the list holds {len(every)}"
+            if key in MORE_KEYS and isinstance(value, bool) and value != (len(every) > size):
+                return f"{key} says {value} with {len(every) - size} records past the page"
+        return None
+
+    def count_key(self, c: ToolContract, data: Any) -> str | None:
+        """The key a count's answer holds its number under (``""``: the answer is the
+        number), or None where the tool is no count of its records."""
+        if not c.reads or c.verb in ("list", "search") or c.resource not in self.collections:
+            return None
+        if isinstance(data, int) and not isinstance(data, bool):
+            return ""
+        if isinstance(data, dict) and len(data) == 1:
+            ((key, value),) = data.items()
+            number = isinstance(value, int) and not isinstance(value, bool)
+            return key if number and key.lower() in COUNT_KEYS else None
+        return None
+
+    def counts(
+        self, c: ToolContract, world: World, base: Any, args: dict[str, Any], key: str
+    ) -> str | None:
+        """A count answers as many records as the resource's list holds for the same
+        arguments (with no argument, as many as there are)."""
+        lister = self.lister(c, args)
+        if lister is None or not set(args) <= set(lister.properties):
+            return None  # the count filters on what no list takes
+        world.restore(base)
+        envelope = self.call(world, c.name, args)
+        data = envelope.get("data")
+        number = data.get(key) if key and isinstance(data, dict) else data
+        world.restore(base)
+        every = self.listed(lister, world, args)
+        if every is None or not envelope.get("success"):
+            return None
+        if number != len(every):
+            return f"counted {number!r}, {lister.name} lists {len(every)} for the same arguments"
         return None
 
     def filter_params(self, c: ToolContract, data: Any) -> dict[str, str | None]:
@@ -947,6 +1133,22 @@ class _Suite:
         for p in lister.required:
             if p in known:
                 args[p] = known[p]
+        for envelope in self.pages(lister, world, args):
+            if not envelope.get("success"):
+                return f"list after create failed: {_failure(envelope)}"
+            items, _ = _page(envelope["data"])
+            if any(isinstance(i, dict) and i.get(key) == rid for i in items):
+                return None
+            if items and not any(isinstance(i, dict) and key in i for i in items):
+                return None  # the items show no id (``[{name, status}]``): nothing to find
+        return "the created record is not in the list"
+
+    def pages(
+        self, lister: ToolContract, world: World, args: dict[str, Any]
+    ) -> Iterator[dict[str, Any]]:
+        """A list's answers page after page, at the largest limit it takes, following its
+        cursor, offset or page number; stops after a failure or an empty page."""
+        args = dict(args)
         props = lister.properties
         if "limit" in props:
             node = simplify(props["limit"], lister.input_schema)
@@ -954,15 +1156,12 @@ class _Suite:
         offset = 0
         for _ in range(MAX_PAGES):
             envelope = self.call(world, lister.name, args)
+            yield envelope
             if not envelope.get("success"):
-                return f"list after create failed: {_failure(envelope)}"
+                return
             items, cursor = _page(envelope["data"])
-            if any(isinstance(i, dict) and i.get(key) == rid for i in items):
-                return None
-            if items and not any(isinstance(i, dict) and key in i for i in items):
-                return None  # the items show no id (``[{name, status}]``): nothing to find
             if not items:
-                break
+                return
             follow = next((p for p in props if snake(p) in CURSOR_PARAMS), None)
             if cursor and follow is not None:
                 args[follow] = cursor
@@ -972,8 +1171,20 @@ class _Suite:
             elif "page" in props:
                 args["page"] = int(args.get("page") or 1) + 1
             else:
-                break
-        return "the created record is not in the list"
+                return
+
+    def listed(self, lister: ToolContract, world: World, args: dict[str, Any]) -> list[Any] | None:
+        """Every record a list holds for ``args``, over all its pages (None if a page fails
+        or the pages never end)."""
+        items: list[Any] = []
+        for n, envelope in enumerate(self.pages(lister, world, args), 1):
+            if not envelope.get("success"):
+                return None
+            page, _ = _page(envelope["data"])
+            items += page
+            if n == MAX_PAGES and page:
+                return None
+        return items
 
     def update_then_get(
         self, c: ToolContract, getter: ToolContract, world: World, base: Any, outcome: _Outcome
@@ -1120,6 +1331,17 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
     return items, cursor
 
 
+def _promises_cursor(c: ToolContract, data: Any) -> bool:
+    """Whether a list's answer has a place for the next page's cursor (shown, or declared
+    by its output schema: an answer may leave an empty one out)."""
+    declared = (
+        simplify(c.output_schema, c.output_schema).get("properties") if c.output_schema else None
+    )
+    keys = set(data) if isinstance(data, dict) else set()
+    keys |= set(declared) if isinstance(declared, dict) else set()
+    return isinstance(data, dict) and any(k in keys for k in NEXT_CURSOR_KEYS)
+
+
 def _scalar(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any] | None:
     """The node of one value a filter parameter takes: itself, or a list parameter's item;
     None for an object (not a filter on one value)."""
@@ -1137,8 +1359,8 @@ def _values(value: Any) -> list[Any]:
 def _holds(shown: Any, value: Any) -> bool:
     """Whether a record showing ``shown`` matches filter ``value``: equal (text in any case,
     a number as its digits, one moment in two spellings) or, for text, containing it."""
-    if isinstance(shown, bool) or isinstance(value, bool):
-        return shown == value
+    if isinstance(shown, bool) or isinstance(value, bool):  # True is no 1
+        return isinstance(shown, bool) and isinstance(value, bool) and shown == value
     if isinstance(shown, int | float) and isinstance(value, int | float):
         return float(shown) == float(value)
     a, b = str(shown).casefold(), str(value).casefold()
@@ -1203,8 +1425,8 @@ def _same(sent: Any, stored: Any) -> bool:
         return len(sent) == len(stored) and all(
             _same(a, b) for a, b in zip(sent, stored, strict=True)
         )
-    if isinstance(sent, bool) or isinstance(stored, bool):
-        return sent == stored
+    if isinstance(sent, bool) or isinstance(stored, bool):  # True is no 1
+        return isinstance(sent, bool) and isinstance(stored, bool) and sent == stored
     if isinstance(sent, int | float) and isinstance(stored, int | float):
         return abs(float(sent) - float(stored)) < 1e-9
     if isinstance(sent, str) and isinstance(stored, str):
