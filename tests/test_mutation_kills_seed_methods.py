@@ -145,6 +145,7 @@ SEED_TASKS = """\
         staff = cast.colleagues(2, roles=("assignee", "reporter"))
         span = pool.window("time", rng, now)
         status = _pick_state(rng, ("todo", "in_progress"), get_args(Status))
+        span = pool.placed(span, status, rng, now)
         created = pool.created(rng, now, span[0])
         updated = pool.moment("past", rng, now, created)
         self.put(

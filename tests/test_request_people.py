@@ -870,3 +870,20 @@ def test_nothing_is_paid_on_a_bill_the_plan_called_off() -> None:
                         (s.tool.name, s.args) for s in walker.steps if s.write
                     ]
     assert voided >= 5, voided
+
+
+def test_a_copy_for_a_sender_is_no_message_to_themselves() -> None:
+    """A message copied so that a lookup finds one from Ann is not one sent to Ann: a list
+    of recipients holding her makes the copy one person in two roles (from = to)."""
+    from types import SimpleNamespace
+
+    from library.compose.corpus import bundled_library
+    from library.compose.lookups import _names_elsewhere
+
+    lib = bundled_library(["mail"])
+    info = make_env(lib.classes, lib.nodes).catalog.collection("mail", "messages")
+    ann = "ann.lee@changfisher.com"
+    to_ann = SimpleNamespace(**{"from": "bo@x.com", "to": [ann], "cc": []})
+    to_bo = SimpleNamespace(**{"from": "cy@x.com", "to": ["bo@x.com"], "cc": []})
+    assert _names_elsewhere(to_ann, info, {ann}, ["from"])
+    assert not _names_elsewhere(to_bo, info, {ann}, ["from"])

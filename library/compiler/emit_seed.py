@@ -45,7 +45,7 @@ from library.compiler.values import (
 from library.ingest.naming import singular
 from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
-from library.seed.pool import window_kind
+from library.seed.pool import HAPPENING, TIMED_STATES, window_kind
 from library.seed.vocab import role_of
 
 # Roles filled by a colleague (our organisation's staff), never by the record's subject.
@@ -620,6 +620,9 @@ class _RecordWriter:
             steps.append((var, f'pool.window("{kind}", rng, now)'))
         if self.status_var is not None:
             steps.append((self.status_var, self.status_expr))
+            for var, kind in self.window_kinds if self._timed_status() else ():
+                if kind in HAPPENING:  # a meeting that ended lies in the past
+                    steps.append((var, f"pool.placed({var}, {self.status_var}, rng, now)"))
         steps += self.hoist_lines
         if {"created", "updated"} & self.uses:
             before = f", {self.before}" if self.before else ""
@@ -794,6 +797,9 @@ class _RecordWriter:
             far = tokens & {"expires", "expiry", "expiration", "renewal", "redeem", "valid",
                             "until", "renews"}  # fmt: skip
             return f'pool.moment("{"future" if far else "upcoming"}", rng, now){suffix}'
+        if tokens & _SCHEDULED and self.status_var is not None and self._timed_status():
+            moment = 'pool.moment("scheduled", rng, now)'  # a meeting that ended began before
+            return f"pool.placed_at({moment}, {self.status_var}, rng, now){suffix}"
         if tokens & _SCHEDULED:
             return f'pool.moment("scheduled", rng, now){suffix}'
         self.uses.add("created")
@@ -840,12 +846,26 @@ class _RecordWriter:
         bound = [
             f for f in fields if not f.required and any(w in _snake(f.name) for w in _STATE_BOUND)
         ]
-        if not stamps and not bound:
+        paired = {n for pair in self.windows for n in pair}
+        happening = any(kind in HAPPENING for _, kind in self.window_kinds) or any(
+            f.type.kind in (Kind.DATE, Kind.DATETIME)
+            and f.name not in paired
+            and set(_snake(f.name).split("_")) & _SCHEDULED
+            for f in fields
+        )  # a span, or a lone start, of something that happens
+        if not stamps and not bound and not (happening and self._timed_status(status)):
             return
         self.status_field = status.name
         self.status_enum = tuple(status.type.enum)
         self.status_var = self._local(status.name)
         self.status_expr = self._enum(status.name.lower(), status.type)
+
+    def _timed_status(self, status: FieldPlan | None = None) -> bool:
+        """Whether the record's status (``status``, else the one planned) says where in
+        time what it records lies: a meeting "ended", a stay "checked_in", a flight
+        "scheduled"."""
+        values = status.type.enum if status is not None else self.status_enum
+        return any(str(v).lower() in TIMED_STATES for v in values)
 
     def _plan_flags(self, fields: list[FieldPlan]) -> None:
         """A stamp that goes with a flag (``archived`` and ``archived_at``): set exactly

@@ -13,9 +13,39 @@ from library.compose.catalog import CollectionInfo, words
 ROLE_WORDS = {"to": "recipient", "from": "sender", "cc": "cc recipients", "bcc": "bcc recipients"}
 
 
+# Units a field name ends in, as a person says them ("duration in seconds", not "duration
+# seconds").
+_UNITS = {
+    "seconds": "seconds", "secs": "seconds", "minutes": "minutes", "mins": "minutes",
+    "hours": "hours", "days": "days", "weeks": "weeks", "months": "months", "years": "years",
+    "ms": "milliseconds", "grams": "grams", "kg": "kg", "kilograms": "kg", "lbs": "pounds",
+    "pounds": "pounds", "km": "km", "miles": "miles", "meters": "meters", "metres": "metres",
+    "cm": "cm", "mm": "mm", "cents": "cents", "bytes": "bytes", "kb": "KB", "mb": "MB",
+    "gb": "GB", "percent": "percent", "pct": "percent",
+}  # fmt: skip
+# Plural-looking words that name one thing.
+_ONE_THING = frozenset(
+    {"status", "address", "access", "business", "progress", "analysis", "series"}
+)
+
+
 def field_words(name: str) -> str:
-    """How the instruction names a field: ``customer_email`` -> ``customer email``."""
-    return ROLE_WORDS.get(name, words(name))
+    """How the instruction names a field: ``customer_email`` -> ``customer email``,
+    ``duration_seconds`` -> ``duration in seconds``."""
+    if name in ROLE_WORDS:
+        return ROLE_WORDS[name]
+    head, _, unit = name.rpartition("_")
+    if head and unit.lower() in _UNITS:
+        return f"{words(head)} in {_UNITS[unit.lower()]}"
+    return words(name)
+
+
+def be(label: str) -> str:
+    """``is`` or ``are`` after a field's words: "its seats are 19", "its status is"."""
+    last = label.split(" in ")[0].split()[-1:] or [""]
+    word = last[0].lower()
+    plural = word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3
+    return "are" if plural and word not in _ONE_THING else "is"
 
 
 def ties(key: str | None) -> bool:

@@ -972,8 +972,16 @@ def _names_elsewhere(
     of another role than ``fields``': a copy putting them in ``fields`` would make one
     person two roles of one record."""
     roles = {field_role(f) for f in fields}
+
+    def holds(value: Any) -> bool:  # one person, or one among a list (a message's ``to``)
+        if isinstance(value, list):
+            return any(isinstance(v, str) and v in people for v in value)
+        return isinstance(value, str) and value in people
+
     return any(
-        m.key in PERSON_KEYS and field_role(n) not in roles and getattr(record, n, None) in people
+        (m.key in PERSON_KEYS or m.type == "array")
+        and field_role(n) not in roles
+        and holds(getattr(record, n, None))
         for n, m in info.fields.items()
         if n not in fields
     )

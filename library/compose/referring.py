@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from library.compose.context import be
 from library.compose.realism import time_words
 
 Note = Mapping[str, Any]
@@ -640,7 +641,8 @@ class Writer:
         elif v == 0:
             core = f"update {name}: set " + _join([f"{lab} to {p}" for lab, p in pairs])
         elif v == 1:
-            core = f"change {name} so that " + _join([f"its {lab} is {p}" for lab, p in pairs])
+            its = [f"its {lab} {be(lab)} {p}" for lab, p in pairs]
+            core = f"change {name} so that " + _join(its)
         elif it:
             core = "set " + _join([f"its {lab} to {p}" for lab, p in pairs])
         elif len(pairs) == 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from library.compose.context import be
 from library.compose.plan import literal_texts
 from library.compose.referring import write_centric
 
@@ -74,7 +75,8 @@ def _update(t: Note, v: int = 0) -> str:
     if v % 2 == 0:
         core = f"update {t['target']}" + (f": set {sets}" if sets else "")
     else:
-        its = " and ".join(f"its {label} is {phrase}" for label, phrase in t.get("values") or ())
+        values = t.get("values") or ()
+        its = " and ".join(f"its {label} {be(label)} {phrase}" for label, phrase in values)
         core = f"change {t['target']}" + (f" so that {its}" if its else "")
     return core + "." + _threshold(t.get("threshold"))
 

@@ -467,6 +467,16 @@ class SeedPool:
         """An ordered (start, end) pair with a plausible span for ``kind`` (see ``SPANS``)."""
         return window(kind, rng, now)
 
+    def placed(
+        self, span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime
+    ) -> tuple[Any, Any]:
+        """``span`` where its record's ``status`` puts it against now (see ``placed``)."""
+        return placed(span, status, rng, now)
+
+    def placed_at(self, when: Any, status: Any, rng: random.Random, now: dt.datetime) -> Any:
+        """A lone start (a meeting's ``starts_at``) where its record's ``status`` puts it."""
+        return placed((when, when), status, rng, now)[0]
+
     def moment(self, kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
         """A single time of ``kind``: ``past`` (between ``after`` and now), ``recent``,
         ``upcoming``, ``future``, ``scheduled``, ``birth``."""
@@ -649,6 +659,14 @@ WINDOW_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+# Spans of something that happens (a meeting, a stay, a flight): a record's state says whether
+# it is over, under way or ahead. Periods (billing, validity, employment) are not placed so.
+HAPPENING = frozenset(
+    {"meeting", "interview", "work", "event", "stay", "rental", "flight", "leave", "sprint",
+     "time", "dates"}
+)  # fmt: skip
+
+
 def window_kind(start: str, end: str, noun: str, fields: Any, date: bool) -> str:
     """The ``SPANS`` kind of the pair ``start``/``end`` on a record called ``noun`` with
     ``fields`` (names); ``date``: the pair holds dates, not times."""
@@ -694,6 +712,44 @@ def window(kind: str, rng: random.Random, now: dt.datetime) -> tuple[dt.datetime
         return day.replace(hour=15), day.replace(hour=11) + dt.timedelta(days=rng.randint(a, b))
     start = day.replace(hour=rng.randint(8, 12)) if unit == "days" else day
     return start, start + dt.timedelta(days=rng.randint(a, b))
+
+
+# Where a span lies against now, by the state its record is in: a meeting that ended lies in
+# the past, one that is live holds now, one scheduled lies ahead. Other states say nothing.
+PAST_STATES = frozenset(
+    {"ended", "completed", "complete", "done", "finished", "checked_out", "returned", "closed",
+     "landed", "arrived", "attended", "held", "no_show", "missed", "hung_up", "past"}
+)  # fmt: skip
+LIVE_STATES = frozenset(
+    {"live", "in_progress", "ongoing", "started", "checked_in", "boarding", "departed",
+     "in_flight", "picked_up", "active"}
+)  # fmt: skip
+AHEAD_STATES = frozenset(
+    {"scheduled", "upcoming", "booked", "planned", "reserved", "not_started", "future"}
+)  # fmt: skip  (not "confirmed": a confirmed meeting may be over)
+
+
+TIMED_STATES = PAST_STATES | LIVE_STATES | AHEAD_STATES
+
+
+def placed(span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime) -> Any:
+    """``span`` moved, whole days at a time (a live one to the quarter hour), so that it lies
+    where its record's ``status`` says: over, under way, or ahead; as it was otherwise."""
+    start, end = (_as_datetime(t, now) for t in span)
+    state = str(status.value if hasattr(status, "value") else status or "").lower()
+    if state in PAST_STATES and end > now:
+        shift = -dt.timedelta(days=(end - now).days + 1 + rng.randint(0, 20))
+    elif state in AHEAD_STATES and start <= now:
+        shift = dt.timedelta(days=(now - start).days + 1 + rng.randint(0, 20))
+    elif state in LIVE_STATES and not start <= now <= end:
+        length = end - start
+        # a lone start (a call under way) began a little while ago
+        begin = now - (length * rng.uniform(0.2, 0.8) or dt.timedelta(minutes=rng.randint(5, 50)))
+        begin = begin.replace(minute=begin.minute - begin.minute % 15, second=0, microsecond=0)
+        shift = begin - start
+    else:
+        return span
+    return start + shift, end + shift
 
 
 def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> dt.datetime:
