@@ -150,7 +150,9 @@ SEED_ORDERS = """\
         company = pool.company(person.company)
         product = rng.choice(pool.products)
         status = _pick_state(rng, ("pending", "paid", "shipped"), get_args(Status))
-        subtotal = round(rng.uniform(20.0, 8000.0), 2)
+        quantity = rng.randint(1, 20)
+        unit_price = round(product.price, 2)
+        subtotal = round(quantity * unit_price, 2)
         tax_total = round(subtotal * rng.uniform(0.05, 0.25), 2)
         shipping_total = round(rng.uniform(5.0, 80.0), 2)
         created = pool.created(rng, now)
@@ -166,8 +168,8 @@ SEED_ORDERS = """\
                 line_items=[
                     LineItem(
                         product_id=rng.choice(products_ids),
-                        quantity=rng.randint(1, 20),
-                        unit_price=round(product.price, 2),
+                        quantity=quantity,
+                        unit_price=unit_price,
                     ),
                 ],
                 subtotal=subtotal,

@@ -77,3 +77,19 @@ def test_a_guest_who_checked_in_is_within_their_stay() -> None:
 
 def _day(value: Any) -> dt.date:
     return value.date() if isinstance(value, dt.datetime) else value
+
+
+@pytest.mark.parametrize(
+    ("service", "collection"), [("storefront", "orders"), ("invoicing", "invoices")]
+)
+def test_money_adds_up_from_the_line_items(service: str, collection: str) -> None:
+    """An order's subtotal is what its line items come to (quantity times unit price), and
+    an invoice's tax total is the subtotal at the item's tax rate: a threshold on the
+    subtotal reads a number a person could check."""
+    for r in _records(service, collection):
+        items = r["line_items"]
+        made = round(sum(i["quantity"] * i["unit_price"] for i in items), 2)
+        assert r["subtotal"] == pytest.approx(made, abs=0.01), r
+        rate = items[0].get("tax_rate")
+        if "tax_total" in r and rate is not None:
+            assert r["tax_total"] == pytest.approx(r["subtotal"] * rate / 100, abs=0.01), r

@@ -374,6 +374,10 @@ class _RecordWriter:
         self.hoist_lines: list[tuple[str, Expr]] = []
         self.distinct: dict[str, str] = {}  # field name -> list variable
         self.forced: dict[str, Expr] = {}  # field name -> expression planned ahead
+        # model name -> {nested field -> expression}: a line item's quantity and price, that
+        # the record's subtotal is computed from
+        self.item_forced: dict[str, dict[str, Expr]] = {}
+        self.priced: dict[str, str] = {}  # subtotal, tax_total -> their sum of line items
         self.names: set[str] = set(_LOCALS)
         self.subject_ref: tuple[str, str] | None = None  # (ids variable, chosen id variable)
         self.tree: str | None = None  # ids of this collection seeded so far (parents)
@@ -904,6 +908,8 @@ class _RecordWriter:
         for name in by_name:
             if _pair_end(name, by_name) is not None:
                 wholes.add(name)
+        if "subtotal" in by_name:
+            self._plan_priced_item(by_name)
         first = ["subtotal"] if "subtotal" in wholes else []
         rest = sorted(wholes - {"subtotal"})
         for name in [*first, *parts, *rest]:
@@ -913,10 +919,45 @@ class _RecordWriter:
             self.hoist_lines.append((var, expr))
             self.hoisted[name] = var
 
+    def _plan_priced_item(self, numbers: dict[str, FieldPlan]) -> None:
+        """A record whose line items carry a quantity and a unit price (an order, an
+        invoice) has the subtotal they make, and a tax total at the item's tax rate: the
+        item's values are drawn ahead and the sums computed from them."""
+        for f in self.record.fields.values():
+            item = f.type.item if f.type.kind is Kind.LIST else None
+            model = self.models.get(item.model or "") if item is not None else None
+            if model is None:
+                continue
+            by_name = {m.name: m for m in model.fields}
+            qty = next((by_name[n] for n in _QUANTITIES if n in by_name), None)
+            price = next((by_name[n] for n in _UNIT_PRICES if n in by_name), None)
+            numeric = (Kind.INT, Kind.FLOAT)
+            if qty is None or price is None or {qty.type.kind, price.type.kind} - set(numeric):
+                continue
+            q, u = self._local("quantity"), self._local("unit_price")
+            self.uses.add("product")
+            self.hoist_lines += [(q, "rng.randint(1, 20)"), (u, "round(product.price, 2)")]
+            forced: dict[str, Expr] = {
+                qty.name: q if qty.type.kind is Kind.INT else f"float({q})",
+                price.name: u if price.type.kind is Kind.FLOAT else f"int({u})",
+            }
+            total = f"round({q} * {u}, 2)"
+            rate = by_name.get("tax_rate")
+            if rate is not None and rate.type.kind is Kind.FLOAT and "tax_total" in numbers:
+                r = self._local("tax_rate")
+                self.hoist_lines.append((r, "5.0 + 0.5 * rng.randint(0, 40)"))
+                forced[rate.name] = r
+                self.priced["tax_total"] = f"round({{subtotal}} * {r} / 100, 2)"
+            self.priced["subtotal"] = total
+            self.item_forced[model.name] = forced
+            return
+
     def _number(self, name: str, spec: TypeSpec) -> Expr:
         low = _snake(name)
         if name in self.hoisted:
             return self.hoisted[name]
+        if low in self.priced:  # the sum of the line items (see ``_plan_priced_item``)
+            return self.priced[low].format(subtotal=self.hoisted.get("subtotal", "subtotal"))
         integer = spec.kind is Kind.INT
         lo_b, hi_b = _bounds(spec.schema, integer)
         whole = _PART_OF.get(low)
@@ -1242,7 +1283,7 @@ class _RecordWriter:
                 who = self._who(holder)
         args: list[tuple[str | None, Expr | None]] = []
         self.scope.append(low)
-        paired = self._paired(model, who)
+        paired = {**self._paired(model, who), **self.item_forced.get(model.name, {})}
         for f in model.fields:
             kind = vocab.meaning(f.name)
             if f.name in paired:
@@ -1605,6 +1646,9 @@ _SCHEDULED = frozenset(
     {"scheduled", "starts", "start", "event", "meeting", "pickup", "departure", "effective",
      "planned", "appointment", "publish", "arrival", "flight"}
 )  # fmt: skip
+# A line item's quantity and unit price, by name, best first.
+_QUANTITIES = ("quantity", "qty", "units", "count")
+_UNIT_PRICES = ("unit_price", "price", "unit_amount", "rate")
 _COMPANY_FIELDS = frozenset(
     {"company", "company_name", "current_company", "employer", "organization",
      "organisation", "account_name", "client_name", "customer_company"}
