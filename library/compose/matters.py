@@ -17,6 +17,7 @@ Messages (an e-mail, a draft) are what tells people about a matter, never one of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -38,10 +39,12 @@ ANNOTATION_NOUNS = frozenset({"comment", "comments", "reply", "replies", "activi
 Shared = frozenset[tuple[str, str]]  # (service, collection) of shared reference records
 
 
+@functools.cache
 def is_message(collection: str) -> bool:
     return bool(set(name_words(collection)) & MESSAGE_NOUNS)
 
 
+@functools.cache
 def is_annotation(collection: str) -> bool:
     return bool(set(name_words(collection)) & ANNOTATION_NOUNS)
 

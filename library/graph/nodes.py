@@ -3,6 +3,7 @@ built from ingested ToolSpecs or from a Service class's own schemas."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -225,7 +226,12 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 def name_words(name: str) -> list[str]:
     """A tool name's words, lower case, whatever its style: ``cancel_order``,
     ``cancelOrder``, ``CancelOrder`` and ``cancel-order`` are all ``cancel order``."""
-    return [t for t in _CAMEL.sub("_", name).lower().replace("-", "_").split("_") if t]
+    return list(_name_words(name))
+
+
+@functools.cache  # composition asks this of the same few hundred names ~500,000 times
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(t for t in _CAMEL.sub("_", name).lower().replace("-", "_").split("_") if t)
 
 
 def tool_verb(name: str) -> str:

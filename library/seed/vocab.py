@@ -11,6 +11,7 @@ different ones, qualifying them naturally (a company, a city, a month) once the 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 import re
 import string
@@ -972,6 +973,7 @@ _ROLE_SUFFIXES = ("_emails", "_email", "_names", "_name", "_phone", "_number", "
 _OWN_FIELDS = frozenset({"email", "phone", "mobile", "phone_number", "username", "user_name"})
 
 
+@functools.cache  # a pure reading of a field name, asked of the same names all along a walk
 def role_of(name: str) -> str:
     """Whose value a field holds: ``assignee_email`` -> ``assignee``; ``email``,
     ``first_name`` -> ``""`` (the record's own subject)."""
@@ -989,8 +991,13 @@ def role_of(name: str) -> str:
 
 def tokens(name: str) -> list[str]:
     """The words of a name in any spelling: ``createdAt``, ``created-at``, ``created_at``."""
+    return list(_tokens_of(name))
+
+
+@functools.cache
+def _tokens_of(name: str) -> tuple[str, ...]:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
-    return [t for t in re.split(r"[^a-z0-9]+", spaced.lower()) if t]
+    return tuple(t for t in re.split(r"[^a-z0-9]+", spaced.lower()) if t)
 
 
 _tokens = tokens
@@ -1024,6 +1031,7 @@ def body_context(resource: str) -> str:
     return "generic"
 
 
+@functools.cache  # pure over the module's tables; asked ~60,000 times per 100 tasks
 def meaning(field: str, resource: str = "") -> str | None:
     """The kind of value ``field`` of a ``resource`` record holds, or None when unknown.
 
