@@ -27,7 +27,7 @@ SHARED = ROOT.parent / "shared" / "specs"
 MORE = ROOT.parent / "shared" / "corpora" / "openapi-more"
 
 
-def run(label: str, paths: list[str], workers: int, top: int) -> None:
+def run(label: str, paths: list[str], workers: int, top: int, examples: str = "") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         wh = Warehouse(tmp)
         ingest_paths(paths, wh.root)
@@ -49,10 +49,27 @@ def run(label: str, paths: list[str], workers: int, top: int) -> None:
             f"verified share {s['verified_share']:.1%}"
         )
         rows = wh.query(
-            "select t.status, t.reason, s.format from service_tools t "
+            "select t.service, t.tool, t.status, t.reason, s.format from service_tools t "
             "left join (select distinct tool_id, format from specs) s on s.tool_id = t.tool_id"
         ).to_pylist()
         coverage(rows, top)
+        if examples:
+            show_examples(rows, examples)
+
+
+def show_examples(rows: list[dict], category: str, limit: int = 12) -> None:
+    """Rejected tools whose reason category starts with ``category``, with the full reason
+    (``--examples sandbox``: which services a worker error refused, and why)."""
+    found = [
+        r
+        for r in rows
+        if r["status"] == "rejected" and reason_category(r["reason"] or "").startswith(category)
+    ]
+    by_service = Counter(r["service"] for r in found)
+    print(f"  {len(found)} rejected as {category!r}, in {len(by_service)} services:")
+    for service, n in by_service.most_common(limit):
+        reason = next(r["reason"] for r in found if r["service"] == service)
+        print(f"    {n:4}  {service}: {(reason or '')[:160]}")
 
 
 def coverage(rows: list[dict], top: int) -> None:
@@ -77,6 +94,9 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--examples", default="", help="list the services a reason category rejected tools of"
+    )
     args = parser.parse_args()
     if args.paths or args.more:
         roots = [*args.paths, *([MORE] if args.more else [])]
@@ -86,11 +106,18 @@ def main() -> None:
             for p in ([root] if root.is_file() else root.rglob("*"))
             if p.is_file() and p.suffix != ".md"
         )[:: max(1, args.every)]
-        run(", ".join(str(r) for r in roots), [str(p) for p in files], args.workers, args.top)
+        label = ", ".join(str(r) for r in roots)
+        run(label, [str(p) for p in files], args.workers, args.top, args.examples)
         return
-    run("bundled corpus (library/specs)", [str(bundled_corpus())], args.workers, args.top)
+    run(
+        "bundled corpus (library/specs)",
+        [str(bundled_corpus())],
+        args.workers,
+        args.top,
+        args.examples,
+    )
     if SHARED.exists():
-        run("../shared/specs", [str(SHARED)], args.workers, args.top)
+        run("../shared/specs", [str(SHARED)], args.workers, args.top, args.examples)
 
 
 if __name__ == "__main__":

@@ -963,3 +963,42 @@ def test_no_decoy_is_a_copy_of_a_person(composed):
             twins = [r for r in records.values() if email and r.get("email") == email]
             assert len(twins) == 1, (task.task_id, d)
     assert decoys, "no decoy of a person collection: the check saw nothing"
+
+
+def test_an_answer_may_say_what_the_plan_overwrote(composed):
+    """A reply may tell what it changed ("reassigned from Juan"): the values a step
+    overwrites are never among those the answer must leave out."""
+    _, result = composed
+    checked = 0
+    for task in result.tasks:
+        excluded = {str(v) for row in task.answer for v in row["excludes"]}
+        if not excluded:
+            continue
+        records = {
+            rid: rec
+            for colls in task.initial_state.values()
+            for recs in colls.values()
+            if isinstance(recs, dict)
+            for rid, rec in recs.items()
+            if isinstance(rec, dict)
+        }
+        for step in task.gold_plan:
+            if not step["write"]:
+                continue
+            held = [
+                records[v]
+                for v in step["arguments"].values()
+                if isinstance(v, str) and v in records
+            ]
+            for rec in held:
+                old = {str(rec[k]) for k in step["arguments"] if k in rec and rec[k] is not None}
+                old -= {str(v) for v in step["arguments"].values()}
+                checked += 1
+                assert not old & excluded, (task.task_id, step["tool"], old & excluded)
+    assert checked, "no overwrite beside an answer: the check saw nothing"
+
+
+def test_money_taken_is_refunded_not_cancelled() -> None:
+    assert not may_write({"status": "succeeded"}, "action", "cancel_payment")
+    assert may_write({"status": "succeeded"}, "action", "refund_payment")
+    assert may_write({"status": "requires_capture"}, "action", "cancel_payment")

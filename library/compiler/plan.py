@@ -16,7 +16,7 @@ from library.compiler.model import (
     ToolPlan,
     TypeSpec,
 )
-from library.compiler.naming import class_name, words
+from library.compiler.naming import SERVICE_ATTRS, class_name, words
 from library.compiler.records import (
     RecordBuilder,
     RecordSource,
@@ -96,6 +96,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     used = {t.resource for t in tools}
     kept = {r.resource: r for r in records.values() if r.resource in used}
     _unshadow(kept, mapper, planner)
+    _unshadow_methods(tools, mapper)
     _forget_dropped_collections(tools, kept)
     order = {spec.name: i for i, spec in enumerate(specs)}
     plan = ServicePlan(
@@ -325,6 +326,28 @@ def _unshadow(records: dict[str, RecordPlan], mapper: TypeMapper, planner: ToolP
                     new += "_"
                 attrs.add(new)
                 f.attr = new
+
+
+# Builtin types the annotations of a tool method may name.
+_ANNOTATION_BUILTINS = frozenset(
+    {"list", "dict", "str", "int", "float", "bool", "set", "tuple", "bytes", "type", "object"}
+)
+
+
+def _unshadow_methods(tools: list[ToolPlan], mapper: TypeMapper) -> None:
+    """A tool method must not share its name with a module-level type or a builtin type
+    (a tool ``AddColumn`` beside the model ``AddColumn``, a tool ``list`` beside ``list[str]``):
+    in the class body, the annotations of every method defined after it would name the
+    method. Such methods get another name; the tool keeps the spec's."""
+    names = set(mapper.taken) | _ANNOTATION_BUILTINS
+    methods = {t.method for t in tools}
+    for t in tools:
+        if t.method in names:
+            new = f"{t.method}_"
+            while new in methods or new in names or new in SERVICE_ATTRS:
+                new += "_"
+            methods.add(new)
+            t.method = new
 
 
 def _extend_for_action(record: RecordPlan, word: str) -> None:

@@ -17,10 +17,13 @@ from library.rubric.values import timestamp
 FINAL = TERMINAL | {"resolved", "solved", "paid", "settled", "shipped", "sent", "posted"}
 FINAL |= {"wont_do", "wontfix", "wont_fix", "abandoned", "obsolete", "duplicate"}  # given up
 FINAL |= {"missed", "ended", "hung_up"}  # a call that is over
+FINAL |= {"succeeded", "captured"}  # money taken: refunded, never cancelled
 # From these, a few follow-up transitions are still legitimate (a paid invoice is refunded,
 # a shipped order delivered, a sent invoice paid); field edits are not.
 FOLLOW_UPS: dict[str, frozenset[str]] = {
     "paid": frozenset({"refund", "reverse", "credit", "reconcile", "archive", "receipt"}),
+    "succeeded": frozenset({"refund", "reverse", "reconcile", "archive", "receipt"}),
+    "captured": frozenset({"refund", "reverse", "reconcile", "archive", "receipt"}),
     "settled": frozenset({"refund", "reverse", "reconcile", "archive"}),
     "shipped": frozenset({"deliver", "receive", "return", "track", "archive", "complete"}),
     "sent": frozenset({"pay", "mark", "remind", "void", "cancel", "archive", "record", "accept",

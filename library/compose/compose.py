@@ -810,6 +810,9 @@ def _answer_facts(
     pool = [f for f in rich or facts if f.step in needed]
     rng.shuffle(pool)
     seen = _seen_values(walker, needed)
+    # what the plan overwrote (a ticket's previous assignee) a reply may say it changed
+    changed = {rid: fields for (_, _, rid), fields in edited.items()}
+    stated += [v for name, _, v, rid in seen if name in changed.get(rid, ())]
     for fact in pool:
         excludes = _confusable(fact, seen, stated)
         if excludes:

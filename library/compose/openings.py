@@ -10,14 +10,14 @@ Three situations, each with its own families of phrasings (``variant`` picks one
   Roberts got in touch ...") read differently, so staff and customers have their own;
 - the request starts from a record the user names (``the shipment "6349707628"``).
 
-The kind of work is a noun phrase that fits every family ("there is a refund to handle",
+The kind of work is a noun phrase that fits every family ("got in touch about a refund",
 "a refund came up"); where it repeats the record's own noun (``the shipment`` and "a
 shipment") the opening names the record alone.
 """
 
 from __future__ import annotations
 
-# The piece of work a workflow is, as a noun phrase: "there is {work} to handle".
+# The piece of work a workflow is, as a noun phrase: "got in touch about {work}".
 WORK: dict[str, str] = {
     "onboarding": "an onboarding",
     "offboarding": "an offboarding",
@@ -42,7 +42,7 @@ WORK: dict[str, str] = {
 STAFF = (
     "{subject} is out today; please pick up {work} from their plate.",
     "{subject} asked me to take care of {work} for them.",
-    "Covering for {subject} today: there is {work} of theirs to handle.",
+    "I'm covering for {subject} today, {work} of theirs included.",
     "{Work} came in for {subject}, who is away.",
 )
 # ... who takes part in the work the request gives (an assignee, a recipient): not away.
@@ -50,21 +50,21 @@ STAFF_HERE = (
     "{subject} asked me to take care of {work} for them.",
     "{subject} needs a hand with {work}.",
     "I'm helping {subject} with {work} today.",
-    "There is {work} to handle with {subject}.",
+    "{subject} and I have {work} to finish today.",
 )
 # A customer (or any outside person) whose records the request touches.
 CUSTOMER = (
-    "{subject} got in touch, and there is {work} to handle for them.",
+    "{subject} got in touch about {work}.",
     "{subject} wrote in; we have {work} to sort out.",
-    "{Work} for {subject}: here is what needs doing.",
-    "{subject} has been in touch; there is {work} to handle.",
+    "Can you help me with {work} for {subject}?",
+    "{subject} is waiting on us: {work}.",
 )
 # A record the user names.
 RECORD = (
-    "About {subject}: there is {work} to handle.",
+    "I'm working on {work} around {subject}.",
     "{subject} is part of {work} I'm working on.",
-    "{Work} involving {subject}: here is what needs doing.",
-    "{subject}: {work} to handle.",
+    "Following up on {subject}, part of {work}.",
+    "{subject} needs looking at; it is {work}.",
 )
 RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." needs no "a shipment"
     "About {subject}:",
@@ -74,7 +74,7 @@ RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." need
 # No workflow: the request only says who it is about.
 GENERIC = (
     "{subject} needs a few things sorted out.",
-    "{subject} came up in today's review; here is what needs doing.",
+    "{subject} came up in today's review, and a few things need doing.",
     "About {subject}:",
     "{subject} is on my list for today.",
     "{subject}: I need a hand with this.",
