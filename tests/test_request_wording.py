@@ -58,7 +58,7 @@ def test_a_colleague_and_a_customer_open_differently() -> None:
 
 
 def test_a_record_opening_does_not_repeat_its_own_noun_as_the_work() -> None:
-    """ "the booking ..." in a travel booking: not "working on a travel booking around it"."""
+    """ "the booking ..." in a travel booking: not "a travel booking around it"."""
     said = 'the booking "BK-1042"'
     for v in range(6):
         text = opening(said, "travel", v, noun="booking")
@@ -67,7 +67,7 @@ def test_a_record_opening_does_not_repeat_its_own_noun_as_the_work() -> None:
         t.format(subject=said)[:1].upper() + t.format(subject=said)[1:] for t in RECORD_ALONE
     }
     shipment = opening('the shipment "123"', "fulfilment", 0, noun="shipment")
-    assert "delivery problem" in shipment and shipment.startswith("I'm working on")
+    assert "delivery problem" in shipment and shipment.startswith("A delivery problem around")
 
 
 def test_the_motifs_own_openings_skip_a_possessive_after_a_parenthesis() -> None:

@@ -56,14 +56,14 @@ STAFF_HERE = (
 CUSTOMER = (
     "{subject} got in touch about {work}.",
     "{subject} wrote in; we have {work} to sort out.",
-    "Can you help me with {work} for {subject}?",
+    "{Work} for {subject}: can you help me with it?",
     "{subject} is waiting on us: {work}.",
 )
 # A record the user names.
 RECORD = (
-    "I'm working on {work} around {subject}.",
+    "{Work} around {subject} is on my plate today.",
     "{subject} is part of {work} I'm working on.",
-    "Following up on {subject}, part of {work}.",
+    "{subject} came up in {work} I'm working on.",
     "{subject} needs looking at; it is {work}.",
 )
 RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." needs no "a shipment"
