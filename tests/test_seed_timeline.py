@@ -93,3 +93,13 @@ def test_money_adds_up_from_the_line_items(service: str, collection: str) -> Non
         rate = items[0].get("tax_rate")
         if "tax_total" in r and rate is not None:
             assert r["tax_total"] == pytest.approx(r["subtotal"] * rate / 100, abs=0.01), r
+
+
+def test_a_short_span_under_way_still_holds_now() -> None:
+    """Rounding a live half-hour meeting's start down to the quarter hour must not end it
+    before now (one in eight did)."""
+    now = NOW + dt.timedelta(minutes=7)
+    for seed in range(300):
+        start = now + dt.timedelta(days=3)
+        begun, over = placed((start, start + HOUR / 2), "live", random.Random(seed), now)
+        assert begun <= now <= over and over - begun == HOUR / 2, seed

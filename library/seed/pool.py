@@ -745,7 +745,11 @@ def placed(span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datet
         length = end - start
         # a lone start (a call under way) began a little while ago
         begin = now - (length * rng.uniform(0.2, 0.8) or dt.timedelta(minutes=rng.randint(5, 50)))
-        begin = begin.replace(minute=begin.minute - begin.minute % 15, second=0, microsecond=0)
+        rounded = [  # on the quarter hour, else the minute, where the span still holds now
+            begin.replace(minute=begin.minute - begin.minute % 15, second=0, microsecond=0),
+            begin.replace(second=0, microsecond=0),
+        ]
+        begin = next((b for b in rounded if not length or b + length >= now), begin)
         shift = begin - start
     else:
         return span
