@@ -282,8 +282,9 @@ class _Suite:
         if paging:
             record("pagination", lambda: self.pagination(c, world, base, args, paging))
         counter = self.count_key(c, outcome.envelope.get("data"))
-        if counter is not None and self.lister(c, args) is not None:
-            record("counts", lambda: self.counts(c, world, base, args, counter))
+        lister = self.lister(c, args) if counter is not None else None
+        if counter is not None and lister is not None:
+            record("counts", lambda: self.counts(c, lister, world, base, args, counter))
         world.restore(base)
         record("invalid_argument", lambda: self.invalid_argument(c, world, base, args))
         probes = self.id_params(c)
@@ -558,7 +559,9 @@ class _Suite:
             if p == own:
                 continue
             for value in self.parameter_values(c, world, p):
-                if value == args.get(p) or calls == MAX_PARAM_CALLS:
+                if calls == MAX_PARAM_CALLS:
+                    break
+                if value == args.get(p):
                     continue
                 calls += 1
                 world.restore(base)
@@ -827,12 +830,17 @@ class _Suite:
         return None
 
     def counts(
-        self, c: ToolContract, world: World, base: Any, args: dict[str, Any], key: str
+        self,
+        c: ToolContract,
+        lister: ToolContract,
+        world: World,
+        base: Any,
+        args: dict[str, Any],
+        key: str,
     ) -> str | None:
-        """A count answers as many records as the resource's list holds for the same
-        arguments (with no argument, as many as there are)."""
-        lister = self.lister(c, args)
-        if lister is None or not set(args) <= set(lister.properties):
+        """A count answers as many records as the resource's list (``lister``) holds for the
+        same arguments (with no argument, as many as there are)."""
+        if not set(args) <= set(lister.properties):
             return None  # the count filters on what no list takes
         world.restore(base)
         envelope = self.call(world, c.name, args)
