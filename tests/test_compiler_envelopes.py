@@ -247,3 +247,109 @@ def test_a_list_of_parts_without_the_id_shows_those_parts() -> None:
     world.call(qualified(cls.name, "CreateDomain"), {"name": "search-1", "engine": "OpenSearch"})
     names = world.call(qualified(cls.name, "ListDomainNames"), {})["data"]["DomainNames"]
     assert {"name": "search-1", "engine": "OpenSearch"} in names
+
+
+def _reported(action: str, payload: dict) -> dict:
+    """``{action, result, data: <payload>}``: which call this was, how it went, then what."""
+    return {
+        "type": "object",
+        "required": ["action", "result", "data"],
+        "properties": {
+            "action": {"type": "string", "enum": [action]},
+            "result": {"type": "string", "enum": ["success", "error"]},
+            "data": payload,
+        },
+    }
+
+
+PROBE = {
+    "type": "object",
+    "required": ["id"],
+    "properties": {
+        "id": {"type": "string", "format": "uuid"},
+        "name": {"type": "string"},
+        "enabled": {"type": "boolean"},
+    },
+}
+PROBES = {"type": "object", "properties": {"probes": {"type": "array", "items": PROBE}}}
+PROBE_BODY = {
+    "type": "object",
+    "required": ["name"],
+    "properties": {"name": {"type": "string"}, "enabled": {"type": "boolean"}},
+}
+MONITOR = {
+    "openapi": "3.0.0",
+    "info": {"title": "Monitor", "version": "1"},
+    "paths": {
+        "/probes": {
+            "get": _op("listProbes", _reported("listProbes", PROBES)),
+            "put": _op("createProbe", _reported("createProbe", PROBES), PROBE_BODY),
+        },
+        "/probes/{id}": {
+            "get": _op("probeDetails", _reported("probeDetails", PROBES), path_id=True),
+            "post": _op("updateProbe", _reported("updateProbe", PROBES), PROBE_BODY, path_id=True),
+            "delete": _op("deleteProbe", _reported("deleteProbe", PROBES), path_id=True),
+        },
+    },
+}
+
+
+def test_an_answer_two_layers_down_is_planned_on_its_payload_and_wrapped_back() -> None:
+    """Every answer is ``{action, result, data: {probes: [...]}}``: a list lists under
+    ``data.probes``, a read or a write answers the one record there, a list of one; the
+    layers' fixed values come from the spec (the one ``action`` its enum allows)."""
+    specs, _ = ingest_document(orjson.dumps(MONITOR), source_file="monitor.json")
+    build = build_service(specs)
+    assert set(build.verified) == {s.name for s in specs}, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=3)
+    made = world.call(qualified(cls.name, "createProbe"), {"name": "disk", "enabled": True})
+    assert (made["data"]["action"], made["data"]["result"]) == ("createProbe", "success")
+    (probe,) = made["data"]["data"]["probes"]
+    one = world.call(qualified(cls.name, "probeDetails"), {"id": probe["id"]})["data"]
+    assert one["action"] == "probeDetails" and one["data"]["probes"] == [probe]
+    listed = world.call(qualified(cls.name, "listProbes"), {})["data"]["data"]["probes"]
+    assert probe in listed and len(listed) == 4
+    world.call(qualified(cls.name, "deleteProbe"), {"id": probe["id"]})
+    listed = world.call(qualified(cls.name, "listProbes"), {})["data"]["data"]["probes"]
+    assert probe["id"] not in {p["id"] for p in listed}
+
+
+NOTE = {
+    "type": "object",
+    "required": ["$id", "title"],
+    "properties": {"$id": {"type": "string"}, "title": {"type": "string"}},
+}
+NOTE_PAGE = {
+    "type": "object",
+    "required": ["sum", "notes"],
+    "properties": {
+        "sum": {"type": "integer", "description": "Total sum of items in the list."},
+        "notes": {"type": "array", "items": NOTE},
+    },
+}
+NOTEBOOK = {
+    "openapi": "3.0.0",
+    "info": {"title": "Notebook", "version": "1"},
+    "paths": {
+        "/notes": {
+            "get": _op("listNotes", NOTE_PAGE),
+            "post": _op("addNote", NOTE, {"type": "object", "required": ["title"],
+                                           "properties": {"title": {"type": "string"}}}),
+        },
+    },
+}  # fmt: skip
+
+
+def test_a_page_count_is_known_by_what_its_description_says_not_only_by_its_key() -> None:
+    """Appwrite's pages say how many items there are as ``sum`` ("Total sum of items in the
+    list."): a required key the compiler must fill, with the count."""
+    specs, _ = ingest_document(orjson.dumps(NOTEBOOK), source_file="notebook.json")
+    build = build_service(specs)
+    assert set(build.verified) == {"listNotes", "addNote"}, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=3)
+    page = world.call(qualified(cls.name, "listNotes"), {})["data"]
+    assert page["sum"] == len(page["notes"]) == 3

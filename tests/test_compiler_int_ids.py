@@ -280,3 +280,68 @@ def test_a_parameter_named_like_pydantic_s_own_still_builds() -> None:
     )
     assert envelope["success"], envelope
     assert envelope["data"]["model_config"] == "small"
+
+
+UUID = {
+    "type": "string",
+    "format": "uuid",
+    "minLength": 36,
+    "maxLength": 36,
+    "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+}
+CLIP = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer", "minimum": 1},
+        "uuid": UUID,
+        "shortUUID": {"type": "string", "description": "a shorter form of the uuid"},
+        "title": {"type": "string"},
+    },
+    "required": ["id", "uuid", "title"],
+}
+# the path takes the integer id, the uuid or the short uuid
+CLIP_KEY = {"oneOf": [{"type": "integer", "minimum": 1}, UUID, {"type": "string"}]}
+CLIPS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Clips", "version": "1"},
+    "paths": {
+        "/clips": {
+            "get": {
+                "operationId": "listClips",
+                "responses": _ok({"type": "array", "items": CLIP}),
+            },
+            "post": {
+                "operationId": "addClip",
+                "requestBody": {"content": {"application/json": {"schema": {
+                    "type": "object", "required": ["title"],
+                    "properties": {"title": {"type": "string"}}}}}},
+                "responses": _ok(CLIP),
+            },
+        },
+        "/clips/{id}": {
+            "get": {
+                "operationId": "getClip",
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": CLIP_KEY}],
+                "responses": _ok(CLIP),
+            }
+        },
+    },
+}  # fmt: skip
+
+
+def test_a_uuid_beside_the_id_is_the_records_other_name_and_either_id_form_is_taken() -> None:
+    """``uuid`` next to an integer ``id`` names the record itself: each record gets its own
+    value of the declared format (it was taken for a pointer to another clip and seeded with
+    that clip's number, ``'6'``, which fails ``minLength: 36``); and an id parameter that
+    takes an integer or a text takes the number the spec allows."""
+    specs, _ = ingest_document(json.dumps(CLIPS).encode(), source_file="clips.json")
+    build = build_service(specs)
+    assert set(build.verified) == {"listClips", "addClip", "getClip"}, build.outcomes
+    cls = load_service(compile_service(specs).source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(), size=SIZE)
+    clips = world.call(qualified(cls.name, "listClips"), {})["data"]
+    uuids = [c["uuid"] for c in clips]
+    assert len(set(uuids)) == len(clips) and all(len(u) == 36 for u in uuids), uuids
+    one = world.call(qualified(cls.name, "getClip"), {"id": int(clips[0]["id"])})
+    assert one["success"] and one["data"]["uuid"] == uuids[0], one

@@ -246,3 +246,37 @@ def test_rpc_style_operations_named_by_a_bare_verb_take_the_path_s_noun() -> Non
         "update": ("monitors", Verb.UPDATE),
         "delete": ("monitors", Verb.DELETE),
     }
+
+
+def test_an_operation_named_by_its_http_method_takes_its_verb_from_the_path() -> None:
+    """``Conversions_Post`` on ``/conversions/{conversionId}`` ("Update conversion specified
+    by id") names the method it is sent with, not a create: a POST to one record updates it."""
+    item = [{"name": "conversionId", "in": "path", "required": True, "schema": {"type": "integer"}}]
+    body = {"type": "object", "properties": {"name": {"type": "string"}}}
+    document = {
+        "openapi": "3.0.0",
+        "info": {"title": "Clicks", "version": "1"},
+        "paths": {
+            "/conversions/{conversionId}": {
+                "post": {
+                    "operationId": "Conversions_Post",
+                    "parameters": item,
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"200": {"description": "ok"}},
+                }
+            },
+            "/conversions": {
+                "post": {
+                    "operationId": "Conversions_Add",
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"200": {"description": "ok"}},
+                }
+            },
+        },
+    }
+    specs, _ = ingest_document(json.dumps(document).encode(), source_file="clicks.json")
+    got = {s.name: (s.resource, s.verb) for s in specs}
+    assert got == {
+        "Conversions_Post": ("conversions", Verb.UPDATE),
+        "Conversions_Add": ("conversions", Verb.CREATE),
+    }

@@ -349,11 +349,15 @@ def test_an_id_is_sent_as_its_parameter_takes_it() -> None:
 
 
 def test_a_wrong_value_is_of_another_json_type() -> None:
-    assert _wrong({"type": "string"}) == {"unexpected": [1]}
-    assert _wrong({"type": "integer"}) == _wrong({"type": "number"}) == "not-a-number"
-    assert _wrong({"type": "boolean"}) == "not-a-boolean"
-    assert _wrong({"type": "array"}) == _wrong({"type": "object"}) == 12345
-    assert _wrong({}) is NOTHING
+    wrong = _wrong
+    assert wrong({"type": "string"}) == {"unexpected": [1]}
+    assert wrong({"type": "integer"}) == wrong({"type": "number"}) == "not-a-number"
+    assert wrong({"type": "boolean"}) == "not-a-boolean"
+    assert wrong({"type": "array"}) == wrong({"type": "object"}) == 12345
+    assert wrong({}) is NOTHING
+    # an id taking a number or a text: a text is no wrong type there, an object is
+    either = {"oneOf": [{"type": "integer"}, {"type": "string"}]}
+    assert _wrong({"type": "integer"}, either) == {"unexpected": [1]}
 
 
 def test_a_reference_is_found_in_any_branch_of_a_union() -> None:

@@ -272,7 +272,7 @@ tools:
       ignee_email,tags=tags,customer_id=customer_id,amount=amount,closed_at=closed_at,created_at
       =created_at,description=description] | ticket_id:id! reason:ignored |
       status_field='status' target='closed' stamp_field='closed_at'
-  assignTicket: action answer | ticket_id:id! assignee_email:field! |
+  assignTicket: action answer [ticket_id=data.id] | ticket_id:id! assignee_email:field! |
       assignee=('assignee_email', 'assignee_email') blocked=('closed',)
 """,
     "PLANNER": """\

@@ -210,7 +210,7 @@ def assignTicket(self, ticket_id: TicketId, assignee_email: Email) -> dict[str, 
             f"ticket {ticket_id!r} is {record.status}",
         )
     data = self.update("tickets", ticket_id, assignee_email=assignee_email)
-    return _answer(data, {})
+    return _answer(data, {"ticket_id": data.id})
 ''',
 }
 

@@ -204,7 +204,7 @@ TOOLS = {
         {"id": "id", "deleted": "true"},
     ),
     "closeTicket": ("action", "tickets", True, "view", None, None, WHOLE),
-    "assignTicket": ("action", "tickets", True, "answer", None, None, {}),
+    "assignTicket": ("action", "tickets", True, "answer", None, None, {"ticket_id": "data.id"}),
 }
 PARAMS = {
     "createCustomer": [

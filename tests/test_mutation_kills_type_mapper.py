@@ -209,8 +209,14 @@ def test_nested_models_are_shared_by_shape_and_named_by_their_hint() -> None:
     keyed = {"type": "object", "properties": {"class": {"type": "integer"}}}
     field = mapper.map(keyed, path="k", infos={}, hint="spec", owner="deal")
     assert field.annotation == "Spec"
-    made = mapper.models[(("class", "int", False, False),)]
+    made = mapper.models[(("class", "int", False, False, ()),)]
     assert [(f.name, f.attr) for f in made.fields] == [("class", "class_")]
+    # one shape under other constraints is another class: a channel's ``id`` is at least 1
+    # where an account's may be 0, and sharing one class seeded channels with 0
+    counted = {"type": "object", "properties": {"class": {"type": "integer", "minimum": 1}}}
+    bounded = mapper.map(counted, path="c", infos={}, hint="channel", owner="deal")
+    assert bounded.annotation == "Channel"
+    assert mapper.models[(("class", "int", False, False, (("minimum", "1"),)),)].name == "Channel"
 
 
 def test_lists_free_objects_depth_and_recursion() -> None:

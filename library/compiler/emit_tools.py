@@ -12,6 +12,7 @@ from typing import Any
 
 from library.compiler.actions import RECIPIENTS, REPLIES, SENDERS, status_field
 from library.compiler.emit_seed import put_call
+from library.compiler.envelopes import Layer
 from library.compiler.ids import new_id_source
 from library.compiler.model import (
     ActionPlan,
@@ -159,6 +160,8 @@ class ToolWriter:
             lines = _returned(lines, shown.format)
         elif tool.output.shape is Shape.BLANK:  # the write answers the empty text
             lines = _returned(lines, lambda value: '""')
+        if tool.outer:  # the call envelopes the spec declares around the answer
+            lines = _returned(lines, lambda value: _enveloped(value, tool.outer))
         return lines
 
     def _stateless(self, tool: ToolPlan, marking: dict[str, Any]) -> list[str]:
@@ -281,6 +284,8 @@ class ToolWriter:
         return f" = {default_literal(p) or 'None'}"
 
     def _returns(self, tool: ToolPlan, record: RecordPlan) -> str:
+        if tool.outer:
+            return "dict[str, Any]"
         if tool.output.shape is Shape.LIST and tool.output.shown:
             return "list[dict[str, Any]]"
         if tool.output.shape in (Shape.LIST, Shape.ONE):
@@ -861,6 +866,13 @@ def _returned(lines: list[str], wrap: Callable[[str], str]) -> list[str]:
         head, *rest = answer.split("\n")  # a long wrap comes as lines, indented alike
         out[last + 1 : last + 1] = [f"{pad}return {head}", *(f"{pad}{r}" for r in rest)]
     return out
+
+
+def _enveloped(value: str, layers: tuple[Layer, ...]) -> str:
+    """The answer inside its call envelopes, innermost first."""
+    for layer in reversed(layers):
+        value = layer.wrap(value)
+    return value
 
 
 def _answer_call(value: str, meta: dict[str, str]) -> str:

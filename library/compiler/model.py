@@ -242,6 +242,8 @@ class ToolPlan:
     # verb "shell": a shell command on the service's file tree (``library.compiler.shell``):
     # {command, roles: parameter -> operand role, answer: answer key -> part of the result}
     shell: dict[str, Any] | None = None
+    # call envelopes around the answer, outermost first (``library.compiler.envelopes``)
+    outer: tuple[Any, ...] = ()
 
     def by_role(self, *roles: Role) -> list[ParamPlan]:
         return [p for p in self.params if p.role in roles]

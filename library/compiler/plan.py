@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from library.compiler.actions import FLAGS, TARGETS, action_word, status_field
 from library.compiler.device import add_switch_fields, device_resources, switch
+from library.compiler.envelopes import Layer, peel
 from library.compiler.model import (
     FieldPlan,
     Kind,
@@ -53,6 +54,12 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     service = specs[0].service
     skipped: dict[str, str] = {}
     usable = _usable(specs, service, skipped)
+    outers: dict[str, tuple[Layer, ...]] = {}
+    for i, spec in enumerate(usable):
+        if STATELESS_KEY not in spec.vendor:
+            usable[i], layers = peel(spec)  # planned on its payload, the answer wrapped back
+            if layers:
+                outers[spec.name] = layers
     cls = class_name(service)
     mapper = TypeMapper({cls, f"{cls}State", f"{cls}Transition"})
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
@@ -92,6 +99,9 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
             tools.append(plan_shell(spec, mapper, planner.methods))
         except Skip as exc:
             skipped[spec.name] = exc.reason
+    for tool in tools:
+        if tool.shell is None:
+            tool.outer = outers.get(tool.name, ())
     _keys_held(tools, records)
     used = {t.resource for t in tools}
     kept = {r.resource: r for r in records.values() if r.resource in used}

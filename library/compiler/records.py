@@ -17,7 +17,13 @@ from typing import Any
 from library.compiler.ids import ID_WORDS, id_key, id_style
 from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
-from library.compiler.types import TypeMapper, infos_by_path, json_types, single_branch
+from library.compiler.types import (
+    TypeMapper,
+    infos_by_path,
+    json_types,
+    names_itself,
+    single_branch,
+)
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import State
 from library.toolspec import ToolSpec
@@ -498,7 +504,9 @@ class RecordBuilder:
         attr = field_attr(key, taken)
         taken.add(attr)
         unique = spec.kind is Kind.STR and (
-            _unique(description, owner) or key in ("username", "slug", f"{owner}_number")
+            _unique(description, owner)
+            or key in ("username", "slug", f"{owner}_number")
+            or names_itself(key)
         )
         fields[key] = FieldPlan(key, attr, spec, False, description, unique)
 

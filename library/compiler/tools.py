@@ -297,8 +297,9 @@ class ToolPlanner:
                 raise Skip(f"id parameter {name!r} is {param.type.kind}, record ids are {kind}")
             param.role, param.ref_collection = Role.ID, record.resource
             ref = "IntRef" if wire_int else "Ref"
-            if record.id_style.numeric and param.type.kind is Kind.ANY:
-                ref = "AnyRef"  # a number or a text: both name a record
+            either = {"integer", "string"} <= json_types(param.type.schema)[0]
+            if record.id_style.numeric and (param.type.kind is Kind.ANY or either):
+                ref = "AnyRef"  # a number or a text (``oneOf: [integer, uuid]``): both name it
             param.type = TypeSpec(Kind.STR, f'{ref}["{record.resource}"]', semantic="id")
             param.default = MISSING
             return
@@ -529,15 +530,20 @@ class ToolPlanner:
         props = root.get("properties") or {}
         own = (*tokens(singular(record.resource)), "id")
         meta: dict[str, str] = {}
-        for key in root.get("required") or ():
+        # the new record's id where the answer has a place for it, required or not
+        # (``{id, uri}`` of a create: an empty answer would not say which record it made)
+        named = [k for k in props if k == record.id_key or tokens(k) in (own, ("id",))]
+        required = root.get("required") or ()
+        for key in dict.fromkeys([*required, *named]):
             node = deref(props.get(key), root)
             wire = json_types(node)[0]
             if key == record.id_key or tokens(key) in (own, ("id",)):
-                if wire <= {"string"}:
+                shaped = any(node.get(k) for k in ("pattern", "format", "minLength"))
+                if wire <= {"string"} and (key in required or not shaped):
                     meta[key] = "data.id"
                 elif wire <= {"integer", "number"} and record.id_style.numeric:
                     meta[key] = "int(data.id)"
-                else:
+                elif key in required:
                     return None
                 continue
             value = self._answered(key, node, record)
@@ -624,7 +630,7 @@ class ToolPlanner:
         for key, node in (schema.get("properties") or {}).items():
             if key == source.items_key:
                 continue
-            meaning = PAGE_META.get(key)
+            meaning = PAGE_META.get(key) or _counts_items(deref(node, schema))
             if meaning is None and key in required and key.isidentifier():
                 # a status-like constant, or what call this was (``{status_code, service,
                 # resource, operation, data: [...]}``): a fixed value, its type from the value
@@ -1066,6 +1072,17 @@ def _scalar_answer(root: dict[str, Any], record: RecordPlan, verb: str) -> Outpu
     if (fmt is None and root.get("maxLength") is None) or (fmt == "uuid" and style.kind == "uuid"):
         return OutputPlan(Shape.ID, meta={"type": "string"})
     return None
+
+
+_COUNT_WORDS = re.compile(r"\b(total|number of|count of|how many)\b", re.IGNORECASE)
+
+
+def _counts_items(node: dict[str, Any]) -> str | None:
+    """``total`` for a page's integer said to count its items (Appwrite's ``sum``, "Total sum
+    of items in the list."), whatever the key is called."""
+    if json_types(node)[0] != {"integer"}:
+        return None
+    return "total" if _COUNT_WORDS.search(str(node.get("description") or "")) else None
 
 
 def _constant_type(value: str) -> TypeSpec:

@@ -21,7 +21,7 @@ from pydantic import Field, TypeAdapter
 
 from library.compiler.model import FieldPlan, Kind, ModelPlan, TypeSpec
 from library.compiler.naming import class_name, field_attr
-from library.ingest.naming import singular
+from library.ingest.naming import singular, tokens
 from library.runtime.semantic import REGISTRY
 from library.toolspec import FieldInfo
 
@@ -255,6 +255,8 @@ class TypeMapper:
             semantic = None  # a declared format (``uuid``) beats a guess from the name
         if jtype == "string" and fmt in ("date", "date-time"):
             semantic = "date" if fmt == "date" else "datetime"  # the format beats a name guess
+        if semantic == "id" and names_itself(at.hint):
+            semantic = None  # ``uuid`` beside an ``id``: the holder's own other name, no pointer
         if semantic == "id" and jtype in ("string", None):
             annotation = f'Ref["{ref}"]' if ref else "str"
             return TypeSpec(Kind.STR, annotation, semantic="id", ref=ref)
@@ -298,7 +300,11 @@ class TypeMapper:
             taken.add(attr)
             description = sub.get("description", "") if isinstance(sub, dict) else ""
             fields.append(FieldPlan(key, attr, spec, key in required, description))
-        signature = tuple((f.name, f.type.annotation, f.type.nullable, f.required) for f in fields)
+        # constraints too: a channel whose ``id`` is at least 1 is not an account whose may be 0
+        signature = tuple(
+            (f.name, f.type.annotation, f.type.nullable, f.required, _bounds(f.type.schema))
+            for f in fields
+        )
         existing = self.models.get(signature)
         if existing is None:  # same shape, same class: billing and shipping addresses share one
             name = self.claim(class_name(at.hint), at.owner)
@@ -336,6 +342,24 @@ def _constrained(node: Mapping[str, Any]) -> bool:
 def _same_scalar_type(values: tuple[Any, ...]) -> bool:
     kinds = {type(v) for v in values}
     return len(kinds) == 1 and kinds <= {str, int}
+
+
+_BOUND_KEYS = (
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "pattern", "format", "minItems", "maxItems",
+)  # fmt: skip
+
+
+def _bounds(node: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What a node's values must satisfy beyond their type, as a hashable key."""
+    return tuple((k, repr(node[k])) for k in _BOUND_KEYS if isinstance(node, dict) and k in node)
+
+
+def names_itself(key: str) -> bool:
+    """A key named only as an identifier (``uuid``, ``shortUUID``, ``guid``): an identifier of
+    the object that holds it, wherever that object's id is kept, not a pointer to a record."""
+    words = set(tokens(key))
+    return bool(words & {"uuid", "guid"}) and words <= {"uuid", "guid", "short"}
 
 
 def infos_by_path(fields: list[FieldInfo], side: str, prefix: str = "") -> dict[str, FieldInfo]:

@@ -178,7 +178,8 @@ _READ_FIRST = frozenset({"list", "describe", "get", "search", "query", "find", "
 
 def http_verb(method: str, shape: PathShape, name: str) -> Verb:
     method = method.upper()
-    hinted = _name_verb(tokens(name))[0]
+    # ``Conversions_Post`` names the HTTP method, not what the call does
+    hinted = _name_verb(tuple(t for t in tokens(name) if t != method.lower()))[0]
     first = tokens(name)[:1]
     if method == "POST" and first and first[0] in _READ_FIRST:
         return VERB_WORDS.get(first[0], V.READ)

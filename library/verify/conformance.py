@@ -174,12 +174,18 @@ class _Suite:
         """The record in a write's result: the result itself, or the one object of an
         envelope (``{"data": {...}}``)."""
         key = self.id_key(collection)
-        if isinstance(data, list) and len(data) == 1:  # ``[record]``: the one record
-            data = data[0]
-        if isinstance(data, dict) and key not in data:
-            inner = [v for v in data.values() if isinstance(v, dict) and key in v]
-            if len(inner) == 1:
-                return inner[0]
+        for _ in range(MAX_LAYERS):
+            if isinstance(data, list) and len(data) == 1:  # ``[record]``: the one record
+                data = data[0]
+                continue
+            if not isinstance(data, dict) or key in data:
+                break
+            # ``{data: {...}}``, ``{action, result, data: {probes: [{...}]}}``: the one way
+            # down to an object that holds the id
+            inner = [v for v in data.values() if _holds_key(v, key, MAX_LAYERS)]
+            if len(inner) != 1:
+                break
+            data = inner[0]
         return data
 
     # -- worlds ---------------------------------------------------------------------------
@@ -993,12 +999,12 @@ class _Suite:
         if c.required:
             p = c.required[0]
             probes.append(({k: v for k, v in args.items() if k != p}, f"without {p!r}"))
-            wrong = _wrong(simplify(c.properties[p], c.input_schema))
+            wrong = _wrong(simplify(c.properties[p], c.input_schema), _whole(c, p))
             if wrong is not NOTHING:
                 probes.append(({**args, p: wrong}, f"{p!r} of the wrong type"))
         else:
             for p, node in c.properties.items():
-                wrong = _wrong(simplify(node, c.input_schema))
+                wrong = _wrong(simplify(node, c.input_schema), _whole(c, p))
                 if wrong is not NOTHING:
                     probes.append(({**args, p: wrong}, f"{p!r} of the wrong type"))
                     break
@@ -1308,10 +1314,18 @@ def _canon(envelope: dict[str, Any]) -> bytes:
     return orjson.dumps(envelope, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
-def _wrong(node: dict[str, Any]) -> Any:
-    """A value of the wrong JSON type for a node, or NOTHING when any type is accepted."""
+def _whole(c: ToolContract, p: str) -> dict[str, Any]:
+    """Parameter ``p``'s schema as declared, every branch of it (``simplify`` keeps one)."""
+    defs = c.input_schema.get("$defs")
+    node = c.properties.get(p)
+    return {**({"$defs": defs} if defs else {}), **(node if isinstance(node, dict) else {})}
+
+
+def _wrong(node: dict[str, Any], whole: dict[str, Any] | None = None) -> Any:
+    """A value of the wrong JSON type for a node (``whole``: the node with all its branches
+    must refuse it), or NOTHING when any type is accepted."""
     jtype = main_type(node)
-    return {
+    first = {
         "string": {"unexpected": [1]},
         "integer": "not-a-number",
         "number": "not-a-number",
@@ -1319,6 +1333,18 @@ def _wrong(node: dict[str, Any]) -> Any:
         "array": 12345,
         "object": 12345,
     }.get(jtype or "", NOTHING)
+    if first is NOTHING:
+        return NOTHING
+    if whole is None or not (whole.get("oneOf") or whole.get("anyOf")):
+        return first
+    # ``oneOf: [integer, string]``: a text is no wrong type there, an object is
+    return next(
+        (v for v in (first, {"unexpected": [1]}, 12345) if validate(v, whole) is not None),
+        NOTHING,
+    )
+
+
+MAX_LAYERS = 4  # envelopes around a record or a page, at most
 
 
 def _page(data: Any) -> tuple[list[Any], str | None]:
@@ -1327,7 +1353,7 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
         return data, None
     if not isinstance(data, dict):
         return [], None
-    items: list[Any] = []
+    items: list[Any] | None = None
     for value in data.values():
         if isinstance(value, list) and all(isinstance(v, dict) for v in value):
             items = value
@@ -1336,7 +1362,23 @@ def _page(data: Any) -> tuple[list[Any], str | None]:
         (data[k] for k in NEXT_CURSOR_KEYS if isinstance(data.get(k), str) and data.get(k)),
         None,
     )
-    return items, cursor
+    inner = [v for v in data.values() if isinstance(v, dict)]
+    if items is None and len(inner) == 1:  # ``{action, result, data: {probes: [...]}}``
+        items, below = _page(inner[0])
+        cursor = cursor or below
+    return items or [], cursor
+
+
+def _holds_key(value: Any, key: str, depth: int) -> bool:
+    """Whether an object holding ``key`` lies within ``value``: itself, the one item of a
+    list, or below one of its values (``depth`` layers at most)."""
+    if depth <= 0:
+        return False
+    if isinstance(value, list):
+        return len(value) == 1 and _holds_key(value[0], key, depth - 1)
+    if not isinstance(value, dict):
+        return False
+    return key in value or any(_holds_key(v, key, depth - 1) for v in value.values())
 
 
 def _promises_cursor(c: ToolContract, data: Any) -> bool:
