@@ -486,3 +486,50 @@ def test_a_compiled_filter_on_a_list_field_keeps_the_records_holding_the_value()
     ignored = source.replace("(tags is None or tags in (r.tags or []))", "True")
     detail = _search_problem_of(ignored, specs, "list_videos")
     assert detail is not None and detail.startswith("tags='"), detail
+
+
+# -- a filter named in another case than the field it filters (Twilio: ``BindingType`` lists by
+# ``binding_type``); it was ignored, and the list verified nothing about it
+BINDING = {
+    "type": "object",
+    "properties": {"sid": TEXT, "binding_type": {"type": "string", "enum": ["apn", "gcm", "fcm"]}},
+    "required": ["sid", "binding_type"],
+}
+BINDINGS = {
+    "openapi": "3.0.0",
+    "info": {"title": "Chat", "version": "1"},
+    "paths": {
+        "/Bindings": {
+            "get": {
+                "operationId": "ListBinding",
+                "parameters": [
+                    {"name": "BindingType", "in": "query",
+                     "schema": {"type": "string", "enum": ["apn", "gcm", "fcm"]}},
+                ],
+                "responses": _ok({"type": "object", "properties": {
+                    "bindings": {"type": "array", "items": BINDING}}}),
+            }
+        },
+        "/Bindings/{Sid}": {
+            "get": {
+                "operationId": "FetchBinding",
+                "parameters": [{"name": "Sid", "in": "path", "required": True, "schema": TEXT}],
+                "responses": _ok(BINDING),
+            }
+        },
+    },
+}  # fmt: skip
+
+
+def test_a_filter_named_in_another_case_filters_its_field() -> None:
+    specs, errors = ingest_document(json.dumps(BINDINGS).encode(), source_file="chat.json")
+    assert specs, errors
+    source = compile_service(specs).source
+    assert _search_problem_of(source, specs, "ListBinding") is None
+    cls = load_service(source)
+    world = World([cls()], seed=0)
+    world.seed_states(seed_pool(0), 6)
+    every = world.call(qualified(cls.name, "ListBinding"), {})["data"]["bindings"]
+    kind = every[0]["binding_type"]
+    some = world.call(qualified(cls.name, "ListBinding"), {"BindingType": kind})["data"]
+    assert some["bindings"] == [b for b in every if b["binding_type"] == kind]

@@ -288,6 +288,8 @@ class ToolPlanner:
     ) -> None:
         name = param.name
         field = record.fields.get(name)
+        if field is None and verb in ("list", "search", "count"):
+            field = _field_named(name, record)  # Twilio's ``BindingType`` lists by ``binding_type``
         if name == own:
             # a numbered record's id may be declared a number (``rule_id: number``)
             numbers = (Kind.INT, Kind.FLOAT)
@@ -332,7 +334,7 @@ class ToolPlanner:
             if fitted is None:  # same name, other meaning (``rrsets: bool`` vs a list field)
                 param.role = Role.IGNORED
             else:
-                param.target, param.type = name, _bounded(fitted, wanted)
+                param.target, param.type = field.name, _bounded(fitted, wanted)
         if param.role is Role.IGNORED and param.ref_collection:
             param.role = Role.REF
 
@@ -350,7 +352,7 @@ class ToolPlanner:
             wanted = _member_of(param.type, field.type) or field.type
             fitted = compatible(param.type, wanted)
             if fitted is not None:
-                param.role, param.target, param.type = Role.FILTER, name, fitted
+                param.role, param.target, param.type = Role.FILTER, field.name, fitted
             else:
                 param.role = Role.IGNORED
         elif (
@@ -1083,6 +1085,14 @@ def _counts_items(node: dict[str, Any]) -> str | None:
     if json_types(node)[0] != {"integer"}:
         return None
     return "total" if _COUNT_WORDS.search(str(node.get("description") or "")) else None
+
+
+def _field_named(name: str, record: RecordPlan) -> FieldPlan | None:
+    """The one field of the record named with the same words in another case (``deviceId``
+    and ``DeviceId``, ``SimSid`` and ``sim_sid``)."""
+    want = tokens(name)
+    found = [f for key, f in record.fields.items() if tokens(key) == want]
+    return found[0] if len(found) == 1 else None
 
 
 def _constant_type(value: str) -> TypeSpec:
