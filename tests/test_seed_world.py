@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from library.compiler import compile_service, load_service
-from library.compose.lookups import moved_with
+from library.compose.lookups import holding, moved_with
 from library.compose.spec_library import specs_by_service
 from library.runtime import World
 from library.runtime.service import Record
@@ -241,3 +241,9 @@ def test_a_decoy_lifecycle_moves_as_one_and_stays_in_the_past(days: int) -> None
     copy = ORDER.model_copy(update=moved)
     assert copy.sent_at != sent
     assert copy.created_at <= (copy.sent_at or NOW) <= copy.updated_at <= NOW, copy
+
+
+def test_a_decoy_in_another_state_is_copied_from_a_record_in_that_state() -> None:
+    unsent = ORDER.model_copy(update={"id": "ord_2", "sent_at": None})
+    assert holding([ORDER, unsent], "sent_at", None) == [unsent]  # its stamps go with it
+    assert holding([ORDER], "sent_at", None) == [ORDER]  # none in that state: any

@@ -79,6 +79,9 @@ def moved_with(
             value = getattr(base, other, None) if other else None
             if other and type(value) is type(new) and (dated or numeric):
                 changes[other] = value + delta  # the other end moves as far
+    total = getattr(base, "total", None)
+    if numeric and name in _CHARGES and isinstance(total, float):
+        changes["total"] = round(total + new - old, 2)  # a charge moves the total it is part of
     if name == "created_at" and "updated_at" in fields:
         updated = getattr(base, "updated_at", None)
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
@@ -88,6 +91,8 @@ def moved_with(
 
 # Money a record's lines make (the parts that scale with them; ``total`` adds the rest).
 _FROM_LINES = ("subtotal", "tax_total", "total")
+# Parts of a record's ``total``.
+_CHARGES = ("subtotal", "tax_total", "shipping_total")
 
 
 def _repriced(base: Record, old: float, new: float) -> dict[str, Any] | None:
@@ -123,6 +128,13 @@ def _repriced(base: Record, old: float, new: float) -> dict[str, Any] | None:
     elif isinstance(total, float):
         changes["total"] = round(total * factor, 2)
     return changes
+
+
+def holding(records: list[Record], name: str, value: Any) -> list[Record]:
+    """The records to copy a decoy with ``value`` in ``name`` from: those that already hold
+    it where any does, so what goes with a state comes along (a lost deal's probability, a
+    canceled booking's reason), else all of them."""
+    return [r for r in records if getattr(r, name, None) == value] or records
 
 
 def _in_lifecycle(name: str) -> bool:
@@ -653,6 +665,7 @@ class Lookups(Binding):
             # not a sibling the subject already holds another role on (their own report
             # made one they approve)
             fitting = [r for r in siblings if not _names_elsewhere(r, info, people, keep or [])]
+            fitting = holding(fitting, name, new)
             source = self.rng.choice(fitting) if fitting else base
             was = getattr(source, name, value)
             changes = moved_with(source, name, was, new, self.base.clock)
