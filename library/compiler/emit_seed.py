@@ -1887,8 +1887,8 @@ _STATE_BOUND = {
     "converted": ("converted",), "resolution": ("resolved", "solved", "closed", "completed"),
     "amount_refunded": ("refunded", "partially_refunded"),
     "amount_paid": ("paid", "partially_paid"),  # a sent or overdue invoice has none paid yet
-    "tracking": ("shipped", "partial", "fulfilled", "partially_fulfilled", "in_transit",
-                 "out_for_delivery", "delivered"),  # a tracking number once shipped
+    "tracking": ("shipped", "partial", "fulfilled", "partially_fulfilled", "label_purchased",
+                 "in_transit", "out_for_delivery", "delivered", "exception"),  # once labelled
     "trial": ("trialing", "trial", "in_trial"),  # a trial's end while in it
 }  # fmt: skip
 # Initial states a state that follows the main one starts in (an order is ``unfulfilled``).
