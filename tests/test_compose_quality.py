@@ -1002,3 +1002,36 @@ def test_money_taken_is_refunded_not_cancelled() -> None:
     assert not may_write({"status": "succeeded"}, "action", "cancel_payment")
     assert may_write({"status": "succeeded"}, "action", "refund_payment")
     assert may_write({"status": "requires_capture"}, "action", "cancel_payment")
+
+
+def test_decoys_and_copies_keep_the_seeded_world_coherent(lib, composed):
+    """The records a task adds beside the seeded ones (decoys copied in another state,
+    with another total or time) keep to the seed's rules: a deal's probability follows its
+    stage, an order's total is the sum of its lines and charges, its fulfillment agrees with
+    its status, and what happened lies between creation and the last update, before now."""
+    _, result = composed
+    checked = 0
+    for task in result.tasks:
+        now = task_world(task, lib.classes).now().isoformat()
+        state = task.initial_state
+        for deal in state.get("crm", {}).get("deals", {}).values():
+            checked += 1
+            closed = {"won": 100, "lost": 0}.get(deal["stage"].rsplit("_", 1)[-1])
+            if closed is not None:
+                assert deal.get("probability") == closed, (task.task_id, deal)
+        for order in state.get("storefront", {}).get("orders", {}).values():
+            checked += 1
+            lines = sum(i["quantity"] * i["unit_price"] for i in order["line_items"])
+            assert abs(order["subtotal"] - lines) < 0.02, (task.task_id, order)
+            parts = order["subtotal"] + (order.get("shipping_total") or 0)
+            assert abs(order["total"] - parts) < 0.02, (task.task_id, order)
+            if order["status"] == "fulfilled":
+                assert order["fulfillment_status"] == "fulfilled", (task.task_id, order)
+        for records in (c for s in state.values() for c in s.values() if isinstance(c, dict)):
+            for r in records.values():
+                if not isinstance(r, dict) or not isinstance(r.get("updated_at"), str):
+                    continue
+                checked += 1
+                assert r["updated_at"][:19] <= now[:19], (task.task_id, r)
+                assert r.get("created_at", "")[:19] <= r["updated_at"][:19], (task.task_id, r)
+    assert checked

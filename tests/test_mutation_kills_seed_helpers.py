@@ -47,14 +47,18 @@ def test_the_creation_moment_is_drawn_before_the_first_step_reading_it() -> None
         ("created", "pool.moment('created', rng, now)"),
         ("d", "created"),
     ]
-    assert _names(es._created_first(list(steps), None)) == ["a", "created", "b", "c", "d"]
+    assert _names(es._created_first(list(steps))) == ["a", "created", "b", "c", "d"]
+
+    def reading(name: str) -> list[tuple[str, str]]:
+        return [(t, f"pool.created(rng, now, {name})" if t == "created" else e) for t, e in steps]
+
     # what ``created`` reads (``a``) stands before its first reader: it may move
-    assert _names(es._created_first(list(steps), "a"))[1] == "created"
+    assert _names(es._created_first(reading("a")))[1] == "created"
     # what it reads is drawn after that reader: it stays where it is
-    assert _names(es._created_first(list(steps), "c")) == _names(steps)
+    assert _names(es._created_first(reading("c"))) == _names(steps)
     read_late = [("x", "1"), ("created", "now"), ("y", "created")]
-    assert es._created_first(list(read_late), None) == read_late  # nothing reads it earlier
-    assert es._created_first([("x", "1")], None) == [("x", "1")]
+    assert es._created_first(list(read_late)) == read_late  # nothing reads it earlier
+    assert es._created_first([("x", "1")]) == [("x", "1")]
 
 
 def test_a_kind_of_text_fits_lengths_only_when_every_value_of_it_does() -> None:

@@ -143,11 +143,24 @@ SEED_TASKS = """\
     cast = pool.cast(rng)
     for _ in range(size):
         staff = cast.colleagues(2, roles=("assignee", "reporter"))
+        project = self.state.projects[rng.choice(projects_ids)]
         span = pool.window("time", rng, now)
         status = _pick_state(rng, ("todo", "in_progress"), get_args(Status))
         span = pool.placed(span, status, rng, now)
-        created = pool.created(rng, now, span[0])
-        updated = pool.moment("past", rng, now, created)
+        created = pool.created(rng, now, span[0], after=project.created_at)
+        completed_at = pool.stamp(rng, now, created, status in ("done",))
+        cancelled_at = pool.stamp(
+            rng,
+            now,
+            pool.latest(created, completed_at),
+            status in ("cancelled",),
+        )
+        updated = pool.moment(
+            "past",
+            rng,
+            now,
+            pool.latest(created, completed_at, cancelled_at),
+        )
         self.put(
             "tasks",
             Task(
@@ -159,14 +172,14 @@ SEED_TASKS = """\
                 due_date=pool.moment("upcoming", rng, now).date(),
                 start_at=span[0],
                 end_at=span[1],
-                completed_at=pool.stamp(rng, now, created, status in ("done",)),
-                cancelled_at=pool.stamp(rng, now, created, status in ("cancelled",)),
+                completed_at=completed_at,
+                cancelled_at=cancelled_at,
                 assignee_email=staff[0].email,
                 reporter_name=staff[1].full_name,
                 estimate_hours=0.5 + 0.25 * rng.randint(0, 30),
                 spent_hours=0.5 + 0.25 * rng.randint(0, 30),
                 is_urgent=rng.random() < 0.5,
-                project_id=rng.choice(projects_ids),
+                project_id=project.id,
                 labels=pool.sample("issue_label", rng, rng.randint(1, 3)),
                 description=pool.text("body:project", rng),
                 priority=rng.randint(1, 4),

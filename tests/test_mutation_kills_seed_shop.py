@@ -156,7 +156,8 @@ SEED_ORDERS = """\
         tax_total = round(subtotal * rng.uniform(0.05, 0.25), 2)
         shipping_total = round(rng.uniform(5.0, 80.0), 2)
         created = pool.created(rng, now)
-        updated = pool.moment("past", rng, now, created)
+        shipped_at = pool.stamp(rng, now, created, status in ("shipped", "delivered"))
+        updated = pool.moment("past", rng, now, pool.latest(created, shipped_at))
         record_id = self.new_id("ord")
         self.put(
             "orders",
@@ -177,8 +178,11 @@ SEED_ORDERS = """\
                 shipping_total=shipping_total,
                 total=round(subtotal + tax_total + shipping_total, 2),
                 currency=company.currency,
-                shipped_at=pool.stamp(rng, now, created, status in ("shipped", "delivered")),
-                tracking_number=pool.text("tracking_number", rng),
+                shipped_at=shipped_at,
+                tracking_number=pool.only(
+                    status in ("shipped", "delivered"),
+                    pool.text("tracking_number", rng),
+                ),
                 created_at=created,
                 updated_at=updated,
                 notes=pool.text("body:order", rng),

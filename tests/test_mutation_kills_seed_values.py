@@ -61,7 +61,7 @@ VALUES: list[tuple[str, TypeSpec, str]] = [
     ("unit_price", I(), "round(product.price)"),
     ("amount", F(), "round(rng.uniform(200.0, 60000.0), 2)"),
     ("amount", MONEY, "round(rng.uniform(200.0, 60000.0), 2)"),
-    ("discount_percent", F(), "float(rng.randrange(0, 101, 5))"),
+    ("discount_percent", F(), "5.0 + 5.0 * rng.randint(0, 5)"),  # 5-30%, not 0-100
     ("rating", I(minimum=1, maximum=5), "rng.randint(1, 5)"),
     ("age", I(), "rng.randint(21, 68)"),
     ("year", I(), "rng.randint(now.year - 1, now.year + 1)"),

@@ -492,7 +492,9 @@ def test_every_value_set_moves_the_matter_forward(walks: list[Walker]) -> None:
                     assert name not in ("status", "stage", "state") or value not in DERIVED
             ends, raises = clashing({n: v[0] for n, v in stated.items()})
             assert not (ends and raises), (_tools(walker), step.args)
-    assert moved["stage"] >= 5 and moved["urgency"] >= 2 and moved["new"] >= 3, moved
+    # enough moves seen for the checks above to mean something (stage 5 at e8c7151, 4 once
+    # the seeded states moved)
+    assert moved["stage"] >= 4 and moved["urgency"] >= 2 and moved["new"] >= 3, moved
 
 
 def test_which_way_each_kind_of_value_moves() -> None:
@@ -724,7 +726,9 @@ def test_a_colleague_s_trip_files_their_own_expense_report() -> None:
     library = bundled_library(["flights", "hotels", "car_rental", "hr", "expenses", "mail"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
     filed = 0
-    for walker in finished_walks(env, 200, "trip", _Trip):
+    # (400 walks: with bookings in states now, a canceled one is not updated, and 200 walks
+    # filed 2 reports, too few to check)
+    for walker in finished_walks(env, 400, "trip", _Trip):
         subjects = walker.subjects()
         if not any(env.is_staff("email", s) for s in subjects):
             continue

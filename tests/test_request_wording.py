@@ -446,7 +446,7 @@ def test_a_record_found_by_its_person_s_name_is_theirs() -> None:
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
     named = 0
     for task in compose_tasks([], 60, env=env, seed=3).tasks:
-        said = next(iter(task.gold_plan[0]["arguments"].values()))
+        said = next(iter(task.gold_plan[0]["arguments"].values()), None)  # (a listing: none)
         person = env.pool.person_by_name(str(said)) if isinstance(said, str) else None
         if person is None:
             continue

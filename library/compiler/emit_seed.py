@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from library.compiler.actions import STATUS_FIELDS, TERMINAL
+from library.compiler.actions import STATUS_FIELDS, TARGETS, TERMINAL, action_word
 from library.compiler.ids import new_id_source
 from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
 from library.compiler.naming import words
@@ -42,10 +42,11 @@ from library.compiler.values import (
     pattern_args,
     patterned_text,
 )
+from library.ingest.infer_output import TOLD_BY
 from library.ingest.naming import singular
 from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
-from library.seed.pool import HAPPENING, TIMED_STATES, window_kind
+from library.seed.pool import HAPPENING, TIMED_STATES, lifecycle_rank, window_kind
 from library.seed.vocab import role_of
 
 # Roles filled by a colleague (our organisation's staff), never by the record's subject.
@@ -120,8 +121,8 @@ _PAIR_TOKENS = (
 _NUMBERS: tuple[tuple[str, float, float, bool, float], ...] = (
     (r"(^|_)(rating|stars|score_5)$", 1, 5, True, 1),
     (r"story_points|(^|_)estimate$", 1, 13, True, 1),
+    (r"discount_percent|percent_off", 5, 30, False, 5),  # before any percentage: 5-30
     (r"(^|_)(probability|percent|percentage|pct|health_score|completion)$", 0, 100, True, 5),
-    (r"discount_percent|percent_off", 5, 30, False, 5),
     (r"tax_rate|vat_rate", 5, 25, False, 0.5),
     (r"(open|click|conversion|bounce|churn)_rate", 0.02, 0.6, False, 0.01),
     (r"(^|_)(quantity|qty|units)(_|$)", 1, 20, True, 1),
@@ -387,6 +388,12 @@ class _RecordWriter:
         self.status_field = ""
         self.status_enum: tuple[Any, ...] = ()
         self.status_expr: Expr = ""
+        # states that follow the main one: (variable, values), and their drawing lines
+        self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
+        self.follow_lines: list[tuple[str, Expr]] = []
+        self.stamp_lines: list[tuple[str, Expr]] = []  # lifecycle stamps, in order
+        self.parents: dict[str, str] = {}  # local holding a referenced record -> collection
+        self.after_times: list[str] = []  # creation times of referenced records
         self.before: str | None = None  # a window start created_at must precede
         self._required_now = False  # whether the value being written is required
         self.scope: list[str] = []  # nested models being written (``questions``)
@@ -423,6 +430,7 @@ class _RecordWriter:
         self._plan_flags(fields)
         self._plan_numbers(fields)
         self._plan_derived(fields)
+        self._plan_places(fields)
         self._plan_refs(fields)
         self._plan_inherited(fields)
         self._plan_carrier(fields)
@@ -430,27 +438,99 @@ class _RecordWriter:
         values: list[tuple[str | None, Expr]] = []
         for f in fields:
             if f.name in self.forced:
-                values.append((f.attr, self.forced[f.name]))
+                values.append((f.attr, self._bound(f, self.forced[f.name])))
                 continue
             expr = self.value(f.name, f.type, f.required, f.unique, 0, "")
             if expr is not None:
                 values.append((f.attr, self._bound(f, expr)))
+        values = self._chain_stamps(self._parent_picks(values))
         return self._write(values)
 
+    def _parent_picks(self, values: list[tuple[str | None, Expr]]) -> list[tuple[str | None, Expr]]:
+        """A record comes into being after the records it refers to (no application
+        predates its job): a referenced record is picked whole, and its creation time is
+        what this one's follows (see ``_after_parents``)."""
+        by_attr = {f.attr: f for f in self.record.fields.values()}
+        out: list[tuple[str | None, Expr]] = []
+        for attr, expr in values:
+            f = by_attr.get(attr or "")
+            target = resolve_ref(f.type.ref, self.collections) if f else None
+            parent = self.w.plan.records.get(target or "")
+            born = parent.fields.get("created_at") if parent else None
+            if f is None or f.type.kind is not Kind.STR or born is None or target == self.resource:
+                out.append((attr, expr))
+                continue
+            if born.type.kind not in (Kind.DATE, Kind.DATETIME):
+                out.append((attr, expr))
+                continue
+            ids = self.refs.get(str(target))
+            local = re.fullmatch(r"(\w+)\.id", expr) if isinstance(expr, str) else None
+            if ids and expr == f"rng.choice({ids})":
+                var = self._local(singular(str(target)))
+                self.body.append((var, f"self.state.{target}[{expr}]"))
+                self.parents[var] = str(target)
+                expr = f"{var}.id"
+            elif local is None or self.parents.get(local.group(1)) != target:
+                out.append((attr, expr))
+                continue
+            self.after_times.append(f"{expr.removesuffix('.id')}.{born.attr}")
+            out.append((attr, expr))
+        return out
+
+    def _after_parents(self) -> str:
+        """What ``created`` must follow: the latest creation of the records referred to."""
+        times = list(dict.fromkeys(self.after_times))
+        if len(times) > 1:
+            return f"pool.latest({', '.join(times)})"
+        return times[0] if times else ""
+
+    def _chain_stamps(self, values: list[tuple[str | None, Expr]]) -> list[tuple[str | None, Expr]]:
+        """Lifecycle stamps on one record are ordered: created <= applied/submitted/sent <=
+        approved/decided <= shipped <= delivered/closed <= updated. Each past stamp is drawn
+        after the latest one before it in the lifecycle (one not reached is None, skipped)."""
+        by_attr = {f.attr: f for f in self.record.fields.values()}
+        ranked: list[tuple[int, int, str | None, Expr]] = []
+        for k, (attr, expr) in enumerate(values):
+            f = by_attr.get(attr or "")
+            if f is None or f.type.kind not in (Kind.DATE, Kind.DATETIME):
+                continue
+            rank = lifecycle_rank(_snake(f.name))
+            flat = expr.flat() if isinstance(expr, Call) else expr
+            drawn_after = ("pool.stamp(rng, now, created", '"past", rng, now, created)')
+            past = any(text in flat for text in drawn_after)  # a past stamp, after creation
+            if rank is not None and past:
+                ranked.append((rank, k, attr, expr))
+        if not ranked:
+            return values
+        out = list(values)
+        earlier: list[str] = []
+        for _, k, attr, expr in sorted(ranked, key=lambda r: (r[0], r[1])):
+            after = f"pool.latest(created, {', '.join(earlier)})" if earlier else "created"
+            var = self._local(f"{_snake(by_attr[str(attr)].name)}")
+            self.stamp_lines.append((var, _after(expr, after)))
+            earlier.append(var)
+            out[k] = (attr, var)
+        return out
+
     def _bound(self, f: FieldPlan, expr: Expr) -> Expr:
-        """An optional field that exists only in some states (a lost deal's reason): set
-        only on records in those states."""
+        """An optional field that exists only in some states (a lost deal's reason, a
+        shipment's tracking number): set only on records in those states, of the main
+        status or of one that follows it (an order's fulfillment)."""
         if f.required or self.status_var is None:
             return expr
         low = _snake(f.name)
-        for word, states in _STATE_BOUND.items():
-            if word in low:
-                reached = [s for s in self.status_enum if s in states]
+        told = _told_states(f.type.schema)  # a value an action is told (a cancel's reason)
+        for word, states in [*_STATE_BOUND.items(), *(("", told),) * bool(told)]:
+            if word not in low:
+                continue
+            for var, values in [*self.sub_states, (self.status_var, self.status_enum)]:
+                reached = [s for s in values if s in states]
                 if not reached:
-                    return expr
+                    continue
                 listed = ", ".join(json.dumps(s) for s in reached)
                 listed = f"({listed},)" if len(reached) == 1 else f"({listed})"
-                return Call("pool.only", [(None, f"{self.status_var} in {listed}"), (None, expr)])
+                return Call("pool.only", [(None, f"{var} in {listed}"), (None, expr)])
+            return expr
         return expr
 
     def _plan_refs(self, fields: list[FieldPlan]) -> None:
@@ -513,6 +593,7 @@ class _RecordWriter:
         self.refs[ref] = var
         parent = self._local(singular(ref))
         self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+        self.parents[parent] = ref
         return parent
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
@@ -624,16 +705,22 @@ class _RecordWriter:
             steps.append((var, f'pool.window("{kind}", rng, now)'))
         if self.status_var is not None:
             steps.append((self.status_var, self.status_expr))
+            steps += self.follow_lines
             for var, kind in self.window_kinds if self._timed_status() else ():
                 if kind in HAPPENING:  # a meeting that ended lies in the past
                     steps.append((var, f"pool.placed({var}, {self.status_var}, rng, now)"))
         steps += self.hoist_lines
         if {"created", "updated"} & self.uses:
             before = f", {self.before}" if self.before else ""
-            steps.append(("created", f"pool.created(rng, now{before})"))
-        if "updated" in self.uses:
-            steps.append(("updated", 'pool.moment("past", rng, now, created)'))
-        steps = _created_first(steps, self.before)
+            after = self._after_parents()
+            after = f", after={after}" if after else ""
+            steps.append(("created", f"pool.created(rng, now{before}{after})"))
+        steps += self.stamp_lines
+        if "updated" in self.uses:  # after every step of the record's lifecycle
+            stamps = [v for v, _ in self.stamp_lines]
+            last = f"pool.latest(created, {', '.join(stamps)})" if stamps else "created"
+            steps.append(("updated", f'pool.moment("past", rng, now, {last})'))
+        steps = _created_first(steps)
         keep = self.carrier is not None and person
         new_id = new_id_source(self.record.id_style, self.record.id_prefix, self.record.resource)
         record_id = new_id
@@ -848,7 +935,10 @@ class _RecordWriter:
             and any(w in _snake(f.name).split("_") for w in _STAMP_STATES)
         ]
         bound = [
-            f for f in fields if not f.required and any(w in _snake(f.name) for w in _STATE_BOUND)
+            f
+            for f in fields
+            if not f.required
+            and (any(w in _snake(f.name) for w in _STATE_BOUND) or _told_states(f.type.schema))
         ]
         paired = {n for pair in self.windows for n in pair}
         happening = any(kind in HAPPENING for _, kind in self.window_kinds) or any(
@@ -857,12 +947,31 @@ class _RecordWriter:
             and set(_snake(f.name).split("_")) & _SCHEDULED
             for f in fields
         )  # a span, or a lone start, of something that happens
-        if not stamps and not bound and not (happening and self._timed_status(status)):
+        # states that follow the main one (an order's fulfillment), numbers it implies (a
+        # deal's win probability)
+        followers = [
+            f
+            for f in fields
+            if f is not status
+            and f.type.kind is Kind.ENUM
+            and f.type.is_text
+            and _snake(f.name).rsplit("_", 1)[-1] in ("status", "state")
+            and set(f.type.enum) & (set(status.type.enum) | _STARTS)
+        ]
+        implied = [f for f in fields if _STATE_NUMBERS.search(_snake(f.name))]
+        timed = happening and self._timed_status(status)
+        if not stamps and not bound and not timed and not followers and not implied:
             return
         self.status_field = status.name
         self.status_enum = tuple(status.type.enum)
         self.status_var = self._local(status.name)
         self.status_expr = self._enum(status.name.lower(), status.type)
+        for f in followers:  # drawn after the main state, from it
+            var = self._local(f.name)
+            options = f"get_args({f.type.annotation})"
+            self.follow_lines.append((var, f"pool.agreeing({self.status_var}, {options}, rng)"))
+            self.forced[f.name] = var
+            self.sub_states.append((var, tuple(f.type.enum)))
 
     def _timed_status(self, status: FieldPlan | None = None) -> bool:
         """Whether the record's status (``status``, else the one planned) says where in
@@ -908,8 +1017,9 @@ class _RecordWriter:
         for name in by_name:
             if _pair_end(name, by_name) is not None:
                 wholes.add(name)
-        if "subtotal" in by_name:
+        if {"subtotal", "total"} & set(by_name):
             self._plan_priced_item(by_name)
+        self._plan_recurring(by_name)
         first = ["subtotal"] if "subtotal" in wholes else []
         rest = sorted(wholes - {"subtotal"})
         for name in [*first, *parts, *rest]:
@@ -920,37 +1030,116 @@ class _RecordWriter:
             self.hoisted[name] = var
 
     def _plan_priced_item(self, numbers: dict[str, FieldPlan]) -> None:
-        """A record whose line items carry a quantity and a unit price (an order, an
-        invoice) has the subtotal they make, and a tax total at the item's tax rate: the
-        item's values are drawn ahead and the sums computed from them."""
+        """Totals equal the sum of their parts: a record whose line items carry a quantity
+        and a unit price (an order, an invoice), or name a priced record of this service
+        (a quote's price-book entry), has the subtotal (else the total) they make, less
+        the item's discount, and a tax total at the item's tax rate. The item's values are
+        drawn ahead, the sums computed from them, in the currency the price is in."""
         for f in self.record.fields.values():
             item = f.type.item if f.type.kind is Kind.LIST else None
             model = self.models.get(item.model or "") if item is not None else None
             if model is None:
                 continue
             by_name = {m.name: m for m in model.fields}
+            numeric = (Kind.INT, Kind.FLOAT)
             qty = next((by_name[n] for n in _QUANTITIES if n in by_name), None)
             price = next((by_name[n] for n in _UNIT_PRICES if n in by_name), None)
-            numeric = (Kind.INT, Kind.FLOAT)
-            if qty is None or price is None or {qty.type.kind, price.type.kind} - set(numeric):
+            priced = None if price is not None else self._priced_ref(model.fields)
+            if qty is None or qty.type.kind not in numeric or (price or priced) is None:
+                continue
+            if price is not None and price.type.kind not in numeric:
                 continue
             q, u = self._local("quantity"), self._local("unit_price")
-            self.uses.add("product")
-            self.hoist_lines += [(q, "rng.randint(1, 20)"), (u, "round(product.price, 2)")]
-            forced: dict[str, Expr] = {
-                qty.name: q if qty.type.kind is Kind.INT else f"float({q})",
-                price.name: u if price.type.kind is Kind.FLOAT else f"int({u})",
-            }
-            total = f"round({q} * {u}, 2)"
+            forced: dict[str, Expr] = {qty.name: q if qty.type.kind is Kind.INT else f"float({q})"}
+            self.hoist_lines.append((q, "rng.randint(1, 20)"))
+            if price is not None:
+                self.uses.add("product")
+                self.hoist_lines.append((u, "round(product.price, 2)"))
+                forced[price.name] = u if price.type.kind is Kind.FLOAT else f"int({u})"
+            else:  # the price of the record the item names (a price-book entry)
+                ref, target, attr = priced  # type: ignore[misc]
+                entry = self._parent_record(target)
+                forced[ref.name] = f"{entry}.id"
+                self.hoist_lines.append((u, f"{entry}.{attr}"))
+                self._same_currency(entry, target)
+            for part, whole in _PART_OF.items():  # units received never exceed those ordered
+                if whole == qty.name and part in by_name and by_name[part].type.kind is Kind.INT:
+                    forced[part] = f"rng.randint(0, {q})"
+            line = f"{q} * {u}"
+            off = next((by_name[n] for n in _DISCOUNTS if n in by_name), None)
+            if off is not None and off.type.kind in numeric:
+                d = self._local("discount")
+                self.hoist_lines.append((d, "5 * rng.randint(0, 6)"))
+                forced[off.name] = d if off.type.kind is Kind.INT else f"float({d})"
+                line = f"{q} * {u} * (100 - {d}) / 100"
             rate = by_name.get("tax_rate")
             if rate is not None and rate.type.kind is Kind.FLOAT and "tax_total" in numbers:
                 r = self._local("tax_rate")
                 self.hoist_lines.append((r, "5.0 + 0.5 * rng.randint(0, 40)"))
                 forced[rate.name] = r
                 self.priced["tax_total"] = f"round({{subtotal}} * {r} / 100, 2)"
-            self.priced["subtotal"] = total
+            self.priced["subtotal" if "subtotal" in numbers else "total"] = f"round({line}, 2)"
             self.item_forced[model.name] = forced
             return
+
+    def _priced_ref(self, fields: list[FieldPlan]) -> tuple[FieldPlan, str, str] | None:
+        """(reference field, collection, price attribute): a reference among ``fields`` to
+        a record of this service, seeded before, that carries a unit price."""
+        for m in fields:
+            if m.type.semantic != "id" or m.type.kind is not Kind.STR:
+                continue
+            target = resolve_ref(m.type.ref, self.collections)
+            record = self.w.plan.records.get(target or "")
+            if record is None or target not in self.seeded:
+                continue
+            for n in _UNIT_PRICES:
+                held = record.fields.get(n)
+                if held is not None and held.type.kind in (Kind.INT, Kind.FLOAT):
+                    return m, str(target), held.attr
+        return None
+
+    def _same_currency(self, holder: str, target: str) -> None:
+        """An amount computed from another record's price is in that record's currency."""
+        mine = self.record.fields.get("currency")
+        theirs = self.w.plan.records[target].fields.get("currency")
+        if mine is None or theirs is None or mine.name in self.forced:
+            return
+        kinds = (mine.type.kind, theirs.type.kind)
+        if kinds == (Kind.STR, Kind.STR) or (
+            kinds == (Kind.ENUM, Kind.ENUM) and set(theirs.type.enum) <= set(mine.type.enum)
+        ):
+            self.forced[mine.name] = f"{holder}.{theirs.attr}"
+
+    def _plan_recurring(self, numbers: dict[str, FieldPlan]) -> None:
+        """A recurring amount (MRR, ARR) follows the plan it refers to: the plan's price,
+        times the seats where the plan is priced per seat, per month (or year); seats exist
+        only on per-seat plans."""
+        money = next((n for n in numbers if _RECURRING.search(_snake(n))), None)
+        if money is None or money in self.forced:
+            return
+        fields = list(self.record.fields.values())
+        priced = self._priced_ref([f for f in fields if f.name not in self.forced])
+        if priced is None:
+            return
+        ref, target, attr = priced
+        plan = self._parent_record(target)
+        self.forced[ref.name] = f"{plan}.id"
+        held = self.w.plan.records[target].fields
+        interval = next((held[n] for n in _INTERVALS if n in held), None)
+        per_seat = next((held[n] for n in _PER_SEAT if n in held), None)
+        amount = f"{plan}.{attr}"
+        seats = next((numbers[n] for n in ("seats", "quantity") if n in numbers), None)
+        if seats is not None and per_seat is not None and per_seat.type.kind is Kind.BOOL:
+            var = self._local(seats.name)
+            one = "None" if seats.type.nullable else "1"
+            drawn = self._number(seats.name, seats.type)
+            self.hoist_lines.append((var, f"{drawn} if {plan}.{per_seat.attr} else {one}"))
+            self.forced[seats.name] = var
+            amount = f"{amount} * ({var} or 1)"
+        months = "12" if _snake(money).startswith(("arr", "annual")) else "1"
+        every = f"{plan}.{interval.attr}" if interval is not None else '"month"'
+        self.forced[money] = f"pool.per_month({amount}, {every}, {months})"
+        self._same_currency(plan, target)
 
     def _number(self, name: str, spec: TypeSpec) -> Expr:
         low = _snake(name)
@@ -1142,7 +1331,11 @@ class _RecordWriter:
         if kind is Kind.BOOL:
             return _bool(spec)
         if kind in (Kind.INT, Kind.FLOAT):
-            return self._number(name, spec)
+            number = self._number(name, spec)
+            if depth == 0 and self.status_var and _STATE_NUMBERS.search(low):
+                options = f"get_args({self.record.fields[self.status_field].type.annotation})"
+                return _call("pool.likelihood", self.status_var, number, options)  # stage -> it
+            return number
         if kind is Kind.STR:
             return self._text(name, spec, unique, depth, who)
         if kind is Kind.LIST:
@@ -1453,6 +1646,24 @@ class _RecordWriter:
             return f"{var}[i]"
         return None
 
+    def _plan_places(self, fields: list[FieldPlan]) -> None:
+        """The two ends of a trip by road (a rental's pick-up and drop-off) lie in one
+        region: the end is drawn from where the start is, for places whose vocabulary says
+        which region each is in."""
+        texts = {f.name: f for f in fields if f.type.kind is Kind.STR and f.name not in self.forced}
+        for name, f in texts.items():
+            end = _pair_end(name, texts)
+            kind = vocab.meaning(name, self.where)
+            if end is None or kind is None or vocab.meaning(end, self.where) != kind:
+                continue
+            if "region" not in vocab.ROWS.get(kind, {}) or not _kind_fits(kind, f.type.schema):
+                continue
+            var = self._local(name)
+            self.body.append((var, f'pool.text("{kind}", rng)'))
+            self.forced[name] = var
+            self.forced[end] = f'pool.near("{kind}", rng, {var})'
+            return
+
     def _parent_key(self, fields: list[FieldPlan]) -> Expr | None:
         """``ENG-142``: a key made of the referenced parent's key and a number."""
         for f in fields:
@@ -1649,6 +1860,11 @@ _SCHEDULED = frozenset(
 # A line item's quantity and unit price, by name, best first.
 _QUANTITIES = ("quantity", "qty", "units", "count")
 _UNIT_PRICES = ("unit_price", "price", "unit_amount", "rate")
+_DISCOUNTS = ("discount_percent", "discount_pct", "percent_off", "discount")
+# Recurring revenue, what a plan is billed every, whether it is priced per seat.
+_RECURRING = re.compile(r"(^|_)(mrr|arr)$|monthly_recurring|annual_recurring")
+_INTERVALS = ("interval", "billing_interval", "billing_period", "period", "billing_cycle")
+_PER_SEAT = ("per_seat", "is_per_seat", "seat_based")
 _COMPANY_FIELDS = frozenset(
     {"company", "company_name", "current_company", "employer", "organization",
      "organisation", "account_name", "client_name", "customer_company"}
@@ -1671,7 +1887,14 @@ _STATE_BOUND = {
     "converted": ("converted",), "resolution": ("resolved", "solved", "closed", "completed"),
     "amount_refunded": ("refunded", "partially_refunded"),
     "amount_paid": ("paid", "partially_paid"),  # a sent or overdue invoice has none paid yet
+    "tracking": ("shipped", "partial", "fulfilled", "partially_fulfilled", "label_purchased",
+                 "in_transit", "out_for_delivery", "delivered", "exception"),  # once labelled
+    "trial": ("trialing", "trial", "in_trial"),  # a trial's end while in it
 }  # fmt: skip
+# Initial states a state that follows the main one starts in (an order is ``unfulfilled``).
+_STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})
+# Numbers a record's stage implies (won: 100, lost: 0).
+_STATE_NUMBERS = re.compile(r"(^|_)(probability|likelihood|win_chance)$")
 # Words of references that name different records by design (a transfer's two ends).
 _DIRECTIONS = frozenset(
     {"from", "to", "source", "destination", "origin", "target", "sender", "receiver", "old",
@@ -1885,15 +2108,32 @@ def _clamp(lo: float, hi: float, lo_b: Any, hi_b: Any) -> tuple[float, float]:
     return lo, max(lo, hi)
 
 
-def _created_first(steps: list[tuple[str, Expr]], before: str | None) -> list[tuple[str, Expr]]:
+def _after(expr: Expr, after: str) -> Expr:
+    """A past stamp drawn after ``after`` rather than after the record's creation."""
+    if isinstance(expr, Call):
+        args = [(k, after if v == "created" else _after(v, after)) for k, v in expr.args]
+        return Call(expr.head, args, expr.brackets)
+    return expr.replace("rng, now, created)", f"rng, now, {after})")
+
+
+def _told_states(schema: dict[str, Any]) -> tuple[str, ...]:
+    """The states a value an action is told lives in: a cancel's reason on canceled
+    records (ingest marks such a field with the action that tells it)."""
+    tool = schema.get(TOLD_BY) if isinstance(schema, dict) else None
+    return TARGETS.get(action_word(tool), ()) if isinstance(tool, str) else ()
+
+
+def _created_first(steps: list[tuple[str, Expr]]) -> list[tuple[str, Expr]]:
     """``created`` moved up to the first step that reads it (a hoisted timestamp drawn after
-    the creation moment), when what ``created`` itself reads is already there."""
+    the creation moment), when what ``created`` itself reads (a span's start, a referenced
+    record) is already there."""
     names = [target for target, _ in steps]
     if "created" not in names:
         return steps
     at = names.index("created")
     users = [i for i, (_, e) in enumerate(steps[:at]) if _uses(e, "created")]
-    if not users or (before is not None and before not in names[: users[0]]):
+    reads = [n for n in names[:at] if _uses(steps[at][1], n)]
+    if not users or any(n not in names[: users[0]] for n in reads):
         return steps
     moved = steps.pop(at)
     steps.insert(users[0], moved)

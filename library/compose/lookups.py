@@ -41,18 +41,37 @@ from library.compose.roles import (
 )
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
+from library.seed.pool import lifecycle_rank
 from library.seed.vocab import is_person_resource, meaning
 from library.seed.vocab import role_of as field_role
 
 
-def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
+def moved_with(
+    base: Record, name: str, old: Any, new: Any, now: dt.datetime | None = None
+) -> dict[str, Any]:
     """The changes that move field ``name`` of a copy of ``base`` from ``old`` to ``new``
     while keeping its ranges ordered: the other end of a start/end pair moves by the same
-    amount, and a record is never updated before it was created."""
+    amount, and a record is never updated before it was created. A step of the record's
+    lifecycle (its creation, when it was sent or approved) moves the whole lifecycle as
+    one, back in time where forward would put any of it after ``now``."""
     changes: dict[str, Any] = {name: new}
     fields = type(base).model_fields
     dated = isinstance(new, dt.date) and isinstance(old, dt.date)
+    if dated and now is not None and _in_lifecycle(name):
+        life = {
+            f: v
+            for f in fields
+            if _in_lifecycle(f) and type(v := getattr(base, f, None)) is type(new)
+        }
+        delta = new - old
+        if any(_moment(v + delta) > now for v in life.values()):
+            delta = -delta  # what happened lies in the past
+        return {f: v + delta for f, v in life.items()} | {name: old + delta}
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (new, old))
+    if numeric and name in _FROM_LINES:
+        repriced = _repriced(base, old, new)
+        if repriced is not None:
+            return repriced
     if dated or numeric:
         delta = new - old
         for start, end in range_pairs(fields):
@@ -60,11 +79,73 @@ def moved_with(base: Record, name: str, old: Any, new: Any) -> dict[str, Any]:
             value = getattr(base, other, None) if other else None
             if other and type(value) is type(new) and (dated or numeric):
                 changes[other] = value + delta  # the other end moves as far
+    total = getattr(base, "total", None)
+    if numeric and name in _CHARGES and isinstance(total, float):
+        changes["total"] = round(total + new - old, 2)  # a charge moves the total it is part of
     if name == "created_at" and "updated_at" in fields:
         updated = getattr(base, "updated_at", None)
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
             changes["updated_at"] = new
     return changes
+
+
+# Money a record's lines make (the parts that scale with them; ``total`` adds the rest).
+_FROM_LINES = ("subtotal", "tax_total", "total")
+# Parts of a record's ``total``.
+_CHARGES = ("subtotal", "tax_total", "shipping_total")
+
+
+def _repriced(base: Record, old: float, new: float) -> dict[str, Any] | None:
+    """A total its line makes moves by the line: the quantity of a one-line record scales
+    toward ``new``, and the money the line makes scales with it (the subtotal, the tax at
+    the same rate; the total is their sum with the shipping), so the total stays the sum
+    of its parts. None where the record has no such line."""
+    lines = [
+        (f, items)
+        for f in type(base).model_fields
+        if isinstance(items := getattr(base, f, None), list)
+        and len(items) == 1
+        and isinstance(getattr(items[0], "quantity", None), int | float)
+    ]
+    if len(lines) != 1 or not old:
+        return None
+    field, (line,) = lines[0]
+    quantity = line.quantity
+    wanted = max(1, round(quantity * new / old))
+    if wanted == quantity:
+        wanted = quantity + 1 if new > old or quantity == 1 else quantity - 1
+    factor = wanted / quantity
+    changes: dict[str, Any] = {
+        field: [line.model_copy(update={"quantity": type(quantity)(wanted)})]
+    }
+    parts = [f for f in ("subtotal", "tax_total") if isinstance(getattr(base, f, None), float)]
+    for f in parts:
+        changes[f] = round(getattr(base, f) * factor, 2)
+    total = getattr(base, "total", None)
+    if isinstance(total, float) and parts:
+        shipping = getattr(base, "shipping_total", None) or 0.0
+        changes["total"] = round(sum(changes[f] for f in parts) + shipping, 2)
+    elif isinstance(total, float):
+        changes["total"] = round(total * factor, 2)
+    return changes
+
+
+def holding(records: list[Record], name: str, value: Any) -> list[Record]:
+    """The records to copy a decoy with ``value`` in ``name`` from: those that already hold
+    it where any does, so what goes with a state comes along (a lost deal's probability, a
+    canceled booking's reason), else all of them."""
+    return [r for r in records if getattr(r, name, None) == value] or records
+
+
+def _in_lifecycle(name: str) -> bool:
+    """Whether a time field records a step of its record's lifecycle (see ``LIFECYCLE``)."""
+    return name in ("created_at", "updated_at") or lifecycle_rank(name) is not None
+
+
+def _moment(value: dt.date) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+    return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
 
 
 def _paged(data: Any, found: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -584,8 +665,10 @@ class Lookups(Binding):
             # not a sibling the subject already holds another role on (their own report
             # made one they approve)
             fitting = [r for r in siblings if not _names_elsewhere(r, info, people, keep or [])]
+            fitting = holding(fitting, name, new)
             source = self.rng.choice(fitting) if fitting else base
-            changes = moved_with(source, name, getattr(source, name, value), new)
+            was = getattr(source, name, value)
+            changes = moved_with(source, name, was, new, self.base.clock)
             changes |= {f: kept[f] for f in keep or () if f != name and f in kept}
             for f in keep or ():
                 if f != name and info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):

@@ -34,6 +34,9 @@ from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import SpecFormat, ToolSpec, Verb
 
 INFERRED_KEY = "x-compoworld-inferred"
+# On a field a state change is told (``cancel_booking(reason)``): the tool that tells it, so
+# the seed sets it only on records in the state that tool leads to.
+TOLD_BY = "x-compoworld-told-by"
 VENDOR_KEY = "output_inferred"
 
 FUNCTION_FORMATS = frozenset(
@@ -190,6 +193,7 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
                 node = props.get(name)
                 if _describes_record(name) and _scalar(node) and not _names_record(name):
                     told = {k: v for k, v in node.items() if k != "enum"}
+                    told[TOLD_BY] = spec.name
                     shape.add(name, told, False, f"{spec.name} inputs", spec.input_schema)
         elif spec.verb in (Verb.READ, Verb.SEARCH) and own is None:
             # ``get_customer_by_phone(phone_number)``, ``find_user_id_by_email(email)``: the
@@ -206,7 +210,7 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
                     shape.add(name, node, False, f"{spec.name} filters", spec.input_schema)
     if "status" not in shape.properties:
         if any(_status_action(t) for t in tools):
-            shape.add("status", {"type": "string"}, False, "status actions")
+            shape.add("status", _listed_status(tools), False, "status actions")
         elif tokens(resource)[-1:] == ("status",) and (ids or shape.properties):
             # ``get_flight_status(flight_number, date)``: the status is what is read
             shape.add("status", {"type": "string"}, True, "the resource's name")
@@ -217,6 +221,30 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         shape.required.append("name")
         shape.evidence.append("a name (nothing else is known)")
     return shape
+
+
+def _listed_status(tools: list[ToolSpec]) -> dict[str, Any]:
+    """The status a resource's status actions imply: the states its list filter offers
+    (``list_returns(status: requested|approved|...)``) where each such action leads to one
+    of them, so the record's state machine is the one its tools describe; else free text."""
+    for spec in tools:
+        node = (spec.input_schema.get("properties") or {}).get("status")
+        if spec.verb not in (Verb.LIST, Verb.SEARCH) or not isinstance(node, dict):
+            continue
+        values = node.get("enum")
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            continue
+        leads = [_leads_to(t, values) for t in tools if _status_action(t)]
+        if all(leads):
+            return {k: v for k, v in node.items() if k != "description"}
+    return {"type": "string"}
+
+
+def _leads_to(spec: ToolSpec, values: list[str]) -> bool:
+    """Whether a status action's verb names one of ``values`` as where it leads
+    (``cancel`` -> ``canceled``, ``receive`` -> ``received``)."""
+    verb = next(iter(tokens(spec.name)), "").rstrip("e")  # tools are named verb first
+    return bool(verb) and any(v.startswith(verb) for v in values)
 
 
 def _numbered(

@@ -281,6 +281,14 @@ class SeedPool:
         return found
 
     @staticmethod
+    def near(kind: str, rng: random.Random, start: str) -> str:
+        """Where a trip that began at ``start`` ends: there again mostly, else another
+        place of ``kind`` in the same region (a one-way rental stays in one country)."""
+        regions = vocab.ROWS.get(kind, {}).get("region", {})
+        same = [v for v, r in regions.items() if r == regions.get(start) and v != start]
+        return rng.choice(same) if same and rng.random() < 0.4 else start
+
+    @staticmethod
     def multiple_of(rng: random.Random, low: float, high: float, step: float) -> float:
         """A number in [low, high] that is a whole multiple of ``step`` as JSON Schema checks
         it (``value / step`` a whole number: 0.3 is no multiple of 0.1 in floating point)."""
@@ -306,6 +314,51 @@ class SeedPool:
     def only(reached: bool, value: Any) -> Any:
         """A value that exists once a record reached a state (a lost deal's reason)."""
         return value if reached else None
+
+    @staticmethod
+    def likelihood(status: Any, drawn: Any, stages: tuple[Any, ...] = ()) -> Any:
+        """A win probability as the stage says: 100 once won, 0 once lost; an open stage's
+        grows with how far along the pipeline (``stages``, in order) it is, else the drawn
+        value is kept short of either (an open deal is neither certain nor hopeless)."""
+        state = str(getattr(status, "value", status) or "").lower()
+        if _closed_as(state) is not None:
+            return type(drawn)(_closed_as(state))
+        open_ = [s for s in stages if _closed_as(str(s).lower()) is None]
+        if status in open_:
+            share = (open_.index(status) + 1) / (len(open_) + 1)
+            return type(drawn)(5 * round(share * 20))
+        return min(max(drawn, type(drawn)(5)), type(drawn)(95))
+
+    @staticmethod
+    def agreeing(status: Any, options: tuple[Any, ...], rng: random.Random) -> Any:
+        """A second state of a record (an order's fulfillment) that agrees with its main
+        one: the same word where both have it (a ``fulfilled`` order is ``fulfilled``), the
+        first, initial one before the record got going or once it was called off (a
+        pending or canceled order is ``unfulfilled``), else any."""
+        state = str(getattr(status, "value", status) or "").lower()
+        if status in options:
+            return status
+        if state in _NOT_STARTED:
+            return options[0]
+        return rng.choice(options)
+
+    @staticmethod
+    def per_month(amount: float, interval: Any, months: int = 1) -> float:
+        """A recurring amount billed every ``interval`` (``year``, ``quarterly``...) as
+        revenue per ``months`` months (1: MRR, 12: ARR)."""
+        word = str(getattr(interval, "value", interval) or "month").lower()
+        per = next((n for w, n in _INTERVAL_MONTHS if w in word), 1.0)
+        return round(amount / per * months, 2)
+
+    @staticmethod
+    def latest(*times: Any) -> Any:
+        """The latest of the given times that are set (stamps a record has not reached
+        are None): what the next step of its lifecycle comes after."""
+        known = [t for t in times if t is not None]
+        if not known:
+            return None
+        stamps = [_as_datetime(t, _EPOCH) for t in known]
+        return known[stamps.index(max(stamps))]
 
     @staticmethod
     def ref_for(rng: random.Random, ids: list[str], owners: dict[str, Any], owner: Any) -> str:
@@ -502,13 +555,23 @@ class SeedPool:
         """A time of ``kind`` (see ``moment``) as a Unix timestamp (``unit`` 1000: in ms)."""
         return int(moment(kind, rng, now, after).timestamp() * unit)
 
-    def created(self, rng: random.Random, now: dt.datetime, before: Any = None) -> dt.datetime:
-        """When a record was created: within the last 90 days, and before ``before`` (the
-        start of what it schedules) when given."""
+    def created(
+        self, rng: random.Random, now: dt.datetime, before: Any = None, after: Any = None
+    ) -> dt.datetime:
+        """When a record was created: within the last 90 days, before ``before`` (the
+        start of what it schedules) and after ``after`` (when what it refers to came to be:
+        no application predates its job) when given."""
         stamp = now - dt.timedelta(days=rng.randint(1, 90), minutes=rng.randint(0, 1439))
+        limit = now
         if before is not None:
             limit = _as_datetime(before, now) - dt.timedelta(hours=rng.randint(1, 72))
             stamp = min(stamp, limit)
+        if after is not None:
+            first = _as_datetime(after, now) + dt.timedelta(minutes=rng.randint(5, 2880))
+            if stamp < first:
+                last = min(now, limit)
+                span = max(0, int((last - first).total_seconds()))
+                stamp = min(first + dt.timedelta(seconds=rng.randint(0, span)), now)
         return stamp
 
 
@@ -730,6 +793,51 @@ AHEAD_STATES = frozenset(
 
 
 TIMED_STATES = PAST_STATES | LIVE_STATES | AHEAD_STATES
+# A record's lifecycle, stage by stage: stamps of a later stage come after earlier ones.
+LIFECYCLE = (
+    frozenset({"requested", "applied", "ordered", "purchased", "registered", "subscribed",
+               "drafted", "joined"}),
+    frozenset({"submitted", "sent", "published", "posted", "filed", "reported", "issued"}),
+    frozenset({"viewed", "opened", "read", "acknowledged", "responded", "replied",
+               "answered", "assigned", "escalated", "started"}),
+    frozenset({"approved", "rejected", "declined", "accepted", "decided", "signed",
+               "confirmed", "verified", "paid", "captured", "processed", "hired"}),
+    frozenset({"shipped", "dispatched"}),
+    frozenset({"delivered", "received", "returned", "refunded", "completed", "resolved",
+               "solved", "closed", "merged", "converted", "ended", "finished", "cancelled",
+               "canceled", "archived"}),
+)  # fmt: skip
+
+
+def lifecycle_rank(name: str) -> int | None:
+    """Where a stamp (``approved_at``) lies in a record's lifecycle (``LIFECYCLE``), or
+    None for times that are no step of it (a due date, a last login)."""
+    tokens = set(name.split("_"))
+    ranks = [k for k, stage in enumerate(LIFECYCLE) if tokens & stage]
+    return max(ranks) if ranks else None
+
+
+# States before a record got going, or once it was called off: nothing of it has happened.
+_NOT_STARTED = frozenset(
+    {"pending", "draft", "new", "open", "requested", "unpaid", "authorized", "canceled",
+     "cancelled", "void", "voided", "declined", "rejected", "failed"}
+)  # fmt: skip
+# Billing intervals by a word of their name -> months each covers.
+_INTERVAL_MONTHS = (
+    ("week", 12 / 52), ("quarter", 3.0), ("semi", 6.0), ("half", 6.0), ("year", 12.0),
+    ("annual", 12.0), ("month", 1.0), ("day", 12 / 365),
+)  # fmt: skip
+_EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+
+
+def _closed_as(state: str) -> int | None:
+    """The win probability a closed stage fixes: 100 once won, 0 once lost."""
+    words = set(state.split("_"))
+    if words & {"won", "win", "converted"}:
+        return 100
+    if words & {"lost", "lose", "dead", "disqualified"}:
+        return 0
+    return None
 
 
 def placed(span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime) -> Any:

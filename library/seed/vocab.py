@@ -195,6 +195,13 @@ AIRPORTS = (
 )  # fmt: skip
 
 # -- plain lists by meaning ---------------------------------------------------------------
+# Rental branches and the country each is in: a one-way rental stays in one country.
+RENTAL_BRANCHES = {
+    "SFO airport": "US", "JFK airport": "US", "Downtown Chicago": "US", "LHR Terminal 5": "GB",
+    "Manchester Piccadilly": "GB", "Berlin Hauptbahnhof": "DE", "Munich airport": "DE",
+    "Amsterdam Schiphol": "NL", "Rotterdam Centraal": "NL", "Toronto Union Station": "CA",
+    "Toronto Pearson airport": "CA",
+}  # fmt: skip
 LISTS: dict[str, tuple[str, ...]] = {
     "client_title": CLIENT_TITLES,
     "staff_title": tuple(t for ts in DEPARTMENTS.values() for t in ts),
@@ -430,10 +437,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "The Regent", "Station Hotel", "Garden Residence",
     ),
     "vehicle_class": ("compact", "economy", "midsize", "SUV", "full-size", "minivan", "premium"),
-    "rental_branch": (
-        "SFO airport", "JFK airport", "Downtown Chicago", "LHR Terminal 5", "Berlin Hauptbahnhof",
-        "Munich airport", "Amsterdam Schiphol", "Toronto Union Station",
-    ),
+    "rental_branch": tuple(RENTAL_BRANCHES),
     "merchant": (
         "Lufthansa", "Delta Air Lines", "Marriott", "Hilton", "Uber", "Lyft", "Amazon Business",
         "Staples", "Starbucks", "Hertz", "Deutsche Bahn", "WeWork", "Shell", "Pret A Manger",
@@ -884,6 +888,7 @@ ROWS: dict[str, dict[str, dict[str, str]]] = {
         "type": {k: v[1] for k, v in GL_ACCOUNTS.items()},
     },
     "question_label": {"key": QUESTIONS},
+    "rental_branch": {"region": RENTAL_BRANCHES},
 }
 _NAME_WORDS = frozenset({"name", "title", "subject", "summary", "topic", "headline", "label"})
 _BODY_WORDS = frozenset(
