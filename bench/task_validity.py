@@ -1531,7 +1531,12 @@ def _linked(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     if ida is not None and any(v == ida for k, v in lb if k != "id"):
         return True
     keys_a = {(v) for k, v in la if BUSINESS_KEY.match(k) and isinstance(v, str) and v}
-    return any(v in keys_a for k, v in lb if BUSINESS_KEY.match(k) and isinstance(v, str) and v)
+    if any(v in keys_a for k, v in lb if BUSINESS_KEY.match(k) and isinstance(v, str) and v):
+        return True
+    # ... or one record's number is what the other's text names (a to-do whose notes are
+    # the invoice's number is about that invoice, as one holding its id is)
+    keys_b = {(v) for k, v in lb if BUSINESS_KEY.match(k) and isinstance(v, str) and v}
+    return any(v in keys_b for _, v in la) or any(v in keys_a for _, v in lb)
 
 
 # 8, 9, 10 ------------------------------------------------------------------------------

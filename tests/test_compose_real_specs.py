@@ -602,37 +602,29 @@ TICKETS = SPECS / "functions" / "bfcl_multi_turn" / "ticket_api.json"
 
 
 @pytest.mark.skipif(not TICKETS.is_file(), reason="specs not present")
-def test_the_work_is_logged_in_a_ticket_that_names_the_changed_record() -> None:
-    """A ticket system shares no key with a shop, yet a support team logs its work there:
-    after the order is changed, a ticket titled in the workflow's words whose description
-    is the order's id (read from the step that changed it, so the criterion checks it)."""
+def test_a_ticket_logging_the_work_never_names_the_record_by_its_raw_id() -> None:
+    """A ticket system shares no key with a shop, yet a support team logs its work there. A
+    note a person writes names the changed record in words (its number, title or subject);
+    tau2's orders have only generated ids (``ord_c5ab8f7b60``), which no one writes into a
+    ticket, so no log note is made of them (it was, with the raw id as its description)."""
     from library.compose import compose_tasks
-    from library.compose.topics import topic_texts
 
     lib = spec_library([RETAIL, GMAIL, TICKETS])
     env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
     assert "ticket_api__create_ticket" in env.log_tools
     tasks = compose_tasks([], 30, env=env, seed=0, max_candidates=1500).tasks
-    logged = 0
-    for task, plan, i, step in _calls(tasks, "ticket_api__create_ticket"):
-        bind = step["binds"]["description"]
-        assert bind["from"] == "step" and bind["step"] < i  # read, so the criterion checks it
-        changed = [s for s in plan[:i] if s["write"] and "order_id" in s["arguments"]]
-        assert changed and step["arguments"]["description"] == changed[-1]["arguments"]["order_id"]
-        titles = topic_texts(task.motif, "email_subject", internal=True)
-        assert step["arguments"]["title"] in titles, task.instruction
-        # said as a person would ask, not as the tool's fine print
-        assert "in the system" not in task.instruction, task.instruction
-        assert "listed on" not in task.instruction, task.instruction
-        assert "queue it" not in task.instruction, task.instruction
-        logged += 1
-    assert logged >= 1
-    assert any(len(t.services) >= 3 for t in tasks)
-    # a cancelled order is logged too: the ticket names it in text, it hangs nothing on it
-    logged_refunds = [
-        t for t, *_ in _calls(tasks, "ticket_api__create_ticket") if t.motif == "refund"
-    ]
-    assert logged_refunds, [t.instruction for t in tasks]
+    assert tasks
+    written = {
+        str(v)
+        for t in tasks
+        for s in t.gold_plan
+        for k, v in s["arguments"].items()
+        if k.endswith("_id") or k == "id"
+    }
+    assert written  # the orders and users the plans changed, by their ids
+    for task, _plan, _i, step in _calls(tasks, "ticket_api__create_ticket"):
+        description = step["arguments"].get("description")
+        assert description not in written, (task.instruction, description)
 
 
 MAILSCRIPT = SPECS / "openapi" / "mailscript.com.json"
@@ -665,10 +657,11 @@ def test_a_customer_copied_for_someone_else_is_theirs_alone(shop: Library) -> No
     info = env.catalog.collection("retail", "users")
     anchor = next(iter(world.services["retail"].state.users.values()))
     walker = Walker(env, world, base, random.Random(0))
-    for _ in range(40):  # near-duplicates of one customer, each for someone else
+    before = len(world.services["retail"].state.users)
+    for _ in range(40):  # a distractor is another real customer, never a near-copy
         walker._distract("retail", "users", anchor, "email", info)
     emails = [u.email for u in world.services["retail"].state.users.values()]
-    assert len(emails) >= 40 and len(emails) == len(set(emails)), sorted(emails)
+    assert len(emails) == before and len(emails) == len(set(emails)), sorted(emails)
     copies = 0
     for walker in finished_walks(env, 60, "flat"):
         for injection in walker.injections:

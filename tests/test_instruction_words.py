@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from library.compose.context import be, field_words
+from library.compose.referring import _rule_words
+from library.compose.render import _threshold
 
 
 @pytest.mark.parametrize(
@@ -19,6 +21,11 @@ from library.compose.context import be, field_words
         ("customer_email", "customer email"),
         ("seconds", "seconds"),  # a unit alone is the field's own name
         ("to", "recipient"),
+        # a range's ends and a tally, as a person says them (not "salary max")
+        ("salary_max", "maximum salary"),
+        ("salary_min", "minimum salary"),
+        ("employee_count", "number of employees"),
+        ("count", "count"),
     ],
 )
 def test_a_field_is_said_with_its_unit(name: str, said: str) -> None:
@@ -32,3 +39,16 @@ def test_a_field_is_said_with_its_unit(name: str, said: str) -> None:
 )  # fmt: skip
 def test_a_plural_field_takes_are(label: str, verb: str) -> None:
     assert be(label) == verb
+
+
+def test_a_rule_and_a_threshold_say_the_field_as_a_person_does() -> None:
+    """ "the meeting with the largest duration in minutes", not "... duration minutes"; "if
+    its story points are above 8", not "is above"."""
+    rule = _rule_words({"rule": "largest", "field": "duration_minutes"})
+    assert rule == ("", "with the largest duration in minutes")
+    assert _rule_words({"rule": "smallest", "field": "salary_max"})[1].endswith("maximum salary")
+    said = _threshold(
+        {"field": "story points", "of": "the issue", "limit": "8", "param": "priority",
+         "above": '"high"', "otherwise": '"low"'}
+    )  # fmt: skip
+    assert "story points of the issue are above 8" in said, said

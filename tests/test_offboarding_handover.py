@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, make_env
-from library.compose.catalog import CREATE, UPDATE
+from library.compose.catalog import CREATE, LOOKUP, UPDATE
 from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.matters import hung_on, is_annotation
@@ -18,6 +18,7 @@ from library.compose.prune import purposeful
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
+from library.runtime import World
 from library.seed.vocab import is_person_resource
 from tests.compose_walks import finished_walks
 
@@ -128,7 +129,9 @@ def test_a_leaver_hands_their_work_to_one_colleague(env: ComposeEnv, walks: list
         kept = purposeful(walker.steps, ())
         services = {walker.steps[i].tool.service for i in kept}
         long += len(kept) >= HARD_STEPS and len(services) >= HARD_SERVICES
-    assert len(walks) >= 10 and handed >= 20 and notes >= 3, (len(walks), handed, notes)
+    # (the notes an author signs here are a helpdesk's, on customers' tickets, which a
+    # hand-over leaves alone: ``test_a_hand_over_says_nothing_to_a_customer``)
+    assert len(walks) >= 10 and handed >= 20, (len(walks), handed, notes)
     assert long >= 3, long  # handing work over is what makes an offboarding long
 
 
@@ -181,3 +184,66 @@ def test_only_open_work_is_handed_over() -> None:
                     handed += 1
                     assert status_of(record) not in FINAL | DECIDED, step.tool.qualified
     assert handed >= 5
+
+
+def _initial_world(walker: Walker) -> World:
+    """The walk's world as the request found it (the walk's own world has moved on)."""
+    world = walker.world
+    world.restore(walker.base)
+    for injection in walker.injections:
+        put(world, injection)
+    return world
+
+
+def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) -> None:
+    """Someone leaving hands over all the live work of a kind they hold: where the request
+    finds their tickets (deals, meetings) by their name, one is live and handed over; any
+    other is work they finished (a closed ticket), which stays theirs. None of their open
+    work is left behind under "don't touch any other ticket"."""
+    from library.compose.coherence import FINAL, status_of
+
+    checked = others = 0
+    for walker in walks:
+        subjects, env = walker.subjects(), walker.env
+        world = _initial_world(walker)
+        for step in walker.steps[1:]:
+            if step.tool.kind != LOOKUP or step.entity is None or len(step.args) != 1:
+                continue
+            [(name, value)] = step.args.items()
+            p = step.tool.param(name)
+            if p is None or p.key not in PERSON_KEYS or not hands_over(role_of(name)):
+                continue
+            if env.identity(str(p.key), value) not in subjects:
+                continue
+            records = getattr(world.services[step.tool.service].state, step.entity.collection)
+            theirs = [
+                r.model_dump(mode="json")
+                for r in records.values()
+                if env.identity(str(p.key), getattr(r, name, None)) in subjects
+                and r.id != step.entity.id
+            ]
+            checked += 1
+            others += len(theirs)
+            assert all(status_of(r) in FINAL for r in theirs), (step.tool.qualified, theirs)
+    assert checked >= 20 and others >= 3, (checked, others)
+
+
+def test_a_hand_over_says_nothing_to_a_customer(walks: list[Walker]) -> None:
+    """A hand-over is internal work: what it writes goes to colleagues (a note on an
+    internal issue, a to-do for the successor), never on a customer's ticket or to a
+    customer ("Access revoked as part of offboarding." read by the customer)."""
+    made = 0
+    for walker in walks:
+        env = walker.env
+        for step in walker.steps:
+            if step.tool.kind != CREATE:
+                continue
+            told = walker._notified(step.tool, step.args, None)
+            on = [str(v) for e in hung_on(step.sources, env.catalogs) for v in e.record.values()]
+            people = told | {env.identity("email", v) for v in on if "@" in v}
+            outsiders = {
+                p for p in people if env.person_by_email(p) and not env.is_staff("email", p)
+            }
+            assert not outsiders, (step.tool.qualified, outsiders)
+            made += 1
+    assert made >= 10, made

@@ -134,6 +134,13 @@ def test_detectors_on_hand_made_cases(tv: ModuleType) -> None:
     bad = {(lo, hi) for lo, hi, a, b in tv.range_pairs(rec) if tv.inverted(a, b)}
     assert bad == {("starts_at", "ends_at"), ("issue_date", "due_date")}
 
+    # a threshold's source and the record it decides are linked by an id, a shared number,
+    # or a number one names in its text (a to-do's notes citing the invoice's number)
+    invoice = {"id": "inv_1", "invoice_number": "INV-2027-0042", "subtotal": 900}
+    assert tv._linked(invoice, {"id": "tas_1", "notes": "INV-2027-0042"})
+    assert tv._linked(invoice, {"id": "tas_1", "notes": "inv_1"})
+    assert not tv._linked(invoice, {"id": "tas_1", "notes": "INV-2027-0043"})
+
     assert tv.email_agrees("Robert Hill", "melissa.schwartz@x.com") is False
     assert tv.email_agrees("Melissa Schwartz", "mschwartz@x.com") is True
     assert tv.email_agrees("Robert Hill", "info@x.com") is None

@@ -16,7 +16,7 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.coherence import CALLS_OFF, FINAL, status_of
-from library.compose.context import Entity, Fact, field_words
+from library.compose.context import Entity, Fact, be, field_words
 from library.compose.direction import (
     DECIDED,
     RAISES_URGENCY,
@@ -1081,7 +1081,8 @@ class Binding(WalkState):
         src_noun = source.noun if source else words(bound.fact.entity.collection)
         heading = f"{text['param'].capitalize()} policy for {nouns}"
         body = (
-            f"When the {text['field']} of the {src_noun} is above {text['limit']}, the "
+            f"When the {text['field']} of the {src_noun} {be(text['field'])} above "
+            f"{text['limit']}, the "
             f"{noun}'s {text['param']} is {text['above']}; otherwise it is {text['otherwise']}."
         )
         base = state[sorted(state)[0]]

@@ -24,11 +24,12 @@ from library.compose.derive import answer_criteria, guard_criteria, state_criter
 from library.compose.domains import service_domain, task_domain
 from library.compose.env import ComposeEnv
 from library.compose.inject import put
-from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, fits, name_motif
+from library.compose.motifs import BY_NAME, MONEY_WORK, STAFF_WORKFLOWS, fits, name_motif
 from library.compose.mutants import mutation_report
 from library.compose.openings import opening
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
+from library.compose.realism import chosen_by, is_number, is_time
 from library.compose.render import render_instruction
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.task import (
@@ -791,12 +792,14 @@ def _answer_facts(
         fields = edited.get((f.entity.service, f.entity.collection, f.entity.id), set())
         return not fields & ({f.field} | set(re.split(r"[.\[\]]", f.path)))
 
+    motif = walker.motif.name if walker.motif is not None else None
     facts = [
         f
         for f in walker.facts
         if f.entity in stable
         and unchanged(f)
         and _answerable(f, literals)
+        and _bears_on(motif, f)
         and not _private(walker, f)
     ]
     if not facts:
@@ -818,6 +821,22 @@ def _answer_facts(
         if excludes:
             return [(fact, excludes)]
     return []
+
+
+def _bears_on(motif: str | None, f: Fact) -> bool:
+    """Whether the person asking needs the value for the work (``motif``): who to contact
+    next, the number to quote back, when something is due; money only where the work moves
+    money (a refund's total, not a handed-over deal's amount). A record's other details (a
+    job's salary band, a company's head count or website) answer nothing the request asked.
+    Without a workflow any value of the records the work goes through will do."""
+    if motif is None:
+        return True
+    if f.key in PERSON_KEYS or str(f.key or "").startswith("key:"):
+        return True
+    if is_number(None, f.value):
+        return motif in MONEY_WORK and (f.key == "money" or chosen_by(f.field, None, f.value))
+    # a date that says when something is due or starts (the CTA's due date)
+    return is_time(None, f.value) and chosen_by(f.field, None, f.value)
 
 
 _PRIVATE_FIELD = re.compile(r"(^|_)(personal|private|home)(_|$)")

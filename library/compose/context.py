@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compose.catalog import CollectionInfo, words
+from library.ingest.naming import pluralize
 
 # Field names that read badly as nouns ("the to of the call").
 ROLE_WORDS = {"to": "recipient", "from": "sender", "cc": "cc recipients", "bcc": "bcc recipients"}
@@ -23,6 +24,9 @@ _UNITS = {
     "cm": "cm", "mm": "mm", "cents": "cents", "bytes": "bytes", "kb": "KB", "mb": "MB",
     "gb": "GB", "percent": "percent", "pct": "percent",
 }  # fmt: skip
+# The end of a range as a person says it: ``salary_max`` -> ``maximum salary`` (and
+# ``employee_count`` -> ``number of employees``), never the field name read aloud.
+_BOUNDS = {"min": "minimum", "max": "maximum"}
 # Plural-looking words that name one thing.
 _ONE_THING = frozenset(
     {"status", "address", "access", "business", "progress", "analysis", "series"}
@@ -37,6 +41,10 @@ def field_words(name: str) -> str:
     head, _, unit = name.rpartition("_")
     if head and unit.lower() in _UNITS:
         return f"{words(head)} in {_UNITS[unit.lower()]}"
+    if head and unit.lower() in _BOUNDS:
+        return f"{_BOUNDS[unit.lower()]} {words(head)}"
+    if head and unit.lower() == "count":
+        return f"number of {words(pluralize(head))}"
     return words(name)
 
 

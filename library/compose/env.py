@@ -345,7 +345,7 @@ class ComposeEnv:
         emails = [
             value
             for record in records.values()
-            for value in _strings(record.model_dump(mode="json"))
+            for value in strings_in(record.model_dump(mode="json"))
             if "@" in value
         ]
         return not emails or any(self.is_staff("email", v) for v in emails)
@@ -711,16 +711,16 @@ def naming_fields(info: CollectionInfo) -> frozenset[str]:
     return frozenset(out)
 
 
-def _strings(value: Any) -> Iterable[str]:
+def strings_in(value: Any) -> Iterable[str]:
     """Every string inside a JSON value (nested lists and objects included)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for v in value.values():
-            yield from _strings(v)
+            yield from strings_in(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _strings(v)
+            yield from strings_in(v)
 
 
 def _hands_over(p: Param) -> bool:

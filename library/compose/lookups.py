@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from library.compiler.actions import STATUS_FIELDS
 from library.compose.binding import Binding, money_received
 from library.compose.catalog import (
     FETCH,
@@ -19,8 +21,9 @@ from library.compose.catalog import (
     ref_collection,
     title,
 )
-from library.compose.coherence import money_taken, range_pairs
+from library.compose.coherence import FINAL, money_taken, range_pairs, status_of
 from library.compose.context import Entity, Fact, field_words, ties
+from library.compose.env import naming_fields, strings_in
 from library.compose.inject import clone, fresh_key, new_id, shifted
 from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
 from library.compose.realism import (
@@ -29,12 +32,14 @@ from library.compose.realism import (
     MATCHING,
     Rule,
     apply_rule,
+    chosen_by,
     rule_options,
     rule_text,
 )
 from library.compose.roles import (
     EXTERNAL_ROLES,
     PERSON_KEYS,
+    hands_over,
     is_staff_role,
     names_person,
     role_of,
@@ -495,6 +500,20 @@ class Lookups(Binding):
         if expect is not None and all(r["id"] != expect for _, r in found):
             raise Reject("lookup_misses_anchor")
         search = "search" in text
+        leavers = self._leavers_work(tool, args, info)
+        if leavers and len(found) > 1:
+            # A hand-over hands over all of the leaver's live work of a kind: the world gives
+            # them one such record, the other live ones are other colleagues'; what they
+            # finished stays theirs (none of their work is left behind).
+            live = [i for i, (_, r) in enumerate(found) if not _finished(r)]
+            if not live:
+                raise Reject("nothing_to_hand_over")
+            keep = self.rng.choice(live)
+            for i in live:
+                if i != keep:
+                    self._hand_to_another(tool.service, info, str(found[i][1]["id"]), leavers)
+            envelope = self._call(tool, args)
+            found = found_records(envelope["data"], tool.many, info.id_key)
         if search and len(found) > 1:
             # "Matching" is fuzzy: another way of searching could see another set of
             # records, so a search must single out its record by itself.
@@ -515,7 +534,9 @@ class Lookups(Binding):
                 # "Valerie Morales" candidates): decoys are of what a person has, not of them
                 keep = None
                 base = None
-            if base is not None and self._add_decoys(tool.service, coll, base, info, keep):
+            if base is not None and self._add_decoys(
+                tool.service, coll, base, info, keep, finished=bool(leavers)
+            ):
                 envelope = self._call(tool, args)
                 found = found_records(envelope["data"], tool.many, info.id_key)
         if _paged(envelope["data"], found):
@@ -525,11 +546,20 @@ class Lookups(Binding):
         rule = None
         index = 0
         if len(found) > 1:
-            options = rule_options([r for _, r in found], info)
+            records = [r for _, r in found]
+            options = rule_options(records, info)
+            if leavers:
+                # the leaver's live record is handed over; the rule says why the others stay
+                # theirs (the ticket whose status is "open": the others are closed)
+                options = [
+                    o
+                    for o in options
+                    if o.field in STATUS_FIELDS and not _finished(records[apply_rule(o, records)])
+                ]
             if not options:
                 raise Reject("ambiguous")
             rule = self.rng.choice(options)
-            index = apply_rule(rule, [r for _, r in found])
+            index = apply_rule(rule, records)
             text["rule"] = rule_text(rule, info.noun)
             if rule.kind == MATCHING:
                 literals = [*literals, str(rule.value)]
@@ -583,6 +613,55 @@ class Lookups(Binding):
             tool, args, binds, text, list(literals), envelope, entity, rule, sources=sources
         )
 
+    def _leavers_work(
+        self, tool: ToolInfo, args: dict[str, Any], info: CollectionInfo
+    ) -> list[str]:
+        """The fields by which a lookup finds what the colleague leaving handles (their
+        tickets by ``assignee_email``): none outside a hand-over."""
+        if not self.hands_work_over() or not self.steps:
+            return []
+        subjects = self.subjects()
+        out = []
+        for name, value in args.items():
+            p = tool.param(name)
+            field = self._field_for(p, info) if p is not None else None
+            if (
+                field is not None
+                and p is not None
+                and p.key in PERSON_KEYS
+                and isinstance(value, str)
+                and hands_over(role_of(field))
+                and self.env.identity(str(p.key), value) in subjects
+            ):
+                out.append(field)
+        return out
+
+    def _hand_to_another(
+        self, service: str, info: CollectionInfo, rid: str, fields: list[str]
+    ) -> None:
+        """Give seeded record ``rid`` to a colleague who is not leaving, in ``fields`` (and
+        the name and phone of their role)."""
+        base = self._state_record(service, info.name, rid)
+        if base is None:
+            raise Reject("lookup_too_vague")
+        subjects = self.subjects()
+        taken = {id(x) for x in self.staff_roles.values()}
+        others = [
+            p for p in self.env.staff if p.email.casefold() not in subjects and id(p) not in taken
+        ]
+        if not others:
+            raise Reject("lookup_too_vague")
+        person = self.rng.choice(others)
+        changes: dict[str, Any] = {}
+        for field in fields:
+            changes[field] = person.email
+            changes |= self._identity_of(info, field, person.email, base)
+        try:
+            record = self._copy(service, info, base, rid, changes)
+        except ValueError:
+            raise Reject("lookup_too_vague") from None
+        self._inject(service, info.name, record)
+
     def _remember_decoy(
         self, service: str, coll: str, rec: dict[str, Any], path: str, info: CollectionInfo
     ) -> None:
@@ -622,14 +701,36 @@ class Lookups(Binding):
         base: Record,
         info: CollectionInfo,
         keep: list[str] | None = None,
+        finished: bool = False,
     ) -> bool:
         """Records a selection rule must tell apart from ``base``: other records that match
         the same filter (``keep``: the filtered fields, copied from ``base``) and differ
-        from it in one field a rule can order by. Built from other seeded records where the
-        filter is known, so choosing a decoy changes what later steps read; copies of
-        ``base`` otherwise."""
+        from it in one field a rule can order by. Each is a seeded sibling made to match in
+        place, so it differs from the chosen record as another real record does (a copy
+        would leave its twin behind: the same mail sent by two people); none where the
+        filter is unknown or no sibling is free. With ``finished`` (a hand-over) they are
+        the leaver's finished work, siblings already in a final state: a closed ticket
+        stays with whoever closed it, the live ones are all handed over."""
         state = getattr(self.world.services[service].state, coll)
         siblings = [state[r] for r in sorted(state) if r != base.id] if keep is not None else []
+        kept = base.model_dump() if keep else {}
+        people = {kept[f] for f in keep or () if info.fields[f].key in PERSON_KEYS}
+        # not a sibling the subject already holds another role on (their own report made
+        # one they approve), nor one something else holds or names
+        held = self._held(service, self._keeps_owner(info, keep or [])) if siblings else set()
+        fitting = [
+            r
+            for r in siblings
+            if not _names_elsewhere(r, info, people, keep or []) and r.id not in held
+        ]
+        if finished:
+            done = [r for r in fitting if status_of(self.env.dumps.dump(r)) in FINAL]
+            made = 0
+            for source in self.rng.sample(done, min(len(done), self.rng.randint(1, 2))):
+                if not self._decoy_from(service, info, source, kept, keep or [], {}):
+                    break
+                made += 1
+            return made > 0
         candidates = []
         for name, meta in sorted(info.fields.items()):
             value = getattr(base, name, None)
@@ -639,7 +740,7 @@ class Lookups(Binding):
                 continue
             if meta.enum and len(meta.enum) >= 2:
                 candidates.append((name, MATCHING))
-            elif shifted(value, self.rng, set()) is not None:
+            elif chosen_by(name, meta, value) and shifted(value, self.rng, set()) is not None:
                 kind = LATEST if meta.key in ("date", "datetime") else LARGEST
                 candidates.append((name, kind))
         if not candidates:
@@ -658,71 +759,122 @@ class Lookups(Binding):
                 new = shifted(value, self.rng, taken)
                 if new is None:
                     break
-            taken.add(new)
-            rid = new_id(self.world, service, coll, base.id, self.rng)
-            kept = base.model_dump() if keep else {}
-            people = {kept[f] for f in keep or () if info.fields[f].key in PERSON_KEYS}
-            # not a sibling the subject already holds another role on (their own report
-            # made one they approve)
-            fitting = [r for r in siblings if not _names_elsewhere(r, info, people, keep or [])]
-            fitting = holding(fitting, name, new)
-            source = self.rng.choice(fitting) if fitting else base
-            was = getattr(source, name, value)
-            changes = moved_with(source, name, was, new, self.base.clock)
-            changes |= {f: kept[f] for f in keep or () if f != name and f in kept}
-            for f in keep or ():
-                if f != name and info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):
-                    # a sibling's record made the subject's: their name goes with their e-mail
-                    changes |= self._identity_of(info, f, kept[f], source)
-                    changes |= self._person_ref(service, info, source, f, kept[f])
-                elif f != name and str(info.fields[f].key or "").startswith("id:"):
-                    # ... and a sibling made another of the customer's payments goes to them
-                    key = str(info.fields[f].key)[3:]
-                    changes |= self._owner_of(service, info, key, str(kept.get(f)), source)
-            try:
-                copy = self._copy(service, info, source, rid, changes)
-            except ValueError:
-                # (decoys injected before this one stay, and the caller must read them)
-                taken.discard(new)
+            if not fitting:
                 break
-            self._inject(service, coll, copy)
+            # a sibling already in the decoy's state where one is: what goes with the state
+            # (a lost deal's probability, a canceled booking's reason) comes along
+            source = self.rng.choice(holding(fitting, name, new))
+            fitting.remove(source)
+            changes = moved_with(source, name, getattr(source, name, value), new, self.base.clock)
+            if not self._decoy_from(service, info, source, kept, keep or [], changes):
+                break  # (decoys made before this one stay, and the caller must read them)
+            taken.add(new)
         return len(taken) > 1
+
+    def _decoy_from(
+        self,
+        service: str,
+        info: CollectionInfo,
+        source: Record,
+        kept: dict[str, Any],
+        keep: list[str],
+        changes: dict[str, Any],
+    ) -> bool:
+        """Make seeded record ``source`` match a lookup's filter in place: ``keep``'s values
+        from ``kept`` (the chosen record's), with ``changes``. False where it cannot."""
+        rule = set(changes)
+        changes = changes | {f: kept[f] for f in keep if f not in rule and f in kept}
+        for f in keep:
+            if f in rule:
+                continue
+            if info.fields[f].key in PERSON_KEYS and isinstance(kept.get(f), str):
+                # a sibling's record made the subject's: their name goes with their e-mail
+                changes |= self._identity_of(info, f, kept[f], source)
+                changes |= self._person_ref(service, info, source, f, kept[f])
+            elif str(info.fields[f].key or "").startswith("id:"):
+                # ... and a sibling made another of the customer's payments goes to them
+                key = str(info.fields[f].key)[3:]
+                changes |= self._owner_of(service, info, key, str(kept.get(f)), source)
+        try:
+            record = self._copy(service, info, source, source.id, changes)
+        except ValueError:
+            return False
+        self._inject(service, info.name, record)
+        return True
+
+    def _held(self, service: str, keeps_owner: bool) -> set[str]:
+        """The ids of ``service`` a record may not be changed in place under: records the
+        walk holds (found, decoys) or an output showed so far, and records another lists
+        (a customer's ``order_ids``). A change that gives the record to another customer
+        (not ``keeps_owner``) also spares every record another one points at (a payment's
+        invoice): what hangs on it would name someone else."""
+        named: Counter[str] = Counter()
+        state = self.world.services[service].state
+        for coll in type(state).collection_types:
+            for record in getattr(state, coll).values():
+                for value in self.env.dumps.dump(record).values():
+                    if isinstance(value, list) or not keeps_owner:
+                        named.update(strings_in(value))
+        # (a record names its own id once, outside a list)
+        out = {v for v, n in named.items() if n > (0 if keeps_owner else 1)}
+        out |= {e.id for e in self.entities if e.service == service}
+        out |= {d.id for d, _ in self.decoys if d.service == service}
+        for step in self.steps:
+            if step.tool.service == service:
+                out.update(strings_in((step.envelope or {}).get("data")))
+        return out
+
+    @staticmethod
+    def _keeps_owner(info: CollectionInfo, fields: Iterable[str]) -> bool:
+        """Whether setting ``fields`` leaves a record with whoever it belongs to: only a
+        colleague's role (the assignee) or no person changes, not its customer or parent."""
+        for f in fields:
+            key = str(info.fields[f].key or "") if f in info.fields else ""
+            if (key in PERSON_KEYS and not is_staff_role(role_of(f))) or key.startswith("id:"):
+                return False
+        return True
 
     def _distract(
         self, service: str, coll: str, anchor: Record, fname: str, info: CollectionInfo
     ) -> None:
-        """A near-duplicate of the anchor that the lookup must not return: another value in
-        the field the user named, everything else the same."""
-        meta = info.fields.get(fname)
-        key = meta.key if meta else None
+        """A record the lookup must not return that could be taken for the anchor: a free
+        seeded sibling with another value in the field the user named (someone else's), made
+        to share the anchor's title or subject (two customers who both wrote "Question about
+        my order"), a record of its own in every other field."""
+        # A person's is another person as they are (a namesake would pair someone's name
+        # with another's address, a copy another's links with their name).
+        person = is_person_resource(coll)
         current = getattr(anchor, fname, None)
-        people = self.env.pool.people
-        others = {
-            "email": [p.email for p in people],
-            "phone": [p.phone for p in people],
-            "person_name": [p.full_name for p in people],
-            "company": [c.name for c in self.env.pool.companies],
-        }.get(str(key), [])
-        taken = {current}
-        if is_person_resource(coll):  # one record per person: not a second one of someone's
-            records = getattr(self.world.services[service].state, coll, {})
-            taken |= {getattr(r, fname, None) for r in records.values()}
-        others = [v for v in others if v not in taken]
-        if not others:
+        titles = [
+            n
+            for n in sorted(naming_fields(info))
+            if not person
+            and n != fname
+            and info.fields[n].key is None
+            and isinstance(getattr(anchor, n, None), str)
+            and not self._identifying(service, coll, n)
+        ]
+        if not titles and not person:
             return
-        rid = new_id(self.world, service, coll, anchor.id, self.rng)
-        changes: dict[str, Any] = {fname: self.rng.choice(others)}
-        if key == "email":
-            # Another person altogether: their name and phone go with their e-mail.
-            changes.update(self._identity_of(info, fname, changes[fname], anchor))
-            changes.update(self._person_ref(service, info, anchor, fname, changes[fname]))
-        try:
-            copy = self._copy(service, info, anchor, rid, changes)
-        except ValueError:
+        records = getattr(self.world.services[service].state, coll, {})
+        held = self._held(service, True)
+        options = [
+            r
+            for rid, r in sorted(records.items())
+            if rid != anchor.id and rid not in held and getattr(r, fname, None) != current
+        ]
+        if not options:
             return
-        self._inject(service, coll, copy)
-        rec = copy.model_dump(mode="json")
-        self.decoys.append((Entity(service, coll, rid, rec, 0, "", info.noun), "distractor"))
+        record = self.rng.choice(options)
+        if titles:
+            try:
+                changes = {n: getattr(anchor, n) for n in titles}
+                record = self._copy(service, info, record, record.id, changes)
+            except ValueError:
+                return
+            self._inject(service, coll, record)
+        rec = record.model_dump(mode="json")
+        self.decoys.append((Entity(service, coll, record.id, rec, 0, "", info.noun), "distractor"))
 
     def _copy(
         self, service: str, info: CollectionInfo, base: Record, rid: str, changes: dict[str, Any]
@@ -738,6 +890,7 @@ class Lookups(Binding):
             held = getattr(base, name, None)
             if (
                 name not in changes
+                and rid != base.id  # a record changed in place keeps its own numbers
                 and isinstance(held, str)
                 and self._identifying(service, info.name, name)
             ):
@@ -964,13 +1117,17 @@ class Lookups(Binding):
         if fname is None:
             raise Reject("lookup_empty")
         records = getattr(state, info.name)
-        base = records[self.rng.choice(ids)]
-        if _names_elsewhere(base, info, {value}, [fname]):
-            # a copy for the approver must not be a report they filed themselves
-            free = [r for r in ids if not _names_elsewhere(records[r], info, {value}, [fname])]
-            if not free:
-                raise Reject("lookup_empty")
-            base = records[self.rng.choice(free)]
+        # not a record the person already holds another role on (a report they filed is no
+        # one they approve)
+        fitting = [r for r in ids if not _names_elsewhere(records[r], info, {value}, [fname])]
+        if not fitting:
+            raise Reject("lookup_empty")
+        # A seeded record made theirs in place where one is free: a copy would leave its
+        # twin behind (the same issue reported by two people).
+        # (whoever it was paid by or is about may change with it: nothing may name it)
+        held = self._held(tool.service, keeps_owner=False)
+        free = [r for r in fitting if r not in held]
+        base = records[self.rng.choice(free or fitting)]
         changes: dict[str, Any] = {fname: value}
         meta = info.fields[fname]
         if meta.key in PERSON_KEYS:
@@ -988,7 +1145,9 @@ class Lookups(Binding):
                 if changes.get(n) == holder:
                     changes.update(self._person_ref(tool.service, info, base, n, holder))
         try:
-            rid = new_id(self.world, tool.service, info.name, base.id, self.rng)
+            rid = (
+                base.id if free else new_id(self.world, tool.service, info.name, base.id, self.rng)
+            )
             copy = self._copy(tool.service, info, base, rid, changes)
         except ValueError:
             raise Reject("lookup_empty") from None
@@ -1068,6 +1227,11 @@ def _names_elsewhere(
         for n, m in info.fields.items()
         if n not in fields
     )
+
+
+def _finished(record: Mapping[str, Any]) -> bool:
+    """Whether a record's work is over (a closed ticket, a sent quote): nothing to hand on."""
+    return status_of(record) in FINAL
 
 
 def _reads_as_a_name(value: str) -> bool:

@@ -388,6 +388,12 @@ def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
 # follow-up waits on a reply, so the case it chases stays open.
 ONGOING = frozenset({"escalation", "renewal", "onboarding", "scheduling", "follow-up"})
 
+# Workflows that move money: what a reply may be asked about them includes amounts (a
+# refund's total), which no other work has a use for (an offboarding's deal amount).
+MONEY_WORK = frozenset(
+    {"refund", "billing", "renewal", "expenses", "procurement", "travel", "fulfilment"}
+)
+
 # Workflows about a colleague: someone joining or leaving us, never a customer.
 STAFF_WORKFLOWS = frozenset({"onboarding", "offboarding"})
 # Workflows that hand what their colleague handled (the tickets they are assigned, the

@@ -14,6 +14,7 @@ from typing import Any
 from library.compose.catalog import CollectionInfo, FieldMeta, words
 from library.compose.context import field_words
 from library.compose.direction import is_urgency, urgency
+from library.graph.nodes import name_words
 from library.rubric.values import normalize, timestamp
 
 LATEST, EARLIEST, LARGEST, SMALLEST, MATCHING = (
@@ -65,13 +66,35 @@ def rule_options(records: list[dict[str, Any]], info: CollectionInfo | None) -> 
             continue
         distinct = len({normalize(v) for v in values}) == len(values)
         if is_time(meta, values[0]) and distinct:
-            options += [Rule(LATEST, name), Rule(EARLIEST, name)]
+            if chosen_by(name, meta, values[0]):
+                options += [Rule(LATEST, name), Rule(EARLIEST, name)]
         elif all(is_number(meta, v) for v in values) and distinct:
-            options += [Rule(LARGEST, name), Rule(SMALLEST, name)]
+            if chosen_by(name, meta, values[0]):
+                options += [Rule(LARGEST, name), Rule(SMALLEST, name)]
         elif meta is not None and meta.enum and all(isinstance(v, str) for v in values):
             counts = Counter(values)
             options += [Rule(MATCHING, name, v) for v in sorted(counts) if counts[v] == 1]
     return options
+
+
+# What a person picks one of several records by, for the work at hand: when it is due or
+# starts (the ticket due first, the next booking), how much money or how big it is (the
+# largest order: ``_SIZES``). Never the record's own bookkeeping (when it was created,
+# updated, sent or last seen) nor a reading of no consequence (a car's odometer, a job's
+# salary band): those pick a record the request has no reason to prefer.
+_CHOSEN_TIMES = re.compile(
+    r"(^|_)(due|deadline|start|starts|begin|begins|check_in|checkin|pickup|departure|departs"
+    r"|renewal|renews|close|closes|expires|expiry|expiration|scheduled|issue|issued)(_|$)"
+)
+
+
+def chosen_by(name: str, meta: FieldMeta | None, value: Any) -> bool:
+    """Whether a person would choose among records by the order of field ``name`` (an
+    ordered rule: latest, smallest ...)."""
+    snake = "_".join(name_words(name))
+    if is_time(meta, value):
+        return bool(_CHOSEN_TIMES.search(snake))
+    return (meta is not None and meta.key == "money") or bool(_SIZED.search(snake))
 
 
 def apply_rule(rule: Rule, records: list[dict[str, Any]]) -> int:
@@ -127,6 +150,7 @@ _SIZES = (
     r"|units|story_points|points|health_score|score|attendees|guests|passengers|employees"
     r"|headcount"
 )
+_SIZED = re.compile(rf"(^|_)({_SIZES})(_|$)")
 _POLICIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (re.compile(rf"(^|_)({target})$"), re.compile(rf"(^|_)({source})(_|$)"))
     for target, source in (

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from library.compose.context import be
+from library.compose.context import be, field_words
 from library.compose.realism import time_words
 
 Note = Mapping[str, Any]
@@ -165,7 +165,7 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
     if not select:
         return "", ""
     kind, name = str(select.get("rule")), str(select.get("field"))
-    words = name.replace("_", " ")
+    words = field_words(name)
     if kind in ("latest", "earliest") and name == "updated_at":
         return ("most recently updated" if kind == "latest" else "least recently updated"), ""
     if kind in ("latest", "earliest") and name == "created_at":
@@ -601,10 +601,12 @@ class Writer:
         else:
             read = self.ref(f"the {th['field']} of {of}", k)
         param, limit, above, otherwise = th["param"], th["limit"], th["above"], th["otherwise"]
+        is_ = be(str(th["field"]))  # "its story points are above 3"
         return (
-            f" If {read} is above {limit}, its {param} must be {above}; otherwise {otherwise}.",
-            f" Its {param} should be {above} if {read} is above {limit}, and {otherwise} if not.",
-            f" For its {param}: {above} when {read} is above {limit}, {otherwise} otherwise.",
+            f" If {read} {is_} above {limit}, its {param} must be {above}; otherwise {otherwise}.",
+            f" Its {param} should be {above} if {read} {is_} above {limit}, and {otherwise}"
+            " if not.",
+            f" For its {param}: {above} when {read} {is_} above {limit}, {otherwise} otherwise.",
         )[v]
 
     def create(self, t: Note, k: int) -> str:

@@ -32,7 +32,8 @@ def _threshold(t: Note | None) -> str:
     if t.get("policy"):
         return f" Set its {t['param']} as our policy note {t['policy']} in {t['service']} says."
     return (
-        f" If the {t['field']} of {t['of']} is above {t['limit']}, its {t['param']} must be "
+        f" If the {t['field']} of {t['of']} {be(str(t['field']))} above {t['limit']}, its"
+        f" {t['param']} must be "
         f"{t['above']}; otherwise {t['otherwise']}."
     )
 

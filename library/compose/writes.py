@@ -28,10 +28,11 @@ from library.compose.coherence import (
     range_pairs,
     status_of,
 )
-from library.compose.context import Entity, ties
+from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.derive import changed_fields
 from library.compose.direction import DECIDED, WAITING, is_stage, past_stage_of
 from library.compose.domains import service_domain
+from library.compose.env import naming_fields
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -268,6 +269,8 @@ class Writes(Binding):
         text: dict[str, Any],
         entity: Entity | None,
     ) -> Step:
+        if any(_id_as_text(tool, name, b) for name, b in bound.items()):
+            raise Reject("id_as_text")
         args = {name: b.value for name, b in bound.items()}
         binds = {name: b.bind for name, b in bound.items()}
         label = self._label(tool.service, str(tool.collection), True) if tool.kind == CREATE else ""
@@ -423,6 +426,8 @@ class Writes(Binding):
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
+        if self._staff_news_to_outsiders(tool, bound, parents):
+            return None  # a customer's ticket hears nothing of a colleague leaving
         if is_annotation(tool.collection) and any(self._settled(p) for p in parents):
             return None  # no one remarks on a closed case: the work chases what is open
         if is_annotation(tool.collection) and not all(self._in_the_matter(p) for p in parents):
@@ -558,24 +563,15 @@ class Writes(Binding):
         ]
         if not texts or not changed:
             return None
-        step = changed[-1]
-        entity = step.entity
+        entity = changed[-1].entity
         assert entity is not None
-        fact = next((f for f in self.facts if f.entity is entity and f.field == "id"), None)
-        if fact is None or not isinstance(fact.value, str):
-            return None
-        # The id as the changing step was given it (read where the agent read it): an
-        # action's answer may name it otherwise (tau-bench's cancel answers ``order_id``).
-        given = step.binds.get(str(step.tool.own))
-        if not (
-            given
-            and given.get("from") == "step"
-            and step.args.get(str(step.tool.own)) == fact.value
-        ):
-            given = Bound.of(fact).bind
+        fact = self._readable_name(entity)
+        if fact is None:
+            return None  # a note a person writes names the work in words, never by a raw id
         # "the order listed on the user" was just named as the order the work changed
         the = entity.the.split(" listed on ")[0]
-        out = {texts[0].name: Bound(fact.value, dict(given), f"the id of {the}", (), fact)}
+        phrase = f"the {field_words(fact.field)} of {the}"
+        out = {texts[0].name: Bound(fact.value, Bound.of(fact).bind, phrase, (), fact)}
         # titled as we would title the work, not as a customer's complaint
         titles = topic_texts(self._topic(), "email_subject", internal=True)
         for p in tool.params:
@@ -584,6 +580,46 @@ class Writes(Binding):
                     out[p.name] = Bound.literal(self.rng.choice(titles))
                 break
         return out
+
+    def _readable_name(self, entity: Entity) -> Fact | None:
+        """What a person writing about ``entity`` calls it: its business number (an order
+        number) or its name, title or subject; None where it has none (only its id)."""
+        info = self._coll(entity.service, entity.collection)
+        names = naming_fields(info) if info is not None else frozenset()
+        facts = [
+            f
+            for f in self.facts
+            if f.entity is entity
+            and f.field in names
+            and f.key not in PERSON_KEYS
+            and isinstance(f.value, str)
+            and 2 < len(f.value) <= 80
+        ]
+        # a number quoted back is the surest name; a title next
+        facts.sort(key=lambda f: (not str(f.key or "").startswith("key:"), f.field))
+        return facts[0] if facts else None
+
+    def _staff_news_to_outsiders(
+        self, tool: ToolInfo, bound: dict[str, Bound], parents: Sequence[Entity]
+    ) -> bool:
+        """Whether a create in work about a colleague (someone joining or leaving) says it
+        where an outside person reads it: a note on a customer's ticket, a message to them.
+        Such work is internal; what it writes goes to colleagues."""
+        if self.motif is None or self.motif.name not in STAFF_WORKFLOWS:
+            return False
+        told = self._notified(tool, {n: b.value for n, b in bound.items()}, None)
+        people = told | {
+            self.env.identity("email", v)
+            for e in parents
+            for v in e.record.values()
+            if isinstance(v, str) and "@" in v
+        }
+        return any(self._outsider(who) for who in people)
+
+    def _outsider(self, email: str) -> bool:
+        """Whether ``email`` is an outside person's (a customer's), not a colleague's."""
+        person = self.env.person_by_email(email)
+        return person is not None and not self.env.is_staff("email", email)
 
     def _tells_subject(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether a create is telling the person the request is about what was done (a
@@ -1168,6 +1204,19 @@ _GIVEN_WORK = TAKES_WORK | {"host", "organizer", "recipient", "owner"}
 _INVITED = frozenset({"host", "organizer", "attendee", "attendees", "participant", "invitee"})
 # Collections of to-dos: a new one tells its assignee there is work.
 _TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
+
+
+def _id_as_text(tool: ToolInfo, name: str, bound: Bound) -> bool:
+    """Whether a free-text argument (a note, a body: no id, no key) takes a record's raw id,
+    which no person writes into a sentence."""
+    p = tool.param(name)
+    return (
+        p is not None
+        and p.key is None
+        and p.item_key is None
+        and bound.fact is not None
+        and bound.fact.field == "id"
+    )
 
 
 def moves_money(tool: ToolInfo) -> bool:

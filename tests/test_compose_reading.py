@@ -1,0 +1,172 @@
+"""What a reviewer of tau2-bench or AppWorld tasks reads in a composed task: free text a
+person writes reads as text (never a raw record id), a selection rule orders records by
+what a person would choose them by for the work (when it is due, how much it is), decoys
+are different records (not near-copies of another one), and the value a reply must state
+bears on the work the request is for."""
+
+from __future__ import annotations
+
+import pytest
+
+from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
+from library.compose import compose as compose_module
+from library.compose.context import Entity, Fact
+from library.compose.corpus import bundled_library
+from library.compose.inject import put
+from library.compose.motifs import MONEY_WORK
+from library.compose.realism import LATEST, MATCHING, chosen_by, rule_options
+from library.compose.roles import PERSON_KEYS
+from library.compose.walk import Walker
+from library.runtime import World
+from tests.compose_walks import finished_walks
+
+SERVICES = [
+    "storefront",
+    "returns",
+    "helpdesk",
+    "mail",
+    "todo",
+    "crm",
+    "car_rental",
+    "recruiting",
+    "customer_success",
+    "identity",
+]
+# Fields no one chooses a record by: the record's own bookkeeping and readings of no
+# consequence to the work.
+BOOKKEEPING = frozenset(
+    {"created_at", "updated_at", "sent_at", "received_at", "last_login_at", "odometer_km"}
+)
+
+
+@pytest.fixture(scope="module")
+def env() -> ComposeEnv:
+    library = bundled_library(SERVICES)
+    config = ComposeConfig(p_selection=1.0, p_distractor=1.0)
+    return make_env(library.classes, library.nodes, config=config)
+
+
+@pytest.fixture(scope="module")
+def walks(env: ComposeEnv) -> list[Walker]:
+    return finished_walks(env, 120, "reading")
+
+
+def _initial_world(walker: Walker) -> World:
+    """The walk's world as the request found it (the walk's own world has moved on)."""
+    world = walker.world
+    world.restore(walker.base)
+    for injection in walker.injections:
+        put(world, injection)
+    return world
+
+
+def test_free_text_reads_as_text_never_a_raw_id(walks: list[Walker]) -> None:
+    """A note, a description, a body a person writes names the work in words (the order's
+    number, the message's subject), never a record's generated id ("notes: mes_b5c34118")."""
+    found = 0
+    for walker in walks:
+        ids = {e.id for e in walker.entities} | {d.id for d, _ in walker.decoys}
+        for step in walker.steps:
+            for name, value in step.args.items():
+                p = step.tool.param(name)
+                if p is None or p.key or p.item_key or not isinstance(value, str):
+                    continue
+                assert value not in ids, (step.tool.qualified, name, value)
+                found += step.binds[name].get("from") == "step"
+    assert found >= 5, found  # free text carried from a record: the check saw some
+
+
+def test_a_selection_rule_orders_by_what_a_person_chooses_by(walks: list[Walker]) -> None:
+    """The ticket due first, the largest order, the next pickup: never the one created last,
+    updated first or with the smallest odometer reading, which the request has no reason
+    to prefer."""
+    ordered = 0
+    for walker in walks:
+        for step in walker.steps:
+            rule = step.rule
+            if rule is None or rule.kind == MATCHING or step.entity is None:
+                continue
+            info = walker.catalog.collection(step.tool.service, step.entity.collection)
+            meta = info.fields.get(rule.field) if info is not None else None
+            assert rule.field not in BOOKKEEPING, (step.tool.qualified, rule)
+            assert chosen_by(rule.field, meta, step.entity.record.get(rule.field)), rule
+            ordered += 1
+    assert ordered >= 5, ordered
+
+
+def test_records_that_differ_only_in_bookkeeping_have_no_ordered_rule() -> None:
+    """Two tickets told apart only by when they were made or touched: no rule picks one."""
+    records = [
+        {"id": "t1", "created_at": "2027-01-01T10:00:00Z", "updated_at": "2027-01-02T10:00:00Z",
+         "odometer_km": 1200, "due_date": "2027-02-01", "subtotal": 10.0},
+        {"id": "t2", "created_at": "2027-01-03T10:00:00Z", "updated_at": "2027-01-04T10:00:00Z",
+         "odometer_km": 900, "due_date": "2027-02-03", "subtotal": 20.0},
+    ]  # fmt: skip
+    fields = {(r.kind, r.field) for r in rule_options(records, None)}
+    assert not {f for _, f in fields} & BOOKKEEPING, fields
+    assert (LATEST, "due_date") in fields and ("largest", "subtotal") in fields
+
+
+def _near_copies(record: dict, others: list[dict]) -> list[dict]:
+    """The records of ``others`` sharing at least 80% of ``record``'s non-id fields."""
+    keys = [k for k in record if k != "id" and not k.endswith("_id")]
+    return [
+        o for o in others if keys and sum(record[k] == o.get(k) for k in keys) >= 0.8 * len(keys)
+    ]
+
+
+def test_a_decoy_differs_as_another_record_does(walks: list[Walker]) -> None:
+    """The records a rule or a lookup must tell apart are different records: not the same
+    mail sent by another person, nor a candidate with another's links (a copy of a record
+    with one or two fields changed)."""
+    decoys = 0
+    for walker in walks:
+        world = _initial_world(walker)
+        for decoy, _ in walker.decoys:
+            records = getattr(world.services[decoy.service].state, decoy.collection)
+            if decoy.id not in records:
+                continue
+            mine = records[decoy.id].model_dump(mode="json")
+            others = [r.model_dump(mode="json") for k, r in records.items() if k != decoy.id]
+            assert not _near_copies(mine, others), (decoy.service, decoy.collection, decoy.id)
+            decoys += 1
+    assert decoys >= 20, decoys
+
+
+def test_an_answer_bears_on_the_work() -> None:
+    """What the reply must state is what the work needs: who to contact, the number to
+    quote back, when something is due; an amount only where the work moves money (never a
+    handed-over deal's amount, a job's salary band or a company's head count)."""
+    library = bundled_library(["identity", "crm", "helpdesk", "recruiting", "todo", "storefront"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(p_answer=1.0))
+    tasks = compose_tasks([], 24, env=env, seed=7).tasks
+    asked = 0
+    for task in tasks:
+        for row in task.answer:
+            tool = env.catalog.tools[task.gold_plan[row["step"]]["tool"]]
+            info = env.catalog.collection(tool.service, str(tool.collection))
+            field = row["path"].split(".")[-1]
+            key = info.fields[field].key if info is not None and field in info.fields else None
+            value = row["value"]
+            if key in PERSON_KEYS or str(key).startswith("key:"):
+                pass
+            elif isinstance(value, int | float):
+                assert task.motif in MONEY_WORK, (task.motif, row)
+            else:
+                assert chosen_by(field, None, value), (task.motif, row)
+            asked += 1
+    assert asked >= 5, asked
+
+
+def test_an_offboarding_asks_for_no_amount() -> None:
+    """Handing a leaver's deal over asks no one for its amount; a refund may ask its total."""
+    deal = Entity("crm", "deals", "d1", {}, 0, "", "deal")
+    amount = Fact(deal, "amount", 5000, "money", "number")
+    owner = Fact(deal, "owner_email", "ann@changfisher.com", "email", "string")
+    close = Fact(deal, "close_date", "2027-03-01", "date", "string")
+    size = Fact(deal, "employee_count", 40, None, "integer")
+    assert not compose_module._bears_on("offboarding", amount)
+    assert compose_module._bears_on("refund", amount)
+    assert compose_module._bears_on("offboarding", owner)
+    assert compose_module._bears_on("offboarding", close)
+    assert not compose_module._bears_on("renewal", size)
