@@ -64,7 +64,7 @@ def test_a_record_with_pieces_under_it_is_no_shared_reference(env: ComposeEnv) -
 
 def test_dns_work_names_what_it_makes_and_logs_it(env: ComposeEnv) -> None:
     """A new zone is made with its domain (one of ours), a new TSIG key with its name; a
-    plan that only made records logs what it made in the ticket; no record is named by
+    plan that only made records logs what it made in the ticket, by name; no record is named by
     its API address ("the server https://powerdns-local.../servers/c7549137c4")."""
     org = seed_pool().org
     assert org is not None
@@ -78,8 +78,12 @@ def test_dns_work_names_what_it_makes_and_logs_it(env: ComposeEnv) -> None:
             if step.tool.name == "createTSIGKey":
                 assert step.args.get("name"), step.args
             if step.tool.name == "create_ticket":
-                made = {s.entity.id for s in walker.steps if s.write and s.entity is not None}
-                assert step.args.get("description") in made, step.args
+                # named as a person writes it: the made record's name, never its raw id
+                written = [s.entity for s in walker.steps if s.write and s.entity is not None]
+                ids = {e.id for e in written}
+                names = {v for e in written for v in e.record.values() if isinstance(v, str)}
+                described = step.args.get("description")
+                assert described in names and described not in ids, step.args
                 logged += 1
             for _, value in step.text.get("by", ()):
                 assert "://" not in value, step.text
