@@ -242,6 +242,10 @@ def test_state_machine_and_ranges():
     assert not may_write({"status": "paid"}, "action", "void_invoice")
     assert may_write({"status": "paid"}, "action", "refund_invoice")
     assert may_write({"status": "open"}, "update", "update_ticket")
+    # money is captured once: a payment partly refunded since has nothing left to capture
+    assert not may_write({"status": "partially_refunded"}, "action", "capture_payment")
+    assert not may_write({"status": "succeeded"}, "action", "capture_payment")
+    assert may_write({"status": "requires_capture"}, "action", "capture_payment")
     assert ("pickup_at", "dropoff_at") in range_pairs(["pickup_at", "dropoff_at", "id"])
     bad = {"starts_at": "2026-03-20T10:00:00Z", "ends_at": "2026-03-19T10:00:00Z"}
     assert inverted(bad) == [("starts_at", "ends_at")]

@@ -86,6 +86,15 @@ NOT_YET: dict[str, frozenset[str]] = {
 }
 
 
+# States in which an action is already done: money is captured once, while it is only
+# authorised (a payment succeeded, or partly refunded since, has nothing left to capture).
+DONE: dict[str, frozenset[str]] = {
+    "capture": frozenset(
+        {"succeeded", "captured", "partially_refunded", "refunded", "paid", "settled"}
+    ),
+}
+
+
 def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     """Whether a write of ``kind`` (update, action, delete) by ``tool_name`` is a legitimate
     move from the record's current state."""
@@ -94,6 +103,8 @@ def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     state = status_of(record)
     if state in NOT_YET.get(tool_verb(tool_name), frozenset()):
         return False  # a staged account is not suspended, a draft report not approved
+    if state in DONE.get(tool_verb(tool_name), frozenset()):
+        return False  # a captured payment is not captured again
     if state is None or state not in FINAL:
         return True
     verb = tool_verb(tool_name)
