@@ -1039,3 +1039,21 @@ def test_decoys_and_copies_keep_the_seeded_world_coherent(lib, composed):
                 assert r["updated_at"][:19] <= now[:19], (task.task_id, r)
                 assert r.get("created_at", "")[:19] <= r["updated_at"][:19], (task.task_id, r)
     assert checked
+
+
+def test_an_answer_forbids_only_its_rivals_values() -> None:
+    """The values an answer must not give are its rivals': other records of its kind the
+    plan showed (another ticket's assignee). The user's own mailbox, or a policy note's
+    author, is no rival: an honest summary may name them."""
+    from types import SimpleNamespace
+
+    from library.compose.compose import _confusable
+
+    ticket = SimpleNamespace(service="helpdesk", collection="tickets", id="tic_1")
+    fact = SimpleNamespace(value="ann@acme.com", field="assignee_email", key="email", entity=ticket)
+    seen = [
+        ("assignee_email", "email", "bob@acme.com", "tic_2", ("helpdesk", "tickets")),
+        ("from_email", "email", "me@acme.com", "mes_1", ("mail", "messages")),
+        ("author_email", "email", "eve@acme.com", "doc_1", ("docs", "documents")),
+    ]
+    assert _confusable(fact, seen, []) == ["bob@acme.com"]  # type: ignore[arg-type]

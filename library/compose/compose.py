@@ -815,7 +815,7 @@ def _answer_facts(
     seen = _seen_values(walker, needed)
     # what the plan overwrote (a ticket's previous assignee) a reply may say it changed
     changed = {rid: fields for (_, _, rid), fields in edited.items()}
-    stated += [v for name, _, v, rid in seen if name in changed.get(rid, ())]
+    stated += [v for name, _, v, rid, _ in seen if name in changed.get(rid, ())]
     for fact in pool:
         excludes = _confusable(fact, seen, stated)
         if excludes:
@@ -865,10 +865,11 @@ def _stated_values(walker: Walker) -> list[Any]:
 
 def _seen_values(
     walker: Walker, keep: Sequence[int] | None = None
-) -> list[tuple[str, str | None, Any, str]]:
-    """(field, semantic key, value, record id) of every scalar field of every record the
-    outputs of the plan's steps (those in ``keep``) showed."""
-    out: list[tuple[str, str | None, Any, str]] = []
+) -> list[tuple[str, str | None, Any, str, tuple[str, str]]]:
+    """(field, semantic key, value, record id, (service, collection) of the step that showed
+    it) of every scalar field of every record the outputs of the plan's steps (those in
+    ``keep``) showed."""
+    out: list[tuple[str, str | None, Any, str, tuple[str, str]]] = []
     kept = set(range(len(walker.steps)) if keep is None else keep)
     for i, step in enumerate(walker.steps):
         if i not in kept:
@@ -881,7 +882,8 @@ def _seen_values(
                 if value is None or isinstance(value, dict | list | bool):
                     continue
                 meta = coll.fields.get(name) if coll else None
-                out.append((name, meta.key if meta else None, value, rid))
+                where = (step.tool.service, str(step.tool.collection))
+                out.append((name, meta.key if meta else None, value, rid, where))
     return out
 
 
@@ -898,15 +900,24 @@ def _records_in(data: Any) -> list[dict[str, Any]]:
 
 
 def _confusable(
-    fact: Fact, seen: Sequence[tuple[str, str | None, Any, str]], stated: Sequence[Any]
+    fact: Fact,
+    seen: Sequence[tuple[str, str | None, Any, str, tuple[str, str]]],
+    stated: Sequence[Any],
 ) -> list[Any]:
+    """The values an answer must not give for ``fact``: those of its rivals, other records of
+    its kind the plan showed (another ticket's assignee). A value from another kind of record
+    (a policy note's author, the mailbox a reply went from) is no rival: an honest summary may
+    say it."""
+    kind = (fact.entity.service, str(fact.entity.collection))
     value = fact.value
     form = normalize(value)
     stated_forms = [normalize(v) for v in stated if v is not None]  # once, not per value seen
     stated_texts = [v for v in stated if isinstance(v, str)]
     out: list[Any] = []
     out_forms: list[Any] = []
-    for name, key, other, rid in seen:
+    for name, key, other, rid, where in seen:
+        if where != kind:
+            continue
         if rid == fact.entity.id:
             # the record's own other values (the order's subtotal beside its total) may
             # be what a reply explains the work by: only other records' are confusions
