@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 from library.compose import ComposeEnv
+from library.compose.inject import put
 from library.compose.motifs import BY_NAME, Motif
 from library.compose.walk import Walker
 from library.compose.walk_state import Reject
+from library.runtime import World
 
 
 def finished_walks(
@@ -24,6 +26,16 @@ def finished_walks(
             continue
         done.append(candidate)
     return done
+
+
+def initial_world(walker: Walker) -> World:
+    """The walk's world as the request found it, records the walk changed in place
+    included (the walk's own world has moved on)."""
+    world = walker.world
+    world.restore(walker.base)
+    for injection in walker.injections:
+        put(world, injection)
+    return world
 
 
 def forced(*workflows: str) -> type[Walker]:

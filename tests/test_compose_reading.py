@@ -12,13 +12,11 @@ from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose import compose as compose_module
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
-from library.compose.inject import put
 from library.compose.motifs import MONEY_WORK
 from library.compose.realism import LATEST, MATCHING, chosen_by, rule_options
 from library.compose.roles import PERSON_KEYS
 from library.compose.walk import Walker
-from library.runtime import World
-from tests.compose_walks import finished_walks
+from tests.compose_walks import finished_walks, initial_world
 
 SERVICES = [
     "storefront",
@@ -49,15 +47,6 @@ def env() -> ComposeEnv:
 @pytest.fixture(scope="module")
 def walks(env: ComposeEnv) -> list[Walker]:
     return finished_walks(env, 120, "reading")
-
-
-def _initial_world(walker: Walker) -> World:
-    """The walk's world as the request found it (the walk's own world has moved on)."""
-    world = walker.world
-    world.restore(walker.base)
-    for injection in walker.injections:
-        put(world, injection)
-    return world
 
 
 def test_free_text_reads_as_text_never_a_raw_id(walks: list[Walker]) -> None:
@@ -121,7 +110,7 @@ def test_a_decoy_differs_as_another_record_does(walks: list[Walker]) -> None:
     with one or two fields changed)."""
     decoys = 0
     for walker in walks:
-        world = _initial_world(walker)
+        world = initial_world(walker)
         for decoy, _ in walker.decoys:
             records = getattr(world.services[decoy.service].state, decoy.collection)
             if decoy.id not in records:

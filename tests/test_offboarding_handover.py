@@ -11,16 +11,14 @@ import pytest
 from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.catalog import CREATE, LOOKUP, UPDATE
 from library.compose.corpus import bundled_library
-from library.compose.inject import put
 from library.compose.matters import hung_on, is_annotation
 from library.compose.motifs import BY_NAME, Motif, claimed_by
 from library.compose.prune import purposeful
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
-from library.runtime import World
 from library.seed.vocab import is_person_resource
-from tests.compose_walks import finished_walks
+from tests.compose_walks import finished_walks, initial_world
 
 SERVICES = [
     "identity",
@@ -84,11 +82,7 @@ def test_a_leaver_hands_their_work_to_one_colleague(env: ComposeEnv, walks: list
     handed = long = notes = 0
     for walker in walks:
         subjects = walker.subjects()
-        # The records as the request found them (the walk's own world has moved on).
-        world = walker.world
-        world.restore(walker.base)
-        for injection in walker.injections:
-            put(world, injection)
+        world = initial_world(walker)  # the records as the request found them
         successors: set[str] = set()
         for step in walker.steps:
             entity = step.entity
@@ -186,15 +180,6 @@ def test_only_open_work_is_handed_over() -> None:
     assert handed >= 5
 
 
-def _initial_world(walker: Walker) -> World:
-    """The walk's world as the request found it (the walk's own world has moved on)."""
-    world = walker.world
-    world.restore(walker.base)
-    for injection in walker.injections:
-        put(world, injection)
-    return world
-
-
 def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) -> None:
     """Someone leaving hands over all the live work of a kind they hold: where the request
     finds their tickets (deals, meetings) by their name, one is live and handed over; any
@@ -205,7 +190,7 @@ def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) ->
     checked = others = 0
     for walker in walks:
         subjects, env = walker.subjects(), walker.env
-        world = _initial_world(walker)
+        world = initial_world(walker)
         for step in walker.steps[1:]:
             if step.tool.kind != LOOKUP or step.entity is None or len(step.args) != 1:
                 continue

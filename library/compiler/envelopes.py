@@ -18,7 +18,7 @@ from library.compiler.types import json_types
 from library.compiler.values import answer_constant, json_literal
 from library.toolspec import ToolSpec
 
-RECORD_VERBS = frozenset({"read", "create", "update", "delete", "action"})
+ONE_RECORD_VERBS = frozenset({"read", "create", "update", "delete", "action"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,6 @@ def _layer(spec: ToolSpec) -> tuple[Layer, ToolSpec] | None:
 
 def _one_record(spec: ToolSpec) -> bool:
     """A tool that answers one record: a create, or a read or write of the record it names."""
-    if spec.verb not in RECORD_VERBS:
+    if spec.verb not in ONE_RECORD_VERBS:
         return False
     return spec.verb == "create" or own_id_param(spec, spec.resource or "") is not None
