@@ -353,7 +353,15 @@ def test_shards_merge_without_duplicates(reference) -> None:
     merged, _ = merge_tasks(parts, 30)
     assert len(merged) == 30
     assert len({t.task_id for t in merged}) == 30
-    assert len({t.shape() for t in merged}) == 30
+    # a plan shape at most as often as one shard kept it (a shard short of new shapes may
+    # repeat one, on another customer: ``compose.Balance``), never once per shard
+    most: Counter[str] = Counter()
+    for part in parts:
+        for shape, k in Counter(t.shape() for t in part).items():
+            most[shape] = max(most[shape], k)
+    merged_shapes = Counter(t.shape() for t in merged)
+    assert all(k <= most[shape] for shape, k in merged_shapes.items()), merged_shapes
+    assert len(merged_shapes) >= 25
 
 
 def test_rejections_are_counted_with_reasons() -> None:

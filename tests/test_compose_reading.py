@@ -159,3 +159,28 @@ def test_an_offboarding_asks_for_no_amount() -> None:
     assert compose_module._bears_on("offboarding", owner)
     assert compose_module._bears_on("offboarding", close)
     assert not compose_module._bears_on("renewal", size)
+
+
+def test_a_customer_s_message_the_request_answers_is_about_its_matter(
+    walks: list[Walker],
+) -> None:
+    """The customer's mail a refund replies to asks for the refund ("Ordered by mistake"),
+    not "Notes from our call": what the plan finds of theirs in the inbox, to answer, is
+    their request for the work."""
+    from library.compose.topics import request_texts
+
+    replied = 0
+    for walker in walks:
+        texts = request_texts(walker.motif.name if walker.motif else None)
+        if not texts or walker.motif.name == "follow-up":  # a conversation about anything
+            continue
+        world = initial_world(walker)
+        for step in walker.steps:
+            if step.tool.service != "mail" or "reply" not in step.tool.name:
+                continue
+            message = world.services["mail"].state.messages.get(step.args["message_id"])
+            if message is None or walker.env.is_staff("email", message.from_):
+                continue
+            assert message.subject in {t[0] for t in texts}, (walker.motif.name, message.subject)
+            replied += 1
+    assert replied >= 5, replied

@@ -213,6 +213,57 @@ def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) ->
     assert checked >= 20 and others >= 3, (checked, others)
 
 
+def test_a_leaver_handles_nothing_the_request_leaves_behind(walks: list[Walker]) -> None:
+    """In the services a hand-over works in, every live record the leaver handles is one
+    the request deals with: a CRM's leads of theirs are not left with them while the
+    request hands over their deals and says nothing else changes."""
+    from library.compose.coherence import FINAL, status_of
+
+    moved = 0
+    for walker in walks:
+        subjects, env = walker.subjects(), walker.env
+        world = initial_world(walker)
+        seen = {(e.service, e.collection, e.id) for e in walker.entities}
+        seen |= {(d.service, d.collection, d.id) for d, _ in walker.decoys}
+        for (service, name), info in walker.catalog.collections.items():
+            if service not in walker.services or is_person_resource(name):
+                continue
+            fields = [
+                f for f, m in info.fields.items() if m.key == "email" and hands_over(role_of(f))
+            ]
+            for rid, record in getattr(world.services[service].state, name).items():
+                row = record.model_dump(mode="json")
+                if (service, name, rid) in seen or status_of(row) in FINAL:
+                    continue
+                left = [f for f in fields if env.identity("email", row.get(f)) in subjects]
+                assert not left, (service, name, rid, left)
+        moved += sum(1 for i in walker.injections if i.service in walker.services)
+    assert moved >= 20, moved
+
+
+def test_what_a_hand_over_makes_is_about_the_leaver(walks: list[Walker]) -> None:
+    """A to-do or a note an offboarding makes ("Leaver: access removed") takes no person
+    and no words from a record the leaver handled: not for the employee of an expense
+    report they approved, with its title for notes; its people are the leaver, the one
+    taking over or a colleague the request names."""
+    made = 0
+    for walker in walks:
+        for step in walker.steps:
+            if step.tool.kind != CREATE:
+                continue
+            for name, bind in step.binds.items():
+                p = step.tool.param(name)
+                if bind.get("from") != "step" or p is None or p.key not in (None, "email"):
+                    continue
+                source = walker.steps[bind["step"]].entity
+                assert source is not None and (
+                    walker.subjects_own_person(source)
+                    or walker.env.identity("email", step.args[name]) in walker.subjects()
+                ), (step.tool.qualified, name, step.args[name])
+            made += 1
+    assert made >= 10, made
+
+
 def test_a_hand_over_says_nothing_to_a_customer(walks: list[Walker]) -> None:
     """A hand-over is internal work: what it writes goes to colleagues (a note on an
     internal issue, a to-do for the successor), never on a customer's ticket or to a

@@ -557,3 +557,27 @@ def test_a_record_found_by_a_name_is_not_picked_by_it_again() -> None:
     ]
     text = render_instruction(plan, goal="The deployment needs attention.", variant=0)
     assert text.count('"web"') == 1 and "whose name is" not in text, text
+
+
+@pytest.mark.parametrize("variant", range(3))
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [("owner email", ("the owner of", "over to")), ("assignee email", ("reassign",))],
+)
+def test_a_record_handed_to_a_colleague_is_said_as_a_hand_over(
+    variant: int, field: str, said: tuple[str, ...]
+) -> None:
+    """ "Make Craig the owner of the deal owned by Larry" / "reassign the ticket to Craig",
+    not "set the owner email of the deal ... to Craig": the field is how the tool stores
+    it, the hand-over is what a person asks for."""
+    plan = [
+        _find("crm.list_deals", "deal", [["stage", '"Negotiation"']], stage="Negotiation"),
+        _step(
+            "crm.update_deal",
+            {"kind": "update", "target": "the deal", "values": [[field, CRAIG]]},
+            {field.replace(" ", "_"): "craig.thomas@changfisher.com"},
+        ),
+    ]
+    text = render_instruction(plan, goal="Larry Owens is leaving.", variant=variant)
+    assert CRAIG in text and field not in text, text
+    assert any(s.lower() in text.lower() for s in said), text

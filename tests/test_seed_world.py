@@ -10,10 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from library.compiler import compile_service, load_service
 from library.compose.lookups import holding, moved_with
@@ -141,6 +141,19 @@ def test_a_record_is_created_after_what_it_refers_to() -> None:
         assert application["created_at"] >= candidate["created_at"], (application, candidate)
 
 
+def test_a_recording_is_of_a_meeting_that_took_place_and_made_while_it_ran() -> None:
+    for seed in SEEDS:
+        now, state = _state("meetings", seed)
+        assert state["recordings"]
+        for rec in state["recordings"].values():
+            meeting = state["meetings"][rec["meeting_id"]]
+            start = meeting["starts_at"]
+            assert meeting["status"] in ("live", "ended") and start <= now, (rec, meeting)
+            assert start <= rec["recorded_at"] <= start + dt.timedelta(minutes=5), (rec, meeting)
+            assert rec["duration_seconds"] <= meeting["duration_minutes"] * 60, (rec, meeting)
+            assert rec["recorded_at"] <= rec["created_at"] <= now, rec
+
+
 # -- a stage implies what goes with it ---------------------------------------------------------
 def test_a_deal_stage_implies_its_probability() -> None:
     stages = set()
@@ -153,6 +166,16 @@ def test_a_deal_stage_implies_its_probability() -> None:
         else:
             assert 5 <= deal["probability"] <= 95, deal
     assert {"closed_won", "closed_lost"} & stages
+
+
+def test_an_account_health_label_is_the_band_its_score_falls_in() -> None:
+    bands = ("critical", "at_risk", "neutral", "healthy")  # 0-24, 25-49, 50-74, 75-100
+    seen = set()
+    for account, _ in _rows("customer_success", "accounts"):
+        score = account["health_score"]
+        seen.add(account["health"])
+        assert account["health"] == bands[min(3, score // 25)], account
+    assert len(seen) >= 3  # the scores spread over the bands, and the labels with them
 
 
 def test_an_order_fulfillment_agrees_with_its_status() -> None:
@@ -247,3 +270,26 @@ def test_a_decoy_in_another_state_is_copied_from_a_record_in_that_state() -> Non
     unsent = ORDER.model_copy(update={"id": "ord_2", "sent_at": None})
     assert holding([ORDER, unsent], "sent_at", None) == [unsent]  # its stamps go with it
     assert holding([ORDER], "sent_at", None) == [ORDER]  # none in that state: any
+
+
+class _Account(Record):
+    health_score: int = Field(description="Health score from 0 (critical) to 100 (healthy).")
+    health: Literal["healthy", "neutral", "at_risk", "critical"]
+
+
+@pytest.mark.parametrize(
+    ("field", "old", "new", "want"),
+    [("health_score", 82, 31, {"health": "at_risk"}), ("health", "healthy", "critical", None)],
+)
+def test_a_decoy_score_and_its_label_move_together(
+    field: str, old: Any, new: Any, want: dict[str, Any] | None
+) -> None:
+    account = _Account(id="acc_1", health_score=82, health="healthy")
+    copy = account.model_copy(update=moved_with(account, field, old, new, NOW))
+    assert getattr(copy, field) == new
+    if want is not None:
+        assert copy.model_dump(include=set(want)) == want
+    assert (
+        copy.health
+        == ("critical", "at_risk", "neutral", "healthy")[min(3, copy.health_score // 25)]
+    )

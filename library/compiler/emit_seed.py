@@ -46,7 +46,16 @@ from library.ingest.infer_output import TOLD_BY
 from library.ingest.naming import singular
 from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
-from library.seed.pool import HAPPENING, TIMED_STATES, lifecycle_rank, window_kind
+from library.seed.pool import (
+    HAPPENING,
+    START_FIELDS,
+    TIMED_STATES,
+    grade_order,
+    graded_score,
+    lifecycle_rank,
+    score_range,
+    window_kind,
+)
 from library.seed.vocab import role_of
 
 # Roles filled by a colleague (our organisation's staff), never by the record's subject.
@@ -392,6 +401,8 @@ class _RecordWriter:
         self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
         self.follow_lines: list[tuple[str, Expr]] = []
         self.stamp_lines: list[tuple[str, Expr]] = []  # lifecycle stamps, in order
+        self.captured: dict[str, str] = {}  # a capture's field -> its local (``_captures``)
+        self.moments: set[str] = set()  # of those, the moments it was made at
         self.parents: dict[str, str] = {}  # local holding a referenced record -> collection
         self.after_times: list[str] = []  # creation times of referenced records
         self.before: str | None = None  # a window start created_at must precede
@@ -429,6 +440,7 @@ class _RecordWriter:
         self._plan_status(fields)
         self._plan_flags(fields)
         self._plan_numbers(fields)
+        self._plan_bands(fields)
         self._plan_derived(fields)
         self._plan_places(fields)
         self._plan_refs(fields)
@@ -467,14 +479,50 @@ class _RecordWriter:
             local = re.fullmatch(r"(\w+)\.id", expr) if isinstance(expr, str) else None
             if ids and expr == f"rng.choice({ids})":
                 var = self._local(singular(str(target)))
+                captures = self._captures(parent)
+                if captures:  # a recording is of a meeting that took place
+                    expr = f"pool.begun(rng, {ids}, self.state.{target}, now)"
                 self.body.append((var, f"self.state.{target}[{expr}]"))
                 self.parents[var] = str(target)
                 expr = f"{var}.id"
+                for local, capture in captures.items():
+                    self.body.append((local, capture.format(parent=var)))
+                    if local in self.moments:  # created once it was recorded
+                        self.after_times.append(local)
             elif local is None or self.parents.get(local.group(1)) != target:
                 out.append((attr, expr))
                 continue
             self.after_times.append(f"{expr.removesuffix('.id')}.{born.attr}")
             out.append((attr, expr))
+        if self.captured:  # the capture's moment and length, from the happening picked
+            names = {f.attr: f.name for f in self.record.fields.values()}
+            out = [(a, self.captured.get(names.get(a or "", ""), e)) for a, e in out]
+        return out
+
+    def _captures(self, parent: RecordPlan | None) -> dict[str, str]:
+        """What a capture of a happening (a meeting's recording, a call's transcript) takes
+        from it: a moment (``recorded_at``) in its first minutes and a length no longer
+        than it lasts. Empty unless this record is such a capture and ``parent`` has a
+        start. Keys are local names bound to the field values; ``{parent}`` is the parent."""
+        if parent is None or self.noun.rsplit("_", 1)[-1] not in _CAPTURES:
+            return {}
+        if not any(
+            n in START_FIELDS and f.type.kind is Kind.DATETIME for n, f in parent.fields.items()
+        ):
+            return {}
+        out: dict[str, str] = {}
+        for f in self.record.fields.values():
+            tokens = set(_snake(f.name).split("_"))
+            if f.type.kind is Kind.DATETIME and tokens & _CAPTURE_MOMENTS:
+                local = self._local(f.name)
+                self.moments.add(local)
+                self.captured[f.name] = local
+                out[local] = "pool.during(rng, {parent}, now)"
+            elif f.type.kind is Kind.INT and tokens & {"duration", "length"}:
+                unit = "minutes" if "minutes" in tokens else "seconds"
+                local = self._local(f.name)
+                self.captured[f.name] = local
+                out[local] = f'pool.lasting(rng, {{parent}}, "{unit}")'
         return out
 
     def _after_parents(self) -> str:
@@ -1028,6 +1076,31 @@ class _RecordWriter:
             var = self._local(name)
             self.hoist_lines.append((var, expr))
             self.hoisted[name] = var
+
+    def _plan_bands(self, fields: list[FieldPlan]) -> None:
+        """A label that grades a score of the same record (an account's ``health`` beside
+        its ``health_score``, a ``risk_level`` beside a ``risk_score``) is the band the
+        score falls in: the score is drawn first and the label follows from it."""
+        numbers = {_snake(f.name): f for f in fields if f.type.kind in (Kind.INT, Kind.FLOAT)}
+        for f in fields:
+            if f.type.kind is not Kind.ENUM or not f.type.is_text or f.name in self.forced:
+                continue
+            score = numbers.get(graded_score(_snake(f.name), numbers) or "")
+            ordered = grade_order(tuple(f.type.enum)) if score is not None else None
+            if score is None or ordered is None:
+                continue
+            lo, hi = score_range(
+                *_bounds(score.type.schema, score.type.kind is Kind.INT),
+                str(score.type.schema.get("description") or ""),
+            )
+            if score.name not in self.hoisted:
+                var = self._local(score.name)
+                self.hoist_lines.append((var, self._number(score.name, score.type)))
+                self.hoisted[score.name] = var
+            labels = "(" + ", ".join(json.dumps(v) for v in ordered) + ")"
+            self.forced[f.name] = _call(
+                "pool.band", self.hoisted[score.name], labels, repr(lo), repr(hi)
+            )
 
     def _plan_priced_item(self, numbers: dict[str, FieldPlan]) -> None:
         """Totals equal the sum of their parts: a record whose line items carry a quantity
@@ -1894,6 +1967,11 @@ _STATE_BOUND = {
 # Initial states a state that follows the main one starts in (an order is ``unfulfilled``).
 _STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})
 # Numbers a record's stage implies (won: 100, lost: 0).
+# Records that capture a happening of the record they refer to (a meeting's recording, a
+# call's transcript): made while it took place, never before it began.
+_CAPTURES = frozenset({"recording", "transcript", "minutes", "attendance", "scorecard"})
+# A capture's moment: when it was recorded, started, captured or joined.
+_CAPTURE_MOMENTS = frozenset({"recorded", "started", "captured", "joined", "taken"})
 _STATE_NUMBERS = re.compile(r"(^|_)(probability|likelihood|win_chance)$")
 # Words of references that name different records by design (a transfer's two ends).
 _DIRECTIONS = frozenset(

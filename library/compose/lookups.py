@@ -8,7 +8,7 @@ import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 from library.compiler.actions import STATUS_FIELDS
 from library.compose.binding import Binding, money_received
@@ -44,9 +44,17 @@ from library.compose.roles import (
     names_person,
     role_of,
 )
+from library.compose.topics import request_texts
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
-from library.seed.pool import lifecycle_rank
+from library.seed.pool import (
+    SeedPool,
+    grade_order,
+    graded_score,
+    in_band,
+    lifecycle_rank,
+    score_range,
+)
 from library.seed.vocab import is_person_resource, meaning
 from library.seed.vocab import role_of as field_role
 
@@ -87,11 +95,39 @@ def moved_with(
     total = getattr(base, "total", None)
     if numeric and name in _CHARGES and isinstance(total, float):
         changes["total"] = round(total + new - old, 2)  # a charge moves the total it is part of
+    changes |= _graded_with(base, name, new)
     if name == "created_at" and "updated_at" in fields:
         updated = getattr(base, "updated_at", None)
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
             changes["updated_at"] = new
     return changes
+
+
+def _graded_with(base: Record, name: str, new: Any) -> dict[str, Any]:
+    """A score and the label that grades it move together: a copy whose health score
+    changes takes the band's label, and one relabelled takes a score in the label's band."""
+    fields = type(base).model_fields
+    numbers = [f for f in fields if type(getattr(base, f, None)) in (int, float) and f != name] + (
+        [name] if type(new) in (int, float) else []
+    )
+    pairs = [(label, graded_score(label, numbers)) for label in fields]
+    for label, score in pairs:
+        if score is None or name not in (label, score):
+            continue
+        ordered = grade_order(get_args(fields[label].annotation) or ())
+        if ordered is None:
+            continue
+        info = fields[score]
+        bounds = {type(m).__name__: m for m in info.metadata}
+        low = getattr(bounds.get("Ge"), "ge", None)
+        high = getattr(bounds.get("Le"), "le", None)
+        low, high = score_range(low, high, info.description or "")
+        if name == score:
+            return {label: SeedPool.band(new, ordered, low, high)}
+        if new in ordered:
+            whole = isinstance(getattr(base, score, None), int)
+            return {score: in_band(new, ordered, low, high, whole)}
+    return {}
 
 
 # Money a record's lines make (the parts that scale with them; ``total`` adds the rest).
@@ -514,6 +550,9 @@ class Lookups(Binding):
                     self._hand_to_another(tool.service, info, str(found[i][1]["id"]), leavers)
             envelope = self._call(tool, args)
             found = found_records(envelope["data"], tool.many, info.id_key)
+        if self._about_the_matter(tool, args, info, found):
+            envelope = self._call(tool, args)
+            found = found_records(envelope["data"], tool.many, info.id_key)
         if search and len(found) > 1:
             # "Matching" is fuzzy: another way of searching could see another set of
             # records, so a search must single out its record by itself.
@@ -635,6 +674,105 @@ class Lookups(Binding):
             ):
                 out.append(field)
         return out
+
+    def _about_the_matter(
+        self,
+        tool: ToolInfo,
+        args: dict[str, Any],
+        info: CollectionInfo,
+        found: list[tuple[str, dict[str, Any]]],
+    ) -> bool:
+        """Messages a customer sent that the request finds (to reply to them) are about
+        its matter: in a refund, their mail asks for the refund ("Ordered by mistake"), not
+        "Notes from our call", which a reply "your money is on its way" would not answer.
+        Each found message of theirs the plan did not make is given the words of one such
+        request, in place; True where any was. A follow-up's conversation can be about
+        anything."""
+        if self.motif is None or tool.service not in self.env.inboxes:
+            return False
+        if self.motif.name == "follow-up":
+            return False  # following up on a conversation: whatever it was about
+        texts = list(request_texts(self.motif.name))
+        if not self.steps:
+            return False  # a request that opens on their mail is theirs already (``_as_request``)
+        subjects = self.subjects()
+        senders = [
+            n
+            for n, v in args.items()
+            if (p := tool.param(n)) is not None
+            and (p.key == "email" or n.lower() in QUERY_PARAMS)
+            and role_of(n.lower()) in ("sender", "query")
+            and isinstance(v, str)
+            and "@" in v  # their address, never words a search shares with the subject line
+            and self.env.identity("email", v) in subjects
+            and not self.env.is_staff("email", v)
+        ]
+        if not texts or not senders or len(found) > len(texts):
+            return False
+        said = {t[0] for t in texts}
+        made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        self.rng.shuffle(texts)
+        changed = False
+        for (_, row), (subject, body, _) in zip(found, texts, strict=False):
+            rid = str(row.get(info.id_key) or row.get("id"))
+            base = self._state_record(tool.service, info.name, rid)
+            if base is None or (tool.service, info.name, rid) in made:
+                continue
+            fields = type(base).model_fields
+            changes: dict[str, Any] = {}
+            for name in fields:
+                kind = meaning(name) or ""
+                if name == "subject" or kind == "email_subject":
+                    if getattr(base, name, None) in said:
+                        break  # already about the matter
+                    changes[name] = subject
+                elif name in ("body", "text", "content", "body_text") or kind.startswith("body"):
+                    changes[name] = body
+            else:
+                try:
+                    copy = clone(base, base.id, changes) if changes else None
+                except ValueError:
+                    continue  # a record the runtime would not take back as it is
+                if copy is not None:
+                    self._inject(tool.service, info.name, copy)
+                    changed = True
+        return changed
+
+    def _nothing_left_behind(self) -> None:
+        """After a hand-over, the colleague leaving handles nothing else in the services the
+        request works in: their live records of kinds the request does not hand over (a
+        CRM's leads beside the deals it hands over) are colleagues' in the world, so "hand
+        over Ann's work" is the whole of it. Records the plan saw are left as they are."""
+        if not self.hands_work_over():
+            return
+        subjects = self.subjects()
+        seen = {(e.service, e.collection, e.id) for e in self.entities}
+        seen |= {(d.service, d.collection, d.id) for d, _ in self.decoys}
+        for (service, name), info in self.catalog.collections.items():
+            if service not in self.services:
+                continue
+            fields = [
+                f
+                for f, meta in info.fields.items()
+                if meta.key == "email" and hands_over(role_of(f))
+            ]
+            if not fields or is_person_resource(name):
+                continue
+            records = getattr(self.world.services[service].state, name, {})
+            for rid, record in list(records.items()):
+                if (service, name, rid) in seen:
+                    continue
+                row = record.model_dump(include=set(fields))
+                theirs = [
+                    f
+                    for f, value in row.items()
+                    if isinstance(value, str) and self.env.identity("email", value) in subjects
+                ]
+                if theirs and not _finished(record.model_dump()):
+                    try:
+                        self._hand_to_another(service, info, rid, theirs)
+                    except Reject:
+                        continue  # no colleague to give it to: as it was
 
     def _hand_to_another(
         self, service: str, info: CollectionInfo, rid: str, fields: list[str]
@@ -1151,6 +1289,10 @@ class Lookups(Binding):
             copy = self._copy(tool.service, info, base, rid, changes)
         except ValueError:
             raise Reject("lookup_empty") from None
+        if rid != base.id and _twins(copy, base):
+            # a copy that differs from the record it came from in a field or two (one
+            # customer account under two managers) is a second of one thing, not another
+            raise Reject("lookup_empty")
         self._inject(tool.service, info.name, copy)
 
     def _fetch(self, tool: ToolInfo) -> Step | None:
@@ -1227,6 +1369,14 @@ def _names_elsewhere(
         for n, m in info.fields.items()
         if n not in fields
     )
+
+
+def _twins(a: Record, b: Record) -> bool:
+    """Whether two records agree on at least 80% of their own fields (ids and references
+    aside): one record twice, as a reader sees it."""
+    one, two = a.model_dump(), b.model_dump()
+    keys = [k for k in one if k != "id" and not k.endswith("_id")]
+    return bool(keys) and sum(one[k] == two.get(k) for k in keys) >= 0.8 * len(keys)
 
 
 def _finished(record: Mapping[str, Any]) -> bool:

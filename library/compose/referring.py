@@ -194,6 +194,33 @@ def _handed_to(summary: str, pairs: Sequence[Sequence[str]]) -> str | None:
     return str(phrase) if person_role(str(label)) in ("assignee", "assigned to", "owner") else None
 
 
+# A person named with their address, as a request names a colleague: Ann Lee ("ann@x.com").
+_NAMED_COLLEAGUE = re.compile(r'[A-Z][\w.\'-]*(?: [A-Z][\w.\'-]*)+ \("[^"]+@[^"]+"\)')
+
+
+def _handed_over(pairs: Sequence[Sequence[str]]) -> tuple[str, str] | None:
+    """(role, person) where an update only gives a record to one named colleague in one
+    role (its owner, assignee, host): said as a person says it ("make Ann the owner of
+    the deal", "reassign the issue to Ann"), not as fields set ("set owner email to Ann")."""
+    if len(pairs) != 1:
+        return None
+    label, phrase = (str(x) for x in pairs[0])
+    role = person_role(label)
+    if not role or not re.fullmatch(
+        r'[A-Z][\w.\'-]*(?: [A-Z][\w.\'-]*)+ \("[^"]+@[^"]+"\)', phrase
+    ):
+        return None
+    role = "assignee" if role in ("assignee", "assigned to", "assigned") else role
+    return (role.upper() if len(role) <= 3 else role), phrase
+
+
+def _role_in(name: str, role: str) -> bool:
+    """Whether a record's name says whose it is in ``role`` ("the deal owned by Ann", "the
+    job with Ann as hiring manager"), so "hand it over" can only mean that role."""
+    stem = role.lower().removesuffix("er").removesuffix("or")
+    return f" as {role} " in f" {name} " or f" {stem}" in f" {name.lower()}"
+
+
 def _label(field_words: str) -> str:
     """A value's label as a person says it: a time field is a time (``starts at`` -> ``start
     time``, ``pickup at`` -> ``pickup time``); other fields keep their words."""
@@ -638,7 +665,17 @@ class Writer:
         pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
         flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
-        if not pairs:
+        handed = _handed_over(pairs) if not flags else None
+        if handed is not None:
+            role, who = handed
+            core = (
+                f"reassign {name} to {who}"
+                if role == "assignee"
+                else (f"make {who} the {role} of {name}", f"hand {name} over to {who}")[v % 2]
+                if _role_in(name, role)
+                else f"make {who} the {role} of {name}"
+            )
+        elif not pairs:
             core = flag_clauses(flags, name) if flags else f"update {name}"
         elif v == 0:
             core = f"update {name}: set " + _join([f"{lab} to {p}" for lab, p in pairs])

@@ -171,6 +171,7 @@ class Walker(Lookups, Writes):
         self._widen()
         if self.motif is not None:
             self._act_on_selections()
+        self._nothing_left_behind()
         if self._one_person():
             self._bring_colleague()
         if not any(s.write for s in self.steps):

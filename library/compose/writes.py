@@ -421,6 +421,8 @@ class Writes(Binding):
         bound = self._spanned(tool, bound)
         if self._back_on_their_plate(bound):
             return None  # a task for the colleague who asked us to do the work is no help
+        if self._off_the_leaver(tool, bound):
+            return None  # "Leaver: access removed" for whoever filed a handed expense report
         if self._filed_for_another(tool, bound):
             return None  # a colleague's trip files their own expense report, not their manager's
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
@@ -654,6 +656,25 @@ class Writes(Binding):
             s.write and (told := self._recipients(s.tool, s.args, s.entity)) and told <= colleagues
             for s in self.steps
         )
+
+    def _off_the_leaver(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a record a hand-over makes (a to-do, a note) takes a person or words from
+        a record other than the leaver's own: "Leaver: access removed" is about the leaver,
+        for the colleague taking over or one the request names, not for the employee of an
+        expense report the leaver approved, with that report's title for notes."""
+        if not self.hands_work_over():
+            return False
+        subjects = self.subjects()
+        for name, b in bound.items():
+            p = tool.param(name)
+            if b.fact is None or p is None or (p.key is not None and p.key != "email"):
+                continue
+            if self.subjects_own_person(b.fact.entity):
+                continue  # the leaver's own user record: their name, their address
+            if isinstance(b.value, str) and self.env.identity("email", b.value) in subjects:
+                continue
+            return True
+        return False
 
     def _back_on_their_plate(self, bound: dict[str, Bound]) -> bool:
         """Whether a write gives work to the colleague who asked us to take care of it (a

@@ -330,6 +330,39 @@ class SeedPool:
         return min(max(drawn, type(drawn)(5)), type(drawn)(95))
 
     @staticmethod
+    def band(score: Any, ordered: tuple[Any, ...], low: float, high: float) -> Any:
+        """The label a score earns (an account's health beside its health score):
+        ``ordered`` runs from the lowest score's label to the highest's and splits
+        ``low``..``high`` evenly, so a score of 23 of 100 is "at_risk", not "healthy"."""
+        if not isinstance(score, int | float) or high <= low:
+            return ordered[0]
+        share = min(max((score - low) / (high - low), 0.0), 1.0)
+        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+    @staticmethod
+    def begun(rng: random.Random, ids: list[str], records: Any, now: dt.datetime) -> str:
+        """One of ``ids`` whose happening (a meeting, a call) has begun and was not called
+        off: what a recording or a transcript can be of. Any where none has."""
+        held = [i for i in ids if _began(records[i], now)]
+        return rng.choice(held or ids)
+
+    @staticmethod
+    def during(rng: random.Random, happening: Any, now: dt.datetime) -> dt.datetime:
+        """A moment in the first part of ``happening`` (when its recording started): at
+        or a few minutes after its start, never after now."""
+        start = _as_datetime(_start_of(happening), now)
+        length = _length_of(happening)
+        offset = dt.timedelta(seconds=rng.randint(0, int(min(300.0, length / 4))))
+        return min(start + offset, now)
+
+    @staticmethod
+    def lasting(rng: random.Random, happening: Any, unit: str) -> int:
+        """How long a capture of ``happening`` runs, in ``unit`` ("seconds", "minutes"):
+        most of it, never longer."""
+        seconds = _length_of(happening) * rng.uniform(0.6, 0.98)
+        return max(1, int(seconds / 60 if unit == "minutes" else seconds))
+
+    @staticmethod
     def agreeing(status: Any, options: tuple[Any, ...], rng: random.Random) -> Any:
         """A second state of a record (an order's fulfillment) that agrees with its main
         one: the same word where both have it (a ``fulfilled`` order is ``fulfilled``), the
@@ -807,6 +840,104 @@ LIFECYCLE = (
                "solved", "closed", "merged", "converted", "ended", "finished", "cancelled",
                "canceled", "archived"}),
 )  # fmt: skip
+
+
+# Labels that grade a score, lowest score first: one scale per kind of grading. A label
+# set is ordered by the first scale that ranks every one of its labels apart.
+GRADE_SCALES: tuple[tuple[frozenset[str], ...], ...] = (
+    (frozenset({"critical", "failing", "bad", "red", "churning"}),
+     frozenset({"at_risk", "poor", "risky", "weak", "orange", "unhealthy"}),
+     frozenset({"neutral", "fair", "average", "ok", "okay", "moderate", "yellow", "amber",
+                "watch", "stable"}),
+     frozenset({"healthy", "good", "strong", "green"}),
+     frozenset({"excellent", "great", "champion", "thriving", "outstanding"})),
+    (frozenset({"very_low", "minimal", "none"}),
+     frozenset({"low", "minor"}),
+     frozenset({"medium", "moderate", "normal"}),
+     frozenset({"high", "major", "elevated"}),
+     frozenset({"very_high", "critical", "severe", "extreme"})),
+)  # fmt: skip
+
+
+def grade_order(labels: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``labels`` from the lowest score's to the highest's, or None when no scale ranks
+    them all apart (a set of states, not grades)."""
+    for scale in GRADE_SCALES:
+        ranks: dict[Any, int] = {}
+        for label in labels:
+            word = str(label).lower().replace("-", "_").replace(" ", "_")
+            rank = next((k for k, words in enumerate(scale) if word in words), None)
+            if rank is None:
+                break
+            ranks[label] = rank
+        else:
+            if len(labels) >= 3 and len(set(ranks.values())) == len(labels):
+                return tuple(sorted(labels, key=ranks.__getitem__))
+    return None
+
+
+_GRADE_SUFFIXES = ("_band", "_level", "_grade", "_label", "_tier", "_rating", "_category")
+
+
+def graded_score(label: str, numbers: Any) -> str | None:
+    """The number field (among ``numbers``) that the label field ``label`` grades:
+    ``health`` -> ``health_score``, ``risk_level`` -> ``risk_score``, ``grade`` -> ``score``."""
+    base = label
+    for suffix in _GRADE_SUFFIXES:
+        base = base.removesuffix(suffix)
+    names = [f"{base}_{tail}" for tail in ("score", "index", "points")]
+    if base != label or label in ("grade", "band", "level", "tier", "rating"):
+        names.append("score")
+    return next((n for n in names if n in numbers and n != label), None)
+
+
+def score_range(low: Any, high: Any, description: str) -> tuple[float, float]:
+    """A score's range: its declared bounds, else the two numbers its description gives
+    ("from 0 (critical) to 100 (healthy)"), else 0-100."""
+    told = [float(t) for t in re.findall(r"-?\d+(?:\.\d+)?", description)[:2]]
+    ends = told if len(told) == 2 else [0.0, 100.0]
+    return (low if low is not None else min(ends)), (high if high is not None else max(ends))
+
+
+def in_band(label: Any, ordered: tuple[Any, ...], low: float, high: float, whole: bool) -> Any:
+    """A score in the middle of ``label``'s band (the inverse of ``SeedPool.band``)."""
+    width = (high - low) / len(ordered)
+    value = low + (ordered.index(label) + 0.5) * width
+    return int(value) if whole else round(value, 2)
+
+
+# What a happening's start and end are called, and how long it lasts when it has no end.
+START_FIELDS = ("starts_at", "start_time", "start_at", "start", "scheduled_at", "begins_at",
+                "started_at", "scheduled_for")  # fmt: skip
+_END_FIELDS = ("ends_at", "end_time", "end_at", "end", "ended_at")
+_LENGTH_FIELDS = (("duration_minutes", 60), ("duration_seconds", 1), ("duration", 60),
+                  ("length_minutes", 60))  # fmt: skip
+_CALLED_OFF = frozenset({"canceled", "cancelled", "scheduled", "upcoming", "missed", "no_show",
+                         "declined", "void"})  # fmt: skip
+
+
+def _start_of(happening: Any) -> Any:
+    return next((v for f in START_FIELDS if (v := getattr(happening, f, None)) is not None), None)
+
+
+def _length_of(happening: Any) -> float:
+    """How long ``happening`` lasts, in seconds (an hour where nothing says)."""
+    start = _start_of(happening)
+    end = next((v for f in _END_FIELDS if (v := getattr(happening, f, None)) is not None), None)
+    if isinstance(start, dt.datetime) and isinstance(end, dt.datetime) and end > start:
+        return (end - start).total_seconds()
+    for name, scale in _LENGTH_FIELDS:
+        value = getattr(happening, name, None)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            return float(value * scale)
+    return 3600.0
+
+
+def _began(happening: Any, now: dt.datetime) -> bool:
+    start = _start_of(happening)
+    status = getattr(happening, "status", None)
+    state = str(getattr(status, "value", status) or "").lower()
+    return start is not None and _as_datetime(start, now) <= now and state not in _CALLED_OFF
 
 
 def lifecycle_rank(name: str) -> int | None:
