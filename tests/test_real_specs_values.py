@@ -113,3 +113,31 @@ def test_who_created_a_record_is_one_of_our_users() -> None:
         if isinstance(getattr(record, field, None), str)
     ]
     assert len(named) >= 10 and set(named) <= ours, named[:6]
+
+
+TAU2_RETAIL = Path(__file__).resolve().parents[2] / "shared/specs/functions/tau2/retail.json"
+
+
+@pytest.mark.skipif(not TAU2_RETAIL.is_file(), reason="../shared/specs not present")
+def test_ids_a_spec_shows_by_example_look_like_it() -> None:
+    """tau2's tools say "The order id, such as '#W0000000'. Be careful there is a '#'
+    symbol": its orders are such numbers (which a ticket logging the work can quote), not
+    generated ``ord_3fa9c1d2e4``; a user id shown as 'sara_doe_496' (a name) is left alone."""
+    import re
+
+    from library.compiler.ids import told_code
+    from library.compose.spec_library import spec_library
+    from library.runtime import World
+    from library.seed import seed_pool
+
+    assert told_code("The order id, such as '#W0000000'.") == r"^\#W\d{7}$"
+    assert told_code("The user id, such as 'sara_doe_496'.") is None
+    lib = spec_library([TAU2_RETAIL])
+    [cls] = lib.classes
+    assert sum(lib.verified[cls.name].values()) == len(lib.verified[cls.name])  # all verified
+    world = World([cls()], seed=3)
+    world.seed_states(seed_pool(3), 5)
+    orders = list(world.services[cls.name].state.orders)
+    assert orders and all(re.fullmatch(r"#W\d{7}", o) for o in orders), orders
+    answer = world.call(f"{cls.name}__get_order_details", {"order_id": orders[0]})
+    assert answer["success"] and answer["data"]["order_id"] == orders[0], answer

@@ -888,3 +888,26 @@ def test_a_copy_for_a_sender_is_no_message_to_themselves() -> None:
     to_bo = SimpleNamespace(**{"from": "cy@x.com", "to": ["bo@x.com"], "cc": []})
     assert _names_elsewhere(to_ann, info, {ann}, ["from"])
     assert not _names_elsewhere(to_bo, info, {ann}, ["from"])
+
+
+def test_a_customer_s_trip_lists_no_colleague_of_ours() -> None:
+    """A flight booking copied for a customer (the one the request finds by their e-mail)
+    flies the customer: its passengers are not the colleagues on the booking it came from."""
+    library = bundled_library(["flights", "hotels", "car_rental", "todo", "mail"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    trips = 0
+    for walker in finished_walks(env, 80, "trips", forced("travel")):
+        world = walker.world
+        world.restore(walker.base)
+        for injection in walker.injections:
+            put(world, injection)
+        for booking in world.services["flights"].state.bookings.values():
+            booker = booking.booker_email
+            if booker is None or env.is_staff("email", booker):
+                continue  # our own staff's trips may list colleagues
+            if not any(i.record is booking or i.record.id == booking.id for i in walker.injections):
+                continue
+            emails = [p.email for p in booking.passengers if p.email]
+            assert not [e for e in emails if env.is_staff("email", e)], (booker, emails)
+            trips += 1
+    assert trips >= 3, trips

@@ -83,6 +83,24 @@ def id_style(node: dict[str, Any]) -> IdStyle | str:
     return RUNTIME
 
 
+# An id a description shows by example ("such as '#W0000000'", "e.g. INV-0001"), when the
+# example is a code: an optional ``#``, a few capitals, an optional dash, then digits.
+_TOLD_CODE = re.compile(
+    r"(?:such as|e\.g\.,?|for example,?|like)\s+['\"`]?(#?[A-Z]{0,4}-?)(\d{3,12})['\"`]?(?!\w)"
+)
+
+
+def told_code(description: str) -> str | None:
+    """The pattern of the ids a description shows by example, when they are codes (tau's
+    "The order id, such as '#W0000000'" -> ``^\\#W\\d{7}$``); None otherwise (a user id
+    such as 'sara_doe_496' is a name, not a number)."""
+    match = _TOLD_CODE.search(description)
+    if match is None:
+        return None
+    prefix, digits = match.groups()
+    return f"^{re.escape(prefix)}\\d{{{len(digits)}}}$"
+
+
 # Ids the runtime makes (``<prefix>_<10 hex digits>``): a pattern must take all of them, not
 # one that happens to hold ``123`` (``[1-5]\d\d`` is searched, not matched).
 _RUNTIME_LIKE = ("rec_0123456789", "abc_abcdefabcd", "x_ffffffffff", "rec_a0a0a0a0a0")

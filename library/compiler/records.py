@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from library.compiler.ids import ID_WORDS, id_key, id_style
+from library.compiler.ids import ID_WORDS, id_key, id_style, told_code
 from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
 from library.compiler.types import (
@@ -430,6 +430,10 @@ class RecordBuilder:
         inputs.sort(key=lambda sv: sv[1] != "create")
         if style is None and not unfit:
             style = _style_from_params(resource, tools)
+        if style == RUNTIME and not unfit:
+            # outputs show a bare string; the id parameter's description shows the ids by
+            # example ("The order id, such as '#W0000000'"): such numbers, not ``ord_3f...``
+            style = _told_by_params(resource, tools) or style
         if (
             style is None
             and not unfit
@@ -679,6 +683,19 @@ def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdSt
         found = id_style(node)
         if isinstance(found, IdStyle):
             return found
+    return None
+
+
+def _told_by_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
+    """The ids an id parameter's description shows by example, when they are codes."""
+    for spec, verb in tools:
+        own = own_id_param(spec, resource)
+        if own is None or verb == "create":
+            continue
+        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+        told = told_code(str((node or {}).get("description") or ""))
+        if told is not None:
+            return IdStyle("pattern", told, 0, None)
     return None
 
 

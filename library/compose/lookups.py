@@ -1060,7 +1060,59 @@ class Lookups(Binding):
                     moved = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", lambda _, n=new: n, moved)
             if moved != text:
                 changes[name] = moved
+        changes |= self._people_listed(base, said, changes)
         return clone(base, rid, changes)
+
+    def _people_listed(
+        self, base: Record, said: dict[str, str], changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A copy made someone else's lists them where its source listed its owner (a
+        booking's passengers, a reservation's guests): Katherine's copy of Gary's booking
+        flies Katherine, not Gary."""
+        pool = self.env.pool
+        swaps = [
+            (was, now)
+            for old, new in said.items()
+            if (was := pool.person_by_email(old)) is not None
+            and (now := pool.person_by_email(new)) is not None
+        ]
+        out: dict[str, Any] = {}
+        for name in type(base).model_fields if swaps else ():
+            items = getattr(base, name, None)
+            if name in changes or not isinstance(items, list) or not items:
+                continue
+            rows = [i.model_dump() if hasattr(i, "model_dump") else i for i in items]
+            if not all(isinstance(r, dict) for r in rows):
+                continue
+            if not all("first_name" in r and "last_name" in r for r in rows):
+                continue  # not a list of people
+            moved = False
+            for row in rows:
+                for was, now in swaps:
+                    if (row["first_name"], row["last_name"]) == (was.first_name, was.last_name):
+                        moved = _listed_as(row, now) or moved
+            # ... and an outside person's (a customer's trip) lists none of our colleagues:
+            # the first such place is theirs, the other colleagues are not on it
+            outside = [now for _, now in swaps if not self.env.is_staff("email", now.email)]
+            if outside:
+                who, kept = outside[0], []
+                placed = any(
+                    (r["first_name"], r["last_name"]) == (who.first_name, who.last_name)
+                    for r in rows
+                )
+                for row in rows:
+                    email = row.get("email")
+                    if isinstance(email, str) and self.env.is_staff("email", email):
+                        moved = True
+                        if placed:
+                            continue
+                        _listed_as(row, who)
+                        placed = True
+                    kept.append(row)
+                rows = kept
+            if moved and rows:
+                out[name] = rows
+        return out
 
     def _identity_of(
         self, info: CollectionInfo, fname: str, value: str, base: Record | None = None
@@ -1369,6 +1421,17 @@ def _names_elsewhere(
         for n, m in info.fields.items()
         if n not in fields
     )
+
+
+def _listed_as(row: dict[str, Any], person: Any) -> bool:
+    """Make a listed person (a passenger, a guest) ``person``: their names, and their
+    e-mail and phone where the list keeps them. True where anything changed."""
+    before = dict(row)
+    row.update(first_name=person.first_name, last_name=person.last_name)
+    for key, value in (("email", person.email), ("phone", person.phone)):
+        if isinstance(row.get(key), str):
+            row[key] = value
+    return row != before
 
 
 def _twins(a: Record, b: Record) -> bool:

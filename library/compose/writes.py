@@ -91,6 +91,10 @@ _BOOKED_TIMES = frozenset({"interview", "interviews", "booking", "bookings"})
 _NAMING = frozenset({"name", "title", "display_name", "displayname"})
 
 
+# Ids that read as numbers a person quotes: an optional "#", a few capitals, digits.
+CODE_ID = re.compile(r"#?[A-Z]{0,4}-?\d{4,12}")
+
+
 class Writes(Binding):
     """The write steps of a walk."""
 
@@ -573,7 +577,19 @@ class Writes(Binding):
         # "the order listed on the user" was just named as the order the work changed
         the = entity.the.split(" listed on ")[0]
         phrase = f"the {field_words(fact.field)} of {the}"
-        out = {texts[0].name: Bound(fact.value, Bound.of(fact).bind, phrase, (), fact)}
+        bind = Bound.of(fact).bind
+        if fact.field == "id":
+            # the number as the work was given it (a cancel answers ``order_id``, not ``id``)
+            bind = next(
+                (
+                    dict(s.binds[n])
+                    for s in self.steps
+                    for n, v in s.args.items()
+                    if v == fact.value and s.binds.get(n, {}).get("from") == "step"
+                ),
+                bind,
+            )
+        out = {texts[0].name: Bound(fact.value, bind, phrase, (), fact)}
         # titled as we would title the work, not as a customer's complaint
         titles = topic_texts(self._topic(), "email_subject", internal=True)
         for p in tool.params:
@@ -596,6 +612,16 @@ class Writes(Binding):
             and f.key not in PERSON_KEYS
             and isinstance(f.value, str)
             and 2 < len(f.value) <= 80
+        ]
+        # an id the API gives as a number people quote (tau's order "#W2378156", not a
+        # generated ``ord_3fa9...``) names the record as a business number does
+        facts += [
+            f
+            for f in self.facts
+            if f.entity is entity
+            and f.field in {"id", info.id_key if info is not None else "id"}
+            and isinstance(f.value, str)
+            and CODE_ID.fullmatch(f.value)
         ]
         # a number quoted back is the surest name; a title next
         facts.sort(key=lambda f: (not str(f.key or "").startswith("key:"), f.field))
@@ -1229,7 +1255,8 @@ _TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
 
 def _id_as_text(tool: ToolInfo, name: str, bound: Bound) -> bool:
     """Whether a free-text argument (a note, a body: no id, no key) takes a record's raw id,
-    which no person writes into a sentence."""
+    which no person writes into a sentence (an id that is a number people quote, such as an
+    order's "#W2378156", is not raw)."""
     p = tool.param(name)
     return (
         p is not None
@@ -1237,6 +1264,7 @@ def _id_as_text(tool: ToolInfo, name: str, bound: Bound) -> bool:
         and p.item_key is None
         and bound.fact is not None
         and bound.fact.field == "id"
+        and not (isinstance(bound.value, str) and CODE_ID.fullmatch(bound.value))
     )
 
 
