@@ -96,6 +96,28 @@ def test_records_that_differ_only_in_bookkeeping_have_no_ordered_rule() -> None:
     assert (LATEST, "due_date") in fields and ("largest", "subtotal") in fields
 
 
+def test_amounts_in_different_currencies_are_not_ordered() -> None:
+    """ "The reservation with the largest total price" among 3,250.74 EUR, 3,333.15 USD and
+    1,319 GBP is no rule a person applies: money is compared in one currency."""
+    from library.compose.catalog import CollectionInfo, FieldMeta
+
+    info = CollectionInfo("hotels", "reservations", dict)
+    info.fields = {
+        "total_price": FieldMeta("total_price", "number", "money"),
+        "currency": FieldMeta("currency", "string", "currency"),
+    }
+    records = [
+        {"id": "r1", "total_price": 3250.74, "currency": "EUR"},
+        {"id": "r2", "total_price": 3333.15, "currency": "USD"},
+    ]
+    assert not [r for r in rule_options(records, info) if r.field == "total_price"]
+    same = [dict(r, currency="EUR") for r in records]
+    assert {r.kind for r in rule_options(same, info) if r.field == "total_price"} == {
+        "largest",
+        "smallest",
+    }
+
+
 def _near_copies(record: dict, others: list[dict]) -> list[dict]:
     """The records of ``others`` sharing at least 80% of ``record``'s non-id fields."""
     keys = [k for k in record if k != "id" and not k.endswith("_id")]
@@ -184,3 +206,24 @@ def test_a_customer_s_message_the_request_answers_is_about_its_matter(
             assert message.subject in {t[0] for t in texts}, (walker.motif.name, message.subject)
             replied += 1
     assert replied >= 5, replied
+
+
+def test_an_answer_is_not_what_a_lookup_was_given() -> None:
+    """A reply is not asked for what the agent already searched by ("reply to the message
+    from the order's customer ... and tell me the message's sender"): the question asks
+    for something the request does not already hold."""
+    library = bundled_library(["storefront", "mail", "shipping", "todo", "helpdesk", "crm"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(p_answer=1.0))
+    asked = 0
+    for task in compose_tasks([], 40, env=env, seed=11).tasks:
+        searched = {
+            v
+            for s in task.gold_plan
+            if not s["write"]
+            for v in s["arguments"].values()
+            if isinstance(v, str)
+        }
+        for row in task.answer:
+            assert row["value"] not in searched, (task.instruction, row)
+            asked += 1
+    assert asked >= 5, asked

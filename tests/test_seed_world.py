@@ -293,3 +293,18 @@ def test_a_decoy_score_and_its_label_move_together(
         copy.health
         == ("critical", "at_risk", "neutral", "healthy")[min(3, copy.health_score // 25)]
     )
+
+
+def test_a_message_body_says_what_its_subject_is_about() -> None:
+    """ "Question about my invoice" asks about an invoice, never "Reminder: your appointment
+    is tomorrow" or "Your order is on its way" under a customer's question."""
+    from library.seed.vocab import LETTERS
+
+    topics = 0
+    for message, _ in _rows("mail", "messages"):
+        subject = message["subject"].lower()
+        fitting = next((b for words, b in LETTERS if any(w in subject for w in words)), None)
+        if fitting is not None:
+            assert message["body_text"] in fitting, message
+            topics += 1
+    assert topics >= 20, topics

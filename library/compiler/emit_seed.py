@@ -441,6 +441,7 @@ class _RecordWriter:
         self._plan_flags(fields)
         self._plan_numbers(fields)
         self._plan_bands(fields)
+        self._plan_letter(fields)
         self._plan_derived(fields)
         self._plan_places(fields)
         self._plan_refs(fields)
@@ -1101,6 +1102,23 @@ class _RecordWriter:
             self.forced[f.name] = _call(
                 "pool.band", self.hoisted[score.name], labels, repr(lo), repr(hi)
             )
+
+    def _plan_letter(self, fields: list[FieldPlan]) -> None:
+        """A message's body says what its subject line is about ("Question about my
+        invoice" asks about an invoice): the subject is drawn first, the body from it."""
+        where = self._where()
+        top = [f for f in fields if f.type.kind is Kind.STR and f.name not in self.forced]
+        subject = next((f for f in top if vocab.meaning(f.name, where) == "email_subject"), None)
+        body = next((f for f in top if vocab.meaning(f.name, where) == "body:message"), None)
+        if subject is None or body is None or subject.unique:
+            return
+        expr = self._vocab(subject.name, "email_subject", False, 0)
+        if expr is None:
+            return
+        var = self._local(subject.name)
+        self.hoist_lines.append((var, expr))
+        self.forced[subject.name] = var
+        self.forced[body.name] = f"pool.letter({var}, rng)"
 
     def _plan_priced_item(self, numbers: dict[str, FieldPlan]) -> None:
         """Totals equal the sum of their parts: a record whose line items carry a quantity

@@ -15,7 +15,7 @@ from library.compose.catalog import (
     title,
     words,
 )
-from library.compose.coherence import CALLS_OFF, FINAL, status_of
+from library.compose.coherence import CALLS_OFF, FINAL, money_taken, status_of
 from library.compose.context import Entity, Fact, be, field_words
 from library.compose.direction import (
     DECIDED,
@@ -129,6 +129,13 @@ def _unaccepted_offer(entity: Entity) -> bool:
     if not words & {"quote", "quotes", "estimate", "estimates", "proposal", "proposals"}:
         return False
     return str(entity.record.get("status", "")).lower() not in ("accepted", "approved", "won")
+
+
+# States of a bill nothing more is owed on: paid, or called off.
+_SETTLED = frozenset(
+    {"paid", "settled", "refunded", "partially_refunded", "void", "voided", "canceled",
+     "cancelled", "written_off", "uncollectible", "succeeded", "captured"}
+)  # fmt: skip
 
 
 def money_received(collection: str | None) -> bool:
@@ -303,8 +310,15 @@ class Binding(WalkState):
                 ]
             if money_received(exclude[1]) or _asks_to_pay(exclude[1]):
                 # money is taken for what is owed: not for a quote the customer has not
-                # accepted (a payment right after the quote is sent)
-                out = [f for f in out if not _unaccepted_offer(f.entity)]
+                # accepted (a payment right after the quote is sent), nor again for a bill
+                # already paid or called off, nor the whole of one partly paid
+                out = [
+                    f
+                    for f in out
+                    if not _unaccepted_offer(f.entity)
+                    and status_of(f.entity.record) not in _SETTLED
+                    and not money_taken(f.entity.record)
+                ]
         if key in _LINKS:
             out = [f for f in out if _same_purpose(p.name, f.field, key)]
         # "The email of the user found by the message's recipient" is the recipient: a

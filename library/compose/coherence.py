@@ -64,6 +64,13 @@ _UNDO_VERBS = frozenset({"void", "cancel"})
 CALLS_OFF = frozenset({"void", "cancel", "delete"})
 
 
+def archived(record: Mapping[str, Any]) -> bool:
+    """Whether a record is put away (``archived``/``is_archived`` set, or its status says
+    so): nothing new hangs on it (a chat post into an archived channel fails)."""
+    flags = ("archived", "is_archived", "closed", "is_closed")
+    return any(record.get(f) is True for f in flags) or status_of(record) == "archived"
+
+
 def money_taken(record: Mapping[str, Any]) -> bool:
     """Whether a record shows money already received on it (``amount_paid`` above 0)."""
     return any(

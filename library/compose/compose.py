@@ -793,12 +793,17 @@ def _answer_facts(
         return not fields & ({f.field} | set(re.split(r"[.\[\]]", f.path)))
 
     motif = walker.motif.name if walker.motif is not None else None
+    # what a lookup was called with is known already ("the message's sender" of the
+    # messages listed by that sender's address): no question to ask of it
+    searched = {
+        v for s in walker.steps if not s.write for v in s.args.values() if isinstance(v, str)
+    }
     facts = [
         f
         for f in walker.facts
         if f.entity in stable
         and unchanged(f)
-        and _answerable(f, literals)
+        and _answerable(f, [*literals, *searched])
         and _bears_on(motif, f)
         and not _private(walker, f)
     ]

@@ -751,28 +751,59 @@ class Lookups(Binding):
         for (service, name), info in self.catalog.collections.items():
             if service not in self.services:
                 continue
+            # (a lead is a person record, but its owner is a colleague's role like any)
             fields = [
                 f
                 for f, meta in info.fields.items()
                 if meta.key == "email" and hands_over(role_of(f))
             ]
-            if not fields or is_person_resource(name):
+            teams = [  # lists of colleagues in a role (an interview's interviewers)
+                f
+                for f, meta in info.fields.items()
+                if meta.type == "array" and f.endswith("emails") and hands_over(role_of(f))
+            ]
+            if not fields and not teams:
                 continue
             records = getattr(self.world.services[service].state, name, {})
             for rid, record in list(records.items()):
-                if (service, name, rid) in seen:
+                if (service, name, rid) in seen or _finished(record.model_dump()):
                     continue
-                row = record.model_dump(include=set(fields))
-                theirs = [
-                    f
-                    for f, value in row.items()
-                    if isinstance(value, str) and self.env.identity("email", value) in subjects
-                ]
-                if theirs and not _finished(record.model_dump()):
+                row = record.model_dump(include=set(fields) | set(teams))
+                mine = {f: v for f in fields if isinstance(v := row.get(f), str)}
+                theirs = [f for f, v in mine.items() if self.env.identity("email", v) in subjects]
+                if theirs:
                     try:
                         self._hand_to_another(service, info, rid, theirs)
                     except Reject:
                         continue  # no colleague to give it to: as it was
+                for f in teams:
+                    self._off_the_team(service, info, rid, f, subjects)
+
+    def _off_the_team(
+        self, service: str, info: CollectionInfo, rid: str, field: str, subjects: set[str]
+    ) -> None:
+        """The colleague leaving is off a list of colleagues of a live record (an upcoming
+        interview's interviewers): another colleague, not on it yet, takes their place."""
+        base = self._state_record(service, info.name, rid)
+        team = getattr(base, field, None) if base is not None else None
+        if base is None or not isinstance(team, list):
+            return
+        if not any(isinstance(v, str) and self.env.identity("email", v) in subjects for v in team):
+            return
+        taken = {str(v).casefold() for v in team} | subjects
+        others = [p for p in self.env.staff if p.email.casefold() not in taken]
+        if not others:
+            return
+        person = self.rng.choice(others)
+        moved = [
+            person.email if isinstance(v, str) and self.env.identity("email", v) in subjects else v
+            for v in team
+        ]
+        try:
+            record = self._copy(service, info, base, rid, {field: moved})
+        except ValueError:
+            return
+        self._inject(service, info.name, record)
 
     def _hand_to_another(
         self, service: str, info: CollectionInfo, rid: str, fields: list[str]

@@ -69,7 +69,7 @@ def rule_options(records: list[dict[str, Any]], info: CollectionInfo | None) -> 
             if chosen_by(name, meta, values[0]):
                 options += [Rule(LATEST, name), Rule(EARLIEST, name)]
         elif all(is_number(meta, v) for v in values) and distinct:
-            if chosen_by(name, meta, values[0]):
+            if chosen_by(name, meta, values[0]) and not _mixed_money(meta, records):
                 options += [Rule(LARGEST, name), Rule(SMALLEST, name)]
         elif meta is not None and meta.enum and all(isinstance(v, str) for v in values):
             counts = Counter(values)
@@ -86,6 +86,15 @@ _CHOSEN_TIMES = re.compile(
     r"(^|_)(due|deadline|start|starts|begin|begins|check_in|checkin|pickup|departure|departs"
     r"|renewal|renews|close|closes|expires|expiry|expiration|scheduled|issue|issued)(_|$)"
 )
+
+
+def _mixed_money(meta: FieldMeta | None, records: list[dict[str, Any]]) -> bool:
+    """Whether amounts of ``records`` are in different currencies: 3,250 EUR and 3,333 USD
+    are not ordered by their numbers, so no "largest total" picks among them."""
+    if meta is None or meta.key != "money":
+        return False
+    currencies = {r.get("currency") for r in records}
+    return len(currencies) > 1
 
 
 def chosen_by(name: str, meta: FieldMeta | None, value: Any) -> bool:

@@ -22,6 +22,7 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import (
     FINAL,
+    archived,
     ends_record,
     inverted,
     may_write,
@@ -434,6 +435,8 @@ class Writes(Binding):
             return None  # one matter per request; nothing hangs on a policy note
         if self._staff_news_to_outsiders(tool, bound, parents):
             return None  # a customer's ticket hears nothing of a colleague leaving
+        if any(archived(p.record) for p in parents) or self._into_archived(tool, bound):
+            return None  # nothing is posted into an archived channel or added to a closed book
         if is_annotation(tool.collection) and any(self._settled(p) for p in parents):
             return None  # no one remarks on a closed case: the work chases what is open
         if is_annotation(tool.collection) and not all(self._in_the_matter(p) for p in parents):
@@ -682,6 +685,21 @@ class Writes(Binding):
             s.write and (told := self._recipients(s.tool, s.args, s.entity)) and told <= colleagues
             for s in self.steps
         )
+
+    def _into_archived(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
+        """Whether a new record would hang on one put away (a post into an archived
+        channel): any record of the service its id arguments name."""
+        state = self.world.services[tool.service].state
+        names = list(type(state).collection_types)
+        for n, b in bound.items():
+            p = tool.param(n)
+            key = str(p.key or "") if p is not None else ""
+            coll = ref_collection(key[3:], names) if key.startswith("id:") else None
+            records = getattr(state, coll, {}) if coll else {}
+            record = records.get(b.value) if isinstance(b.value, str) else None
+            if record is not None and archived(self.env.dumps.dump(record)):
+                return True
+        return False
 
     def _off_the_leaver(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether a record a hand-over makes (a to-do, a note) takes a person or words from

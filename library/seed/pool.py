@@ -330,6 +330,11 @@ class SeedPool:
         return min(max(drawn, type(drawn)(5)), type(drawn)(95))
 
     @staticmethod
+    def letter(subject: str, rng: random.Random) -> str:
+        """A message body that fits its subject line (``vocab.letter_body``)."""
+        return vocab.letter_body(subject, rng)
+
+    @staticmethod
     def band(score: Any, ordered: tuple[Any, ...], low: float, high: float) -> Any:
         """The label a score earns (an account's health beside its health score):
         ``ordered`` runs from the lowest score's label to the highest's and splits

@@ -1302,6 +1302,47 @@ def _generated(kind: str, rng: random.Random, ctx: Mapping[str, Any]) -> str | N
     return None
 
 
+# What a letter says, by what its subject line is about (the first topic word found):
+# "Question about my invoice" asks about an invoice, not "Reminder: your appointment".
+LETTERS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("invoice", "bill", "billing", "payment"), (
+        "Hi, something on my latest invoice looks wrong. Could you check it for me?",
+        "Hello, I have a question about the amount on my invoice.")),
+    (("order", "delivery", "shipment", "parcel"), (
+        "Hi, could you tell me where my order is? It hasn't arrived yet.",
+        "Hello, I have a question about my recent order.")),
+    (("call", "meeting", "notes", "demo"), (
+        "Thanks for your time today. Here are my notes and the next steps we agreed.",
+        "Good talking earlier; I've written up the points we covered.")),
+    (("proposal", "sign", "contract", "quote"), (
+        "Thanks for the proposal. A few questions before we go ahead.",
+        "The contract is attached for review; let me know if anything needs changing.")),
+    (("account", "password", "login", "access"), (
+        "Hi, I have a quick question about my account.",
+        "Hello, could you help me with a setting on my account?")),
+    (("talk", "meet", "week", "time"), (
+        "Do you have time for a short call this week?",
+        "Could we find half an hour to talk in the next few days?")),
+    (("following", "checking", "re:", "update", "news"), (
+        "Hi, just following up on my last email.",
+        "Checking in to see whether there is any news on this.")),
+    (("question",), (
+        "Hi, I have a question I hope you can help with.",
+        "Hello, could you help me with something?")),
+)  # fmt: skip
+
+
+def letter_body(subject: str, rng: random.Random) -> str:
+    """A message body that fits its subject line (see ``LETTERS``); a neutral note where
+    the subject names no topic."""
+    words = str(subject).lower()
+    for topics, bodies in LETTERS:
+        if any(t in words for t in topics):
+            return rng.choice(bodies)
+    return rng.choice(("Hi, just following up on my last email.",
+                       "Let me know if you need anything else from our side."))  # fmt: skip
+
+
 def render(kind: str, rng: random.Random, ctx: Mapping[str, Any] | None = None) -> str:
     """One value of ``kind`` (``ctx``: what it may mention)."""
     ctx = ctx or {}
