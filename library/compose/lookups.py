@@ -766,17 +766,31 @@ class Lookups(Binding):
                 continue
             records = getattr(self.world.services[service].state, name, {})
             for rid, record in list(records.items()):
+                # (the fields read straight off the record: this runs over every record)
+                theirs = [
+                    f
+                    for f in fields
+                    if isinstance(v := getattr(record, f, None), str)
+                    and self.env.identity("email", v) in subjects
+                ]
+                lists = [
+                    f
+                    for f in teams
+                    if any(
+                        isinstance(v, str) and self.env.identity("email", v) in subjects
+                        for v in getattr(record, f, None) or ()
+                    )
+                ]
+                if not theirs and not lists:
+                    continue
                 if (service, name, rid) in seen or _finished(record.model_dump()):
                     continue
-                row = record.model_dump(include=set(fields) | set(teams))
-                mine = {f: v for f in fields if isinstance(v := row.get(f), str)}
-                theirs = [f for f, v in mine.items() if self.env.identity("email", v) in subjects]
                 if theirs:
                     try:
                         self._hand_to_another(service, info, rid, theirs)
                     except Reject:
                         continue  # no colleague to give it to: as it was
-                for f in teams:
+                for f in lists:
                     self._off_the_team(service, info, rid, f, subjects)
 
     def _off_the_team(
@@ -981,9 +995,7 @@ class Lookups(Binding):
         state = self.world.services[service].state
         for coll in type(state).collection_types:
             for record in getattr(state, coll).values():
-                for value in self.env.dumps.dump(record).values():
-                    if isinstance(value, list) or not keeps_owner:
-                        named.update(strings_in(value))
+                named.update(self._names_in(record, keeps_owner))
         # (a record names its own id once, outside a list)
         out = {v for v, n in named.items() if n > (0 if keeps_owner else 1)}
         out |= {e.id for e in self.entities if e.service == service}
@@ -992,6 +1004,24 @@ class Lookups(Binding):
             if step.tool.service == service:
                 out.update(strings_in((step.envelope or {}).get("data")))
         return out
+
+    def _names_in(self, record: Record, lists_only: bool) -> tuple[str, ...]:
+        """The strings a record holds (in its lists only, with ``lists_only``), worked out
+        once per record: ``_held`` reads every record of a service on every supply."""
+        key = (id(record), lists_only)
+        hit = _NAMES.get(key)
+        if hit is not None and hit[0] is record:
+            return hit[1]
+        if len(_NAMES) >= 200_000:
+            _NAMES.clear()
+        found = tuple(
+            text
+            for value in self.env.dumps.dump(record).values()
+            if isinstance(value, list) or not lists_only
+            for text in strings_in(value)
+        )
+        _NAMES[key] = (record, found)
+        return found
 
     @staticmethod
     def _keeps_owner(info: CollectionInfo, fields: Iterable[str]) -> bool:
@@ -1463,6 +1493,10 @@ def _listed_as(row: dict[str, Any], person: Any) -> bool:
         if isinstance(row.get(key), str):
             row[key] = value
     return row != before
+
+
+# ``Lookups._names_in``'s memo: (record identity, lists only) -> (record, its strings).
+_NAMES: dict[tuple[int, bool], tuple[Record, tuple[str, ...]]] = {}
 
 
 def _twins(a: Record, b: Record) -> bool:
