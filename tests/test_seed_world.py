@@ -308,3 +308,16 @@ def test_a_message_body_says_what_its_subject_is_about() -> None:
             assert message["body_text"] in fitting, message
             topics += 1
     assert topics >= 20, topics
+
+
+def test_a_booking_under_way_was_last_touched_once_it_began() -> None:
+    """A room booking that is checked in (or over) was updated no earlier than its start:
+    checking in touches it; its last update is not a month before the meeting."""
+    from library.seed.pool import LIVE_STATES, PAST_STATES
+
+    begun = 0
+    for booking, _ in _rows("workplace", "bookings"):
+        if booking["status"] in LIVE_STATES | PAST_STATES:
+            assert booking["updated_at"] >= booking["starts_at"], booking
+            begun += 1
+    assert begun >= 5, begun

@@ -767,6 +767,13 @@ class _RecordWriter:
         steps += self.stamp_lines
         if "updated" in self.uses:  # after every step of the record's lifecycle
             stamps = [v for v, _ in self.stamp_lines]
+            if self.status_var is not None and self._timed_status():
+                # ... and once a happening began, after its start (a check-in touches it)
+                stamps += [
+                    f"pool.began({var}, {self.status_var}, now)"
+                    for var, kind in self.window_kinds
+                    if kind in HAPPENING
+                ]
             last = f"pool.latest(created, {', '.join(stamps)})" if stamps else "created"
             steps.append(("updated", f'pool.moment("past", rng, now, {last})'))
         steps = _created_first(steps)

@@ -389,6 +389,17 @@ class SeedPool:
         return round(amount / per * months, 2)
 
     @staticmethod
+    def began(span: tuple[Any, Any], status: Any, now: dt.datetime) -> Any:
+        """When a happening (a booking, a stay) began, where its status says it has (checked
+        in, under way, over) and its start is past: its record was last touched no earlier
+        (checking in updates it). None otherwise."""
+        state = str(getattr(status, "value", status) or "").lower()
+        start = span[0] if span else None
+        if state not in PAST_STATES | LIVE_STATES or start is None:
+            return None
+        return start if _as_datetime(start, now) <= now else None
+
+    @staticmethod
     def latest(*times: Any) -> Any:
         """The latest of the given times that are set (stamps a record has not reached
         are None): what the next step of its lifecycle comes after."""
