@@ -279,8 +279,8 @@ LISTS: dict[str, tuple[str, ...]] = {
     ),
     # What one person writes to another: the mail a request can start from or answer.
     "email_subject": (
-        "Following up on our call", "Quick question about your account",
-        "Proposal for your review", "Meeting notes and next steps", "Question about my order",
+        "Following up on our call", "Quick question about my account",
+        "Questions on your proposal", "Meeting notes and next steps", "Question about my order",
         "Can we talk this week?", "Question about my invoice",
         "Re: your last message", "A few questions before we sign", "Checking in",
     ),
@@ -731,7 +731,8 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                       "{city} event invitation"),
     "campaign_subject": ("What's new in {month}", "Meet the new {product}",
                          "Invitation: {city} customer event"),
-    "email_subject": ("Your {product} order", "Notes from our {company} call",
+    # (in the writer's voice: a customer writes about "my" order, not "your" order)
+    "email_subject": ("My {product} order", "Notes from our {company} call",
                       "Question about the {product}"),
     "review_title": ("Great {product}", "Solid {product}, slow delivery", "Love the {product}",
                      "{product} stopped working", "Good value"),
