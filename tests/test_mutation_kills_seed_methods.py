@@ -159,7 +159,7 @@ SEED_TASKS = """\
             "past",
             rng,
             now,
-            pool.latest(created, completed_at, cancelled_at),
+            pool.latest(created, completed_at, cancelled_at, pool.began(span, status, now)),
         )
         self.put(
             "tasks",
