@@ -964,3 +964,27 @@ def test_nothing_is_posted_into_an_archived_channel() -> None:
                 assert not archived(channel), channel
                 posts += 1
     assert posts >= 5 and shelved >= 5, (posts, shelved)
+
+
+def test_no_mail_goes_to_a_contact_who_asked_for_none() -> None:
+    """A follow-up replies or writes to its customer only where no record of theirs says
+    they want no messages (a CRM contact flagged ``do_not_contact``)."""
+    from library.compose.coherence import opted_out
+
+    library = bundled_library(["mail", "helpdesk", "crm", "todo", "voice"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.0))
+    written = flagged = 0
+    for walker in finished_walks(env, 150, "opted out", forced("follow-up")):
+        world = walker.world
+        world.restore(walker.base)
+        for injection in walker.injections:
+            put(world, injection)
+        contacts = world.services["crm"].state.contacts.values()
+        shy = {c.email for c in contacts if opted_out(c.model_dump())}
+        flagged += bool(shy)
+        for step in walker.steps:
+            if step.write and step.tool.service == "mail":
+                told = walker._recipients(step.tool, step.args, step.entity)
+                assert not told & {env.identity("email", e) for e in shy}, (step.tool.name, told)
+                written += 1
+    assert written >= 10 and flagged >= 5, (written, flagged)

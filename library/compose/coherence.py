@@ -71,6 +71,16 @@ def archived(record: Mapping[str, Any]) -> bool:
     return any(record.get(f) is True for f in flags) or status_of(record) == "archived"
 
 
+# Flags by which a person asks not to be contacted at all (not only by newsletters).
+OPT_OUT_FLAGS = ("do_not_contact", "do_not_email")
+
+
+def opted_out(record: Mapping[str, Any]) -> bool:
+    """Whether a person's record says they want no messages (a CRM contact flagged
+    ``do_not_contact``); unsubscribing from a mailing list is about newsletters only."""
+    return any(record.get(f) is True for f in OPT_OUT_FLAGS)
+
+
 def money_taken(record: Mapping[str, Any]) -> bool:
     """Whether a record shows money already received on it (``amount_paid`` above 0)."""
     return any(

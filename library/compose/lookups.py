@@ -21,7 +21,7 @@ from library.compose.catalog import (
     ref_collection,
     title,
 )
-from library.compose.coherence import FINAL, money_taken, range_pairs, status_of
+from library.compose.coherence import FINAL, OPT_OUT_FLAGS, money_taken, range_pairs, status_of
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.env import naming_fields, strings_in
 from library.compose.inject import clone, fresh_key, new_id, shifted
@@ -1122,6 +1122,10 @@ class Lookups(Binding):
             if moved != text:
                 changes[name] = moved
         changes |= self._people_listed(base, said, changes)
+        if any(self.env.pool.person_by_email(new) for new in said.values()):
+            # a record made someone else's keeps none of its person's wishes (a contact
+            # flagged "do not contact" is not Victor's unless Victor asked)
+            changes |= {f: False for f in OPT_OUT_FLAGS if getattr(base, f, None) is True}
         return clone(base, rid, changes)
 
     def _people_listed(

@@ -26,6 +26,7 @@ from library.compose.coherence import (
     ends_record,
     inverted,
     may_write,
+    opted_out,
     range_pairs,
     status_of,
 )
@@ -277,6 +278,8 @@ class Writes(Binding):
         if any(_id_as_text(tool, name, b) for name, b in bound.items()):
             raise Reject("id_as_text")
         args = {name: b.value for name, b in bound.items()}
+        if self._opted_out(self._recipients(tool, args, entity)):
+            raise Reject("opted_out")  # no mail to a contact who asked for none
         binds = {name: b.bind for name, b in bound.items()}
         label = self._label(tool.service, str(tool.collection), True) if tool.kind == CREATE else ""
         literals = [t for b in bound.values() for t in b.literals]
@@ -832,6 +835,22 @@ class Writes(Binding):
         if tool.kind == CREATE and nouns & APPOINTMENTS:  # the invite tells who is in it
             out |= self._in_roles(args, _INVITED)
         return out
+
+    def _opted_out(self, people: set[str]) -> bool:
+        """Whether any of ``people`` asked not to be contacted: a person record of theirs in
+        any service says so (a CRM contact flagged ``do_not_contact``)."""
+        if not people:
+            return False
+        for service in self.world.services.values():
+            state = service.state
+            for coll in type(state).collection_types:
+                if not is_person_resource(coll):
+                    continue
+                for record in getattr(state, coll).values():
+                    row = self.env.dumps.dump(record)
+                    if opted_out(row) and self.env.identity("email", row.get("email")) in people:
+                        return True
+        return False
 
     def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
         """Who a message-writing step writes to: its recipients, or the sender of the
