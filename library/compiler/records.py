@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -673,13 +674,17 @@ def _id_prefix(node: Any, current: str) -> str:
     return current
 
 
-def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
-    """Without a record output, the id parameter of a read, update or delete says the type."""
+def _id_param_nodes(resource: str, tools: list[tuple[ToolSpec, str]]) -> Iterator[Any]:
+    """The schema nodes of the id parameter of each read, update or delete of ``resource``."""
     for spec, verb in tools:
         own = own_id_param(spec, resource)
-        if own is None or verb == "create":
-            continue
-        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+        if own is not None and verb != "create":
+            yield deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+
+
+def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
+    """Without a record output, the id parameter of a read, update or delete says the type."""
+    for node in _id_param_nodes(resource, tools):
         found = id_style(node)
         if isinstance(found, IdStyle):
             return found
@@ -688,11 +693,7 @@ def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdSt
 
 def _told_by_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
     """The ids an id parameter's description shows by example, when they are codes."""
-    for spec, verb in tools:
-        own = own_id_param(spec, resource)
-        if own is None or verb == "create":
-            continue
-        node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
+    for node in _id_param_nodes(resource, tools):
         told = told_code(str((node or {}).get("description") or ""))
         if told is not None:
             return IdStyle("pattern", told, 0, None)
