@@ -40,6 +40,7 @@ from library.compose import (  # noqa: E402
     make_env,
     merge_tasks,
     sample_markdown,
+    shard_size,
 )
 from library.compose.corpus import Library, bundled_library  # noqa: E402
 from library.graph import build_graph, degree_stats  # noqa: E402
@@ -141,8 +142,7 @@ def compose_figures(
     t0 = time.perf_counter()
     _ENV = make_env(lib.classes, lib.nodes, config=cfg)
     env_s = time.perf_counter() - t0
-    # room for cross-shard near-duplicates (8-12% of what the shards make)
-    per_shard = math.ceil(n / workers * 1.14) + 5
+    per_shard = shard_size(n, workers)
     t0 = time.perf_counter()
     jobs = [(i, workers, per_shard, seed) for i in range(workers)]
     if workers == 1:

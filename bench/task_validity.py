@@ -92,6 +92,7 @@ from library.compose import (  # noqa: E402
     compose_tasks,
     make_env,
     merge_tasks,
+    shard_size,
 )
 from library.compose.corpus import bundled_library  # noqa: E402
 from library.compose.roles import is_staff_role  # noqa: E402
@@ -1813,8 +1814,7 @@ def compose(
     t0 = time.perf_counter()
     _ENV = make_env(classes, nodes, config=ComposeConfig())
     env_s = time.perf_counter() - t0
-    # room for cross-shard near-duplicates (8-12% of what the shards make)
-    per_shard = math.ceil(n / workers * 1.14) + 5
+    per_shard = shard_size(n, workers)
     jobs = [(i, workers, per_shard, seed) for i in range(workers)]
     t0 = time.perf_counter()
     if workers == 1:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import math
 import os
 import threading
 import time
@@ -21,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from library.compose import Task, merge_tasks, paraphrase_task
+from library.compose import Task, merge_tasks, paraphrase_task, shard_size
 from library.llm import LLMClient
 from library.llm.settings import LLMSettings
 from library.sandbox import Sandbox, SandboxPolicy, SandboxPool
@@ -191,8 +190,7 @@ def compose_stage(
         raise LookupError("no built services with verified tools: run `compoworld build` first")
     shards = max(1, min(workers, n))
     wanted = n * oversample if require_any else n
-    # slack: merging the shards drops near-duplicates (~8% of 1,000 tasks)
-    per_shard = math.ceil(wanted / shards * 1.12) + 5
+    per_shard = shard_size(wanted, shards)
     cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
 
     steps, finished = shards + 2, [0]  # the shards, the isolated recheck, the write

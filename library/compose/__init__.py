@@ -7,6 +7,7 @@ from library.compose.compose import (
     compose_tasks,
     make_env,
     merge_tasks,
+    shard_size,
 )
 from library.compose.config import ComposeConfig
 from library.compose.env import ComposeEnv
@@ -34,5 +35,6 @@ __all__ = [
     "render_instruction",
     "run_task",
     "sample_markdown",
+    "shard_size",
     "task_world",
 ]

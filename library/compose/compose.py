@@ -9,6 +9,7 @@ so a run is reproducible and splits into shards (``shard`` of ``shards`` takes e
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 from collections import Counter
@@ -245,6 +246,12 @@ class Balance:
         self.avoid_domains = frozenset(
             d for d, k in self.domains.items() if self._full(k, self.domain_share)
         )
+
+
+def shard_size(n: int, shards: int) -> int:
+    """How many tasks each of ``shards`` shards composes for a merged set of ``n``: merging
+    drops cross-shard near-duplicates (12-14% of what 2 shards make for 1,000 tasks)."""
+    return math.ceil(n / max(1, shards) * 1.18) + 5
 
 
 def merge_tasks(

@@ -13,6 +13,7 @@ and remembered, so the initial state can be rebuilt exactly.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +76,10 @@ WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
 # A walk that ends in few services takes up to this many more steps toward this many
 # services (``Walker._widen``).
 WIDEN_TRIES, WIDE = 2, 3
+# A long walk that added this many steps in a row without one it keeps may only write next
+# (lookups that lead nowhere are pruned, and walking on costs more than it finds); a tool
+# that failed this often in a walk is not tried again in it (98% of retries failed).
+STALL, MAX_MISSES = 10, 3
 
 
 def _move_class(tool: ToolInfo, new_service: bool) -> str:
@@ -97,6 +102,7 @@ class Walker(Lookups, Writes):
         self.want_colleague = False
         self._by_mail: bool | None = None  # whether this request arrived by e-mail
         self.workflow_odds: dict[str, float] | None = None  # see ``Balance.workflow_odds``
+        self.misses_of: Counter[str] = Counter()  # failed attempts per tool
         self._scores: dict[str, float] = {}
         self._scored = 0
         self._stack: tuple[Step, frozenset[str] | None] | None = None
@@ -153,8 +159,13 @@ class Walker(Lookups, Writes):
         # A long walk counts the steps that will stay in the plan: a lookup whose result
         # nothing uses is pruned, so it is walked past, up to a bound on the work.
         bound = target_steps + (self.cfg.max_steps // 2 if hard else 0)
+        best, since = 0, 0
         while (kept := self._kept_steps(hard)) < target_steps and len(self.steps) < bound:
-            if self._next(target_services, len(self.steps) + target_steps - kept) is None:
+            # Lookups that lead to no work are pruned: a walk that has added nothing it
+            # keeps for ``STALL`` steps has wandered off, and only a write may follow.
+            best, since = (kept, 0) if kept > best else (best, since + 1)
+            remaining = len(self.steps) + target_steps - kept
+            if self._next(target_services, remaining, writes_only=since > STALL) is None:
                 break
         while self.motif is not None and not self._did_core_work():
             # The workflow's own work is what the request is for: a few more steps to
@@ -650,6 +661,8 @@ class Walker(Lookups, Writes):
         return True
 
     def _attempt(self, tool: ToolInfo) -> Step | None:
+        if self.misses_of[tool.qualified] >= MAX_MISSES:
+            return None  # failed this often in this walk (``MAX_MISSES``)
         if tool.write and staff_work(tool.collection, tool.name) and self._for_an_outsider():
             return None  # a customer's matter makes no expense report or employee record
         if tool.write and self._moves_money_again(tool):
@@ -675,6 +688,7 @@ class Walker(Lookups, Writes):
             # Undo everything the attempt did, injections and a policy-note lookup made
             # for this step included.
             self.rewind(mark)
+            self.misses_of[tool.qualified] += 1
             return None
         self.marks.append(mark)
         self.used.add(tool.qualified)
