@@ -296,6 +296,22 @@ def test_a_decoy_score_and_its_label_move_together(
     )
 
 
+class _Deal(Record):
+    stage: Literal["qualified", "proposal", "closed_won", "closed_lost"]
+    probability: int
+
+
+@pytest.mark.parametrize(
+    ("new", "want"), [("closed_won", 100), ("closed_lost", 0), ("proposal", 65)]
+)
+def test_a_decoy_moved_to_another_stage_has_the_probability_it_implies(new: str, want: int) -> None:
+    """A deal copied as a decoy in another stage is not "won" at 40%: a closed stage fixes
+    its probability, and an open one grows with how far along the pipeline it is."""
+    deal = _Deal(id="dea_1", stage="qualified", probability=40)
+    copy = deal.model_copy(update=moved_with(deal, "stage", "qualified", new, NOW))
+    assert (copy.stage, copy.probability) == (new, want)
+
+
 def test_a_message_body_says_what_its_subject_is_about() -> None:
     """ "Question about my invoice" asks about an invoice, never "Reminder: your appointment
     is tomorrow" or "Your order is on its way" under a customer's question."""

@@ -48,6 +48,7 @@ from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
 from library.seed.pool import (
     HAPPENING,
+    LIKELIHOOD_FIELDS,
     START_FIELDS,
     TIMED_STATES,
     grade_order,
@@ -1014,7 +1015,7 @@ class _RecordWriter:
             and _snake(f.name).rsplit("_", 1)[-1] in ("status", "state")
             and set(f.type.enum) & (set(status.type.enum) | _STARTS)
         ]
-        implied = [f for f in fields if _STATE_NUMBERS.search(_snake(f.name))]
+        implied = [f for f in fields if LIKELIHOOD_FIELDS.search(_snake(f.name))]
         timed = happening and self._timed_status(status)
         if not stamps and not bound and not timed and not followers and not implied:
             return
@@ -1430,7 +1431,7 @@ class _RecordWriter:
             return _bool(spec)
         if kind in (Kind.INT, Kind.FLOAT):
             number = self._number(name, spec)
-            if depth == 0 and self.status_var and _STATE_NUMBERS.search(low):
+            if depth == 0 and self.status_var and LIKELIHOOD_FIELDS.search(low):
                 options = f"get_args({self.record.fields[self.status_field].type.annotation})"
                 return _call("pool.likelihood", self.status_var, number, options)  # stage -> it
             return number
@@ -1997,7 +1998,6 @@ _STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})
 _CAPTURES = frozenset({"recording", "transcript", "minutes", "attendance", "scorecard"})
 # A capture's moment: when it was recorded, started, captured or joined.
 _CAPTURE_MOMENTS = frozenset({"recorded", "started", "captured", "joined", "taken"})
-_STATE_NUMBERS = re.compile(r"(^|_)(probability|likelihood|win_chance)$")
 # Words of references that name different records by design (a transfer's two ends).
 _DIRECTIONS = frozenset(
     {"from", "to", "source", "destination", "origin", "target", "sender", "receiver", "old",

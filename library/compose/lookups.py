@@ -48,6 +48,7 @@ from library.compose.topics import request_texts
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.pool import (
+    LIKELIHOOD_FIELDS,
     SeedPool,
     grade_order,
     graded_score,
@@ -96,6 +97,7 @@ def moved_with(
     if numeric and name in _CHARGES and isinstance(total, float):
         changes["total"] = round(total + new - old, 2)  # a charge moves the total it is part of
     changes |= _graded_with(base, name, new)
+    changes |= _likely_as(base, name, new)
     if name == "created_at" and "updated_at" in fields:
         updated = getattr(base, "updated_at", None)
         if isinstance(updated, dt.datetime) and isinstance(new, dt.datetime) and updated < new:
@@ -128,6 +130,20 @@ def _graded_with(base: Record, name: str, new: Any) -> dict[str, Any]:
             whole = isinstance(getattr(base, score, None), int)
             return {score: in_band(new, ordered, low, high, whole)}
     return {}
+
+
+def _likely_as(base: Record, name: str, new: Any) -> dict[str, Any]:
+    """A copy moved to another stage has the win probability it implies: 100 once won, 0
+    once lost, neither while open (``SeedPool.likelihood``)."""
+    if name not in STATUS_FIELDS:
+        return {}
+    fields = type(base).model_fields
+    stages = get_args(fields[name].annotation) or ()
+    return {
+        f: SeedPool.likelihood(new, drawn, stages)
+        for f in fields
+        if LIKELIHOOD_FIELDS.search(f) and type(drawn := getattr(base, f, None)) in (int, float)
+    }
 
 
 # Money a record's lines make (the parts that scale with them; ``total`` adds the rest).

@@ -977,6 +977,10 @@ _INTERVAL_MONTHS = (
 _EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
 
+# Numbers a record's state fixes (``SeedPool.likelihood``): a deal's win probability.
+LIKELIHOOD_FIELDS = re.compile(r"(^|_)(probability|likelihood|win_chance)$")
+
+
 def _closed_as(state: str) -> int | None:
     """The win probability a closed stage fixes: 100 once won, 0 once lost."""
     words = set(state.split("_"))
