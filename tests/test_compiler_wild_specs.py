@@ -21,6 +21,7 @@ from library.ingest import ingest_document
 from library.runtime import World
 from library.runtime.world import qualified
 from library.seed.pool import seed_pool
+from library.seed.vocab import DEPARTMENTS
 from library.toolspec import Verb
 from library.verify import build_service
 
@@ -184,3 +185,22 @@ def test_a_parameter_every_tool_takes_names_no_resource() -> None:
     assert {t.name: t.resource for t in plan.tools}.get("git_branch") == "branches"
     # the repository every tool works in does not make a commit a branch
     assert plan.skipped.get("git_commit") == "no resource recognised"
+
+
+def test_a_contact_s_department_is_a_department() -> None:
+    """ "Name of the contact's department" names a department, not a person (WhatsApp's
+    contact ``org``: read as a person's name, it was seeded with the contact's name or, for
+    a contact with no department on record, left empty, which failed the field's type and
+    stopped every tool of the service)."""
+    dept = {"type": "string", "minLength": 1, "description": "Name of the contact's department"}
+    org = {"type": "object", "properties": {"company": TEXT, "department": dept}}
+    doc = _mcp([
+        _tool("create_contact", "Create a contact",
+              {"first_name": TEXT, "email": TEXT, "org": org}, ["first_name", "email", "org"]),
+        _tool("get_contact", "Get a contact", {"contact_id": TEXT}, ["contact_id"]),
+        _tool("list_contacts", "List contacts", {}, []),
+    ])  # fmt: skip
+    specs, _ = ingest_document(doc, source_file="contacts.json")
+    world, name = _world(specs)
+    contacts = world.services[name].state.contacts
+    assert contacts and all(c.org.department in DEPARTMENTS for c in contacts.values())

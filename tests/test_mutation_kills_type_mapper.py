@@ -39,6 +39,9 @@ def _spec(kind: Kind, semantic: str | None = None, **schema: Any) -> TypeSpec:
         (_spec(Kind.INT, exclusiveMinimum=0, exclusiveMaximum=5), ["gt=0", "lt=5"]),
         (_spec(Kind.INT, minimum=1.5, maximum=6.5), ["ge=2", "le=6"]),
         (_spec(Kind.INT, exclusiveMinimum=0.5, exclusiveMaximum=4.5), ["gt=0", "lt=5"]),
+        (_spec(Kind.INT, minimum=0.0, maximum=100.0), ["ge=0", "le=100"]),
+        # gsmtasks: int64's limits as floats, the maximum past int64: no bound, and loadable
+        (_spec(Kind.INT, minimum=-9.223372036854776e18, maximum=9223372036854776000), []),
         (_spec(Kind.FLOAT, minimum=0.5, maximum=9.75), ["ge=0.5", "le=9.75"]),
         (_spec(Kind.FLOAT, "money", minimum=0), ["ge=0"]),
         (_spec(Kind.FLOAT, "other", minimum=0), []),

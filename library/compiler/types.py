@@ -116,6 +116,9 @@ def literal(values: tuple[Any, ...]) -> str:
     return "Literal[" + ", ".join(json.dumps(v) for v in values) + "]"
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
 def constraints(spec: TypeSpec) -> list[str]:
     """``Field`` arguments that keep a parameter's bounds from the spec (``ge=1``, ``le=100``)."""
     node, out = spec.schema, []
@@ -127,10 +130,15 @@ def constraints(spec: TypeSpec) -> list[str]:
             ("exclusiveMaximum", "lt"),
         ):
             value = node.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                if spec.kind is Kind.INT and value != int(value):  # 6.5: an int's bound is 6
-                    value = math.floor(value) if arg in ("le", "gt") else math.ceil(value)
-                out.append(f"{arg}={value!r}")
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                continue
+            if spec.kind is Kind.INT:
+                if not math.isfinite(value) or not _INT64[0] < value < _INT64[1]:
+                    continue  # an int64's own limits, written as floats: no bound at all
+                # 6.5: an int's bound is 6; 100.0 is 100 (a float bound on an int field is
+                # refused when the service loads)
+                value = math.floor(value) if arg in ("le", "gt") else math.ceil(value)
+            out.append(f"{arg}={value!r}")
     if spec.kind is Kind.STR and spec.semantic is None:
         for key, arg in (("minLength", "min_length"), ("maxLength", "max_length")):
             value = node.get(key)

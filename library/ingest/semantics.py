@@ -153,8 +153,9 @@ _DESC_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(ISO[ -]?3166|country code)\b", re.I), COUNTRY),
     (re.compile(r"\b(URL|URI|web address|link to)\b"), URL),
     (re.compile(r"\b(postal|mailing|street|billing|shipping) address\b", re.I), ADDRESS),
+    # (not "name of the contact's department": a name of something of theirs)
     (re.compile(r"\b(full name|person'?s name|customer'?s name|"
-                r"name of the (person|customer|user|contact))\b", re.I), PERSON),
+                r"name of the (person|customer|user|contact))\b(?!['’]s)", re.I), PERSON),
     (re.compile(r"\b(company|organi[sz]ation)('?s)? name\b", re.I), COMPANY),
 )  # fmt: skip
 
