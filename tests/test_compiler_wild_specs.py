@@ -204,3 +204,33 @@ def test_a_contact_s_department_is_a_department() -> None:
     world, name = _world(specs)
     contacts = world.services[name].state.contacts
     assert contacts and all(c.org.department in DEPARTMENTS for c in contacts.values())
+
+
+def test_records_named_by_a_number_parameter_have_whole_number_ids() -> None:
+    """Vimeo's paths take ``video_id`` as a JSON ``number`` while its videos show only a
+    ``uri``: the ids are whole numbers, the parameters take them (108 of its tools were
+    rejected as "id parameter 'video_id' is float, record ids are strings")."""
+    video = {"type": "object", "properties": {"uri": TEXT, "name": TEXT, "description": TEXT}}
+    ok = {"200": {"content": {"application/json": {"schema": video}}}}
+    by_id = [{"name": "video_id", "in": "path", "required": True, "schema": NUM}]
+    body = {"content": {"application/json": {"schema": video}}}
+    doc = orjson.dumps({
+        "openapi": "3.0.0",
+        "info": {"title": "Videos", "version": "1"},
+        "paths": {
+            "/videos": {
+                "get": {"operationId": "list_videos", "responses": {"200": {"content": {
+                    "application/json": {"schema": {"type": "array", "items": video}}}}}},
+                "post": {"operationId": "create_video", "requestBody": body, "responses": ok},
+            },
+            "/videos/{video_id}": {
+                "get": {"operationId": "get_video", "parameters": by_id, "responses": ok},
+                "patch": {"operationId": "edit_video", "parameters": by_id, "requestBody": body,
+                          "responses": ok},
+            },
+        },
+    })  # fmt: skip
+    specs, _ = ingest_document(doc, source_file="videos.json")
+    built = build_service(specs)
+    for name in ("get_video", "edit_video"):
+        assert name in built.verified, built.outcomes[name]

@@ -701,13 +701,15 @@ def _told_by_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle
 
 
 def _integer_id_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> bool:
-    """Whether a tool names the record by an integer parameter (``/groups/{groupKey}``)."""
+    """Whether a tool names the record by an integer parameter (``/groups/{groupKey}``), or
+    by a ``number`` one (Vimeo's ``video_id: number``: ids are whole numbers whatever the
+    JSON type says)."""
     for spec, _ in tools:
         own = own_id_param(spec, resource)
         if own is None:
             continue
         node = deref((spec.input_schema.get("properties") or {}).get(own), spec.input_schema)
-        if json_types(node)[0] and json_types(node)[0] <= {"integer"}:
+        if json_types(node)[0] and json_types(node)[0] <= {"integer", "number"}:
             return True
     return False
 
