@@ -16,7 +16,13 @@ from library.compose import ComposeConfig, compose_tasks, make_env
 from library.compose import compose as compose_module
 from library.compose.binding import AUTHORED, SETTLED, carries_across
 from library.compose.catalog import ToolInfo
-from library.compose.coherence import ends_record, inverted, may_write, range_pairs
+from library.compose.coherence import (
+    ends_record,
+    inverted,
+    may_write,
+    out_of_its_time,
+    range_pairs,
+)
 from library.compose.context import Entity, Fact
 from library.compose.corpus import bundled_library
 from library.compose.motifs import (
@@ -1000,6 +1006,50 @@ def test_an_answer_may_say_what_the_plan_overwrote(composed):
                 checked += 1
                 assert not old & excluded, (task.task_id, step["tool"], old & excluded)
     assert checked, "no overwrite beside an answer: the check saw nothing"
+
+
+def test_a_copy_keeps_its_status_and_its_dates_in_agreement() -> None:
+    """A decoy or a supplied copy moved in time or in state is still a coherent record: no
+    stay "checked in" that begins next month, no booking "booked" that began last week
+    (3 of 300 tasks had one before copies were checked)."""
+    lib = bundled_library(["hotels"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    info = env.catalog.collection("hotels", "reservations")
+    now = base.clock
+    stays = world.services["hotels"].state.reservations.values()
+    stay = next(r for r in stays if r.status == "confirmed" and r.check_in > now.date())
+    with pytest.raises(ValueError, match="status and its dates"):
+        walker._copy("hotels", info, stay, "res_copy", {"status": "checked_in"})
+    assert walker._copy("hotels", info, stay, "res_copy", {"rooms": 2}).rooms == 2
+    began = {
+        "status": "booked",
+        "starts_at": "2026-01-01T09:00:00Z",
+        "ends_at": "2026-01-01T10:00:00Z",
+    }
+    assert out_of_its_time(began, "2026-01-02T09:00:00+00:00")
+    assert not out_of_its_time({**began, "status": "completed"}, "2026-01-02T09:00:00+00:00")
+
+
+def test_a_threshold_splits_the_records_it_is_about() -> None:
+    """A threshold lies between the least and the most its field holds in the task's world
+    ("urgent if the health score is above 100" on a 0-100 score can never be true)."""
+    lib = bundled_library(["customer_success", "storefront", "hotels", "todo", "issue_tracker"])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(p_threshold=1.0))
+    checked = 0
+    for task in compose_tasks([], 24, env=env, seed=5).tasks:
+        for step in task.gold_plan:
+            for bind in step["binds"].values():
+                if bind.get("rule") != "threshold":
+                    continue
+                read = env.catalog.tools[task.gold_plan[bind["step"]]["tool"]]
+                field = bind["path"].rsplit(".", 1)[-1]
+                records = task.initial_state[read.service][str(read.collection)].values()
+                values = [r[field] for r in records if isinstance(r.get(field), int | float)]
+                checked += 1
+                assert min(values) < bind["limit"] < max(values), (task.task_id, field, bind)
+    assert checked >= 5, checked
 
 
 def test_money_taken_is_refunded_not_cancelled() -> None:

@@ -993,6 +993,13 @@ class Binding(WalkState):
             and not f.entity.deleted
         ]
 
+    def _values_of(self, fact: Fact) -> list[float]:
+        """The numbers ``fact``'s field holds across its collection (the world as seeded)."""
+        state = self.world.services[fact.entity.service].state
+        records = getattr(state, fact.entity.collection, {})
+        values = (getattr(r, fact.field, None) for r in records.values())
+        return [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+
     def _threshold(
         self,
         p: Param,
@@ -1022,10 +1029,14 @@ class Binding(WalkState):
         money = [f for f in facts if f.key == "money"]
         fact = self.rng.choice(money or facts)
         picked = None
+        seen = self._values_of(fact)
         for _ in range(3):  # a round limit can land on the value: draw again
             picked = threshold(float(fact.value), self.rng, integer=isinstance(fact.value, int))
-            if picked is not None:
+            # ... or past every value the field holds ("health score above 100" on a 0-100
+            # score): a rule splits the records it is about
+            if picked is not None and (not seen or min(seen) < picked[0] < max(seen)):
                 break
+            picked = None
         if picked is None:
             return None
         limit, above = picked

@@ -12,6 +12,7 @@ from typing import Any
 from library.compiler.actions import REOPENS, STATUS_FIELDS, TERMINAL
 from library.graph.nodes import name_words, tool_verb
 from library.rubric.values import timestamp
+from library.seed.pool import AHEAD_STATES, LIVE_STATES, PAST_STATES
 
 # Finished business: nothing but the transition out of it may touch the record.
 FINAL = TERMINAL | {"resolved", "solved", "paid", "settled", "shipped", "sent", "posted"}
@@ -197,3 +198,24 @@ def inverted(record: Mapping[str, Any]) -> list[tuple[str, str]]:
         if b < a:
             out.append((start, end))
     return out
+
+
+def out_of_its_time(record: Mapping[str, Any], now: str) -> bool:
+    """Whether ``record``'s status says where its span lies and the span lies elsewhere: a
+    stay checked in that starts next month, a meeting ended that ends tomorrow, a booking
+    still ahead that began last week (``now``: an ISO timestamp)."""
+    state = status_of(record)
+    if state not in PAST_STATES | LIVE_STATES | AHEAD_STATES:
+        return False
+    today = _comparable(now)
+    for start, end in range_pairs(record):
+        a, b = _comparable(record.get(start)), _comparable(record.get(end))
+        if not isinstance(a, str) or not isinstance(b, str) or today is None:
+            continue
+        if state in PAST_STATES and b[:10] > today[:10]:  # (a day's end is that whole day)
+            return True
+        if state in LIVE_STATES and a > today:
+            return True
+        if state in AHEAD_STATES and a <= today:
+            return True
+    return False

@@ -21,7 +21,14 @@ from library.compose.catalog import (
     ref_collection,
     title,
 )
-from library.compose.coherence import FINAL, OPT_OUT_FLAGS, money_taken, range_pairs, status_of
+from library.compose.coherence import (
+    FINAL,
+    OPT_OUT_FLAGS,
+    money_taken,
+    out_of_its_time,
+    range_pairs,
+    status_of,
+)
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.env import naming_fields, strings_in
 from library.compose.inject import clone, fresh_key, new_id, shifted
@@ -1142,7 +1149,12 @@ class Lookups(Binding):
             # a record made someone else's keeps none of its person's wishes (a contact
             # flagged "do not contact" is not Victor's unless Victor asked)
             changes |= {f: False for f in OPT_OUT_FLAGS if getattr(base, f, None) is True}
-        return clone(base, rid, changes)
+        copy = clone(base, rid, changes)
+        now, was = self.base.clock.isoformat(), base.model_dump(mode="json")
+        if out_of_its_time(copy.model_dump(mode="json"), now) and not out_of_its_time(was, now):
+            # (a stay moved a month on while it says "checked in")
+            raise ValueError(f"{info.name} {rid}: its status and its dates disagree")
+        return copy
 
     def _people_listed(
         self, base: Record, said: dict[str, str], changes: dict[str, Any]
