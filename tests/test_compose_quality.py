@@ -1052,6 +1052,22 @@ def test_a_threshold_splits_the_records_it_is_about() -> None:
     assert checked >= 5, checked
 
 
+def test_a_policy_note_is_about_no_customer() -> None:
+    """A policy note states our own rule: it is not a note about a customer (the notes
+    app's notes carry a ``contact_email``; 23 of 62 policy notes named a customer)."""
+    lib = bundled_library(["notes", "storefront", "hotels", "todo", "customer_success"])
+    config = ComposeConfig(p_threshold=1.0, p_house_rule=1.0)
+    env = make_env(lib.classes, lib.nodes, config=config)
+    checked = 0
+    for task in compose_tasks([], 24, env=env, seed=3).tasks:
+        for rule in task.house_rules:
+            note = task.initial_state[rule["service"]][rule["collection"]][rule["id"]]
+            outside = [v for v in note.values() if isinstance(v, str) and "@" in v]
+            assert all(env.is_staff("email", v) for v in outside), (task.task_id, note)
+            checked += rule["service"] == "notes"
+    assert checked >= 3, checked
+
+
 def test_money_taken_is_refunded_not_cancelled() -> None:
     assert not may_write({"status": "succeeded"}, "action", "cancel_payment")
     assert may_write({"status": "succeeded"}, "action", "refund_payment")

@@ -1086,6 +1086,16 @@ class Binding(WalkState):
         literals = (number_text(limit), high, low)
         return Bound(value, bind, "", literals, fact), text
 
+    def _names_outsiders(self, record: Any) -> list[str]:
+        """The fields of ``record`` holding the e-mail of someone outside our organisation."""
+        return [
+            f
+            for f in type(record).model_fields
+            if isinstance(v := getattr(record, f, None), str)
+            and "@" in v
+            and not self.env.is_staff("email", v)
+        ]
+
     def _house_rule(
         self, tool: ToolInfo, bound: Bound, text: dict[str, Any]
     ) -> tuple[Bound, dict[str, Any]] | None:
@@ -1110,10 +1120,19 @@ class Binding(WalkState):
             f"{text['limit']}, the "
             f"{noun}'s {text['param']} is {text['above']}; otherwise it is {text['otherwise']}."
         )
-        base = state[sorted(state)[0]]
+        # Our own policy, written by a colleague: a note about no customer (a notes app's
+        # note is often about a contact), copied from one about nobody outside if any is.
+        records = [state[k] for k in sorted(state)]
+        base = next((r for r in records if not self._names_outsiders(r)), records[0])
+        changes = {title_field: heading, body_field: body}
+        changes |= {
+            f: None
+            for f in self._names_outsiders(base)
+            if not type(base).model_fields[f].is_required()
+        }
         rid = new_id(self.world, search.service, info.name, base.id, self.rng)
         try:
-            note = clone(base, rid, {title_field: heading, body_field: body})
+            note = clone(base, rid, changes)
         except ValueError:
             return None
         self._inject(search.service, info.name, note)
