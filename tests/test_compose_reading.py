@@ -6,6 +6,8 @@ bears on the work the request is for."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
@@ -15,6 +17,7 @@ from library.compose.corpus import bundled_library
 from library.compose.motifs import MONEY_WORK
 from library.compose.realism import LATEST, MATCHING, chosen_by, rule_options
 from library.compose.roles import PERSON_KEYS
+from library.compose.topics import INTERNAL_TEXTS, TOPIC_TEXTS
 from library.compose.walk import Walker
 from tests.compose_walks import finished_walks, initial_world
 
@@ -227,3 +230,19 @@ def test_an_answer_is_not_what_a_lookup_was_given() -> None:
             assert row["value"] not in searched, (task.instruction, row)
             asked += 1
     assert asked >= 5, asked
+
+
+def test_what_a_plan_writes_points_at_nothing_that_is_not_there() -> None:
+    """A message the plan sends says what was done: no "the new details are below" with
+    nothing below, no "see attached" with nothing attached (strict reading of seed 83)."""
+    texts = [
+        text
+        for table in (TOPIC_TEXTS, INTERNAL_TEXTS)
+        for kinds in table.values()
+        for kind, options in kinds.items()
+        if kind.startswith("body")
+        for text in options
+    ]
+    assert len(texts) > 20
+    pointing = [t for t in texts if re.search(r"\b(below|attached|enclosed)\b", t, re.I)]
+    assert not pointing, pointing

@@ -15,7 +15,7 @@ import pytest
 from library.compose import compose as compose_module
 from library.compose import compose_tasks, make_env
 from library.compose.referring import person_role, write_centric
-from library.compose.render import render_instruction, required_literals
+from library.compose.render import introduce_once, render_instruction, required_literals
 from library.services import reference_service_classes
 
 GOAL = 'For Ronald Garcia ("ronald.garcia@changfisher.com"), we have a follow-up to take care of.'
@@ -392,3 +392,17 @@ def test_reads_a_write_would_change_are_named_before_it_in_one_sentence() -> Non
     assert "the call in Voice of the assignee of Ronald's ticket" in intro[0], text
     assert "the message written by the ticket's assignee in Chat" in intro[0], text
     assert text.index(intro[0]) < text.index("Ann Lee")
+
+
+def test_a_person_is_introduced_once() -> None:
+    """Name and e-mail the first time, the first name after (strict reading: "Lisa Lopez
+    ("lisa.lopez@...")" eleven times in one hand-over); two people sharing a first name
+    keep their full forms, and a sentence-opening verb is no part of the name."""
+    gary = 'Gary Chambers ("gary.chambers@changfisher.com")'
+    text = f"Make {gary} the owner of the deal. Reassign the ticket to {gary}. Make {gary} host."
+    assert introduce_once(text) == (
+        f"Make {gary} the owner of the deal. Reassign the ticket to Gary. Make Gary host."
+    )
+    other = 'Gary Bell ("gary.bell@changfisher.com")'
+    both = f"Hand it to {gary}, then to {other}, then to {gary}."
+    assert introduce_once(both) == both

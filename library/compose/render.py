@@ -10,6 +10,8 @@ form ever leave out a stated value."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -159,13 +161,46 @@ def render_instruction(
     (goal, changes, guards, answer); with ``steps``, or should the request form leave out
     a stated value, the step form."""
     if steps:
-        return _narrate(plan, guards, answers, goal, variant)
+        return introduce_once(_narrate(plan, guards, answers, goal, variant))
     text, unnamed = write_centric(plan, guards, answers, goal, variant)
     if unnamed:  # a found record nothing mentions: say to find it, where the plan does
         text, unnamed = write_centric(plan, guards, answers, goal, variant, unnamed)
     if unnamed or any(lit not in text for lit in required_literals(plan)):
-        return _narrate(plan, guards, answers, goal, variant)
-    return text
+        return introduce_once(_narrate(plan, guards, answers, goal, variant))
+    return introduce_once(text)
+
+
+# A person stated with their e-mail: ``Gary Chambers ("gary.chambers@changfisher.com")``.
+_NAMED = re.compile(r"([A-Z][\w'\-]*(?: [A-Z][\w'\-]*)+) \(\"([^\"\s@]+@[^\"\s]+)\"\)")
+
+
+def introduce_once(text: str) -> str:
+    """A person is introduced once, by name and e-mail, and named by first name after that
+    where nobody else in the request shares it: "make Gary Chambers ("gary...") the owner
+    of the deal ..., then reassign the ticket to Gary", not the e-mail ten times. (The name
+    starts at the word the e-mail starts with: "Make Gary Chambers" is Gary Chambers.)"""
+
+    def name_of(match: re.Match[str]) -> tuple[str, str] | None:
+        words, email = match.group(1).split(), match.group(2)
+        first = re.split(r"[._\-]", email.split("@")[0])[0].casefold()
+        at = next((i for i, w in enumerate(words) if w.casefold() == first), None)
+        return None if at is None else (" ".join(words[:at]), " ".join(words[at:]))
+
+    names = {n[1] for m in _NAMED.finditer(text) if (n := name_of(m)) is not None}
+    firsts = Counter(name.split()[0] for name in names)
+    seen: set[str] = set()
+
+    def shorten(match: re.Match[str]) -> str:
+        found = name_of(match)
+        if found is None:
+            return match.group(0)
+        lead, name = found
+        if name not in seen or firsts[name.split()[0]] > 1:
+            seen.add(name)
+            return match.group(0)
+        return f"{lead} {name.split()[0]}".strip()
+
+    return _NAMED.sub(shorten, text)
 
 
 def _narrate(plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int) -> str:

@@ -149,8 +149,9 @@ TOPIC_TEXTS: dict[str, _T] = {
         "ticket_subject": ("Change to my booking", "Travel booking question"),
         "email_subject": ("Your trip", "Travel arrangements", "Your booking"),
         "body:message": (
-            "Your booking is updated; the details are below.",
-            "Your itinerary has changed; the new details are below.",
+            # (nothing is attached "below": the message says what was done)
+            "Your booking is updated as you asked; the confirmation is unchanged.",
+            "Your itinerary is changed as you asked; nothing else on the trip moves.",
         ),
         "body:comment": ("Booking updated.", "Itinerary updated."),
         "task_title": ("Check the itinerary", "File the travel expenses"),

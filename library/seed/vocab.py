@@ -603,7 +603,7 @@ BODIES: dict[str, tuple[str, ...]] = {
         "Hi, just following up on my last email.", "Thanks for the quick reply!",
         "Can we move our call to Thursday afternoon?", "The contract is attached for review.",
         "Let me know if you need anything else from our side.",
-        "Your order is on its way; tracking details below.",
+        "Your order is on its way; the tracking number is on your order page.",
         "Reminder: your appointment is tomorrow at 10:00.",
     ),
     "product": (
