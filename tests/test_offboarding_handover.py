@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from library.compose import ComposeConfig, ComposeEnv, make_env
+from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose.catalog import CREATE, LOOKUP, UPDATE
+from library.compose.coherence import AWAY_STATES, status_of
 from library.compose.corpus import bundled_library
 from library.compose.matters import hung_on, is_annotation
 from library.compose.motifs import BY_NAME, Motif, claimed_by
@@ -287,3 +288,34 @@ def test_a_hand_over_says_nothing_to_a_customer(walks: list[Walker]) -> None:
             assert not outsiders, (step.tool.qualified, outsiders)
             made += 1
     assert made >= 10, made
+
+
+def test_no_work_goes_to_a_colleague_who_is_away() -> None:
+    """The colleague a request hands work to, assigns or books is at work: no person record
+    of theirs says suspended, on leave or terminated (strict reading of seed 97: a leaver's
+    work handed to a colleague whose Identity account was suspended)."""
+    lib = bundled_library(["identity", "crm", "helpdesk", "todo", "calendar", "hr"])
+    env = make_env(lib.classes, lib.nodes)
+    checked = 0
+    for task in compose_tasks([], 40, env=env, seed=2).tasks:
+        away = {
+            str(r["email"]).casefold()
+            for svc in task.initial_state.values()
+            for coll, records in svc.items()
+            if is_person_resource(coll)
+            for r in records.values()
+            if status_of(r) in AWAY_STATES and isinstance(r.get("email"), str)
+        }
+        subject = task.gold_plan[0]["arguments"]
+        for step in task.gold_plan:
+            if not step["write"]:
+                continue
+            for name, value in step["arguments"].items():
+                values = value if isinstance(value, list) else [value]
+                for v in values:
+                    if isinstance(v, str) and "@" in v and env.is_staff("email", v):
+                        if v in subject.values():
+                            continue  # the request's own person (the leaver)
+                        checked += 1
+                        assert v.casefold() not in away, (task.task_id, step["tool"], name, v)
+    assert checked >= 20, checked

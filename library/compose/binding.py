@@ -15,7 +15,7 @@ from library.compose.catalog import (
     title,
     words,
 )
-from library.compose.coherence import CALLS_OFF, FINAL, money_taken, status_of
+from library.compose.coherence import AWAY_STATES, CALLS_OFF, FINAL, money_taken, status_of
 from library.compose.context import Entity, Fact, be, field_words
 from library.compose.direction import (
     DECIDED,
@@ -630,6 +630,24 @@ class Binding(WalkState):
                     out.add(self.env.identity("email", value))
         return out
 
+    def _away(self) -> frozenset[str]:
+        """The e-mails of colleagues a person record of theirs says are away or gone (an
+        Identity user suspended, an employee on leave or terminated), in the world as seeded."""
+        if self._away_memo is None:
+            away: set[str] = set()
+            for service in self.world.services.values():
+                state = service.state
+                for coll in type(state).collection_types:
+                    if not is_person_resource(coll):
+                        continue
+                    for record in getattr(state, coll).values():
+                        row = self.env.dumps.dump(record)
+                        email = row.get("email")
+                        if isinstance(email, str) and status_of(row) in AWAY_STATES:
+                            away.add(email.casefold())
+            self._away_memo = frozenset(away)
+        return self._away_memo
+
     def _colleague(self, p: Param) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
         instruction by name and e-mail. One role keeps one colleague across the task."""
@@ -649,7 +667,8 @@ class Binding(WalkState):
             # A colleague who fits and holds no other role yet, in a random order.
             taken = {id(x) for x in self.staff_roles.values()}
             start = self.rng.randrange(len(staff))
-            order = staff[start:] + staff[:start]
+            away = self._away()  # no work goes to a colleague whose account is suspended
+            order = [s for s in staff[start:] + staff[:start] if s.email.casefold() not in away]
             person = next(
                 (
                     s

@@ -51,6 +51,13 @@ def ends_record(tool_name: str) -> bool:
     return tool_verb(tool_name) in ENDING_VERBS
 
 
+# A person record's states that say they are away or gone: no work is handed to them.
+AWAY_STATES = frozenset(
+    {"suspended", "deactivated", "disabled", "terminated", "inactive", "locked", "on_leave",
+     "offboarded", "deprovisioned", "left", "blocked"}
+)  # fmt: skip
+
+
 def status_of(record: Mapping[str, Any]) -> str | None:
     for name in STATUS_FIELDS:
         value = record.get(name)
