@@ -1123,3 +1123,21 @@ def test_an_answer_forbids_only_its_rivals_values() -> None:
         ("author_email", "email", "eve@acme.com", "doc_1", ("docs", "documents")),
     ]
     assert _confusable(fact, seen, []) == ["bob@acme.com"]  # type: ignore[arg-type]
+
+
+def test_an_extension_moves_its_record_later() -> None:
+    """ "Extend the rental, with drop-off time ..." sets a later drop-off, never an earlier
+    one (strict reading of seed 97: an extension that brought the return forward a day)."""
+    lib = bundled_library(["car_rental", "mail", "todo", "crm", "flights", "hotels"])
+    env = make_env(lib.classes, lib.nodes)
+    checked = 0
+    for seed in (1, 2, 3):
+        for task in compose_tasks([], 30, env=env, seed=seed).tasks:
+            for step in task.gold_plan:
+                if step["tool"] != "car_rental__extend_rental":
+                    continue
+                args = step["arguments"]
+                rental = task.initial_state["car_rental"]["rentals"][args["rental_id"]]
+                checked += 1
+                assert args["dropoff_at"] > rental["dropoff_at"], (task.task_id, args, rental)
+    assert checked >= 2, checked

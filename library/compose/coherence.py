@@ -226,3 +226,20 @@ def out_of_its_time(record: Mapping[str, Any], now: str) -> bool:
         if state in AHEAD_STATES and a <= today:
             return True
     return False
+
+
+# Actions whose time arguments move their record later: "extend the rental to ..." never
+# brings its return forward.
+LATER_VERBS = frozenset({"extend", "postpone", "delay", "prolong", "defer", "snooze"})
+
+
+def against_its_verb(tool_name: str, record: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """Whether an action named to move its record later sets one of the record's times to
+    one no later than it was."""
+    if tool_verb(tool_name) not in LATER_VERBS:
+        return False
+    for name, value in args.items():
+        old, new = _comparable(record.get(name)), _comparable(value)
+        if isinstance(old, str) and isinstance(new, str) and new <= old:
+            return True
+    return False

@@ -22,6 +22,7 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import (
     FINAL,
+    against_its_verb,
     archived,
     ends_record,
     inverted,
@@ -1184,6 +1185,8 @@ class Writes(Binding):
         bound = {str(tool.own): own, **required}
         if self._told_again(tool, bound, entity) or self._takes_off(entity, required):
             return None
+        if against_its_verb(tool.name, entity.record, {n: b.value for n, b in required.items()}):
+            return None  # an extension that brings the return forward
         if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
             return None  # nothing is made only to be set to "wont_do" or "closed"
         if self._ends_what_it_keeps({n: b.value for n, b in required.items()}) or (
