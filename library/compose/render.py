@@ -160,8 +160,8 @@ def render_instruction(
     phrasings of each part, so that no single template dominates. The request form
     (goal, changes, guards, answer); with ``steps``, or should the request form leave out
     a stated value, the step form."""
-    if steps:
-        return introduce_once(_narrate(plan, guards, answers, goal, variant))
+    if steps:  # (the review's view: every step in full, as its sentence says it)
+        return _narrate(plan, guards, answers, goal, variant)
     text, unnamed = write_centric(plan, guards, answers, goal, variant)
     if unnamed:  # a found record nothing mentions: say to find it, where the plan does
         text, unnamed = write_centric(plan, guards, answers, goal, variant, unnamed)
