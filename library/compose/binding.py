@@ -634,18 +634,11 @@ class Binding(WalkState):
         """The e-mails of colleagues a person record of theirs says are away or gone (an
         Identity user suspended, an employee on leave or terminated), in the world as seeded."""
         if self._away_memo is None:
-            away: set[str] = set()
-            for service in self.world.services.values():
-                state = service.state
-                for coll in type(state).collection_types:
-                    if not is_person_resource(coll):
-                        continue
-                    for record in getattr(state, coll).values():
-                        row = self.env.dumps.dump(record)
-                        email = row.get("email")
-                        if isinstance(email, str) and status_of(row) in AWAY_STATES:
-                            away.add(email.casefold())
-            self._away_memo = frozenset(away)
+            self._away_memo = frozenset(
+                email.casefold()
+                for row in self.person_rows()
+                if isinstance(email := row.get("email"), str) and status_of(row) in AWAY_STATES
+            )
         return self._away_memo
 
     def _colleague(self, p: Param) -> Bound | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from library.compose.plan import Bound, Step
 from library.runtime import World
 from library.runtime.service import Record
 from library.runtime.world import Snapshot
+from library.seed.vocab import is_person_resource
 
 
 class Reject(Exception):
@@ -241,6 +243,16 @@ class WalkState:
             len(self.house_rules),
             len(self.journal),
         )
+
+    def person_rows(self) -> Iterator[dict[str, Any]]:
+        """Every person record of every service in the world as it stands, as JSON rows
+        (whose wishes and whereabouts the request must respect)."""
+        for service in self.world.services.values():
+            state = service.state
+            for coll in type(state).collection_types:
+                if is_person_resource(coll):
+                    for record in getattr(state, coll).values():
+                        yield self.env.dumps.dump(record)
 
     def rewind(self, mark: Mark) -> None:
         """Back to the state ``mark`` took: the world, every list, and the entities later

@@ -842,16 +842,10 @@ class Writes(Binding):
         any service says so (a CRM contact flagged ``do_not_contact``)."""
         if not people:
             return False
-        for service in self.world.services.values():
-            state = service.state
-            for coll in type(state).collection_types:
-                if not is_person_resource(coll):
-                    continue
-                for record in getattr(state, coll).values():
-                    row = self.env.dumps.dump(record)
-                    if opted_out(row) and self.env.identity("email", row.get("email")) in people:
-                        return True
-        return False
+        return any(
+            opted_out(row) and self.env.identity("email", row.get("email")) in people
+            for row in self.person_rows()
+        )
 
     def _recipients(self, tool: ToolInfo, args: dict[str, Any], entity: Entity | None) -> set[str]:
         """Who a message-writing step writes to: its recipients, or the sender of the
