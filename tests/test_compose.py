@@ -33,6 +33,7 @@ from library.compose.corpus import Library, bundled_library
 from library.compose.domains import task_domain
 from library.compose.motifs import BY_NAME, STAFF_WORK, claimed_by, staff_work
 from library.compose.plan import literal_texts, show
+from library.compose.realism import matching_literal
 from library.compose.render import SENTENCES
 from library.graph.nodes import name_words
 from library.llm import LLMClient
@@ -302,7 +303,8 @@ def test_instructions_state_user_values_and_hide_ids(
                 else:
                     assert bind["from"] == "step" and bind["step"] < task.gold_plan.index(step)
             if step.get("select", {}).get("rule") == "matching":
-                assert str(step["select"]["value"]) in text
+                select = step["select"]
+                assert matching_literal(select["field"], select["value"]) in text
         # No record id (seeded, injected or created) appears: the agent must find them.
         _, envelopes = run_task(task, env.classes)
         created = {

@@ -16,6 +16,7 @@ from library.compose.catalog import Param
 from library.compose.direction import more_urgent
 from library.compose.literals import literal
 from library.compose.openings import CUSTOMER, RECORD_ALONE, STAFF, opening
+from library.compose.realism import matching_literal
 from library.compose.referring import flag_clauses, person_role
 from library.compose.render import render_instruction
 from library.compose.topics import topic_texts
@@ -559,6 +560,37 @@ def test_a_record_found_by_a_name_is_not_picked_by_it_again() -> None:
     assert text.count('"web"') == 1 and "whose name is" not in text, text
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said", "unsaid"),
+    [
+        ("status", "on_hold", "the on-hold ticket with Ann", "whose status"),
+        ("priority", "high", "the high-priority ticket", "whose priority"),
+        ("currency", "AUD", "the AUD ticket", "whose currency"),
+        ("stage", "negotiation", "the negotiation-stage ticket", "whose stage"),
+        # "the new ticket" would read as one just created: the value is quoted instead
+        ("status", "new", 'whose status is "new"', "new ticket"),
+        ("channel", "web_form", 'whose channel is "web_form"', "web-form"),
+    ],
+)
+def test_a_record_picked_by_its_state_is_named_by_it(
+    field: str, value: str, said: str, unsaid: str
+) -> None:
+    """ "Close the on-hold ticket with Ann as requester", not "... (the one whose status is
+    "on_hold")": a state, a priority, a currency or a stage is said before the noun, as a
+    person says it, and the value the request states is what composition checks it for."""
+    ann = 'Ann Lee ("ann.lee@example.com")'
+    plan = [
+        {
+            **_find("helpdesk.list_tickets", "ticket", [["requester email", ann]]),
+            "select": {"rule": "matching", "field": field, "value": value},
+        },
+        _step("helpdesk.close_ticket", {"kind": "action", "summary": "close the ticket"}),
+    ]
+    text = render_instruction(plan, goal="A ticket needs closing.", variant=0)
+    assert said in text and unsaid not in text, text
+    assert matching_literal(field, value) in text
+
+
 @pytest.mark.parametrize("variant", range(3))
 @pytest.mark.parametrize(
     ("field", "said"),
@@ -581,3 +613,40 @@ def test_a_record_handed_to_a_colleague_is_said_as_a_hand_over(
     text = render_instruction(plan, goal="Larry Owens is leaving.", variant=variant)
     assert CRAIG in text and field not in text, text
     assert any(s.lower() in text.lower() for s in said), text
+
+
+@pytest.mark.parametrize("variant", range(3))
+def test_what_must_stay_as_it_is_is_said_once_and_plainly(variant: int) -> None:
+    """ "Leave every other ticket as it is, and the contacts too", not "..., and don't
+    create, change or delete any contacts": each guarded kind is named once, in one plain
+    clause, and the collection the work only reads is said to stay as it is."""
+    plan = [
+        {
+            **_find("helpdesk.list_tickets", "ticket", [["requester email", CRAIG]]),
+            "select": {"rule": "latest", "field": "created_at"},
+        },
+        _step("helpdesk.close_ticket", {"kind": "action", "summary": "close the ticket"}),
+    ]
+    guards = [
+        {"scope": "others", "service": "Helpdesk", "noun": "ticket", "nouns": "tickets"},
+        {"scope": "collection", "service": "CRM", "noun": "contact", "nouns": "contacts"},
+        {"scope": "collection", "service": "Mail", "noun": "message", "nouns": "messages"},
+    ]
+    text = render_instruction(plan, guards, goal="A ticket needs closing.", variant=variant)
+    last = text.rsplit(". ", 1)[-1]
+    assert "other ticket" in last and "contacts and messages" in last, text
+    assert "created, changed or deleted" not in text and last.lower().count("leave") <= 1, text
+
+
+def test_a_role_written_in_capitals_is_said_so() -> None:
+    """ "the account with Ann as CSM", not "... as csm"; a sales rep stays a "rep"."""
+    ann = 'Ann Lee ("ann.lee@example.com")'
+    plan = [
+        _find("customer_success.list_accounts", "account", [["csm email", ann]]),
+        _step("customer_success.archive", {"kind": "action", "summary": "archive the account"}),
+    ]
+    text = render_instruction(plan, goal="An account needs archiving.", variant=0)
+    assert "as CSM" in text and "csm" not in text, text
+    plan[0] = _find("crm.list_deals", "deal", [["rep email", ann]])
+    text = render_instruction(plan, goal="A deal needs archiving.", variant=0)
+    assert "as rep" in text, text

@@ -629,3 +629,17 @@ def test_literals_respect_the_schema() -> None:
         assert literal(Param("title", True, "string", min_length=500), rng, now) is None
         other = literal(Param("title", True, "string"), rng, now, avoid="Sprint planning")
         assert other != "Sprint planning"
+
+
+def test_a_channel_s_topic_is_what_its_name_says() -> None:
+    """#finance-ops is about invoices and the month-end close, not "Open roles and interview
+    scheduling": a chat channel's topic is read from its name, qualified names included
+    (more channels than names: "sales-eu" is still a sales channel)."""
+    specs = bundled_specs(("chat",))
+    world = World([load_service(compile_service(specs["chat"]).source)()], seed=3)
+    world.seed_states(seed_pool(3), 40)
+    channels = list(world.services["chat"].state.collections()["channels"].values())
+    assert len(channels) > len(vocab.LISTS["channel_name"])
+    for channel in channels:
+        base = next(n for n in vocab.CHANNEL_TOPICS if channel.name.startswith(n))
+        assert channel.topic == vocab.CHANNEL_TOPICS[base], (channel.name, channel.topic)

@@ -40,6 +40,7 @@ from library.compose.realism import (
     Rule,
     apply_rule,
     chosen_by,
+    matching_literal,
     rule_options,
     rule_text,
 )
@@ -624,7 +625,7 @@ class Lookups(Binding):
             index = apply_rule(rule, records)
             text["rule"] = rule_text(rule, info.noun)
             if rule.kind == MATCHING:
-                literals = [*literals, str(rule.value)]
+                literals = [*literals, matching_literal(rule.field, rule.value)]
             for path, rec in found:
                 if rec is not found[index][1]:
                     self._remember_decoy(tool.service, coll, rec, path, info)

@@ -128,6 +128,39 @@ def time_words(field: str) -> str:
     return f"{words(base)} time"
 
 
+# Enumerated fields whose value a person says before the noun ("the on-hold ticket", "the AUD
+# expense report", "the high-priority ticket"), with the word that follows the value.
+_SAID_BEFORE = {
+    "status": "", "state": "", "direction": "", "type": "", "employment_type": "",
+    "segment": "", "tier": "", "category": "", "currency": "",
+    "priority": "-priority", "severity": "-severity", "stage": "-stage",
+}  # fmt: skip
+# Values that would say something else there: "the new ticket" reads as one just created,
+# "the lowest-priority ticket" as a comparison, "the todo task" as nothing.
+_NOT_SAID_BEFORE = frozenset(
+    {"new", "todo", "other", "none", "unknown", "default", "custom", "all", "any", "lowest",
+     "highest", "requires_capture"}
+)  # fmt: skip
+_WORDISH = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+){0,2}")
+
+
+def said_before(field: str, value: Any) -> str:
+    """The words before the noun that pick the record whose ``field`` is ``value``
+    (``on_hold`` -> "on-hold", a ``high`` priority -> "high-priority"), or "" where the value
+    reads as no such word: the request then says ``whose status is "new"``."""
+    after = _SAID_BEFORE.get(field)
+    if after is None or not isinstance(value, str) or value.lower() in _NOT_SAID_BEFORE:
+        return ""
+    if not _WORDISH.fullmatch(value):
+        return ""
+    return value.replace("_", "-") + after
+
+
+def matching_literal(field: str, value: Any) -> str:
+    """A matching rule's value as the request states it (checked to be in the request)."""
+    return str(value).replace("_", "-") if said_before(field, value) else str(value)
+
+
 def rule_text(rule: Rule, noun: str) -> str:
     """``If more than one ticket matches, use the one whose creation time is the latest.``"""
     if rule.kind == MATCHING:

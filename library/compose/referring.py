@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compose.context import be, field_words
-from library.compose.realism import time_words
+from library.compose.realism import said_before, time_words
 
 Note = Mapping[str, Any]
 Notes = Sequence[Note]
@@ -175,7 +175,8 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
     if kind in ("largest", "smallest"):
         return "", f"with the {kind} {words}"
     if kind == "matching":
-        return "", f'whose {words} is "{select.get("value")}"'
+        before = said_before(name, select.get("value"))
+        return (before, "") if before else ("", f'whose {words} is "{select.get("value")}"')
     return "", ""
 
 
@@ -211,7 +212,16 @@ def _handed_over(pairs: Sequence[Sequence[str]]) -> tuple[str, str] | None:
     ):
         return None
     role = "assignee" if role in ("assignee", "assigned to", "assigned") else role
-    return (role.upper() if len(role) <= 3 else role), phrase
+    return said_role(role), phrase
+
+
+# Roles people write in capitals: "Alexander's CSM", not "csm" (a sales "rep" stays a rep).
+_ROLE_ACRONYMS = frozenset({"csm", "cc", "bcc", "pm", "ae", "sdr", "cto", "ceo", "cfo"})
+
+
+def said_role(role: str) -> str:
+    """A role as a request writes it: ``csm`` -> ``CSM``."""
+    return role.upper() if role in _ROLE_ACRONYMS else role
 
 
 def _role_in(name: str, role: str) -> bool:
@@ -441,7 +451,7 @@ class Writer:
         if (rec.select or {}).get("rule") == "matching" and any(
             str(p).strip('"') == str(rec.select.get("value")) for _, p in t.get("by") or ()
         ):
-            post = ""  # found by that very value: "(the one whose name is ...)" says it again
+            pre = post = ""  # found by that very value: "(the one whose name is ...)" says it again
         head = f"{pre} {noun}" if pre else noun
         posts: list[str] = []
         owner = ""
@@ -514,7 +524,7 @@ class Writer:
             return self._role_clause(role, subject.first, possessive=True)
         if _LITERAL.search(phrase):
             if role and "@" in phrase and "(" in phrase:
-                return f"with {phrase} as {role}", ""
+                return f"with {phrase} as {said_role(role)}", ""
             return f"with {fwords} {phrase}", ""
         m = re.fullmatch(r"the (.+) of the (.+)", phrase)
         if m and subject is not None and role is not None and self._own_detail(*m.groups()):
@@ -557,8 +567,8 @@ class Writer:
         if verb:
             return verb.format(p=who), ""
         if len(who.split()) > 6 or re.search(r" (?:as|with|whose) ", who):
-            return f"whose {role} is {who}", ""  # no "with ... as" inside "with ... as"
-        return f"with {who} as {role}", ""
+            return f"whose {said_role(role)} is {who}", ""  # no "with ... as" in "with ... as"
+        return f"with {who} as {said_role(role)}", ""
 
     def _of(self, what: str, label: str) -> str:
         """``the ticket's assignee`` once the ticket is known, else ``the assignee of
@@ -905,12 +915,14 @@ def tidy_summary(summary: str, label: str | None) -> str:
     return summary
 
 
+# What must stay as it is: the other records of a kind the work changes, then the kinds it
+# only reads ("leave the tickets as they are" leaves none created or deleted either).
+# (the others, the kinds alone, the kinds after the others, the glue between)
 _GUARDS = (
-    ("leave every other {o} as it is", "don't create, change or delete any {c}", ", and "),
-    ("don't touch any other {o}", "leave the {c} alone (nothing created, changed or deleted)",
-     "; "),
-    ("apart from that, no other {o} should change",
-     "no {c} should be created, changed or deleted", ", and "),
+    ("leave every other {o} as it is", "leave the {c} as they are", "the {c} too", ", and "),
+    ("don't touch any other {o}", "leave the {c} alone", "leave the {c} alone", "; "),
+    ("apart from that, no other {o} should change", "the {c} stay as they are",
+     "the {c} stay as they are", ", and "),
 )  # fmt: skip
 _ASK = (
     "Finally, tell me {asked}.",
@@ -950,12 +962,12 @@ def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], v
         dict.fromkeys(named(str(g["nouns"]), str(g["service"])) for g in guards
                       if g["scope"] == "collection")
     )  # fmt: skip
-    o_form, c_form, glue = _GUARDS[variant % len(_GUARDS)]
+    o_form, c_alone, c_after, glue = _GUARDS[variant % len(_GUARDS)]
     parts = []
     if others:
         parts.append(o_form.format(o=_join(others, "or")))
     if colls:
-        parts.append(c_form.format(c=_join(colls, "and" if "{c} alone" in c_form else "or")))
+        parts.append((c_after if others else c_alone).format(c=_join(colls, "and")))
     return _cap(glue.join(parts)) + "."
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from library.compose.context import be
 from library.compose.plan import literal_texts
+from library.compose.realism import matching_literal
 from library.compose.referring import write_centric
 
 Note = Mapping[str, Any]
@@ -141,7 +142,7 @@ def required_literals(plan: Sequence[Mapping[str, Any]]) -> list[str]:
                     out += literal_texts(bind.get(key))[:1]
         select = step.get("select") or {}
         if select.get("rule") == "matching":
-            out.append(str(select.get("value")))
+            out.append(matching_literal(str(select.get("field")), select.get("value")))
     return list(dict.fromkeys(out))
 
 

@@ -275,7 +275,7 @@ class SeedPool:
     def column(kind: str, value: str, column: str, options: tuple[Any, ...] = ()) -> Any:
         """A value that goes with a listed one (the code of the ``Travel`` account); among
         ``options`` when given."""
-        found = vocab.ROWS.get(kind, {}).get(column, {}).get(value)
+        found = vocab.row_value(kind, value, column)
         if found is None or (options and found not in options):
             return options[0] if options else vocab.slug(value, "_")
         return found

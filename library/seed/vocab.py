@@ -202,6 +202,21 @@ RENTAL_BRANCHES = {
     "Amsterdam Schiphol": "NL", "Rotterdam Centraal": "NL", "Toronto Union Station": "CA",
     "Toronto Pearson airport": "CA",
 }  # fmt: skip
+# What a chat channel is for, by its name: a channel's topic is read from it.
+CHANNEL_TOPICS = {
+    "general": "Company-wide news and questions", "sales": "Wins, deals and pipeline updates",
+    "support-escalations": "Escalations from the support queue",
+    "eng-platform": "Platform engineering: builds, infrastructure and on-call",
+    "random": "Anything goes", "announcements": "Company-wide announcements",
+    "incident-response": "Live incidents and their follow-ups",
+    "marketing": "Campaigns, launches and content", "hiring": "Open roles and interview scheduling",
+    "design": "Design reviews and mock-ups",
+    "customer-success": "Renewals, health checks and customer feedback",
+    "finance-ops": "Invoices, expenses and the month-end close",
+    "product-feedback": "Customer feedback from every channel",
+    "deploys": "Deploy notifications and rollbacks",
+    "office-berlin": "Everything about the Berlin office", "it-help": "Questions for the IT team",
+}  # fmt: skip
 LISTS: dict[str, tuple[str, ...]] = {
     "client_title": CLIENT_TITLES,
     "staff_title": tuple(t for ts in DEPARTMENTS.values() for t in ts),
@@ -364,12 +379,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "incident-response", "marketing", "hiring", "design", "customer-success", "finance-ops",
         "product-feedback", "deploys", "office-berlin", "it-help",
     ),
-    "channel_topic": (
-        "Company-wide announcements", "Escalations from the support queue",
-        "Deploy notifications and rollbacks", "Open roles and interview scheduling",
-        "Questions for the IT team", "Wins, deals and pipeline updates",
-        "Customer feedback from every channel", "Anything goes",
-    ),
+    "channel_topic": tuple(dict.fromkeys(CHANNEL_TOPICS.values())),
     "group_name": (
         "Returns", "Billing", "Technical support", "VIP customers", "Tier 2", "Onboarding",
         "Escalations", "Shipping", "Accounts", "Enterprise support",
@@ -890,7 +900,21 @@ ROWS: dict[str, dict[str, dict[str, str]]] = {
     },
     "question_label": {"key": QUESTIONS},
     "rental_branch": {"region": RENTAL_BRANCHES},
+    "channel_name": {"topic": CHANNEL_TOPICS},
 }
+# Kinds whose row also serves a qualified value: "sales-eu" is still the sales channel (a
+# code or key column is not: "Travel (EMEA)" must not share the Travel account's code).
+_QUALIFIED_ROWS = frozenset({"channel_name"})
+
+
+def row_value(kind: str, value: str, column: str) -> str | None:
+    """The ``column`` that goes with listed ``value`` of ``kind`` (see ``ROWS``), or None."""
+    rows = ROWS.get(kind, {}).get(column, {})
+    if value in rows or kind not in _QUALIFIED_ROWS:
+        return rows.get(value)
+    return next((v for k, v in rows.items() if value.startswith((f"{k}-", f"{k} ("))), None)
+
+
 _NAME_WORDS = frozenset({"name", "title", "subject", "summary", "topic", "headline", "label"})
 _BODY_WORDS = frozenset(
     {"body", "description", "note", "notes", "message", "comment", "comments", "content",
