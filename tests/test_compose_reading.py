@@ -7,6 +7,7 @@ bears on the work the request is for."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -191,12 +192,13 @@ def test_a_customer_s_message_the_request_answers_is_about_its_matter(
 ) -> None:
     """The customer's mail a refund replies to asks for the refund ("Ordered by mistake"),
     not "Notes from our call": what the plan finds of theirs in the inbox, to answer, is
-    their request for the work."""
-    from library.compose.topics import request_texts
+    their request for the work; a candidate's asks for news of their application, and a
+    colleague's is about their own trip or expenses."""
+    from library.compose.topics import ASKED_BY_COLLEAGUES, matter_texts
 
-    replied = 0
+    replied: Counter[str] = Counter()
     for walker in walks:
-        texts = request_texts(walker.motif.name if walker.motif else None)
+        texts = matter_texts(walker.motif.name if walker.motif else None)
         if not texts or walker.motif.name == "follow-up":  # a conversation about anything
             continue
         world = initial_world(walker)
@@ -204,11 +206,14 @@ def test_a_customer_s_message_the_request_answers_is_about_its_matter(
             if step.tool.service != "mail" or "reply" not in step.tool.name:
                 continue
             message = world.services["mail"].state.messages.get(step.args["message_id"])
-            if message is None or walker.env.is_staff("email", message.from_):
+            if message is None:
+                continue
+            staff = walker.env.is_staff("email", message.from_)
+            if staff and walker.motif.name not in ASKED_BY_COLLEAGUES:
                 continue
             assert message.subject in {t[0] for t in texts}, (walker.motif.name, message.subject)
-            replied += 1
-    assert replied >= 5, replied
+            replied["colleague" if staff else "customer"] += 1
+    assert replied["customer"] >= 5 and replied["colleague"] >= 1, replied
 
 
 def test_an_answer_is_not_what_a_lookup_was_given() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -650,3 +651,16 @@ def test_a_role_written_in_capitals_is_said_so() -> None:
     plan[0] = _find("crm.list_deals", "deal", [["rep email", ann]])
     text = render_instruction(plan, goal="A deal needs archiving.", variant=0)
     assert "as rep" in text, text
+
+
+@pytest.mark.parametrize("topic", ["follow-up", "billing", "refund", "escalation", "renewal"])
+def test_a_call_s_notes_are_about_the_work_at_hand(topic: str) -> None:
+    """Notes written on a call in a billing task are about the bill, not "Customer called
+    about a late delivery", and claim no conversation (the call may have gone to
+    voicemail)."""
+    notes = Param("notes", True, "string")
+    rng, now = random.Random(7), dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    for _ in range(10):
+        said = literal(notes, rng, now, where="voice.calls", topic=topic)
+        assert said in topic_texts(topic, "body:call"), said
+        assert not re.search(r"\b(spoke|called|answered|walked)\b", str(said).lower()), said

@@ -52,7 +52,7 @@ from library.compose.roles import (
     names_person,
     role_of,
 )
-from library.compose.topics import request_texts
+from library.compose.topics import ASKED_BY_COLLEAGUES, matter_texts
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.pool import (
@@ -708,15 +708,16 @@ class Lookups(Binding):
     ) -> bool:
         """Messages a customer sent that the request finds (to reply to them) are about
         its matter: in a refund, their mail asks for the refund ("Ordered by mistake"), not
-        "Notes from our call", which a reply "your money is on its way" would not answer.
-        Each found message of theirs the plan did not make is given the words of one such
-        request, in place; True where any was. A follow-up's conversation can be about
-        anything."""
+        "Notes from our call", which a reply "your money is on its way" would not answer;
+        a candidate's asks for news of their application. A colleague's too, where the work
+        is theirs (their trip, their expenses). Each found message of theirs the plan did
+        not make is given the words of one such message, in place; True where any was. A
+        follow-up's conversation can be about anything."""
         if self.motif is None or tool.service not in self.env.inboxes:
             return False
         if self.motif.name == "follow-up":
             return False  # following up on a conversation: whatever it was about
-        texts = list(request_texts(self.motif.name))
+        texts = list(matter_texts(self.motif.name))
         if not self.steps:
             return False  # a request that opens on their mail is theirs already (``_as_request``)
         subjects = self.subjects()
@@ -729,7 +730,7 @@ class Lookups(Binding):
             and isinstance(v, str)
             and "@" in v  # their address, never words a search shares with the subject line
             and self.env.identity("email", v) in subjects
-            and not self.env.is_staff("email", v)
+            and (self.motif.name in ASKED_BY_COLLEAGUES or not self.env.is_staff("email", v))
         ]
         if not texts or not senders or len(found) > len(texts):
             return False

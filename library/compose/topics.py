@@ -10,6 +10,8 @@ has no words for falls back to the shared vocabulary.
 from __future__ import annotations
 
 # Kinds of free text that carry a workflow's topic, and the ones that share their words.
+# (A call's notes say what it was about, never that anyone answered: the call may have
+# gone to voicemail.)
 _SAME = {
     "body:generic": "body:message",
     "body:support": "body:comment",
@@ -25,6 +27,7 @@ _T = dict[str, tuple[str, ...]]
 
 TOPIC_TEXTS: dict[str, _T] = {
     "onboarding": {
+        "body:call": ("About the new starter's first week.",),
         "ticket_subject": ("New starter: accounts and equipment", "Set-up for a new joiner"),
         "email_subject": ("Welcome aboard", "Your first week", "Your accounts are ready"),
         "body:message": (
@@ -48,6 +51,10 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Handover", "Exit interview"),
     },
     "escalation": {
+        "body:call": (
+            "About the escalated case; an update is promised today.",
+            "Case escalated to a senior engineer.",
+        ),
         "ticket_subject": ("Issue still not resolved", "Urgent: waiting too long for a fix"),
         # an issue an escalation files is the escalated case's fix, not a random feature
         "issue_summary": ("Fix for an escalated case", "Escalated: needs a fix this week"),
@@ -62,6 +69,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Escalation review", "Incident review"),
     },
     "refund": {
+        "body:call": ("About their refund request.", "Refund requested for their recent order."),
         "ticket_subject": ("Refund request", "Money back for a cancelled order"),
         "email_subject": ("Your refund is on its way", "About your refund"),
         "body:message": (
@@ -73,6 +81,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Refund follow-up",),
     },
     "renewal": {
+        "body:call": ("About the upcoming renewal.", "Renewal terms to follow by email."),
         "ticket_subject": ("Question about my renewal", "Renewal terms"),
         "email_subject": ("Your renewal", "Your plan renews soon"),
         "body:message": (
@@ -84,6 +93,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Renewal review", "Contract renewal call"),
     },
     "scheduling": {
+        "body:call": ("About finding a time to meet.",),
         "meeting_topic": ("Planning session", "Catch-up"),
         "ticket_subject": ("Meeting request", "Finding a time to meet"),
         "email_subject": ("Meeting scheduled", "Invitation: let's meet"),
@@ -98,6 +108,10 @@ TOPIC_TEXTS: dict[str, _T] = {
     # claim none of them in particular ("Thanks, we have received your payment." after
     # sending an invoice; "The invoice has gone out" after voiding it).
     "billing": {
+        "body:call": (
+            "About a question on their invoice.",
+            "Billing query; the charges to be explained by email.",
+        ),
         "ticket_subject": ("Question about my invoice", "Billing query"),
         "email_subject": ("Your billing", "About your account balance"),
         "body:message": (
@@ -109,6 +123,10 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Billing review",),
     },
     "fulfilment": {
+        "body:call": (
+            "About a late delivery; an update is promised by email.",
+            "About their order's delivery.",
+        ),
         "ticket_subject": ("Where is my order?", "Delivery delayed"),
         "meeting_topic": ("Delivery review", "Order status call"),
         "email_subject": ("An update on your order", "About your delivery"),
@@ -122,6 +140,7 @@ TOPIC_TEXTS: dict[str, _T] = {
     # neutral on the stage the step moves the candidate to (screen, interview, offer, hire):
     # no "invite you to an interview" beside a hire
     "hiring": {
+        "body:call": ("About the candidate's next steps.",),
         "ticket_subject": ("Candidate question", "Application question"),
         "email_subject": ("Your application", "An update on your application"),
         "body:message": (
@@ -146,6 +165,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Vendor review",),
     },
     "travel": {
+        "body:call": ("About a change to their booking.",),
         "ticket_subject": ("Change to my booking", "Travel booking question"),
         "email_subject": ("Your trip", "Travel arrangements", "Your booking"),
         "body:message": (
@@ -158,6 +178,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Trip briefing",),
     },
     "expenses": {
+        "body:call": ("About their expense claim.",),
         "ticket_subject": ("Expense claim query", "Reimbursement question"),
         "meeting_topic": ("Expense review",),
         "email_subject": ("Your expense claim", "Expenses approved"),
@@ -169,6 +190,10 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Check the receipts", "Reimburse the expenses"),
     },
     "follow-up": {
+        "body:call": (
+            "Follow-up on their open request; next step by email.",
+            "Chasing their reply on the open request.",
+        ),
         "ticket_subject": ("Following up on my request", "Any news on my request?"),
         "email_subject": ("Following up", "Checking in", "Quick follow-up"),
         "body:message": (
@@ -185,6 +210,7 @@ TOPIC_TEXTS: dict[str, _T] = {
     # An incident restarts, rolls back, scales, suspends or resumes: its words claim none of
     # them ("service restored" after suspending a line).
     "incident": {
+        "body:call": ("About the incident; updates are promised.",),
         "ticket_subject": ("Service degraded", "Outage follow-up"),
         "issue_summary": ("Find the root cause of the outage", "Stop the outage recurring"),
         # what went wrong, not a hold the customer asked for ("travelling abroad")
@@ -401,3 +427,38 @@ REQUEST_TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
 def request_texts(topic: str | None) -> tuple[tuple[str, str, str], ...]:
     """(subject, body, reason) of e-mails asking for a workflow's work (none: not known)."""
     return REQUEST_TEXTS.get(topic or "", ())
+
+
+# What someone writes about a workflow's matter without asking for the work itself (a
+# candidate asks for news, not for their application to move on; a new starter asks what
+# to bring): a reply the plan writes answers it. Never opens a request.
+MATTER_TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "hiring": (
+        ("Any news on my application?", "Hi, I wanted to check where my application stands.",
+         ""),
+        ("My application", "Hello, is there an update on my application?", ""),
+    ),
+    "expenses": (
+        ("My expense report", "Hi, could you look at my expense report when you have a moment?",
+         ""),
+        ("Expenses from my trip", "Hello, my expenses from the trip are in; can you check them?",
+         ""),
+    ),
+    "procurement": (
+        ("Your purchase order", "Hello, we have your order; please confirm the details.", ""),
+        ("Order confirmation", "Hi, can you confirm the purchase order so that we can ship?", ""),
+    ),
+    "onboarding": (
+        ("Before my first day", "Hi, is there anything I need to do before my first day?", ""),
+        ("Starting soon", "Hello, looking forward to starting; what should I expect?", ""),
+    ),
+}  # fmt: skip
+# Workflows a colleague's own message can be about (their trip, their expenses, their
+# start): elsewhere a colleague's mail is theirs to write, whatever it says.
+ASKED_BY_COLLEAGUES = frozenset({"travel", "expenses", "onboarding", "scheduling"})
+
+
+def matter_texts(topic: str | None) -> tuple[tuple[str, str, str], ...]:
+    """(subject, body, reason) of e-mails about a workflow's matter, which a reply answers:
+    its requests, or what people write about it without asking for the work."""
+    return request_texts(topic) or MATTER_TEXTS.get(topic or "", ())
