@@ -22,6 +22,7 @@ from library.compiler import compile_service, load_service
 from library.compose.catalog import Param
 from library.compose.corpus import bundled_specs
 from library.compose.literals import literal
+from library.rubric.values import timestamp
 from library.runtime import World
 from library.runtime.service import Service
 from library.seed import seed_pool, vocab
@@ -643,3 +644,37 @@ def test_a_channel_s_topic_is_what_its_name_says() -> None:
     for channel in channels:
         base = next(n for n in vocab.CHANNEL_TOPICS if channel.name.startswith(n))
         assert channel.topic == vocab.CHANNEL_TOPICS[base], (channel.name, channel.topic)
+
+
+# A reference to what the record turned into (a lead's converted contact) points forward.
+FORWARD = re.compile(r"converted|merged|replaced|superseded|successor|renewed")
+
+
+def test_a_record_comes_after_the_records_it_refers_to(world: World) -> None:
+    """No order predates its customer, no deal its company or contact, no sub-category or
+    reply its parent: a record's creation follows that of every record of its service it
+    refers to (except what it turned into: a lead predates the contact it became)."""
+    checked = 0
+    for name, service in world.services.items():
+        born: dict[str, str] = {}
+        for items in service.state.collections().values():
+            for rid, record in items.items():
+                stamp = record.model_dump(mode="json").get("created_at")
+                if isinstance(stamp, str):
+                    born[str(rid)] = stamp
+        for collection, items in service.state.collections().items():
+            for rid, record in items.items():
+                data = record.model_dump(mode="json")
+                mine = data.get("created_at")
+                if not isinstance(mine, str):
+                    continue
+                for field, value in data.items():
+                    if not isinstance(value, str) or field == "id" or value == rid:
+                        continue
+                    if value not in born or FORWARD.search(field):
+                        continue
+                    checked += 1
+                    assert timestamp(mine) >= timestamp(born[value]), (
+                        name, collection, rid, field, mine, born[value]
+                    )  # fmt: skip
+    assert checked > 200, checked

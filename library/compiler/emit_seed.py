@@ -471,13 +471,36 @@ class _RecordWriter:
             target = resolve_ref(f.type.ref, self.collections) if f else None
             parent = self.w.plan.records.get(target or "")
             born = parent.fields.get("created_at") if parent else None
-            if f is None or f.type.kind is not Kind.STR or born is None or target == self.resource:
+            if f is None or f.type.kind is not Kind.STR or born is None:
                 out.append((attr, expr))
                 continue
-            if born.type.kind not in (Kind.DATE, Kind.DATETIME):
+            if born.type.kind not in (Kind.DATE, Kind.DATETIME) or _became(f.name):
                 out.append((attr, expr))
                 continue
             ids = self.refs.get(str(target))
+            if target == self.resource:
+                # a sub-category, a reply to a comment: after the parent, when it has one
+                if self.tree and expr == f"pool.parent(rng, {self.tree})":
+                    var = self._local(_snake(f.name))
+                    self.body.append((var, expr))
+                    born_at = f"self.state.{target}[{var}].{born.attr}"
+                    self.after_times.append(f"({born_at} if {var} else None)")
+                    expr = var
+                out.append((attr, expr))
+                continue
+            if self.subject_ref is not None and expr == self.subject_ref[1] and ids:
+                # the record the person was drawn from (an order's customer)
+                self.after_times.append(f"self.state.{target}[{expr}].{born.attr}")
+                out.append((attr, expr))
+                continue
+            if isinstance(expr, Call) and expr.head == "pool.ref_for" and ids:
+                # another record of the same person (a deal's company is its contact's)
+                var = self._local(singular(str(target)))
+                self.body.append((var, f"self.state.{target}[{expr.flat()}]"))
+                self.parents[var] = str(target)
+                self.after_times.append(f"{var}.{born.attr}")
+                out.append((attr, f"{var}.id"))
+                continue
             local = re.fullmatch(r"(\w+)\.id", expr) if isinstance(expr, str) else None
             if ids and expr == f"rng.choice({ids})":
                 var = self._local(singular(str(target)))
@@ -2224,6 +2247,15 @@ def _told_states(schema: dict[str, Any]) -> tuple[str, ...]:
     records (ingest marks such a field with the action that tells it)."""
     tool = schema.get(TOLD_BY) if isinstance(schema, dict) else None
     return TARGETS.get(action_word(tool), ()) if isinstance(tool, str) else ()
+
+
+# A reference to what the record turned into (a lead's converted contact, a ticket merged
+# into another): that record came later, so this one's creation does not follow it.
+_BECAME = frozenset({"converted", "merged", "replaced", "superseded", "successor", "renewed"})
+
+
+def _became(name: str) -> bool:
+    return bool(_BECAME & set(_snake(name).split("_")))
 
 
 def _created_first(steps: list[tuple[str, Expr]]) -> list[tuple[str, Expr]]:
