@@ -1068,6 +1068,25 @@ def test_a_policy_note_is_about_no_customer() -> None:
     assert checked >= 3, checked
 
 
+def test_a_policy_note_is_in_force() -> None:
+    """A policy the request tells the agent to follow is published, in English and for our
+    staff: not a draft (13 of 14 knowledge-base policies were drafts), not a public Dutch
+    help-centre article."""
+    lib = bundled_library(["knowledge_base", "storefront", "helpdesk", "todo", "shipping"])
+    config = ComposeConfig(p_threshold=1.0, p_house_rule=1.0)
+    env = make_env(lib.classes, lib.nodes, config=config)
+    checked = 0
+    for task in compose_tasks([], 24, env=env, seed=3).tasks:
+        for rule in task.house_rules:
+            note = task.initial_state[rule["service"]][rule["collection"]][rule["id"]]
+            if rule["service"] != "knowledge_base":
+                continue
+            checked += 1
+            assert note["status"] == "published", (task.task_id, note)
+            assert str(note.get("locale") or "en").startswith("en"), (task.task_id, note)
+    assert checked >= 3, checked
+
+
 def test_money_taken_is_refunded_not_cancelled() -> None:
     assert not may_write({"status": "succeeded"}, "action", "cancel_payment")
     assert may_write({"status": "succeeded"}, "action", "refund_payment")

@@ -162,14 +162,14 @@ def test_nothing_in_an_offboarding_is_said_to_be_what_the_leaver_asked(
 
 
 def test_only_open_work_is_handed_over() -> None:
-    """What is over (an approved expense report, a closed ticket) is not handed to the
-    successor: a hand-over moves open work."""
+    """What is over (an approved expense report, a closed ticket, a to-do ticked off) is
+    not handed to the successor: a hand-over moves open work."""
     from library.compose.coherence import FINAL, status_of
     from library.compose.direction import DECIDED
 
     library = bundled_library(["identity", "expenses", "helpdesk", "crm", "todo", "mail"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
-    handed = 0
+    handed = todos = 0
     for walker in finished_walks(env, 150, "open work", _Offboarding):
         found = {(e.service, e.id): e.record for e in walker.entities if not e.created}
         for step in walker.steps:
@@ -178,7 +178,10 @@ def test_only_open_work_is_handed_over() -> None:
                 if record is not None and step.entity.collection == "expense_reports":
                     handed += 1
                     assert status_of(record) not in FINAL | DECIDED, step.tool.qualified
-    assert handed >= 5
+                if record is not None and step.entity.service == "todo":
+                    todos += 1
+                    assert not record.get("completed"), (step.tool.qualified, record)
+    assert handed >= 5 and todos >= 5, (handed, todos)
 
 
 def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) -> None:
@@ -218,7 +221,7 @@ def test_a_leaver_handles_nothing_the_request_leaves_behind(walks: list[Walker])
     """In the services a hand-over works in, every live record the leaver handles is one
     the request deals with: a CRM's leads of theirs are not left with them while the
     request hands over their deals and says nothing else changes."""
-    from library.compose.coherence import FINAL, status_of
+    from library.compose.coherence import work_over
 
     moved = 0
     for walker in walks:
@@ -235,7 +238,7 @@ def test_a_leaver_handles_nothing_the_request_leaves_behind(walks: list[Walker])
             teams = [f for f in info.fields if f.endswith("emails") and hands_over(role_of(f))]
             for rid, record in getattr(world.services[service].state, name).items():
                 row = record.model_dump(mode="json")
-                if (service, name, rid) in seen or status_of(row) in FINAL:
+                if (service, name, rid) in seen or work_over(row):
                     continue
                 left = [f for f in fields if env.identity("email", row.get(f)) in subjects]
                 left += [

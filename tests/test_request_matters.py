@@ -240,7 +240,7 @@ def test_only_the_colleague_handling_a_record_changes_hands(
                     continue
                 assert hands_over(role_of(name)), (_tools(walker), name)
                 handed += 1
-    assert handed >= 3  # the rule was exercised (hand-overs are rare: a few per 100 walks)
+    assert handed >= 2  # the rule was exercised (hand-overs are rare: a few per 100 walks)
 
 
 def test_nothing_is_made_twice_on_the_same_records(walks: list[Walker]) -> None:

@@ -678,3 +678,22 @@ def test_a_record_comes_after_the_records_it_refers_to(world: World) -> None:
                         name, collection, rid, field, mine, born[value]
                     )  # fmt: skip
     assert checked > 200, checked
+
+
+def test_an_employment_lies_where_its_status_says(world: World) -> None:
+    """An active employee (or one on leave) is employed now, not until 2021; a new joiner
+    still onboarding starts ahead; a terminated one's employment is over."""
+    today = world.now().date()
+    seen = 0
+    for employee in world.services["hr"].state.employees.values():
+        start, end, status = employee.start_date, employee.end_date, str(employee.status)
+        if start is None or end is None:
+            continue
+        seen += 1
+        if status in ("active", "on_leave"):
+            assert start <= today <= end, (status, start, end, today)
+        elif status == "onboarding":
+            assert start > today, (status, start, today)
+        elif status == "terminated":
+            assert end <= today, (status, end, today)
+    assert seen >= 5, seen

@@ -15,7 +15,14 @@ from library.compose.catalog import (
     title,
     words,
 )
-from library.compose.coherence import AWAY_STATES, CALLS_OFF, FINAL, money_taken, status_of
+from library.compose.coherence import (
+    AWAY_STATES,
+    CALLS_OFF,
+    FINAL,
+    archived,
+    money_taken,
+    status_of,
+)
 from library.compose.context import Entity, Fact, be, field_words
 from library.compose.direction import (
     DECIDED,
@@ -1133,15 +1140,17 @@ class Binding(WalkState):
             f"{noun}'s {text['param']} is {text['above']}; otherwise it is {text['otherwise']}."
         )
         # Our own policy, written by a colleague: a note about no customer (a notes app's
-        # note is often about a contact), copied from one about nobody outside if any is.
+        # note is often about a contact), copied from one about nobody outside if any is,
+        # and from one in force (published, in English, for our staff) where any is.
         records = [state[k] for k in sorted(state)]
-        base = next((r for r in records if not self._names_outsiders(r)), records[0])
+        base = max(records, key=lambda r: (not self._names_outsiders(r), *_in_force(r)))
         changes = {title_field: heading, body_field: body}
         changes |= {
             f: None
             for f in self._names_outsiders(base)
             if not type(base).model_fields[f].is_required()
         }
+        changes |= _put_in_force(base)
         rid = new_id(self.world, search.service, info.name, base.id, self.rng)
         try:
             note = clone(base, rid, changes)
@@ -1419,3 +1428,44 @@ class Binding(WalkState):
             for name, b in bound.items()
             if name not in skip and b.bind.get("rule") != "threshold"
         ]
+
+
+def _put_in_force(record: Any) -> dict[str, Any]:
+    """The changes that make a copy of ``record`` a document in force (see ``_in_force``),
+    each only where the record's own schema takes it."""
+    data = record.model_dump(mode="json")
+    wanted: dict[str, Any] = {}
+    if "status" in data and not _in_force(record)[0]:
+        wanted["status"] = "published"
+    for name, english in (("locale", "en-US"), ("language", "en")):
+        if isinstance(data.get(name), str) and not data[name].lower().startswith("en"):
+            wanted[name] = english
+    if isinstance(data.get("visibility"), str) and not _in_force(record)[3]:
+        wanted["visibility"] = "internal"
+    out: dict[str, Any] = {}
+    for name, value in wanted.items():
+        try:
+            clone(record, record.id, {name: value})
+        except ValueError:
+            continue  # not a value this service has (a locale pattern, a status enum)
+        out[name] = value
+    return out
+
+
+# States of a document in force: a policy is followed once published, never as a draft.
+_IN_FORCE = frozenset({"published", "active", "live", "current", "approved", "final"})
+
+
+def _in_force(record: Any) -> tuple[bool, bool, bool, bool]:
+    """How far a document reads as a policy in force: published (or without a status), not
+    archived, in English, and for our own staff rather than the public help centre."""
+    data = record.model_dump(mode="json")
+    status = status_of(data)
+    locale = str(data.get("locale") or data.get("language") or "en").lower()
+    visibility = str(data.get("visibility") or "internal").lower()
+    return (
+        status is None or status in _IN_FORCE,
+        not archived(data),
+        locale.startswith("en"),
+        visibility in ("internal", "private", "team", "staff", "restricted"),
+    )

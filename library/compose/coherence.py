@@ -72,6 +72,16 @@ _UNDO_VERBS = frozenset({"void", "cancel"})
 CALLS_OFF = frozenset({"void", "cancel", "delete"})
 
 
+# Yes/no marks that a record's work is over, where no status says it (a to-do "completed").
+_DONE_FLAGS = ("completed", "is_completed", "done", "is_done")
+
+
+def work_over(record: Mapping[str, Any]) -> bool:
+    """Whether a record's work is over (a closed ticket, a sent quote, a to-do ticked off):
+    nothing to hand on."""
+    return status_of(record) in FINAL or any(record.get(f) is True for f in _DONE_FLAGS)
+
+
 def archived(record: Mapping[str, Any]) -> bool:
     """Whether a record is put away (``archived``/``is_archived`` set, or its status says
     so): nothing new hangs on it (a chat post into an archived channel fails)."""

@@ -28,6 +28,7 @@ from library.compose.coherence import (
     out_of_its_time,
     range_pairs,
     status_of,
+    work_over,
 )
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.env import naming_fields, strings_in
@@ -561,13 +562,13 @@ class Lookups(Binding):
             raise Reject("lookup_misses_anchor")
         search = "search" in text
         leavers = self._leavers_work(tool, args, info)
+        if leavers and all(work_over(r) for _, r in found):
+            raise Reject("nothing_to_hand_over")  # a to-do they ticked off stays theirs
         if leavers and len(found) > 1:
             # A hand-over hands over all of the leaver's live work of a kind: the world gives
             # them one such record, the other live ones are other colleagues'; what they
             # finished stays theirs (none of their work is left behind).
-            live = [i for i, (_, r) in enumerate(found) if not _finished(r)]
-            if not live:
-                raise Reject("nothing_to_hand_over")
+            live = [i for i, (_, r) in enumerate(found) if not work_over(r)]
             keep = self.rng.choice(live)
             for i in live:
                 if i != keep:
@@ -617,7 +618,7 @@ class Lookups(Binding):
                 options = [
                     o
                     for o in options
-                    if o.field in STATUS_FIELDS and not _finished(records[apply_rule(o, records)])
+                    if o.field in STATUS_FIELDS and not work_over(records[apply_rule(o, records)])
                 ]
             if not options:
                 raise Reject("ambiguous")
@@ -808,7 +809,7 @@ class Lookups(Binding):
                 ]
                 if not theirs and not lists:
                     continue
-                if (service, name, rid) in seen or _finished(record.model_dump()):
+                if (service, name, rid) in seen or work_over(record.model_dump()):
                     continue
                 if theirs:
                     try:
@@ -1539,11 +1540,6 @@ def _twins(a: Record, b: Record) -> bool:
     one, two = a.model_dump(), b.model_dump()
     keys = [k for k in one if k != "id" and not k.endswith("_id")]
     return bool(keys) and sum(one[k] == two.get(k) for k in keys) >= 0.8 * len(keys)
-
-
-def _finished(record: Mapping[str, Any]) -> bool:
-    """Whether a record's work is over (a closed ticket, a sent quote): nothing to hand on."""
-    return status_of(record) in FINAL
 
 
 def _reads_as_a_name(value: str) -> bool:

@@ -775,7 +775,7 @@ WINDOW_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
 # it is over, under way or ahead. Periods (billing, validity, employment) are not placed so.
 HAPPENING = frozenset(
     {"meeting", "interview", "work", "event", "stay", "rental", "flight", "leave", "sprint",
-     "time", "dates"}
+     "time", "dates", "employment"}
 )  # fmt: skip
 
 
@@ -830,15 +830,26 @@ def window(kind: str, rng: random.Random, now: dt.datetime) -> tuple[dt.datetime
 # the past, one that is live holds now, one scheduled lies ahead. Other states say nothing.
 PAST_STATES = frozenset(
     {"ended", "completed", "complete", "done", "finished", "checked_out", "returned", "closed",
-     "landed", "arrived", "attended", "held", "no_show", "missed", "hung_up", "past"}
+     "landed", "arrived", "attended", "held", "no_show", "missed", "hung_up", "past",
+     "terminated"}
 )  # fmt: skip
 LIVE_STATES = frozenset(
     {"live", "in_progress", "ongoing", "started", "checked_in", "boarding", "departed",
-     "in_flight", "picked_up", "active"}
+     "in_flight", "picked_up", "active", "on_leave"}
 )  # fmt: skip
 AHEAD_STATES = frozenset(
-    {"scheduled", "upcoming", "booked", "planned", "reserved", "not_started", "future"}
-)  # fmt: skip  (not "confirmed": a confirmed meeting may be over)
+    {
+        "scheduled",
+        "upcoming",
+        "booked",
+        "planned",
+        "reserved",
+        "not_started",
+        "future",
+        "onboarding",
+    }
+)  # fmt: skip  (not "confirmed": a confirmed meeting may be over; "onboarding": a new
+# joiner's employment starts ahead)
 
 
 TIMED_STATES = PAST_STATES | LIVE_STATES | AHEAD_STATES
