@@ -9,10 +9,11 @@ import random
 import re
 from collections.abc import Iterator
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from library.compose import ComposeConfig, compose_tasks, make_env
+from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose import compose as compose_module
 from library.compose.binding import AUTHORED, SETTLED, carries_across
 from library.compose.catalog import ToolInfo
@@ -1052,19 +1053,28 @@ def test_a_threshold_splits_the_records_it_is_about() -> None:
     assert checked >= 5, checked
 
 
-def test_a_policy_note_is_about_no_customer() -> None:
-    """A policy note states our own rule: it is not a note about a customer (the notes
-    app's notes carry a ``contact_email``; 23 of 62 policy notes named a customer)."""
-    lib = bundled_library(["notes", "storefront", "hotels", "todo", "customer_success"])
+def _policy_notes(services: list[str]) -> Iterator[tuple[ComposeEnv, str, str, dict[str, Any]]]:
+    """(env, task id, service, the policy note's record) of tasks composed with every
+    threshold moved into a policy note."""
+    lib = bundled_library(services)
     config = ComposeConfig(p_threshold=1.0, p_house_rule=1.0)
     env = make_env(lib.classes, lib.nodes, config=config)
-    checked = 0
     for task in compose_tasks([], 24, env=env, seed=3).tasks:
         for rule in task.house_rules:
             note = task.initial_state[rule["service"]][rule["collection"]][rule["id"]]
-            outside = [v for v in note.values() if isinstance(v, str) and "@" in v]
-            assert all(env.is_staff("email", v) for v in outside), (task.task_id, note)
-            checked += rule["service"] == "notes"
+            yield env, task.task_id, rule["service"], note
+
+
+def test_a_policy_note_is_about_no_customer() -> None:
+    """A policy note states our own rule: it is not a note about a customer (the notes
+    app's notes carry a ``contact_email``; 23 of 62 policy notes named a customer)."""
+    checked = 0
+    for env, tid, service, note in _policy_notes(
+        ["notes", "storefront", "hotels", "todo", "customer_success"]
+    ):
+        outside = [v for v in note.values() if isinstance(v, str) and "@" in v]
+        assert all(env.is_staff("email", v) for v in outside), (tid, note)
+        checked += service == "notes"
     assert checked >= 3, checked
 
 
@@ -1072,18 +1082,15 @@ def test_a_policy_note_is_in_force() -> None:
     """A policy the request tells the agent to follow is published, in English and for our
     staff: not a draft (13 of 14 knowledge-base policies were drafts), not a public Dutch
     help-centre article."""
-    lib = bundled_library(["knowledge_base", "storefront", "helpdesk", "todo", "shipping"])
-    config = ComposeConfig(p_threshold=1.0, p_house_rule=1.0)
-    env = make_env(lib.classes, lib.nodes, config=config)
     checked = 0
-    for task in compose_tasks([], 24, env=env, seed=3).tasks:
-        for rule in task.house_rules:
-            note = task.initial_state[rule["service"]][rule["collection"]][rule["id"]]
-            if rule["service"] != "knowledge_base":
-                continue
-            checked += 1
-            assert note["status"] == "published", (task.task_id, note)
-            assert str(note.get("locale") or "en").startswith("en"), (task.task_id, note)
+    for _, tid, service, note in _policy_notes(
+        ["knowledge_base", "storefront", "helpdesk", "todo", "shipping"]
+    ):
+        if service != "knowledge_base":
+            continue
+        checked += 1
+        assert note["status"] == "published", (tid, note)
+        assert str(note.get("locale") or "en").startswith("en"), (tid, note)
     assert checked >= 3, checked
 
 
