@@ -27,6 +27,7 @@ from library.compose.direction import (
     forward,
     is_verdict,
     past_stage_of,
+    rank,
     urgency,
 )
 from library.compose.matters import Matters, counts, hung_on, matters_of, worked_on
@@ -44,7 +45,7 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Step
 from library.compose.prune import purposeful
-from library.compose.realism import decides, rank
+from library.compose.realism import decides
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker

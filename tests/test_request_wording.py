@@ -664,3 +664,30 @@ def test_a_call_s_notes_are_about_the_work_at_hand(topic: str) -> None:
         said = literal(notes, rng, now, where="voice.calls", topic=topic)
         assert said in topic_texts(topic, "body:call"), said
         assert not re.search(r"\b(spoke|called|answered|walked)\b", str(said).lower()), said
+
+
+def test_a_place_changed_stays_in_its_region() -> None:
+    """A rental picked up at JFK is not to be returned in Rotterdam: a new branch for a
+    record's place is one in the same region as the place it replaces."""
+    from library.seed.vocab import RENTAL_BRANCHES
+
+    place = Param("dropoff_location", False, "string")
+    rng, now = random.Random(3), dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    for old in ("JFK airport", "Berlin Hauptbahnhof", "Amsterdam Schiphol"):
+        for _ in range(8):
+            new = literal(place, rng, now, avoid=old, where="car_rental.rentals")
+            assert new != old and RENTAL_BRANCHES[new] == RENTAL_BRANCHES[old], (old, new)
+
+
+def test_a_delivery_problem_never_slows_the_delivery() -> None:
+    """A late parcel is sent faster, not downgraded from overnight to ground: a delivery
+    problem sets a service level above the one it ships at (or none where it is already
+    the fastest)."""
+    level = Param("service_level", False, "string", enum=("ground", "express", "overnight"))
+    rng, now = random.Random(5), dt.datetime(2026, 3, 2, tzinfo=dt.UTC)
+    for _ in range(10):
+        assert literal(level, rng, now, avoid="ground", topic="fulfilment") in (
+            "express", "overnight"
+        )  # fmt: skip
+        assert literal(level, rng, now, avoid="express", topic="fulfilment") == "overnight"
+        assert literal(level, rng, now, avoid="overnight", topic="fulfilment") is None

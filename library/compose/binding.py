@@ -31,6 +31,7 @@ from library.compose.direction import (
     forward,
     is_stage,
     is_verdict,
+    rank,
 )
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
@@ -44,7 +45,7 @@ from library.compose.motifs import (
     staff_work,
 )
 from library.compose.plan import Bound, Step, show
-from library.compose.realism import decides, number_text, rank, threshold
+from library.compose.realism import decides, number_text, threshold
 from library.compose.roles import (
     PERSON_KEYS,
     hands_over,

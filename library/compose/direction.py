@@ -28,6 +28,9 @@ _URGENCY = (
 _URGENCY_FIELDS = re.compile(r"(^|_)(priority|severity|urgency)$")
 # Workflows that raise urgency: even a new record of theirs is in the upper half.
 RAISES_URGENCY = frozenset({"escalation", "incident"})
+# Workflows that speed a delivery up: a delivery problem is not answered by slower shipping.
+SPEEDS_UP = frozenset({"fulfilment"})
+_SPEED_FIELDS = re.compile(r"(^|_)(service_level|shipping_method|delivery_method)$")
 # Workflows that chase someone for news: they leave a case's urgency as it is.
 _CHASES = frozenset({"follow-up"})
 # A record's place in its life cycle, in the order the spec declares its values (specs list
@@ -76,6 +79,33 @@ def urgency(value: Any) -> int | None:
         return _URGENCY.index(word)
     m = re.fullmatch(r"p([0-9])", word)
     return 100 - int(m.group(1)) if m else None
+
+
+# Which way a policy runs: the bigger number gets the higher value ("orders over $500 are
+# urgent", "jobs paying over 90,000 are full time", "stories over 8 points are epics").
+_LADDERS: tuple[tuple[re.Pattern[str], dict[str, int]], ...] = tuple(
+    (re.compile(rf"(^|_)({target})$"), {v: i for i, rung in enumerate(rungs) for v in rung})
+    for target, rungs in (  # (the first that names the field: a service level is no tier)
+        (r"employment_type", (("intern",), ("contractor", "part_time"), ("full_time",))),
+        (r"service_level|shipping_method|delivery_method",
+         (("ground", "standard", "economy"), ("express", "priority"), ("overnight",))),
+        (r"tier|segment|plan|level", (("free",), ("basic", "starter", "smb"),
+         ("standard", "mid_market"), ("pro", "professional", "business"),
+         ("premium", "enterprise"))),
+        (r"type", (("task", "bug"), ("story",), ("epic",))),
+    )
+)  # fmt: skip
+
+
+def rank(field: str, value: Any) -> int | None:
+    """Where ``value`` stands on ``field``'s ladder (higher: what a bigger number gets), or
+    None where no policy order is known."""
+    if is_urgency(field):
+        return urgency(value)
+    for target, ladder in _LADDERS:
+        if target.search(field.lower()):
+            return ladder.get(str(value).lower())
+    return None
 
 
 def is_urgency(field: str) -> bool:
@@ -132,6 +162,10 @@ def forward(
         if str(current).lower() in WAITING:  # resumes: back to any working state
             allowed |= {v for v in order[1:] if str(v).lower() not in WAITING}
         out = [v for v in out if v in allowed]
+    if _SPEED_FIELDS.search(field.lower()) and workflow in SPEEDS_UP and current is not None:
+        floor = rank(field, current)
+        if floor is not None:  # faster than it ships now, never slower
+            out = [v for v in out if (r := rank(field, v)) is not None and r > floor]
     if is_stage(field):
         out = [v for v in out if str(v).lower() not in DERIVED]
         if workflow == "escalation":  # an escalated case is worked on, not put on hold

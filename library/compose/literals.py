@@ -102,7 +102,13 @@ def text(
         return None  # made-up codes do not read naturally in an instruction
     own = list(topic_texts(topic, kind, internal, reporting))  # the workflow's words first
     rng.shuffle(own)
-    return next((v for v in [*own, *_candidates(kind, rng)] if v != avoid and _fits(v, p)), None)
+    options = [*own, *_candidates(kind, rng)]
+    regions = vocab.ROWS.get(kind, {}).get("region", {})
+    if isinstance(avoid, str) and avoid in regions:
+        # a place changed stays in its region: a car picked up at JFK is not dropped off in
+        # Rotterdam
+        options = [v for v in options if regions.get(v) == regions[avoid]]
+    return next((v for v in options if v != avoid and _fits(v, p)), None)
 
 
 # Kinds whose values are codes (tracking numbers, references): fine in data, not as a

@@ -13,7 +13,6 @@ from typing import Any
 
 from library.compose.catalog import CollectionInfo, FieldMeta, words
 from library.compose.context import field_words
-from library.compose.direction import is_urgency, urgency
 from library.graph.nodes import name_words
 from library.rubric.values import normalize, timestamp
 
@@ -212,33 +211,6 @@ def decides(source: str, target: str) -> bool:
     if "compare_at" in source:
         return False  # a list price no one pays
     return any(t.search(target) and s.search(source) for t, s in _POLICIES)
-
-
-# Which way a policy runs: the bigger number gets the higher value ("orders over $500 are
-# urgent", "jobs paying over 90,000 are full time", "stories over 8 points are epics").
-_LADDERS: tuple[tuple[re.Pattern[str], dict[str, int]], ...] = tuple(
-    (re.compile(rf"(^|_)({target})$"), {v: i for i, rung in enumerate(rungs) for v in rung})
-    for target, rungs in (
-        (r"employment_type", (("intern",), ("contractor", "part_time"), ("full_time",))),
-        (r"tier|segment|plan|level", (("free",), ("basic", "starter", "smb"),
-         ("standard", "mid_market"), ("pro", "professional", "business"),
-         ("premium", "enterprise"))),
-        (r"type", (("task", "bug"), ("story",), ("epic",))),
-        (r"service_level|shipping_method|delivery_method",
-         (("ground", "standard", "economy"), ("express", "priority"), ("overnight",))),
-    )
-)  # fmt: skip
-
-
-def rank(field: str, value: Any) -> int | None:
-    """Where ``value`` stands on ``field``'s ladder (higher: what a bigger number gets), or
-    None where no policy order is known."""
-    if is_urgency(field):
-        return urgency(value)
-    for target, ladder in _LADDERS:
-        if target.search(field.lower()):
-            return ladder.get(str(value).lower())
-    return None
 
 
 def threshold(
