@@ -697,3 +697,12 @@ def test_an_employment_lies_where_its_status_says(world: World) -> None:
         elif status == "terminated":
             assert end <= today, (status, end, today)
     assert seen >= 5, seen
+
+
+def test_an_account_not_yet_activated_was_never_logged_into(world: World) -> None:
+    """A staged (provisioned, not yet activated) account has no last login; one in use
+    has."""
+    users = list(world.services["identity"].state.users.values())
+    staged = [u for u in users if str(u.status) == "staged"]
+    assert staged and all(u.last_login_at is None for u in staged), staged
+    assert any(u.last_login_at is not None for u in users if str(u.status) == "active")

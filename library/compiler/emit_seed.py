@@ -227,6 +227,15 @@ _STAMP_STATES = {
 }  # fmt: skip
 
 
+# Stamps of use (a last login), and the states of an account before any use: a staged or
+# invited account has never been logged into.
+_USE_STAMPS = frozenset({"login", "signin", "seen"})
+_BEFORE_USE = frozenset(
+    {"staged", "provisioned", "invited", "pending", "pending_activation", "not_activated",
+     "unverified"}
+)  # fmt: skip
+
+
 class SeedWriter:
     """Writes ``seed`` and one ``_seed_<collection>`` method per collection."""
 
@@ -977,23 +986,31 @@ class _RecordWriter:
         return f'pool.moment("past", rng, now, created){suffix}'
 
     def _stamp(self, tokens: set[str], stamp: str, required: bool) -> Expr:
-        """A past stamp (``solved_at``) only on records whose status has reached it."""
+        """A past stamp (``solved_at``) only on records whose status has reached it; a
+        stamp of use (``last_login_at``) only on those past the states before any use."""
         if required or self.status_var is None:
             return stamp
+        if tokens & _USE_STAMPS:
+            used = [s for s in self.status_enum if str(s).lower() not in _BEFORE_USE]
+            return self._stamp_in(stamp, used) if 0 < len(used) < len(self.status_enum) else stamp
         for word, states in _STAMP_STATES.items():
             if word in tokens:
                 reached = [s for s in self.status_enum if s in states]
                 if reached:
-                    listed = ", ".join(json.dumps(s) for s in reached)
-                    listed = f"({listed},)" if len(reached) == 1 else f"({listed})"
-                    args: list[tuple[str | None, Expr]] = [
-                        (None, "rng"), (None, "now"), (None, "created"),
-                        (None, f"{self.status_var} in {listed}"),
-                    ]  # fmt: skip
-                    if stamp.endswith(".date()"):
-                        args.append(("date", "True"))
-                    return Call("pool.stamp", args)
+                    return self._stamp_in(stamp, reached)
         return stamp
+
+    def _stamp_in(self, stamp: str, states: list[Any]) -> Call:
+        """``stamp`` drawn where the record's status is one of ``states``, else None."""
+        listed = ", ".join(json.dumps(s) for s in states)
+        listed = f"({listed},)" if len(states) == 1 else f"({listed})"
+        args: list[tuple[str | None, Expr]] = [
+            (None, "rng"), (None, "now"), (None, "created"),
+            (None, f"{self.status_var} in {listed}"),
+        ]  # fmt: skip
+        if stamp.endswith(".date()"):
+            args.append(("date", "True"))
+        return Call("pool.stamp", args)
 
     def _plan_status(self, fields: list[FieldPlan]) -> None:
         """Hoist the status when a stamp depends on it."""
@@ -1012,7 +1029,7 @@ class _RecordWriter:
             for f in fields
             if f.type.kind in (Kind.DATE, Kind.DATETIME)
             and not f.required
-            and any(w in _snake(f.name).split("_") for w in _STAMP_STATES)
+            and set(_snake(f.name).split("_")) & (set(_STAMP_STATES) | _USE_STAMPS)
         ]
         bound = [
             f
