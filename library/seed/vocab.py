@@ -564,15 +564,16 @@ LISTS: dict[str, tuple[str, ...]] = {
 
 # -- text bodies by context ---------------------------------------------------------------
 BODIES: dict[str, tuple[str, ...]] = {
+    # (where the work stands, not what it is about: a body sits beside a subject drawn on
+    # its own, and "confirmed the new delivery date" contradicts "Tracking link does not work")
     "support": (
         "The customer reports the problem started after the last update.",
-        "Customer shared screenshots; the error appears on every attempt.",
-        "Asked the customer for the order number and a photo of the package.",
+        "Customer shared screenshots; the problem shows on every attempt.",
+        "Asked the customer for more details and a screenshot.",
         "Escalated to tier 2 after the standard checks did not help.",
         "Customer prefers to be contacted by email.",
-        "Refund approved; waiting for the carrier to confirm the return.",
         "Reproduced on our side; a fix is planned for the next release.",
-        "Followed up by phone and confirmed the new delivery date.",
+        "Waiting for the customer to confirm the workaround.",
     ),
     "sales": (
         "Discussed pricing for the next twelve months; they want a multi-year option.",
@@ -583,11 +584,11 @@ BODIES: dict[str, tuple[str, ...]] = {
         "Interested in expanding to the regional teams next quarter.",
     ),
     "project": (
-        "Steps to reproduce are in the linked ticket.",
-        "Blocked until the API change is deployed to staging.",
-        "Acceptance criteria: the export includes every filtered column.",
+        "Details are in the linked ticket.",
+        "Blocked on a dependency; see the linked issue.",
+        "Acceptance criteria are in the spec.",
         "Needs a design review before implementation starts.",
-        "Performance regression first seen in last week's release.",
+        "First reported after last week's release.",
         "Split into smaller tasks during sprint planning.",
     ),
     "meeting": (
@@ -669,10 +670,8 @@ BODIES: dict[str, tuple[str, ...]] = {
         "Handing this over to the account owner.",
     ),
     "call": (
-        "Customer called about a late delivery; promised an update by email.",
-        "Left a voicemail about the renewal quote.",
-        "Walked the customer through the new dashboard.",
-        "Caller asked for a callback tomorrow morning.",
+        "Promised an update by email.", "Caller asked for a callback tomorrow morning.",
+        "Next steps agreed; details to follow by email.", "Follow-up call booked.",
     ),
     "social": (
         "We're hiring! Join our growing team.", "Our spring collection is live.",
