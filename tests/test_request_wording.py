@@ -69,7 +69,7 @@ def test_a_record_opening_does_not_repeat_its_own_noun_as_the_work() -> None:
         t.format(subject=said)[:1].upper() + t.format(subject=said)[1:] for t in RECORD_ALONE
     }
     shipment = opening('the shipment "123"', "fulfilment", 0, noun="shipment")
-    assert "delivery problem" in shipment and shipment.startswith("A delivery problem around")
+    assert "delivery problem" in shipment and shipment.startswith("A delivery problem to do with")
 
 
 def test_the_motifs_own_openings_skip_a_possessive_after_a_parenthesis() -> None:
@@ -691,3 +691,50 @@ def test_a_delivery_problem_never_slows_the_delivery() -> None:
         )  # fmt: skip
         assert literal(level, rng, now, avoid="express", topic="fulfilment") == "overnight"
         assert literal(level, rng, now, avoid="overnight", topic="fulfilment") is None
+
+
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        ("Send a new email immediately. It is filed in Sent.", "send a new email"),
+        ("Queues a report export asynchronously", "queue a report export"),
+        ("Creates a ticket and returns it", "create a ticket"),
+    ],
+)
+def test_what_a_tool_does_is_said_without_how_the_system_does_it(
+    description: str, said: str
+) -> None:
+    """ "Send a new email", not "send a new email immediately": how the system carries a
+    call out is the tool description's fine print, not part of a request."""
+    from library.compose.catalog import summary
+
+    assert summary(description) == said
+
+
+@pytest.mark.parametrize("variant", range(3))
+def test_a_guarded_kind_called_as_a_field_the_plan_sets_names_its_service(variant: int) -> None:
+    """Beside a to-do whose notes the plan sets, "leave the notes as they are" reads as
+    that field: the Notes app's notes are named with their service."""
+    plan = [
+        _step(
+            "todo.create_task",
+            {
+                "kind": "create",
+                "summary": "add a new task",
+                "label": "task",
+                "values": [["title", '"Billing update"'], ["notes", '"Invoice 7"']],
+            },
+        ),
+    ]
+    guards = [{"scope": "collection", "service": "Notes", "noun": "note", "nouns": "notes"}]
+    text = render_instruction(plan, guards, goal="Billing needs a task.", variant=variant)
+    assert "notes in Notes" in text, text
+
+
+def test_a_request_of_one_step_says_no_first() -> None:
+    """ "First, update Theresa's shipment." with nothing after it reads as cut off."""
+    plan = [_step("shipping.update_shipment", {"kind": "update", "label": "shipment",
+                                               "values": [["carrier", '"ups"']]})]  # fmt: skip
+    for variant in range(10):
+        text = render_instruction(plan, goal="A shipment needs a change.", variant=variant)
+        assert "First," not in text, text

@@ -174,6 +174,12 @@ def _imperative(verb: str) -> str:
     return verb
 
 
+_TRAILING = frozenset(
+    {"and", "or", "with", "to", "for", "immediately", "instantly", "asynchronously",
+     "synchronously", "programmatically"}
+)  # fmt: skip
+
+
 def summary(description: str) -> str:
     """The first clause of a tool description, as a request: ``close a ticket``."""
     text = (description or "").strip()
@@ -190,7 +196,8 @@ def summary(description: str) -> str:
     first = re.sub(r" and \w+ (?:it|them)\b.*$", "", first)
     first = re.sub(r" (?:in|into|to|on|from) the (?:system|database|platform|server)\b", "", first)
     tokens = first.split(" ")
-    while len(tokens) > 1 and tokens[-1].lower() in ("and", "or", "with", "to", "for"):
+    # (a dangling joint, or how the system does it: "send a new email immediately")
+    while len(tokens) > 1 and tokens[-1].lower() in _TRAILING:
         tokens.pop()
     # "Creates a rental" -> "create a rental"; "Partially updates" -> "partially update".
     verb = 1 if len(tokens) > 1 and tokens[0].lower().endswith("ly") else 0

@@ -61,7 +61,7 @@ CUSTOMER = (
 )
 # A record the user names.
 RECORD = (
-    "{Work} around {subject} is on my plate today.",
+    "{Work} to do with {subject} is on my plate today.",
     "{subject} is part of {work} I'm working on.",
     "{subject} came up in {work} I'm working on.",
     "{subject} needs looking at; it is {work}.",

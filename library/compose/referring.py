@@ -951,8 +951,15 @@ def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], v
             if isinstance(g.get(key), str):
                 where.setdefault(str(g[key]), set()).add(str(g["service"]))
 
+    # (a kind called as a field the plan sets is named with its service: "the notes stay
+    # as they are" beside a to-do's notes reads as that field)
+    set_fields = {
+        str(pair[0]) for step in plan for pair in step["text"].get("values") or () if pair
+    }
+
     def named(word: str, service: str) -> str:
-        return f"{word} in {service}" if len(where.get(word, ())) > 1 else word
+        clash = len(where.get(word, ())) > 1 or word in set_fields
+        return f"{word} in {service}" if clash else word
 
     others = list(
         dict.fromkeys(named(str(g["noun"]), str(g["service"])) for g in guards
@@ -1030,6 +1037,8 @@ def write_centric(
     while (deep := w.too_deep(asks)) is not None:
         body.append(_cap(w.intro([deep], None, k)))
         k += 1
+    if len(body) == 1 and body[0].startswith("First, "):
+        body[0] = _cap(body[0].removeprefix("First, "))  # no "first" where nothing follows
     tail = [_guard_sentence(guards, plan, variant)] if guards else []
     if answers:
         asked = _join([w.ref(f"the {a['field']} of {a['of']}") for a in answers])
