@@ -1098,6 +1098,10 @@ def test_money_taken_is_refunded_not_cancelled() -> None:
     assert not may_write({"status": "succeeded"}, "action", "cancel_payment")
     assert may_write({"status": "succeeded"}, "action", "refund_payment")
     assert may_write({"status": "requires_capture"}, "action", "cancel_payment")
+    # some of it given back already: still money taken (refund the rest, never cancel)
+    refunded = {"status": "partially_refunded", "amount_refunded": 137.42}
+    assert not may_write(refunded, "action", "cancel_payment")
+    assert not may_write({"status": "open", "amount_refunded": 20.0}, "action", "void_charge")
 
 
 def test_decoys_and_copies_keep_the_seeded_world_coherent(lib, composed):

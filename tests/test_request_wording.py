@@ -14,7 +14,7 @@ import pytest
 
 from library.compose.binding import _same_purpose
 from library.compose.catalog import Param
-from library.compose.direction import more_urgent
+from library.compose.direction import forward, more_urgent
 from library.compose.literals import literal
 from library.compose.openings import CUSTOMER, RECORD_ALONE, STAFF, opening
 from library.compose.realism import matching_literal
@@ -738,3 +738,32 @@ def test_a_request_of_one_step_says_no_first() -> None:
     for variant in range(10):
         text = render_instruction(plan, goal="A shipment needs a change.", variant=variant)
         assert "First," not in text, text
+
+
+def test_a_value_the_request_states_is_said_as_stated() -> None:
+    """A to-do's notes carry the order number the user searched by: 'notes: "#72167"', not
+    "notes: the order's order number" right after "find the order #72167" (the value is
+    still checked as read from the order); an address keeps its own naming."""
+    from library.compose.binding import _as_said
+    from library.compose.context import Entity, Fact
+    from library.compose.plan import Bound
+
+    order = Entity("storefront", "orders", "ord_1", {}, 0, "data", "order")
+    number = Bound.of(Fact(order, "order_number", "#72167", "key:order_number", "string"))
+    email = Bound.of(Fact(order, "customer_email", "ann@x.com", "email", "string"))
+    assert _as_said(number, {"#72167"}) == '"#72167"'
+    assert _as_said(number, {"#10000"}) == "the order number of the order"
+    assert _as_said(email, {"ann@x.com"}) == "the customer email of the order"
+
+
+def test_a_pipeline_moves_one_stage_on() -> None:
+    """An application moves from "applied" to "screen", never straight to "hired"; a deal
+    from "proposal" to "negotiation" (or is lost): a stage is not skipped."""
+    stages = ("applied", "screen", "interview", "offer", "hired", "rejected")
+    moved = forward("stage", stages, list(stages), "applied", "hiring")
+    assert "hired" not in moved and "screen" in moved, moved
+    assert "hired" in forward("stage", stages, list(stages), "offer", "hiring")
+    deal = ("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost")
+    assert set(forward("stage", deal, list(deal), "proposal", "renewal")) == {
+        "negotiation", "closed_lost"
+    }  # fmt: skip

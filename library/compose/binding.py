@@ -1424,8 +1424,15 @@ class Binding(WalkState):
         return out, rule_text_
 
     def _pairs(self, bound: dict[str, Bound], skip: set[str]) -> list[list[str]]:
+        said = {t for step in self.steps for t in step.literals}
+        # (a person the request names by their address is named by their full name too)
+        said |= {
+            person.full_name
+            for t in list(said)
+            if "@" in t and (person := self.env.person_by_email(t)) is not None
+        }
         return [
-            [field_words(name), b.phrase]
+            [field_words(name), _as_said(b, said)]
             for name, b in bound.items()
             if name not in skip and b.bind.get("rule") != "threshold"
         ]
@@ -1470,3 +1477,19 @@ def _in_force(record: Any) -> tuple[bool, bool, bool, bool]:
         locale.startswith("en"),
         visibility in ("internal", "private", "team", "staff", "restricted"),
     )
+
+
+def _as_said(bound: Bound, said: set[str]) -> str:
+    """How the request names a value: as the user said it earlier where it is a value the
+    request itself states (notes "#72167" after "find the order #72167", not "the order's
+    order number", "Matthew King" after naming him); an address keeps its own naming."""
+    fact = bound.fact
+    if (
+        bound.bind.get("from") == "step"
+        and isinstance(bound.value, str)
+        and bound.value in said
+        and fact is not None
+        and fact.key not in ("email", "phone")
+    ):
+        return show(bound.value)
+    return bound.phrase

@@ -99,10 +99,15 @@ def opted_out(record: Mapping[str, Any]) -> bool:
     return any(record.get(f) is True for f in OPT_OUT_FLAGS)
 
 
+# States of a charge whose money was taken (some of it may have gone back since).
+_TAKEN = frozenset({"paid", "captured", "succeeded", "settled", "partially_refunded", "refunded"})
+
+
 def money_taken(record: Mapping[str, Any]) -> bool:
-    """Whether a record shows money already received on it (``amount_paid`` above 0)."""
-    return any(
-        "paid" in name_words(name)
+    """Whether a record shows money already received on it (``amount_paid`` or
+    ``amount_refunded`` above 0, or a state such as ``partially_refunded``)."""
+    return status_of(record) in _TAKEN or any(
+        bool({"paid", "refunded"} & set(name_words(name)))
         and isinstance(v, int | float)
         and not isinstance(v, bool)
         and v > 0

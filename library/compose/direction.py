@@ -28,6 +28,10 @@ _URGENCY = (
 _URGENCY_FIELDS = re.compile(r"(^|_)(priority|severity|urgency)$")
 # Workflows that raise urgency: even a new record of theirs is in the upper half.
 RAISES_URGENCY = frozenset({"escalation", "incident"})
+# A pipeline's stage field (an application's, a deal's), and the stages that end it by
+# giving up.
+_PIPELINE = re.compile(r"(^|_)stage$")
+_GIVES_UP = frozenset({"rejected", "declined", "withdrawn", "closed_lost", "lost"})
 # Workflows that speed a delivery up: a delivery problem is not answered by slower shipping.
 SPEEDS_UP = frozenset({"fulfilment"})
 _SPEED_FIELDS = re.compile(r"(^|_)(service_level|shipping_method|delivery_method)$")
@@ -159,6 +163,11 @@ def forward(
     elif is_stage(field) and current in declared:
         order = list(declared)
         allowed = set(order[order.index(current) + 1 :])
+        if _PIPELINE.search(field.lower()):
+            # a pipeline moves one stage on (screen to interview, never applied to hired),
+            # or ends where it gives up (rejected, closed lost)
+            allowed = {order[order.index(current) + 1]} if allowed else set()
+            allowed |= {v for v in order[order.index(current) + 1 :] if v in _GIVES_UP}
         if str(current).lower() in WAITING:  # resumes: back to any working state
             allowed |= {v for v in order[1:] if str(v).lower() not in WAITING}
         out = [v for v in out if v in allowed]
