@@ -492,23 +492,21 @@ class _RecordWriter:
                 if self.tree and expr == f"pool.parent(rng, {self.tree})":
                     var = self._local(_snake(f.name))
                     self.body.append((var, expr))
-                    born_at = f"self.state.{target}[{var}].{born.attr}"
-                    self.after_times.append(f"({born_at} if {var} else None)")
+                    self._born_after(str(target), var, born.attr)
                     expr = var
                 out.append((attr, expr))
                 continue
             if self.subject_ref is not None and expr == self.subject_ref[1] and ids:
                 # the record the person was drawn from (an order's customer)
-                self.after_times.append(f"self.state.{target}[{expr}].{born.attr}")
+                self._born_after(str(target), str(expr), born.attr)
                 out.append((attr, expr))
                 continue
             if isinstance(expr, Call) and expr.head == "pool.ref_for" and ids:
                 # another record of the same person (a deal's company is its contact's)
-                var = self._local(singular(str(target)))
-                self.body.append((var, f"self.state.{target}[{expr.flat()}]"))
-                self.parents[var] = str(target)
-                self.after_times.append(f"{var}.{born.attr}")
-                out.append((attr, f"{var}.id"))
+                var = self._local(_snake(f.name))
+                self.body.append((var, expr))
+                self._born_after(str(target), var, born.attr)
+                out.append((attr, var))
                 continue
             local = re.fullmatch(r"(\w+)\.id", expr) if isinstance(expr, str) else None
             if ids and expr == f"rng.choice({ids})":
@@ -532,6 +530,16 @@ class _RecordWriter:
             names = {f.attr: f.name for f in self.record.fields.values()}
             out = [(a, self.captured.get(names.get(a or "", ""), e)) for a, e in out]
         return out
+
+    def _born_after(self, target: str, ref: str, attr: str) -> None:
+        """This record's creation follows that of ``target``'s record ``ref`` (a local
+        holding its id, or None): read into a local of its own, a line short enough."""
+        var = self._local(f"{singular(target)}_born")
+        args: list[tuple[str | None, Expr]] = [
+            (None, f"self.state.{target}"), (None, ref), (None, json.dumps(attr)),
+        ]  # fmt: skip
+        self.body.append((var, Call("pool.field_of", args)))
+        self.after_times.append(var)
 
     def _captures(self, parent: RecordPlan | None) -> dict[str, str]:
         """What a capture of a happening (a meeting's recording, a call's transcript) takes

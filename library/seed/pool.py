@@ -15,6 +15,7 @@ import math
 import random
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -398,6 +399,13 @@ class SeedPool:
         if state not in PAST_STATES | LIVE_STATES or start is None:
             return None
         return start if _as_datetime(start, now) <= now else None
+
+    @staticmethod
+    def field_of(records: Mapping[str, Any], rid: Any, attr: str) -> Any:
+        """Field ``attr`` of record ``rid`` (None where there is no such record: a
+        category with no parent)."""
+        record = records.get(rid) if rid else None
+        return getattr(record, attr, None) if record is not None else None
 
     @staticmethod
     def latest(*times: Any) -> Any:
