@@ -322,3 +322,14 @@ def test_no_work_goes_to_a_colleague_who_is_away() -> None:
                         checked += 1
                         assert v.casefold() not in away, (task.task_id, step["tool"], name, v)
     assert checked >= 20, checked
+
+
+def test_a_leaver_is_terminated_not_wiped() -> None:
+    """HR offers ``terminate_employee`` beside ``delete_employee``, Identity ``suspend_user``
+    beside ``delete_user``: an offboarding ends the leaver's records and keeps them (4 of
+    200 tasks deleted the employee record, none terminated it)."""
+    library = bundled_library(["hr", "identity", "crm"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    tools = env.motif_tools(BY_NAME["offboarding"])
+    assert {"hr__terminate_employee", "identity__suspend_user"} <= tools, sorted(tools)
+    assert not {"hr__delete_employee", "identity__delete_user"} & tools, sorted(tools)

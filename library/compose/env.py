@@ -48,7 +48,7 @@ from library.compose.roles import PERSON_KEYS, hands_over, is_staff_role, role_o
 from library.compose.views import DumpCache
 from library.graph import ToolNode, build_graph, nodes_from_service
 from library.graph.keys import field_key
-from library.graph.nodes import name_words
+from library.graph.nodes import name_words, tool_verb
 from library.runtime import Service, Snapshot, World
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.seed import SeedPool, seed_pool
@@ -329,8 +329,23 @@ class ComposeEnv:
             )
             if motif.name in HANDS_OVER:
                 cached |= self.handover_tools
+            cached = frozenset(q for q in cached if not self._ended_otherwise(q, cached))
             self._motif_tools[motif.name] = cached
         return cached
+
+    def _ended_otherwise(self, qualified: str, tools: frozenset[str]) -> bool:
+        """Whether ``qualified`` deletes records that another of ``tools`` ends properly
+        (HR's ``terminate_employee`` beside ``delete_employee``): a leaver is terminated,
+        and their record kept, not wiped."""
+        tool = self.catalog.tools[qualified]
+        if tool_verb(tool.name) not in _DELETING:
+            return False
+        return any(
+            (other := self.catalog.tools[q]).service == tool.service
+            and other.collection == tool.collection
+            and tool_verb(other.name) in _ENDING
+            for q in tools
+        )
 
     def _staff_keep(self, qualified: str) -> bool:
         """Whether the records a tool acts on may be kept for our colleagues (someone
@@ -688,6 +703,13 @@ def _person_owned(info: CollectionInfo) -> bool:
         f.key and f.key.startswith("id:") and is_person_resource(f.key[3:])
         for f in info.fields.values()
     )
+
+
+# A record deleted, and the actions that end one while keeping it (a leaver terminated).
+_DELETING = frozenset({"delete", "remove", "destroy", "purge"})
+_ENDING = frozenset(
+    {"terminate", "deactivate", "suspend", "disable", "offboard", "archive", "close", "end"}
+)
 
 
 # Links a person knows a record by: a company's website, someone's profile page.
