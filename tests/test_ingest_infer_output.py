@@ -167,9 +167,11 @@ def test_call_options_and_lists_under_a_parent_are_not_records() -> None:
     read_file = _tools("mcp/livemcp/filesystem.json")["read_file"].output_schema
     assert read_file is not None and "dryRun" not in read_file["properties"]
     assert {"path", "content"} <= set(read_file["properties"])
-    # ``get_bills_for_customer(customer_id)`` lists bills, not customers: nothing to infer
+    # ``get_bills_for_customer(customer_id)`` lists bills under a customer, not customers:
+    # bills, known by the customer they are listed under (no customer's fields)
     bills = _tools("functions/tau2/telecom.json")["get_bills_for_customer"]
-    assert bills.output_schema is None and VENDOR_KEY not in bills.vendor
+    assert bills.resource == "bills" and bills.output_schema is not None
+    assert set(bills.output_schema["items"]["properties"]) == {"bill_id", "customer_id"}
 
 
 def test_a_search_s_required_filter_is_a_stored_field() -> None:

@@ -1524,6 +1524,8 @@ class _RecordWriter:
         if ref in self.seeded:
             var = self.refs.get(ref) or self._local(f"{ref}_ids")
             self.refs[ref] = var
+            if depth == 0 and name == self.record.parent_key:
+                return f"{var}[i % len({var})]"  # one record per parent, each its own parent
             carrier = self.w.carriers.get(ref)
             if depth == 0 and carrier and self.subject_ref is None and self._has_subject():
                 local = self._local(name)

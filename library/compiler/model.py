@@ -109,6 +109,9 @@ class RecordPlan:
     # records are a table the reads look up by their parameters, the id never shown.
     lookup: bool = False
     singleton: bool = False  # one record per service (the account, ``/me``): no id selects it
+    # one record per parent, found by the parent's id (``networkId`` of
+    # ``/networks/{networkId}/bluetoothSettings``): the parameter and the field holding it
+    parent_key: str | None = None
 
     @property
     def aliased(self) -> bool:

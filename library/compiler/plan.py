@@ -27,6 +27,7 @@ from library.compiler.records import (
     preferred_sources,
     record_source,
     resource_key,
+    split_by_parent,
 )
 from library.compiler.selection import selected_resources
 from library.compiler.session import (
@@ -63,7 +64,7 @@ def plan_service(specs: list[ToolSpec]) -> ServicePlan:
     cls = class_name(service)
     mapper = TypeMapper({cls, f"{cls}State", f"{cls}Transition"})
     sources = {s.name: src for s in usable if (src := record_source(s)) is not None}
-    resources = assign_resources(usable)
+    resources = split_by_parent(usable, assign_resources(usable))
     resources, switches = device_resources(usable, resources)
     resources, logins = session_resources(usable, resources)
     sources = preferred_sources(usable, resources, sources)
@@ -149,7 +150,7 @@ def _records(
     skipped: dict[str, str],
 ) -> dict[str, RecordPlan]:
     """One record per resource; record class names are claimed before any nested type's."""
-    builder = RecordBuilder(mapper)
+    builder = RecordBuilder(mapper, frozenset(by_resource))
     classes = {r: mapper.claim(class_name(singular(r))) for r in by_resource}
     records: dict[str, RecordPlan] = {}
     for resource, tools in list(by_resource.items()):

@@ -25,7 +25,7 @@ from library.compiler.types import (
     names_itself,
     single_branch,
 )
-from library.ingest.naming import singular, snake, tokens
+from library.ingest.naming import pluralize, singular, snake, tokens
 from library.runtime import State
 from library.toolspec import ToolSpec
 
@@ -194,11 +194,16 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
+def input_refs(spec: ToolSpec) -> dict[str, str | None]:
+    """Input parameter -> the resource whose id it holds (None: an id of no known kind)."""
+    return {f.path: f.ref for f in spec.fields if f.side == "input"}
+
+
 def own_id_param(spec: ToolSpec, resource: str) -> str | None:
     """The required parameter that names the record this tool acts on (``contact_id``)."""
     required = spec.input_schema.get("required") or []
     want = (*tokens(singular(resource)), "id")
-    refs = {f.path: f.ref for f in spec.fields if f.side == "input"}
+    refs = input_refs(spec)
     path_params = {k for k, v in (spec.http.params if spec.http else {}).items() if v == "path"}
     for name in required:
         toks = tokens(name)
@@ -238,6 +243,78 @@ def names_record(toks: tuple[str, ...], resource: str | None, path: bool = False
         return False
     # the key's noun is the resource's: ``education_expense_id`` of expenses
     return bool(head) and bool(words) and head[-1] == words[-1]
+
+
+def parent_key(spec: ToolSpec, resource: str) -> str | None:
+    """The parent's id a record hangs under, one record per parent: ``networkId`` of
+    ``GET /networks/{networkId}/bluetoothSettings`` (a network's Bluetooth settings). The
+    path goes on past its last parameter with names only, the parameter is required and
+    names a record of another kind, and no parameter names the record itself."""
+    if spec.http is None or own_id_param(spec, resource) is not None:
+        return None
+    path = re.sub(r"\}:[A-Za-z]\w*$", "}", spec.http.path.rstrip("/"))
+    segments = re.findall(r"\{([^}]+)\}", path)
+    # a path going on with a name (``/bluetoothSettings``), not a format (``{id}.json``)
+    if not segments or not re.match(r"/[A-Za-z]", path.rsplit("}", 1)[-1]):
+        return None
+    name = next((n for n, w in spec.http.params.items() if w == "path" and n == segments[-1]), None)
+    refs = input_refs(spec)
+    if name is None or name not in (spec.input_schema.get("required") or ()):
+        return None
+    ref = refs.get(name)
+    return name if ref is not None and ref != resource else None
+
+
+def split_by_parent(
+    specs: list[ToolSpec], resources: dict[str, str | None]
+) -> dict[str, str | None]:
+    """A resource named by the last word of paths under different kinds of parent is one kind
+    of record per parent and path: ``/devices/{deviceId}/metadata`` and
+    ``/users/{userId}/metadata`` keep device metadata and user metadata."""
+    under: dict[str, dict[str, str]] = {}  # resource -> tool -> its parent-qualified name
+    parents: dict[str, set[str | None]] = {}  # resource -> the kinds of parent it hangs under
+    for spec in specs:
+        resource = resources.get(spec.name)
+        if resource is None:
+            continue
+        key = parent_key(spec, resource)
+        parent = input_refs(spec).get(key or "")
+        parents.setdefault(resource, set()).add(parent)
+        if key is not None and parent is not None and spec.http is not None:
+            tail = spec.http.path.rstrip("/").rsplit("}", 1)[-1]
+            words = tokens(singular(parent)) + tuple(t for t in tokens(tail) if not t.isdigit())
+            under.setdefault(resource, {})[spec.name] = resource_key(pluralize("_".join(words)))
+    out = dict(resources)
+    for resource, named in under.items():
+        # under one kind of parent (or none), the spec's name stands
+        if None not in parents[resource] and len(parents[resource]) > 1:
+            out.update(named)
+    return out
+
+
+def _keyed_by_parent(
+    resource: str, tools: list[tuple[ToolSpec, str]], resources: frozenset[str]
+) -> str | None:
+    """The parent key every tool of a resource finds its record by, where none creates or
+    lists the records: one per parent (a kind of record the service keeps), each read,
+    changed or removed through its parent."""
+    keys = {parent_key(spec, resource) for spec, _ in tools}
+    if len(keys) != 1 or None in keys:
+        return None
+    key = next(iter(keys))
+    if any(input_refs(spec).get(key) not in resources for spec, _ in tools):
+        return None
+    for spec, verb in tools:
+        if verb in ("create", "clear", "count"):
+            return None
+        root = deref(spec.output_schema, spec.output_schema) if spec.output_schema else {}
+        arrays = [n for n in (root.get("properties") or {}).values() if "array" in json_types(n)[0]]
+        if verb in ("list", "search") and (json_types(root)[0] != {"object"} or arrays):
+            return None  # an array, or one inside: the records under the parent, many of them
+        source = record_source(spec)
+        if source is not None and source.container in ("list", "page"):
+            return None
+    return keys.pop()
 
 
 def _last_path_param(spec: ToolSpec) -> str | None:
@@ -298,8 +375,11 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
     """For an orphan tool without output: the resource its id parameter names, else the one
     whose other tools share most of its parameter names (``send_sms(to, from)`` -> messages)."""
     known = sorted(r for r, tools in declared.items() if len(tools) > 1)  # sorted: replayable
-    refs = {f.path: f.ref for f in spec.fields if f.side == "input"}
-    for name in _deepest_first(spec):
+    refs = input_refs(spec)
+    # a listing's id parameter names the parent whose records it lists
+    # (``GET /networks/{networkId}/accessPolicies``), never one record of what it lists
+    listing = spec.verb in ("list", "search")
+    for name in () if listing else _deepest_first(spec):
         found = collection_for(name, refs.get(name), known)
         if found and own_id_param(spec, found) == name:
             return found
@@ -369,8 +449,9 @@ def range_target(name: str, fields: dict[str, FieldPlan]) -> tuple[str, str] | N
 class RecordBuilder:
     """Builds the RecordPlan of each resource from the tools that touch it."""
 
-    def __init__(self, mapper: TypeMapper) -> None:
+    def __init__(self, mapper: TypeMapper, resources: frozenset[str] = frozenset()) -> None:
         self.mapper = mapper
+        self.resources = resources  # every resource of the service: the parents it keeps
 
     def build(
         self,
@@ -459,6 +540,13 @@ class RecordBuilder:
         if not shaped:
             self._add_filters(resource, tools, fields, taken, owner)
             required |= {"created_at", "updated_at"}
+        parent = _keyed_by_parent(resource, tools, self.resources)
+        if parent is not None:  # every record holds the parent it hangs under
+            spec = next(s for s, _ in tools)
+            node = (spec.input_schema.get("properties") or {}).get(parent)
+            infos = infos_by_path(spec.fields, "input")
+            self._add(fields, taken, parent, node, infos, owner, _defs(spec.input_schema))
+            required.add(parent)
         for name, field in fields.items():
             field.required = name in required
         if prefix == "rec":
@@ -475,7 +563,8 @@ class RecordBuilder:
             id_key=key_of_id,
             id_style=style or RUNTIME,
             lookup=lookup,
-            singleton=_singleton(resource, tools, lookup),
+            singleton=_singleton(resource, tools, lookup) and parent is None,
+            parent_key=parent,
         )
 
     def _add(

@@ -26,6 +26,7 @@ from library.compiler.actions import (
     status_mapping,
 )
 from library.compiler.device import switch
+from library.compiler.ids import ID_WORDS
 from library.compiler.model import (
     MISSING,
     ActionPlan,
@@ -138,6 +139,14 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         return "clear"  # ``DELETE /cache``, ``memory_clear()``: every record goes
     if verb == "read" and spec.access == "write" and own and is_action_word(word):
         return "action"
+    if verb in ("list", "search") and own is not None:
+        source = record_source(spec)  # a "list" answering one record, by its id, reads it
+        if source is not None and source.container == "record":  # (``GET /findingsfilters/{id}``)
+            return "read"
+        if not spec.output_schema and _reads_one_by_its_id(spec, resource, own):
+            return "read"
+    if verb in ("list", "search") and record is not None and record.parent_key:
+        return "read"  # ``GET /networks/{networkId}/snmpSettings``: the network's one record
     lookup = record is not None and record.lookup
     if verb in ("list", "search") and own is None and lookup and answer_source(spec):
         return "read"  # one answer, not a list: ``GET /taxes/settings``
@@ -151,6 +160,16 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
         if count_key(spec) is not None:
             return "count"
     return verb
+
+
+def _reads_one_by_its_id(spec: ToolSpec, resource: str, own: str) -> bool:
+    """``woo_products_get(productId)``: a name that reads the plural of what its id
+    parameter, named for the record (not a bare ``id``, which may name a parent: "the ID of
+    the page to get revisions for"), identifies: one record, however the name is worded."""
+    if tokens(own) in ID_WORDS:
+        return False
+    plural = tokens(resource)[-1:]
+    return bool(plural) and plural[0] in tokens(spec.name)
 
 
 def _keyed_view(spec: ToolSpec, record: RecordPlan) -> bool:
@@ -290,6 +309,12 @@ class ToolPlanner:
         field = record.fields.get(name)
         if field is None and verb in ("list", "search", "count"):
             field = _field_named(name, record)  # Twilio's ``BindingType`` lists by ``binding_type``
+        if name == record.parent_key and field is not None and verb not in ("list", "search"):
+            # the one record under this parent: the parent's id finds it
+            fitted = compatible(param.type, field.type)
+            if fitted is not None:
+                param.role, param.target, param.type = Role.KEY, field.name, fitted
+                return
         if name == own:
             # a numbered record's id may be declared a number (``rule_id: number``)
             numbers = (Kind.INT, Kind.FLOAT)
@@ -393,6 +418,9 @@ class ToolPlanner:
             return OutputPlan(Shape.EMPTY)
         if not schema or _any_object(root):  # no schema, or ``{"type": "object"}``: anything
             return OutputPlan(Shape.LIST if verb in ("list", "search") else Shape.RECORD)
+        items = deref(root.get("items"), schema) if json_types(root)[0] == {"array"} else None
+        if verb in ("list", "search") and items is not None and _any_object(items):
+            return OutputPlan(Shape.LIST)  # ``[{"type": "object"}]``: any records, as a list
         scalar = _scalar_answer(root, record, verb)
         if scalar is not None:
             return scalar

@@ -336,7 +336,8 @@ def name_verb_resource(
     noun = _noun(after, named_list) or _noun(before, named_list)
     ids = list(id_resources)
     resource = None
-    for candidate in ids:  # an <x>_id parameter naming a word of the tool name wins
+    # an <x>_id parameter naming a word of the tool name wins, unless it names the parent
+    for candidate in () if _lists_under_parent(verb, noun, ids) else ids:
         stem = candidate.rsplit("_", 1)[-1]
         # not the verb itself: ``list_tasks(task_list_id)`` lists tasks, not task lists
         if any(pluralize(t) == stem or t == stem for i, t in enumerate(toks) if i != index):
@@ -354,6 +355,20 @@ def name_verb_resource(
     if "all" in after[:2] and verb is V.READ:
         verb = V.LIST
     return verb, resource, word
+
+
+def _lists_under_parent(verb: Verb | None, noun: tuple[str, ...], ids: list[str]) -> bool:
+    """A read of the records under a parent it takes the id of: ``get_card_comments(card_id)``
+    and ``get_cards_by_list_id(list_id)`` read comments and cards (the noun, whose plural head
+    the id does not name), not the card or the list. Not so for one state of the parent
+    (``get_campaign_metrics``) or a noun that is not a plural."""
+    if verb not in (V.READ, V.LIST, V.SEARCH) or not noun or not ids:
+        return False
+    head = noun[-1]
+    if not written_plural(head) or head in _STATE_PLURALS:
+        return False
+    # ``get_task_comments(task_id, comment_id)``: one of them, by its own id
+    return pluralize(head) not in {candidate.rsplit("_", 1)[-1] for candidate in ids}
 
 
 def _noun(toks: tuple[str, ...], named_list: bool = False) -> tuple[str, ...]:

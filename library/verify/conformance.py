@@ -406,10 +406,20 @@ class _Suite:
             return record.get(toks[-1])
         return None
 
+    def parents_held(self, world: World, key: str, resource: str | None) -> set[Any]:
+        """The values of field ``key`` the records of ``resource`` hold (of the collections
+        named for it, ``device_metadata`` for ``metadata``, where a service keeps one per
+        parent): the parents such a record hangs under."""
+        state = self.state(world)
+        named = {resource} & self.collections or {
+            coll for coll in self.collections if resource and coll.endswith(f"_{resource}")
+        }
+        return {_dump(r).get(key) for coll in named for r in getattr(state, coll).values()}
+
     def valid_call(self, c: ToolContract, world: World) -> _Outcome:
         rng = random.Random(f"{self.seed}:{c.name}")
         hash_before = self.base_hash(world)
-        _, coll = self.own_param(c)
+        own, coll = self.own_param(c)
         attempts: list[dict[str, Any]] = []
         envelope: dict[str, Any] = {}
         record_id = None
@@ -417,6 +427,11 @@ class _Suite:
         if coll is not None:
             ids = sorted(getattr(self.state(world), coll))
             rng.shuffle(ids)
+            if own is not None and coll != c.resource:
+                # a record found through its parent (``/networks/{networkId}/snmpSettings``):
+                # the parents some record hangs under first
+                held = self.parents_held(world, own, c.resource)
+                ids.sort(key=lambda i: i not in held)
             if c.verb in LOOKUP_VERBS and self.own_param(c)[0] is None:
                 # a record named by a natural key must hold one (optional fields may be unset)
                 records = getattr(self.state(world), coll)
