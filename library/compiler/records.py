@@ -371,6 +371,14 @@ def assign_resources(specs: list[ToolSpec]) -> dict[str, str | None]:
     return out
 
 
+def _lists_scalars(spec: ToolSpec) -> bool:
+    """Whether a tool answers a list of plain values (``GET /folders/{id}/bytes`` -> ints):
+    no records of its own, so its id parameter names the record it is about."""
+    schema = spec.output_schema or {}
+    items = schema.get("items") if schema.get("type") == "array" else None
+    return isinstance(items, dict) and items.get("type") in ("integer", "number", "string")
+
+
 def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> str | None:
     """For an orphan tool without output: the resource its id parameter names, else the one
     whose other tools share most of its parameter names (``send_sms(to, from)`` -> messages)."""
@@ -378,7 +386,7 @@ def _resource_by_params(spec: ToolSpec, declared: dict[str, list[ToolSpec]]) -> 
     refs = input_refs(spec)
     # a listing's id parameter names the parent whose records it lists
     # (``GET /networks/{networkId}/accessPolicies``), never one record of what it lists
-    listing = spec.verb in ("list", "search")
+    listing = spec.verb in ("list", "search") and not _lists_scalars(spec)
     for name in () if listing else _deepest_first(spec):
         found = collection_for(name, refs.get(name), known)
         if found and own_id_param(spec, found) == name:
