@@ -1442,13 +1442,14 @@ def _put_in_force(record: Any) -> dict[str, Any]:
     """The changes that make a copy of ``record`` a document in force (see ``_in_force``),
     each only where the record's own schema takes it."""
     data = record.model_dump(mode="json")
+    published, _, _, internal = _in_force(record)
     wanted: dict[str, Any] = {}
-    if "status" in data and not _in_force(record)[0]:
+    if "status" in data and not published:
         wanted["status"] = "published"
     for name, english in (("locale", "en-US"), ("language", "en")):
         if isinstance(data.get(name), str) and not data[name].lower().startswith("en"):
             wanted[name] = english
-    if isinstance(data.get("visibility"), str) and not _in_force(record)[3]:
+    if isinstance(data.get("visibility"), str) and not internal:
         wanted["visibility"] = "internal"
     out: dict[str, Any] = {}
     for name, value in wanted.items():
