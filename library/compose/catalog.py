@@ -29,7 +29,7 @@ LOOKUP, FETCH, CREATE, UPDATE, ACTION, DELETE = (
     "delete",
 )
 WRITE_KINDS = frozenset({CREATE, UPDATE, ACTION, DELETE})
-_DELETING = frozenset({"delete", "remove", "destroy", "purge", "uninstall"})
+DELETING = frozenset({"delete", "remove", "destroy", "purge", "uninstall"})
 _UPDATING = frozenset({"update", "edit", "patch", "modify", "set"})
 _CREATING = frozenset({"create", "add", "new", "insert", "register"})
 ACRONYMS = frozenset(
@@ -310,7 +310,7 @@ class Catalog:
             many = False
             # ``helm_chart_upgrade`` or ``git_checkout_branch``: the verb after the family.
             words = name_words(td.name)
-            verb = next((w for w in words if w in _DELETING | _UPDATING), verb)
+            verb = next((w for w in words if w in DELETING | _UPDATING), verb)
         kind: str | None
         if not td.write:
             # A read that returns one record found by values, not by its id (a customer by
@@ -321,7 +321,7 @@ class Catalog:
             kind = LOOKUP if many or (own is None and by_values) else (FETCH if own else None)
         elif own is None:
             kind = CREATE if out_coll is not None and not many else None
-        elif verb in _DELETING:
+        elif verb in DELETING:
             kind = DELETE
         elif verb in _UPDATING:
             kind = UPDATE

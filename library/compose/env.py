@@ -16,6 +16,7 @@ import networkx as nx
 
 from library.compose.catalog import (
     CREATE,
+    DELETING,
     FETCH,
     LOOKUP,
     UPDATE,
@@ -338,7 +339,7 @@ class ComposeEnv:
         (HR's ``terminate_employee`` beside ``delete_employee``): a leaver is terminated,
         and their record kept, not wiped."""
         tool = self.catalog.tools[qualified]
-        if tool_verb(tool.name) not in _DELETING:
+        if tool_verb(tool.name) not in DELETING:
             return False
         return any(
             (other := self.catalog.tools[q]).service == tool.service
@@ -705,8 +706,7 @@ def _person_owned(info: CollectionInfo) -> bool:
     )
 
 
-# A record deleted, and the actions that end one while keeping it (a leaver terminated).
-_DELETING = frozenset({"delete", "remove", "destroy", "purge"})
+# Actions that end a record while keeping it (a leaver terminated, not deleted).
 _ENDING = frozenset(
     {"terminate", "deactivate", "suspend", "disable", "offboard", "archive", "close", "end"}
 )
