@@ -209,7 +209,7 @@ SEED_CONTACTS = """\
                     country=person.country,
                 ),
                 website=company.website,
-                birthday=pool.moment("birth", rng, now).date(),
+                birthday=person.born.date(),
                 lifecycle_stage=rng.choice(get_args(LifecycleStage)),
                 linkedin_url=pool.url("linkedin", rng, person),
                 notes=pool.text("body:sales", rng),

@@ -162,7 +162,7 @@ IN_CONTEXT: list[tuple[str, TypeSpec, bool, int, str, str | None]] = [
         True,
         1,
         "",
-        'pool.moment("birth", rng, now).date()',
+        "person.born.date()",  # one birth date per person
     ),
     (
         "seen_at",

@@ -33,7 +33,8 @@ from library.services.mail import Mail
 
 SERVICES = (
     "calendar", "car_rental", "code_hosting", "crm", "customer_success", "esign",
-    "event_registration", "expenses", "field_service", "helpdesk", "hotels", "hr", "identity",
+    "event_registration", "expenses", "field_service", "flights", "helpdesk", "hotels", "hr",
+    "identity", "loyalty",
     "invoicing", "issue_tracker", "mail", "meetings", "payments", "payroll", "recruiting",
     "reviews", "shipping", "storefront", "subscriptions", "timesheets", "workplace",
 )  # fmt: skip
@@ -50,6 +51,7 @@ EXTERNAL = frozenset(
      "passenger", "respondent", "receipt", "billing", "subscriber", "attendee", "registrant",
      "recipient", "signer", "member_customer"}
 )  # fmt: skip
+BIRTH = frozenset({"date_of_birth", "dob", "birth_date", "birthdate", "birthday"})
 STAFF_RESOURCES = frozenset({"employees", "users", "technicians", "database_users"})
 MESSAGING = frozenset({"mail", "chat", "sms", "voice"})
 # ``<Label> <n>``: a field's own words (or a generic word) and a counter.
@@ -110,7 +112,7 @@ def semantic(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str | None, di
 
 def role_of(name: str) -> str:
     low = name.lower()
-    if low in NAME_ATTRS or low in ("email", "phone", "mobile"):
+    if low in NAME_ATTRS or low in ("email", "phone", "mobile", "phone_number") or low in BIRTH:
         return ""
     for part in ("first_name", "last_name", "full_name", "display_name", "name", "username"):
         if low.endswith("_" + part):
@@ -150,8 +152,10 @@ def people_of(
         role = role_of(low)
         if sem == "email":
             attr = "email"
-        elif sem == "phone":
-            attr = "phone"
+        elif sem == "phone" or low in ("phone", "mobile", "phone_number") or low.endswith("_phone"):
+            attr = "phone"  # a phone the spec constrains by pattern is still the person's
+        elif low in BIRTH:
+            attr = "born"
         elif low in NAME_ATTRS or any(low.endswith("_" + p) for p in NAME_ATTRS):
             attr = next(a for p, a in NAME_ATTRS.items() if low == p or low.endswith("_" + p))
             named = attr == "full_name" and sem != "person_name" and low not in NAME_ATTRS
@@ -196,6 +200,8 @@ def test_every_person_on_a_record_is_one_identity(world: World) -> None:
                     continue
                 for attr, value in values.items():
                     want = {getattr(person, attr, None)}
+                    if attr == "born":  # one birth date per person, as a date or a time
+                        want, value = {person.born.date().isoformat()}, str(value)[:10]
                     if attr == "email":
                         want.add(person.personal_email)
                     if value not in want:

@@ -342,3 +342,77 @@ def test_a_booking_under_way_was_last_touched_once_it_began() -> None:
             assert booking["updated_at"] >= booking["starts_at"], booking
             begun += 1
     assert begun >= 5, begun
+
+
+def test_an_interview_is_scheduled_before_it_and_judged_only_once_it_took_place() -> None:
+    """An interview record is created before the interview starts, and its recommendation
+    (feedback on what was said there) exists only for interviews that have begun."""
+    ahead = judged = 0
+    for seed in SEEDS:
+        now, state = _state("recruiting", seed)
+        for interview in state["interviews"].values():
+            assert interview["created_at"] < interview["starts_at"], interview
+            if interview["starts_at"] >= now:
+                ahead += 1
+                assert interview.get("recommendation") is None, interview
+            elif interview.get("recommendation") is not None:
+                judged += 1
+    assert ahead >= 5 and judged >= 5, (ahead, judged)
+
+
+def test_a_job_title_decides_the_contract_the_pay_and_a_posting_its_currency() -> None:
+    """No intern Head of Sales, no senior role part time, pay in the band of the title's
+    seniority (halved part time), and a posting paid in its city's currency."""
+    from library.seed import vocab
+
+    kinds, levels = set(), set()
+    for job, _ in _rows("recruiting", "jobs"):
+        level, kind = vocab.seniority(job["title"]), vocab.contract_of(job["employment_type"])
+        kinds.add(kind)
+        levels.add(level)
+        assert kind != "intern" or level == 0, job
+        assert not (level >= 3 and kind == "part"), job
+        low, high = vocab.PAY_BANDS[0 if kind == "intern" else level]
+        share = 0.5 if kind == "part" else 1.0
+        assert low * share - 50 <= job["salary_min"] <= high * share + 50, job
+        assert job["salary_min"] <= job["salary_max"], job
+        assert job["currency"] == vocab.CURRENCY_OF[vocab.COUNTRY_OF_CITY[job["location"]]], job
+    assert {"full", "contract"} <= kinds and len(levels) >= 3, (kinds, levels)
+    for employee, _ in _rows("hr", "employees"):
+        if vocab.contract_of(employee["employment_type"]) == "intern":
+            assert vocab.seniority(employee["job_title"]) == 0, employee
+        if vocab.contract_of(employee["employment_type"]) == "part":
+            assert vocab.seniority(employee["job_title"]) < 3, employee
+
+
+def test_a_record_on_a_parent_is_in_its_currency_and_before_it_was_sealed() -> None:
+    """An expense on a report is in the report's currency, and an expense on a submitted
+    report was spent and entered before the report went in."""
+    sealed = 0
+    for expense, state in _rows("expenses", "expenses"):
+        report = state["expense_reports"][expense["expense_report_id"]]
+        assert expense["currency"] == report["currency"], (expense, report)
+        if report.get("submitted_at") is not None:
+            sealed += 1
+            assert expense["created_at"] <= report["submitted_at"], (expense, report)
+            assert _at(expense["spent_on"]) <= report["submitted_at"] + dt.timedelta(days=1)
+    assert sealed >= 10, sealed
+
+
+def test_an_invoice_state_agrees_with_its_terms() -> None:
+    """An overdue invoice is past its due date, a sent (or part-paid) one is not yet, and a
+    draft is not issued yet."""
+    seen: set[str] = set()
+    for seed in SEEDS:
+        now, state = _state("invoicing", seed)
+        for invoice in state["invoices"].values():
+            issued, due = _at(invoice["issue_date"]), _at(invoice["due_date"])
+            status = invoice["status"]
+            seen.add(status)
+            if status == "overdue":
+                assert due.date() < now.date(), invoice
+            if status in ("sent", "partially_paid"):
+                assert issued <= now <= due + dt.timedelta(days=1), invoice
+            if status == "draft":
+                assert issued > now, invoice
+    assert {"overdue", "sent", "draft"} <= seen, seen

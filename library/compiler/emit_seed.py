@@ -50,6 +50,7 @@ from library.seed.pool import (
     HAPPENING,
     LIKELIHOOD_FIELDS,
     START_FIELDS,
+    TERMS_PLACES,
     TIMED_STATES,
     grade_order,
     graded_score,
@@ -416,6 +417,9 @@ class _RecordWriter:
         self.parents: dict[str, str] = {}  # local holding a referenced record -> collection
         self.after_times: list[str] = []  # creation times of referenced records
         self.before: str | None = None  # a window start created_at must precede
+        self.start_var: str | None = None  # a lone scheduled start (``_plan_start``)
+        self.pay_by: tuple[str, str] | None = None  # (title, contract) locals (``_plan_pay``)
+        self.until: str | None = None  # when the parent was sealed (``_follow_parent``)
         self._required_now = False  # whether the value being written is required
         self.scope: list[str] = []  # nested models being written (``questions``)
         self.where = f"{writer.plan.service}.{record.resource}"
@@ -448,7 +452,9 @@ class _RecordWriter:
                 if self._side(role, description) == "staff":
                     self._staff(role or "colleague")
         self._plan_status(fields)
+        self._plan_start(fields)
         self._plan_flags(fields)
+        self._plan_pay(fields)
         self._plan_numbers(fields)
         self._plan_bands(fields)
         self._plan_letter(fields)
@@ -606,9 +612,11 @@ class _RecordWriter:
         """An optional field that exists only in some states (a lost deal's reason, a
         shipment's tracking number): set only on records in those states, of the main
         status or of one that follows it (an order's fulfillment)."""
+        low = _snake(f.name)
+        if self.start_var and not f.required and set(low.split("_")) & _VERDICTS:
+            return Call("pool.only", [(None, f"{self.start_var} < now"), (None, expr)])
         if f.required or self.status_var is None:
             return expr
-        low = _snake(f.name)
         told = _told_states(f.type.schema)  # a value an action is told (a cancel's reason)
         for word, states in [*_STATE_BOUND.items(), *(("", told),) * bool(told)]:
             if word not in low:
@@ -674,7 +682,29 @@ class _RecordWriter:
             self.forced[f.name] = f"{parent}.id"
             for g, kept in shared:
                 self.forced[g.name] = f"{parent}.{kept.attr}"
+            self._follow_parent(parent, target, fields)
             return
+
+    def _follow_parent(self, parent: str, target: RecordPlan, fields: list[FieldPlan]) -> None:
+        """A record on a parent is in the parent's currency, and if the parent was sealed
+        (a report submitted, an invoice sent) it happened before then."""
+        by_name = {_snake(g.name): g for g in target.fields.values()}
+        money = by_name.get("currency")
+        mine = next((g for g in fields if _snake(g.name) == "currency"), None)
+        if money is not None and mine is not None and mine.name not in self.forced:
+            options = f"get_args({mine.type.annotation})" if mine.type.kind is Kind.ENUM else "()"
+            self.forced[mine.name] = _call("pool.currency_as", f"{parent}.{money.attr}", options)
+        sealed = next(
+            (
+                g
+                for name, g in by_name.items()
+                if g.type.kind in (Kind.DATE, Kind.DATETIME) and set(name.split("_")) & _SEALS
+            ),
+            None,
+        )
+        if sealed is not None:
+            self.until = self._local("until")
+            self.body.append((self.until, f"pool.until({parent}.{sealed.attr}, now)"))
 
     def _parent_record(self, ref: str) -> str:
         """A local holding the seeded parent record (of collection ``ref``) this record
@@ -799,12 +829,21 @@ class _RecordWriter:
             for var, kind in self.window_kinds if self._timed_status() else ():
                 if kind in HAPPENING:  # a meeting that ended lies in the past
                     steps.append((var, f"pool.placed({var}, {self.status_var}, rng, now)"))
-        steps += self.hoist_lines
+            for var, kind in self.window_kinds:
+                if kind == "terms" and set(map(str, self.status_enum)) & set(TERMS_PLACES):
+                    # an overdue invoice is past its due date, a sent one not yet
+                    placed = f'pool.placed({var}, {self.status_var}, rng, now, "terms")'
+                    steps.append((var, placed))
+        after = self._after_parents()
+        for var, expr in self.hoist_lines:
+            if var == self.start_var and after:  # scheduled once what it is for was there
+                expr = f'pool.moment("scheduled", rng, now, {after})'
+            steps.append((var, expr))
         if {"created", "updated"} & self.uses:
             before = f", {self.before}" if self.before else ""
             after = self._after_parents()
             after = f", after={after}" if after else ""
-            steps.append(("created", f"pool.created(rng, now{before}{after})"))
+            steps.append(("created", f"pool.created(rng, {self.clock}{before}{after})"))
         steps += self.stamp_lines
         if "updated" in self.uses:  # after every step of the record's lifecycle
             stamps = [v for v, _ in self.stamp_lines]
@@ -848,6 +887,11 @@ class _RecordWriter:
         count = "1" if self.record.singleton else "size"
         lines.append(f"{pad}for {'i' if uses_i else '_'} in range({count}):")
         return lines + out
+
+    @property
+    def clock(self) -> str:
+        """What the record's past times are before: now, or when its parent was sealed."""
+        return self.until or "now"
 
     @property
     def product_by_index(self) -> bool:
@@ -899,6 +943,8 @@ class _RecordWriter:
         """The Person attribute a person-valued field shows, or None for other fields."""
         low = _snake(name)
         sem = spec.semantic
+        if sem is None and spec.meant in ("email", "phone") and set(low.split("_")) & _OWN_WORDS:
+            sem = spec.meant  # a patterned ``phone`` is still theirs; a line's ``number`` not
         role = role_of(low)
         if sem == "email":
             return "personal_email" if role in ("personal", "private", "home") else "email"
@@ -974,13 +1020,14 @@ class _RecordWriter:
             return f"updated{suffix}"
         tokens = set(low.replace("-", "_").split("_"))
         if "birth" in tokens or low in ("dob", "birthday", "birthdate"):
-            return f'pool.moment("birth", rng, now){suffix}'
+            return f"{self._who(role_of(low))}.born{suffix}"  # one birth date per person
         pay = next((v for v, k in self.window_kinds if k == "pay_period"), None)
         if low == "pay_date" and pay is not None:
             return f"({pay}[1] + dt.timedelta(days=3)){suffix}"
         if tokens & _PAST:
             self.uses.add("created")
-            return self._stamp(tokens, f'pool.moment("past", rng, now, created){suffix}', required)
+            past = f'pool.moment("past", rng, {self.clock}, created){suffix}'
+            return self._stamp(tokens, past, required)
         if tokens & _FUTURE:
             far = tokens & {"expires", "expiry", "expiration", "renewal", "redeem", "valid",
                             "until", "renews"}  # fmt: skip
@@ -991,7 +1038,7 @@ class _RecordWriter:
         if tokens & _SCHEDULED:
             return f'pool.moment("scheduled", rng, now){suffix}'
         self.uses.add("created")
-        return f'pool.moment("past", rng, now, created){suffix}'
+        return f'pool.moment("past", rng, {self.clock}, created){suffix}'
 
     def _stamp(self, tokens: set[str], stamp: str, required: bool) -> Expr:
         """A past stamp (``solved_at``) only on records whose status has reached it; a
@@ -1084,6 +1131,93 @@ class _RecordWriter:
         "scheduled"."""
         values = status.type.enum if status is not None else self.status_enum
         return any(str(v).lower() in TIMED_STATES for v in values)
+
+    def _plan_start(self, fields: list[FieldPlan]) -> None:
+        """A lone scheduled start (an interview's ``starts_at``) with no status that places
+        it: drawn first, so the record was created before it and a verdict on what happened
+        there (``recommendation``, ``outcome``) exists only once it has begun (``_bound``)."""
+        if self.status_var is not None and self._timed_status():
+            return
+        paired = {n for pair in self.windows for n in pair}
+        start = next(
+            (
+                f
+                for f in fields
+                if f.type.kind in (Kind.DATE, Kind.DATETIME)
+                and f.name not in paired | set(self.forced)
+                and set(_snake(f.name).split("_")) & _STARTS_AT
+            ),
+            None,
+        )
+        if start is None:
+            return
+        var = self._local("starts")
+        self.hoist_lines.append((var, 'pool.moment("scheduled", rng, now)'))
+        self.forced[start.name] = f"{var}.date()" if start.type.kind is Kind.DATE else var
+        self.before = self.before or var
+        self.start_var = var
+
+    def _plan_pay(self, fields: list[FieldPlan]) -> None:
+        """A job's title decides its contract and pay, and its place the currency it pays
+        in: no intern Head of Sales on 177k, no Edinburgh post paid in dollars."""
+        where = self._where()
+        top = [f for f in fields if f.name not in self.forced]
+        title = next(
+            (
+                f
+                for f in top
+                if f.type.kind is Kind.STR
+                and vocab.meaning(f.name, where) in ("job_posting", "job_title")
+            ),
+            None,
+        )
+        contract = next(
+            (
+                f
+                for f in top
+                if f.type.kind is Kind.ENUM
+                and f.type.is_text
+                and sum(bool(vocab.contract_of(v)) for v in f.type.enum) >= 2
+            ),
+            None,
+        )
+        paid = any(
+            f.type.kind in (Kind.INT, Kind.FLOAT) and _PAY.search(_snake(f.name)) for f in top
+        )
+        if title is None or (contract is None and not paid):
+            return
+        expr = self.value(title.name, title.type, title.required, title.unique, 0, "")
+        if expr is None:
+            return
+        var = self._local("title")
+        self.hoist_lines.append((var, expr))
+        self.forced[title.name] = var
+        kind = "None"
+        if contract is not None:
+            kind = self._local(contract.name)
+            options = f"get_args({contract.type.annotation})"
+            self.hoist_lines.append((kind, _call("pool.contract", var, options, "rng")))
+            self.forced[contract.name] = kind
+        self.pay_by = (var, kind)
+        city = next((f for f in top if vocab.meaning(f.name, where) == "city"), None)
+        money = next(
+            (
+                f
+                for f in top
+                if f.type.kind in (Kind.STR, Kind.ENUM) and _snake(f.name) == "currency"
+            ),
+            None,
+        )
+        if city is None or money is None or not paid:
+            return
+        place = self.value(city.name, city.type, city.required, city.unique, 0, "")
+        if place is None:
+            return
+        at = self._local(city.name)
+        self.hoist_lines.append((at, place))
+        self.forced[city.name] = at
+        options = f"get_args({money.type.annotation})" if money.type.kind is Kind.ENUM else "()"
+        self.forced[money.name] = _call("pool.currency_in", at, options)
 
     def _plan_flags(self, fields: list[FieldPlan]) -> None:
         """A stamp that goes with a flag (``archived`` and ``archived_at``): set exactly
@@ -1296,6 +1430,12 @@ class _RecordWriter:
             return self.priced[low].format(subtotal=self.hoisted.get("subtotal", "subtotal"))
         integer = spec.kind is Kind.INT
         lo_b, hi_b = _bounds(spec.schema, integer)
+        low_pay, high_pay = vocab.PAY_BANDS[0][0], vocab.PAY_BANDS[-1][1]
+        fits = (lo_b is None or lo_b <= low_pay) and (hi_b is None or hi_b >= high_pay)
+        ends = {end for start, end in _numeric_pairs(self.record.fields) if start in self.hoisted}
+        if self.pay_by is not None and _PAY.search(low) and fits and low not in ends:
+            pay = f"pool.pay(rng, {self.pay_by[0]}, {self.pay_by[1]})"
+            return f"int({pay})" if integer else pay
         whole = _PART_OF.get(low)
         if whole in self.hoisted:
             var = self.hoisted[whole]
@@ -1435,9 +1575,9 @@ class _RecordWriter:
                 return self._time(name, spec, required)
             suffix = ".date()" if kind is Kind.DATE else ""
             if "birth" in low:
-                return f'pool.moment("birth", rng, now){suffix}'
+                return f"{who or self._who(role_of(low))}.born{suffix}"
             self.uses.add("created")
-            return f'pool.moment("past", rng, now, created){suffix}'
+            return f'pool.moment("past", rng, {self.clock}, created){suffix}'
         attr = self._person_attr(name, spec) if kind is Kind.STR else None
         if attr is None and kind is Kind.STR and sem in (None, "phone") and _phone_like(low, spec):
             attr = "phone"  # a ``To`` typed as a URL (a contact URI) is no phone number
@@ -2005,6 +2145,17 @@ _KEYWORDS = frozenset(
 _SCHEDULED = frozenset(
     {"scheduled", "starts", "start", "event", "meeting", "pickup", "departure", "effective",
      "planned", "appointment", "publish", "arrival", "flight"}
+)  # fmt: skip
+# A parent's stamp after which nothing more goes on it (an expense report's submission).
+_SEALS = frozenset({"submitted", "sent", "issued", "filed", "finalized", "finalised"})
+# Words naming a person's own address or number, where a pattern hides the semantic type.
+_OWN_WORDS = frozenset({"email", "phone", "mobile", "cell", "telephone", "tel"})
+_PAY = re.compile(r"salary|(^|_)compensation|(^|_)base_pay")  # yearly pay, not a rate
+# A lone start a record is scheduled for, and what is said of it only once it took place.
+_STARTS_AT = frozenset({"starts", "start", "scheduled", "appointment"})
+_VERDICTS = frozenset(
+    {"recommendation", "feedback", "outcome", "result", "rating", "verdict", "decision",
+     "score", "scorecard"}
 )  # fmt: skip
 # A line item's quantity and unit price, by name, best first.
 _QUANTITIES = ("quantity", "qty", "units", "count")

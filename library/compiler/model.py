@@ -55,6 +55,9 @@ class TypeSpec:
     annotation: str  # source text of the type, without ``| None``
     nullable: bool = False  # the spec allows null
     semantic: str | None = None  # a name from library.runtime.semantic (or "id")
+    # What the field holds where the spec's own pattern or bounds keep its base type: an
+    # E.164-patterned ``phone`` is still a person's phone number, so seeds show theirs.
+    meant: str | None = None
     ref: str | None = None  # for ids: the referenced resource
     enum: tuple[Any, ...] = ()
     item: TypeSpec | None = None  # for lists

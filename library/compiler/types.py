@@ -284,9 +284,11 @@ class TypeMapper:
             return TypeSpec(Kind.INT, "int", semantic="id", ref=ref)
         if jtype in _BASE:
             kind = _BASE[jtype]
+            meant = None
             if semantic in SEMANTIC_ANNOTATIONS and _constrained(node):
-                semantic = None  # the spec's own constraints apply, not the semantic type's
-            return TypeSpec(kind, _ANNOTATION[kind], semantic=semantic or None)
+                # the spec's own constraints apply, not the semantic type's
+                semantic, meant = None, semantic
+            return TypeSpec(kind, _ANNOTATION[kind], semantic=semantic or None, meant=meant)
         if jtype == "array":
             item = self._map(node.get("items"), at.child("[]", singular(at.hint), at.owner))
             inner = f"{item.annotation} | None" if item.nullable else item.annotation

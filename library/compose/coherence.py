@@ -12,7 +12,14 @@ from typing import Any
 from library.compiler.actions import REOPENS, STATUS_FIELDS, TERMINAL
 from library.graph.nodes import name_words, tool_verb
 from library.rubric.values import timestamp
-from library.seed.pool import AHEAD_STATES, LIVE_STATES, PAST_STATES
+from library.seed.pool import (
+    AHEAD_STATES,
+    LIVE_STATES,
+    PAST_STATES,
+    TERMS_PLACES,
+    place_of,
+    window_kind,
+)
 
 # Finished business: nothing but the transition out of it may touch the record.
 FINAL = TERMINAL | {"resolved", "solved", "paid", "settled", "shipped", "sent", "posted"}
@@ -227,18 +234,20 @@ def out_of_its_time(record: Mapping[str, Any], now: str) -> bool:
     stay checked in that starts next month, a meeting ended that ends tomorrow, a booking
     still ahead that began last week (``now``: an ISO timestamp)."""
     state = status_of(record)
-    if state not in PAST_STATES | LIVE_STATES | AHEAD_STATES:
+    if state not in PAST_STATES | LIVE_STATES | AHEAD_STATES | set(TERMS_PLACES):
         return False
     today = _comparable(now)
     for start, end in range_pairs(record):
         a, b = _comparable(record.get(start)), _comparable(record.get(end))
         if not isinstance(a, str) or not isinstance(b, str) or today is None:
             continue
-        if state in PAST_STATES and b[:10] > today[:10]:  # (a day's end is that whole day)
+        terms = window_kind(start, end, "", record, False) == "terms"  # an invoice's
+        place = place_of(str(state), "terms" if terms else "")
+        if place == "past" and (b[:10] >= today[:10] if terms else b[:10] > today[:10]):
+            return True  # (a day's end is that whole day; a bill due today is not overdue)
+        if place == "live" and (a > today or (terms and b[:10] < today[:10])):
             return True
-        if state in LIVE_STATES and a > today:
-            return True
-        if state in AHEAD_STATES and a <= today:
+        if place == "ahead" and a <= today:
             return True
     return False
 

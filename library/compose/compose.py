@@ -927,12 +927,12 @@ def _confusable(
     stated_texts = [v for v in stated if isinstance(v, str)]
     out: list[Any] = []
     out_forms: list[Any] = []
+    # the record's own other values (the order's subtotal beside its total) may be what a
+    # reply explains the work by: only other records' are confusions, and not where a
+    # rival holds one of them too (a decoy copied from the record keeps its subtotal)
+    own = [normalize(o) for _, _, o, rid, where in seen if where == kind and rid == fact.entity.id]
     for name, key, other, rid, where in seen:
-        if where != kind:
-            continue
-        if rid == fact.entity.id:
-            # the record's own other values (the order's subtotal beside its total) may
-            # be what a reply explains the work by: only other records' are confusions
+        if where != kind or rid == fact.entity.id:
             continue
         same_field = name == fact.field
         same_kind = key is not None and key == fact.key and not key.startswith("id:")
@@ -941,7 +941,7 @@ def _confusable(
         if isinstance(value, int | float) != isinstance(other, int | float):
             continue
         other_form = normalize(other)
-        if other_form == form or any(other_form == f for f in stated_forms):
+        if other_form == form or any(other_form == f for f in [*stated_forms, *own]):
             continue
         if isinstance(other, str):
             text = str(value)

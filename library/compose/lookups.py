@@ -53,7 +53,7 @@ from library.compose.roles import (
     names_person,
     role_of,
 )
-from library.compose.topics import ASKED_BY_COLLEAGUES, matter_texts
+from library.compose.topics import ASKED_BY_COLLEAGUES, asked_by_colleague, matter_texts
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.pool import (
@@ -711,9 +711,11 @@ class Lookups(Binding):
         its matter: in a refund, their mail asks for the refund ("Ordered by mistake"), not
         "Notes from our call", which a reply "your money is on its way" would not answer;
         a candidate's asks for news of their application. A colleague's too, where the work
-        is theirs (their trip, their expenses). Each found message of theirs the plan did
-        not make is given the words of one such message, in place; True where any was. A
-        follow-up's conversation can be about anything."""
+        is theirs (their trip, their expenses), and elsewhere a colleague's asks for the
+        work done for them ("Could you take care of the renewal?"), never a customer's
+        "Question about my order". Each found message of theirs the plan did not make is
+        given the words of one such message, in place; True where any was. A follow-up's
+        conversation can be about anything."""
         if self.motif is None or tool.service not in self.env.inboxes:
             return False
         if self.motif.name == "follow-up":
@@ -731,8 +733,11 @@ class Lookups(Binding):
             and isinstance(v, str)
             and "@" in v  # their address, never words a search shares with the subject line
             and self.env.identity("email", v) in subjects
-            and (self.motif.name in ASKED_BY_COLLEAGUES or not self.env.is_staff("email", v))
         ]
+        colleague = [n for n in senders if self.env.is_staff("email", args[n])]
+        if colleague and self.motif.name not in ASKED_BY_COLLEAGUES:
+            texts = list(asked_by_colleague(self.motif.name))
+            senders = colleague if texts else []
         if not texts or not senders or len(found) > len(texts):
             return False
         said = {t[0] for t in texts}

@@ -458,6 +458,21 @@ MATTER_TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
 ASKED_BY_COLLEAGUES = frozenset({"travel", "expenses", "onboarding", "scheduling"})
 
 
+def asked_by_colleague(topic: str | None) -> tuple[tuple[str, str, str], ...]:
+    """(subject, body, reason) of a colleague's e-mail asking for their work to be done
+    (the hiring step, the renewal), which the reply that it is done answers; none where the
+    colleague is not who the work is for (a leaver's own offboarding)."""
+    if topic in (None, "follow-up", "offboarding") or topic in ASKED_BY_COLLEAGUES:
+        return ()
+    work = REPORTED.get(topic, topic)
+    return (
+        (f"Could you take care of the {work}?",
+         f"Hi, could you take care of the {work} for me? The details are on the records.", ""),
+        (f"Help with the {work}", f"Hello, I need a hand with the {work}; can you pick it up?",
+         ""),
+    )  # fmt: skip
+
+
 def matter_texts(topic: str | None) -> tuple[tuple[str, str, str], ...]:
     """(subject, body, reason) of e-mails about a workflow's matter, which a reply answers:
     its requests, or what people write about it without asking for the work."""

@@ -15,6 +15,7 @@ import math
 import random
 import re
 import unicodedata
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -75,6 +76,13 @@ class Person:
     @property
     def display_name(self) -> str:
         return self.full_name
+
+    @property
+    def born(self) -> dt.datetime:
+        """One birth date per person, the same in every service that records it (an adult
+        of 23 to 64 on 2026-01-01), read from the address so no draw is spent."""
+        h = zlib.crc32(self.email.encode())
+        return dt.datetime(1962 + h % 42, 1 + (h >> 8) % 12, 1 + (h >> 12) % 28)
 
     @property
     def personal_email(self) -> str:
@@ -272,6 +280,27 @@ class SeedPool:
             return want
         return "USD" if "USD" in options else options[0]
 
+    def currency_in(self, city: Any, options: tuple[str, ...]) -> str:
+        """The currency of the country a city is in (a job in Edinburgh pays in GBP)."""
+        country = vocab.COUNTRY_OF_CITY.get(str(city))
+        want = vocab.CURRENCY_OF.get(country or "", "")
+        if want and (want in options or not options):
+            return want
+        return self.currency(options or (self.org.currency if self.org else "USD",))
+
+    @staticmethod
+    def contract(title: Any, options: tuple[Any, ...], rng: random.Random) -> Any:
+        """A kind of contract that fits a job title (no intern Head of Sales)."""
+        return rng.choices(options, vocab.contract_weights(str(title), options))[0]
+
+    @staticmethod
+    def pay(rng: random.Random, title: Any, contract: Any = None) -> float:
+        """A yearly pay that fits a job title, halved for part-time work."""
+        level = 0 if vocab.contract_of(contract) == "intern" else vocab.seniority(str(title))
+        low, high = vocab.PAY_BANDS[level]
+        share = 0.5 if vocab.contract_of(contract) == "part" else 1.0
+        return round(rng.uniform(low, high) * share, -2)
+
     @staticmethod
     def column(kind: str, value: str, column: str, options: tuple[Any, ...] = ()) -> Any:
         """A value that goes with a listed one (the code of the ``Travel`` account); among
@@ -406,6 +435,18 @@ class SeedPool:
         category with no parent)."""
         record = records.get(rid) if rid else None
         return getattr(record, attr, None) if record is not None else None
+
+    @staticmethod
+    def until(sealed: Any, now: dt.datetime) -> dt.datetime:
+        """The clock of a record under a parent that was sealed (a report submitted): what
+        is on it happened before then, else before now."""
+        return min(_as_datetime(sealed, now), now) if sealed is not None else now
+
+    @staticmethod
+    def currency_as(value: Any, options: tuple[str, ...]) -> Any:
+        """A parent's currency for a record under it (an expense on a EUR report is in
+        EUR), where the record allows it."""
+        return value if not options or value in options else options[0]
 
     @staticmethod
     def latest(*times: Any) -> Any:
@@ -578,10 +619,15 @@ class SeedPool:
         return window(kind, rng, now)
 
     def placed(
-        self, span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime
+        self,
+        span: tuple[Any, Any],
+        status: Any,
+        rng: random.Random,
+        now: dt.datetime,
+        kind: str = "",
     ) -> tuple[Any, Any]:
         """``span`` where its record's ``status`` puts it against now (see ``placed``)."""
-        return placed(span, status, rng, now)
+        return placed(span, status, rng, now, kind)
 
     def placed_at(self, when: Any, status: Any, rng: random.Random, now: dt.datetime) -> Any:
         """A lone start (a meeting's ``starts_at``) where its record's ``status`` puts it."""
@@ -589,7 +635,7 @@ class SeedPool:
 
     def moment(self, kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
         """A single time of ``kind``: ``past`` (between ``after`` and now), ``recent``,
-        ``upcoming``, ``future``, ``scheduled``, ``birth``."""
+        ``upcoming``, ``future``, ``scheduled``."""
         return moment(kind, rng, now, after)
 
     @staticmethod
@@ -624,9 +670,12 @@ class SeedPool:
             limit = _as_datetime(before, now) - dt.timedelta(hours=rng.randint(1, 72))
             stamp = min(stamp, limit)
         if after is not None:
-            first = _as_datetime(after, now) + dt.timedelta(minutes=rng.randint(5, 2880))
+            since = _as_datetime(after, now)
+            first = since + dt.timedelta(minutes=rng.randint(5, 2880))
             if stamp < first:
                 last = min(now, limit)
+                if since < last < first:  # little time between the two: halfway
+                    first = since + (last - since) / 2
                 span = max(0, int((last - first).total_seconds()))
                 stamp = min(first + dt.timedelta(seconds=rng.randint(0, span)), now)
         return stamp
@@ -1010,16 +1059,41 @@ def _closed_as(state: str) -> int | None:
     return None
 
 
-def placed(span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime) -> Any:
+# Where a bill's terms (issued, due) lie by its state: an overdue invoice's due date has
+# passed, a sent one's has not, a draft is not issued yet.
+TERMS_PLACES = {
+    "overdue": "past", "past_due": "past", "sent": "live", "open": "live", "unpaid": "live",
+    "issued": "live", "partially_paid": "live", "draft": "ahead",
+}  # fmt: skip
+
+
+def place_of(state: str, kind: str = "") -> str:
+    """``past``, ``live``, ``ahead`` or ``""``: where a record in ``state`` lies against now."""
+    if kind == "terms":
+        return TERMS_PLACES.get(state, "")
+    if state in PAST_STATES:
+        return "past"
+    if state in AHEAD_STATES:
+        return "ahead"
+    return "live" if state in LIVE_STATES else ""
+
+
+def placed(
+    span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime, kind: str = ""
+) -> Any:
     """``span`` moved, whole days at a time (a live one to the quarter hour), so that it lies
-    where its record's ``status`` says: over, under way, or ahead; as it was otherwise."""
+    where its record's ``status`` says: over, under way, or ahead; as it was otherwise.
+    ``kind``: the span's ``SPANS`` kind, where it reads states its own way (``terms``)."""
     start, end = (_as_datetime(t, now) for t in span)
     state = str(status.value if hasattr(status, "value") else status or "").lower()
-    if state in PAST_STATES and end > now:
+    place = place_of(state, kind)
+    if place == "past" and kind == "terms" and end.date() >= now.date():  # due before today
+        shift = -dt.timedelta(days=(end.date() - now.date()).days + 1 + rng.randint(0, 20))
+    elif place == "past" and end > now:
         shift = -dt.timedelta(days=(end - now).days + 1 + rng.randint(0, 20))
-    elif state in AHEAD_STATES and start <= now:
+    elif place == "ahead" and start <= now:
         shift = dt.timedelta(days=(now - start).days + 1 + rng.randint(0, 20))
-    elif state in LIVE_STATES and not start <= now <= end:
+    elif place == "live" and not start <= now <= end:
         length = end - start
         # a lone start (a call under way) began a little while ago
         begin = now - (length * rng.uniform(0.2, 0.8) or dt.timedelta(minutes=rng.randint(5, 50)))
@@ -1035,8 +1109,6 @@ def placed(span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datet
 
 
 def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> dt.datetime:
-    if kind == "birth":
-        return dt.datetime(rng.randint(1962, 2003), rng.randint(1, 12), rng.randint(1, 28))
     if kind == "past":
         start = _as_datetime(after, now) if after is not None else now - dt.timedelta(days=60)
         if start >= now:
@@ -1052,6 +1124,8 @@ def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -
         base = now + dt.timedelta(days=rng.randint(7, 180))
         return base.replace(hour=9, minute=0, second=0, microsecond=0)
     day = now + dt.timedelta(days=rng.randint(-14, 30))  # scheduled
+    if after is not None:  # not before what it is for was there (an interview's application)
+        day = max(day, _as_datetime(after, now) + dt.timedelta(days=rng.randint(1, 7)))
     return day.replace(hour=rng.randint(8, 17), minute=rng.choice((0, 30)), second=0, microsecond=0)
 
 

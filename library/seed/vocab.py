@@ -180,6 +180,7 @@ CITY_STREETS: dict[str, tuple[str, ...]] = {
     "Montreal": ("Rue Sainte-Catherine",), "Melbourne": ("Collins Street",),
     "Sydney": ("Pitt Street",), "Perth": ("Hay Street",), "Adelaide": ("King William Street",),
 }  # fmt: skip
+COUNTRY_OF_CITY = {city: country for country, cs in CITIES.items() for city, _ in cs}
 CURRENCY_OF = {"US": "USD", "GB": "GBP", "DE": "EUR", "FR": "EUR", "NL": "EUR", "CA": "CAD",
                "AU": "AUD"}  # fmt: skip
 DIALING = {"US": "1", "CA": "1", "GB": "44", "DE": "49", "FR": "33", "NL": "31", "AU": "61"}
@@ -904,6 +905,59 @@ ROWS: dict[str, dict[str, dict[str, str]]] = {
 # Kinds whose row also serves a qualified value: "sales-eu" is still the sales channel (a
 # code or key column is not: "Travel (EMEA)" must not share the Travel account's code).
 _QUALIFIED_ROWS = frozenset({"channel_name"})
+
+
+# -- jobs ---------------------------------------------------------------------------------
+# How senior a job title is, by its words (the highest wins): an intern is 0, a Head of
+# Sales 4, a title with none of these words (an Accountant, a Marketing Manager) 2.
+_SENIORITY = (
+    (0, ("intern", "trainee", "apprentice", "graduate")),
+    (1, ("junior", "assistant", "coordinator", "representative", "associate")),
+    (3, ("senior", "lead", "staff", "principal", "architect")),
+    (4, ("head", "director", "vp", "vice", "chief", "controller")),
+)
+# Yearly pay by seniority (low, high), in the posting's currency.
+PAY_BANDS = ((28_000, 42_000), (45_000, 68_000), (65_000, 130_000), (110_000, 170_000),
+             (160_000, 250_000))  # fmt: skip
+# Kinds of contract by what their names say.
+_CONTRACTS = (
+    ("intern", ("intern", "internship", "trainee", "apprentice")),
+    ("part", ("part_time", "parttime", "part-time", "temporary", "temp", "seasonal")),
+    ("contract", ("contractor", "contract", "freelance", "consultant")),
+    ("full", ("full_time", "fulltime", "full-time", "permanent", "employee", "salaried")),
+)
+_CONTRACT_WEIGHTS = {"full": 0.75, "contract": 0.12, "part": 0.1, "intern": 0.03, "": 0.05}
+
+
+def seniority(title: str) -> int:
+    words = set(re.findall(r"[a-z]+", title.lower()))
+    levels = [level for level, names in _SENIORITY if words & set(names)]
+    if any(level == 0 for level in levels):
+        return 0
+    return max(levels, default=2)
+
+
+def contract_of(option: str) -> str:
+    """``full``, ``part``, ``contract``, ``intern`` or ``""`` for a contract kind's name."""
+    low = str(option).lower()
+    return next((kind for kind, names in _CONTRACTS if low in names), "")
+
+
+def contract_weights(title: str, options: tuple[Any, ...]) -> list[float]:
+    """How likely each kind of contract is for a job of this title: mostly full time; an
+    internship only for an intern's title (and nothing else for it); no senior role part
+    time or as an internship."""
+    level = seniority(title)
+    out = []
+    for option in options:
+        kind = contract_of(option)
+        weight = _CONTRACT_WEIGHTS[kind]
+        if level == 0:
+            weight = 1.0 if kind == "intern" else 0.0
+        elif kind == "intern" or (level >= 3 and kind == "part"):
+            weight = 0.0
+        out.append(weight)
+    return out if any(out) else [1.0] * len(options)
 
 
 def row_value(kind: str, value: str, column: str) -> str | None:
