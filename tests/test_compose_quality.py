@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime as dt
 import random
 import re
 from collections.abc import Iterator
@@ -1062,6 +1063,33 @@ def test_a_threshold_splits_the_records_it_is_about() -> None:
     assert checked >= 5, checked
 
 
+def test_a_healthier_account_is_the_less_urgent() -> None:
+    """A policy on a reading where more is better (an account's health score) gives the
+    lower reading the higher urgency ("health score above 16: urgent" had it backwards)."""
+    from library.compose.direction import against_the_grain, urgency
+
+    assert against_the_grain("health_score", "priority")
+    assert not against_the_grain("amount", "priority")
+    assert not against_the_grain("health_score", "tier")
+    lib = bundled_library(["customer_success", "todo", "helpdesk", "docs"])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(p_threshold=1.0))
+    checked = 0
+    for seed in (5, 6, 7):
+        for task in compose_tasks([], 24, env=env, seed=seed).tasks:
+            for step in task.gold_plan:
+                for name, bind in step["binds"].items():
+                    source = str(bind.get("path", "")).rsplit(".", 1)[-1]
+                    if bind.get("rule") != "threshold" or not against_the_grain(source, name):
+                        continue
+                    checked += 1
+                    above, otherwise = urgency(bind["above"]), urgency(bind["otherwise"])
+                    assert above is not None and otherwise is not None, bind
+                    assert above < otherwise, (task.task_id, source, name, bind)
+        if checked >= 3:
+            break
+    assert checked >= 3, checked
+
+
 def _policy_notes(services: list[str]) -> Iterator[tuple[ComposeEnv, str, str, dict[str, Any]]]:
     """(env, task id, service, the policy note's record) of tasks composed with every
     threshold moved into a policy note."""
@@ -1180,3 +1208,57 @@ def test_an_extension_moves_its_record_later() -> None:
                 checked += 1
                 assert args["dropoff_at"] > rental["dropoff_at"], (task.task_id, args, rental)
     assert checked >= 2, checked
+
+
+def test_a_check_in_is_done_on_its_day() -> None:
+    """A room booking is checked in on the day it starts, never a week before: no plan
+    checks in a booking whose start is more than a day ahead of the task's clock."""
+    from library.compose.coherence import too_early
+
+    now = dt.datetime(2026, 12, 10, 9, tzinfo=dt.UTC)
+    booking = {"starts_at": "2026-12-19T10:00:00Z", "ends_at": "2026-12-19T12:00:00Z"}
+    assert too_early(booking, "check_in_booking", now)
+    assert not too_early({**booking, "starts_at": "2026-12-10T10:00:00Z"}, "check_in_booking", now)
+    assert not too_early(booking, "update_booking", now)
+    lib = bundled_library(["workplace", "calendar", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    checked = 0
+    tasks = (t for seed in (2, 3, 4, 5) for t in compose_tasks([], 40, env=env, seed=seed).tasks)
+    for task in tasks:
+        if checked >= 2:
+            break
+        world = task_world(task, lib.classes)
+        clock = world.now()
+        for step in task.gold_plan:
+            if "check_in" in step["tool"]:
+                record = world.call(
+                    "workplace__get_booking", {"booking_id": step["arguments"]["booking_id"]}
+                )
+                checked += 1
+                assert (
+                    str(record["data"]["starts_at"])[:10]
+                    <= (clock + dt.timedelta(days=1)).date().isoformat()
+                )
+            world.call(step["tool"], step["arguments"])
+    assert checked >= 2, checked
+
+
+def test_a_passenger_has_one_birth_date_in_every_booking() -> None:
+    """A person listed on several bookings (the ones the request made theirs included) is
+    born on one day: never three "Jason Love" passengers with three birth dates."""
+    lib = bundled_library(["flights", "hotels", "mail", "crm"])
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(p_selection=1.0))
+    listed = 0
+    for task in compose_tasks([], 30, env=env, seed=4).tasks:
+        born: dict[str, set[str]] = {}
+        for booking in task.initial_state.get("flights", {}).get("bookings", {}).values():
+            for passenger in booking.get("passengers") or ():
+                if passenger.get("email") and passenger.get("date_of_birth"):
+                    born.setdefault(passenger["email"], set()).add(passenger["date_of_birth"])
+        for email, days in born.items():
+            listed += 1
+            assert len(days) == 1, (task.task_id, email, days)
+            person = env.pool.person_by_email(email)
+            if person is not None:
+                assert days == {person.born.date().isoformat()}, (task.task_id, email, days)
+    assert listed >= 20, listed

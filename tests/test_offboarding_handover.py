@@ -333,3 +333,26 @@ def test_a_leaver_is_terminated_not_wiped() -> None:
     tools = env.motif_tools(BY_NAME["offboarding"])
     assert {"hr__terminate_employee", "identity__suspend_user"} <= tools, sorted(tools)
     assert not {"hr__delete_employee", "identity__delete_user"} & tools, sorted(tools)
+
+
+def test_what_is_handed_over_has_not_already_happened(walks: list[Walker]) -> None:
+    """A meeting, an event or a room booking a leaver organized that has already ended is
+    no work to hand on: a hand-over moves what is still ahead or under way."""
+    from library.compose.coherence import range_pairs
+    from library.seed.pool import HAPPENING, window_kind
+
+    scheduled = 0
+    for walker in walks:
+        now = walker.base.clock.isoformat()
+        found = {(e.service, e.id): e.record for e in walker.entities if not e.created}
+        for step in walker.steps:
+            if step.tool.kind != UPDATE or step.entity is None:
+                continue
+            record = found.get((step.entity.service, step.entity.id))
+            for start, end in range_pairs(record or {}):
+                if not isinstance((record or {}).get(end), str):
+                    continue  # a salary range, an unset end
+                if window_kind(start, end, "", record, False) in HAPPENING:
+                    scheduled += 1
+                    assert str(record[end]) >= now[:10], (step.tool.qualified, record)
+    assert scheduled >= 10, scheduled

@@ -809,7 +809,11 @@ def test_a_post_in_a_channel_is_a_notice_to_its_readers() -> None:
     library = bundled_library(["expenses", "chat", "mail", "issue_tracker", "meetings", "todo"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.4))
     posts = 0
-    for walker in finished_walks(env, 400, "posts", _Expenses2):
+    # (a post in a colleague's channel is rare: a second batch where the first has few)
+    walks = (w for tag in ("posts", "posts2") for w in finished_walks(env, 400, tag, _Expenses2))
+    for walker in walks:
+        if posts >= 5:
+            break
         told: set[str] = set()
         for step in walker.steps:
             if not step.write:
@@ -988,3 +992,34 @@ def test_no_mail_goes_to_a_contact_who_asked_for_none() -> None:
                 assert not told & {env.identity("email", e) for e in shy}, (step.tool.name, told)
                 written += 1
     assert written >= 10 and flagged >= 5, (written, flagged)
+
+
+def test_no_one_covers_for_a_colleague_who_has_not_started(walks: list[Walker]) -> None:
+    """ "I'm covering for Stephanie today" is never said of a new hire who has not started
+    (their HR record still onboarding): the request then says it helps them instead."""
+    from library.compose import compose as compose_module
+    from library.compose.openings import STAFF, STAFF_HERE
+
+    away = {t.split("{subject}")[-1] for t in STAFF if t not in STAFF_HERE}
+    checked = 0
+    for walker in walks:
+        if walker.motif is None or not walker.steps:
+            continue
+        name = walker.motif.name
+        for variant in range(len(STAFF)):
+            text = compose_module._goal(walker.env, walker.steps, name, variant)
+            if not any(tail.split("{")[0] in text for tail in away if tail.split("{")[0]):
+                continue
+            emails = re.findall(r'\("([^"]+@[^"]+)"\)', text)
+            if not emails:
+                continue
+            checked += 1
+            fresh = compose_module._goal(
+                walker.env, walker.steps, name, variant, frozenset({emails[0].casefold()})
+            )
+            assert not any(tail.split("{")[0] in fresh for tail in away if tail.split("{")[0]), (
+                text,
+                fresh,
+            )
+            break
+    assert checked >= 3, checked

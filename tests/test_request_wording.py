@@ -217,6 +217,10 @@ def test_values_set_on_the_subject_s_own_record_are_what_they_asked(variant: int
     plan[1]["text"]["values"] = [["guest email", "the reservation's guest email"]]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
     assert "asked" not in text, text
+    # how we track the work (a ticket's status, its assignee) is ours, never theirs to ask
+    plan[1]["text"]["values"] = [["status", '"pending"'], ["assignee email", '"jo@ex.com"']]
+    text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
+    assert "asked" not in text and '"pending"' in text, text
 
 
 @pytest.mark.parametrize("variant", range(3))
@@ -771,3 +775,21 @@ def test_a_pipeline_moves_one_stage_on() -> None:
     assert set(forward("stage", deal, list(deal), "proposal", "renewal")) == {
         "negotiation", "closed_lost"
     }  # fmt: skip
+
+
+def test_a_date_the_request_sets_is_a_working_day() -> None:
+    """A meeting, a due date or a start the user asks for falls on a working day: never a
+    Saturday, Christmas Day or New Year's Day."""
+    rng = random.Random(0)
+    seen = set()
+    for start in range(0, 365, 3):
+        now = dt.datetime(2026, 1, 1, 9, tzinfo=dt.UTC) + dt.timedelta(days=start)
+        for p in (
+            Param("starts_at", True, "string", fmt="date-time"),
+            Param("due_date", True, "string", fmt="date"),
+        ):
+            day = dt.date.fromisoformat(str(literal(p, rng, now))[:10])
+            seen.add(day.weekday())
+            assert day.weekday() < 5, (p.name, day)
+            assert (day.month, day.day) not in {(1, 1), (12, 24), (12, 25), (12, 26), (12, 31)}
+    assert seen == {0, 1, 2, 3, 4}, seen

@@ -712,3 +712,13 @@ def test_an_account_not_yet_activated_was_never_logged_into(world: World) -> Non
     staged = [u for u in users if str(u.status) == "staged"]
     assert staged and all(u.last_login_at is None for u in staged), staged
     assert any(u.last_login_at is not None for u in users if str(u.status) == "active")
+
+
+def test_a_record_made_a_person_s_takes_their_birth_date_too() -> None:
+    """A record copied for someone (a customer's profile) shows their birth date with their
+    name and e-mail: one person, one birth date."""
+    pool = seed_pool(0)
+    person = pool.everyone[3]
+    fields = pool.person_fields(person, {"email": "email", "date_of_birth": "date", "dob": "date"})
+    born = person.born.date().isoformat()
+    assert fields == {"email": person.email, "date_of_birth": born, "dob": born}, fields

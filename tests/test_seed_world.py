@@ -416,3 +416,27 @@ def test_an_invoice_state_agrees_with_its_terms() -> None:
             if status == "draft":
                 assert issued > now, invoice
     assert {"overdue", "sent", "draft"} <= seen, seen
+
+
+def test_a_seeded_time_is_to_the_second() -> None:
+    """Stamps are whole seconds, as systems write them (no ``08:49:02.500000Z``)."""
+    for service in ("meetings", "recruiting", "crm", "helpdesk"):
+        for seed in SEEDS:
+            _, state = _state(service, seed)
+            for records in state.values():
+                for record in records.values():
+                    for value in record.values():
+                        if isinstance(value, dt.datetime):
+                            assert value.microsecond == 0, (service, record)
+
+
+def test_a_post_in_a_channel_is_by_one_of_its_members() -> None:
+    """No one posts in a channel they are not in (the note to Lisa went to #design, where
+    she would never read it)."""
+    posts = 0
+    for message, state in _rows("chat", "messages"):
+        members = state["channels"][message["channel_id"]].get("member_emails") or []
+        if members:
+            posts += 1
+            assert message["author_email"] in members, (message, members)
+    assert posts >= 10, posts

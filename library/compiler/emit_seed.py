@@ -462,6 +462,7 @@ class _RecordWriter:
         self._plan_places(fields)
         self._plan_refs(fields)
         self._plan_inherited(fields)
+        self._plan_members(fields)
         self._plan_carrier(fields)
         self._plan_reference(fields)
         values: list[tuple[str | None, Expr]] = []
@@ -683,6 +684,49 @@ class _RecordWriter:
             for g, kept in shared:
                 self.forced[g.name] = f"{parent}.{kept.attr}"
             self._follow_parent(parent, target, fields)
+            return
+
+    def _plan_members(self, fields: list[FieldPlan]) -> None:
+        """A post in a channel (a message in a team's thread) is written by one of the
+        channel's members: no one posts where they cannot read the answer."""
+        for f in fields:
+            if f.type.semantic != "id" or f.type.kind is not Kind.STR:
+                continue
+            ref = resolve_ref(f.type.ref, self.collections)
+            target = self.w.plan.records.get(ref or "")
+            if target is None or ref not in self.seeded or ref == self.resource:
+                continue
+            members = next(
+                (
+                    g
+                    for g in target.fields.values()
+                    if g.type.kind is Kind.LIST
+                    and g.type.item is not None
+                    and g.type.item.semantic == "email"
+                    and set(_snake(g.name).split("_")) & _MEMBER_WORDS
+                ),
+                None,
+            )
+            authors = [
+                g
+                for g in fields
+                if g.name not in self.forced
+                and g.type.semantic == "email"
+                and role_of(_snake(g.name)) in _AUTHORS
+            ]
+            if members is None or not authors:
+                continue
+            forced = self.forced.get(f.name)
+            parent = str(forced)[: -len(".id")] if str(forced).endswith(".id") else None
+            if parent not in self.parents:
+                parent = self._parent_record(str(ref))
+                self.forced[f.name] = f"{parent}.id"
+            for g in authors:
+                drawn = self.value(g.name, g.type, g.required, g.unique, 0, "")
+                if drawn is not None:
+                    self.forced[g.name] = _call(
+                        "pool.member", f"{parent}.{members.attr}", drawn, "rng"
+                    )
             return
 
     def _follow_parent(self, parent: str, target: RecordPlan, fields: list[FieldPlan]) -> None:
@@ -2146,6 +2190,9 @@ _SCHEDULED = frozenset(
     {"scheduled", "starts", "start", "event", "meeting", "pickup", "departure", "effective",
      "planned", "appointment", "publish", "arrival", "flight"}
 )  # fmt: skip
+# Lists of a parent's members (a channel's ``member_emails``) and who writes in it.
+_MEMBER_WORDS = frozenset({"member", "members", "participant", "participants"})
+_AUTHORS = frozenset({"author", "sender", "from", "poster", "posted_by", "created_by", "user"})
 # A parent's stamp after which nothing more goes on it (an expense report's submission).
 _SEALS = frozenset({"submitted", "sent", "issued", "filed", "finalized", "finalised"})
 # Words naming a person's own address or number, where a pattern hides the semantic type.

@@ -27,6 +27,7 @@ from library.compose.context import Entity, Fact, be, field_words
 from library.compose.direction import (
     DECIDED,
     RAISES_URGENCY,
+    against_the_grain,
     clashing,
     forward,
     is_stage,
@@ -1066,6 +1067,8 @@ class Binding(WalkState):
         if not fresh:
             return None
         kept = [v for v in options if v == current]  # a branch may keep the value
+        # (a health score runs the other way: the healthier account is the less urgent)
+        higher = above != against_the_grain(fact.field, p.name)
 
         def ordered(value: str, other: str) -> bool:
             # The bigger number gets the higher rung ("orders over $500 are urgent"): the
@@ -1075,7 +1078,7 @@ class Binding(WalkState):
                 return True
             if mine is None or theirs is None:
                 return False
-            return mine > theirs if above else mine < theirs
+            return mine > theirs if higher else mine < theirs
 
         pairs = [
             (value, other)

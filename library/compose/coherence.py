@@ -4,6 +4,7 @@ ordered (a rental ends after it starts)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from library.graph.nodes import name_words, tool_verb
 from library.rubric.values import timestamp
 from library.seed.pool import (
     AHEAD_STATES,
+    HAPPENING,
     LIVE_STATES,
     PAST_STATES,
     TERMS_PLACES,
@@ -59,6 +61,11 @@ def ends_record(tool_name: str) -> bool:
 
 
 # A person record's states that say they are away or gone: no work is handed to them.
+# States of a colleague's record before they started (a new hire, an invited account):
+# no one covers for them "today".
+NOT_STARTED = frozenset(
+    {"onboarding", "staged", "invited", "provisioned", "pre_hire", "preboarding", "pending"}
+)
 AWAY_STATES = frozenset(
     {"suspended", "deactivated", "disabled", "terminated", "inactive", "locked", "on_leave",
      "offboarded", "deprovisioned", "left", "blocked"}
@@ -83,10 +90,24 @@ CALLS_OFF = frozenset({"void", "cancel", "delete"})
 _DONE_FLAGS = ("completed", "is_completed", "done", "is_done")
 
 
-def work_over(record: Mapping[str, Any]) -> bool:
-    """Whether a record's work is over (a closed ticket, a sent quote, a to-do ticked off):
-    nothing to hand on."""
-    return status_of(record) in FINAL or any(record.get(f) is True for f in _DONE_FLAGS)
+def work_over(record: Mapping[str, Any], now: str | None = None) -> bool:
+    """Whether a record's work is over (a closed ticket, a sent quote, a to-do ticked off,
+    and given ``now``, an ISO time, a meeting or event that has ended): nothing to hand
+    on."""
+    if status_of(record) in FINAL or any(record.get(f) is True for f in _DONE_FLAGS):
+        return True
+    return now is not None and _happened(record, now)
+
+
+def _happened(record: Mapping[str, Any], now: str) -> bool:
+    """Whether what ``record`` schedules (a meeting, an event, a booking) ended before now."""
+    today = _comparable(now)
+    for start, end in range_pairs(record):
+        b = _comparable(record.get(end))
+        kind = window_kind(start, end, "", record, False)
+        if isinstance(b, str) and isinstance(today, str) and b < today and kind in HAPPENING:
+            return True
+    return False
 
 
 def archived(record: Mapping[str, Any]) -> bool:
@@ -161,6 +182,23 @@ def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     if kind != "action":
         return False
     return verb in FOLLOW_UPS.get(state, frozenset())
+
+
+# Actions of arriving for what a record books: done on its day, not a week before.
+_ARRIVALS = ("check_in", "checkin", "board")
+
+
+def too_early(record: Mapping[str, Any], tool_name: str, now: dt.datetime) -> bool:
+    """Whether an arrival (a check-in) is asked for a record whose start is more than a
+    day ahead: a room is not checked in nine days before the meeting."""
+    if not any(word in tool_name.lower() for word in _ARRIVALS):
+        return False
+    tomorrow = (now + dt.timedelta(days=1)).date().isoformat()
+    for start, _ in range_pairs(record):
+        begins = _comparable(record.get(start))
+        if isinstance(begins, str) and begins[:10] > tomorrow:
+            return True
+    return False
 
 
 # (start pattern, end replacement): "starts_at" -> "ends_at", "check_in_date" -> ...

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from library.compose.catalog import singular, title, words
+from library.compose.coherence import NOT_STARTED, status_of
 from library.compose.config import ComposeConfig
 from library.compose.context import Entity, Fact, field_words
 from library.compose.derive import answer_criteria, guard_criteria, state_criteria
@@ -459,7 +460,7 @@ def candidate(
         plan,
         guards,
         [{"field": field_words(f.field), "of": f.entity.the} for f, _ in answers],
-        goal=_goal(env, steps, motif, variant),
+        goal=_goal(env, steps, motif, variant, _not_started(walker)),
         variant=variant,
     )
     if any(lit not in instruction for lit in literals):
@@ -551,9 +552,26 @@ def _fits_the_subject(env: ComposeEnv, steps: Sequence[Step], motif: str) -> boo
     return person is not None and bool(person.staff)
 
 
-def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> str:
+def _not_started(walker: Walker) -> frozenset[str]:
+    """The e-mails of colleagues whose records say they have not started yet."""
+    return frozenset(
+        email.casefold()
+        for row in walker.person_rows()
+        if isinstance(email := row.get("email"), str) and status_of(row) in NOT_STARTED
+    )
+
+
+def _goal(
+    env: ComposeEnv,
+    steps: Sequence[Step],
+    motif: str,
+    variant: int,
+    not_started: frozenset[str] = frozenset(),
+) -> str:
     """The opening sentence: what the request is about (the person or record the task
-    starts from) and, when the plan's workflow is about that person, which workflow."""
+    starts from) and, when the plan's workflow is about that person, which workflow. A
+    colleague who has not started yet (``not_started``) is not away: no one covers for
+    them."""
     first = steps[0]
     t = first.text
     said = _said(first)
@@ -569,7 +587,7 @@ def _goal(env: ComposeEnv, steps: Sequence[Step], motif: str, variant: int) -> s
     if person is not None and person.full_name:
         email = person.email.casefold()
         about = BY_NAME[motif].goals if motif and _about(env, steps, motif, email) else ()
-        here = bool(person.staff) and _takes_part(env, steps, email)
+        here = bool(person.staff) and (_takes_part(env, steps, email) or email in not_started)
         return opening(
             person.full_name if by_name is not None else f"{person.full_name} ({said})",
             motif,

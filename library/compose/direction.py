@@ -112,6 +112,19 @@ def rank(field: str, value: Any) -> int | None:
     return None
 
 
+# Readings where more is better (an account's health, a customer's satisfaction): the
+# lower one calls for more urgency ("health score below 40 -> urgent"), not the higher.
+_WELLBEING = re.compile(
+    r"(^|_)(health|satisfaction|nps|csat|sentiment|engagement|adoption|rating|uptime)(_|$)"
+)
+
+
+def against_the_grain(source: str, target: str) -> bool:
+    """Whether a bigger number in ``source`` calls for a lower rung of ``target``: a higher
+    health score makes a CTA less urgent."""
+    return is_urgency(target) and bool(_WELLBEING.search(source.lower()))
+
+
 def is_urgency(field: str) -> bool:
     return bool(_URGENCY_FIELDS.search(field.lower()))
 

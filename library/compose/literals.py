@@ -163,8 +163,21 @@ def number(p: Param, rng: random.Random, integer: bool) -> int | float | None:
     return round(rng.uniform(max(lo, 1.0) if hi > 1 else lo, hi), 2)
 
 
+# Days offices are closed nearly everywhere (month, day): no meeting or deadline set on them.
+_CLOSED = frozenset({(1, 1), (12, 24), (12, 25), (12, 26), (12, 31)})
+
+
+def working_day(day: dt.datetime) -> dt.datetime:
+    """``day``, or the next one that is neither a weekend nor a public holiday."""
+    while day.weekday() >= 5 or (day.month, day.day) in _CLOSED:
+        day += dt.timedelta(days=1)
+    return day
+
+
 def when(p: Param, rng: random.Random, now: dt.datetime) -> str:
-    day = now + dt.timedelta(days=rng.randint(2, 45))
+    """A date or time a user would set: a working day, a few days to weeks ahead, at an
+    office hour."""
+    day = working_day(now + dt.timedelta(days=rng.randint(2, 45)))
     if p.key == "date" or p.fmt == "date":
         return day.date().isoformat()
     return day.replace(hour=rng.choice((9, 10, 11, 14, 15, 16)), minute=0, second=0).strftime(

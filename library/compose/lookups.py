@@ -57,6 +57,7 @@ from library.compose.topics import ASKED_BY_COLLEAGUES, asked_by_colleague, matt
 from library.compose.walk_state import Reject, as_record, found_records
 from library.runtime.service import Record
 from library.seed.pool import (
+    BIRTH_FIELDS,
     LIKELIHOOD_FIELDS,
     SeedPool,
     grade_order,
@@ -562,14 +563,17 @@ class Lookups(Binding):
             raise Reject("lookup_misses_anchor")
         search = "search" in text
         leavers = self._leavers_work(tool, args, info)
-        if leavers and all(work_over(r) for _, r in found):
-            raise Reject("nothing_to_hand_over")  # a to-do they ticked off stays theirs
+        now = self.base.clock.isoformat()
+        if leavers and all(work_over(r, now) for _, r in found):
+            raise Reject("nothing_to_hand_over")  # a to-do ticked off, a meeting held
         if leavers and len(found) > 1:
             # A hand-over hands over all of the leaver's live work of a kind: the world gives
             # them one such record, the other live ones are other colleagues'; what they
             # finished stays theirs (none of their work is left behind).
+            # (a meeting they held is handed to another too: the one left to hand over is
+            # ahead, and no ended one beside it needs telling apart)
             live = [i for i, (_, r) in enumerate(found) if not work_over(r)]
-            keep = self.rng.choice(live)
+            keep = self.rng.choice([i for i in live if not work_over(found[i][1], now)])
             for i in live:
                 if i != keep:
                     self._hand_to_another(tool.service, info, str(found[i][1]["id"]), leavers)
@@ -777,6 +781,7 @@ class Lookups(Binding):
         if not self.hands_work_over():
             return
         subjects = self.subjects()
+        now = self.base.clock.isoformat()
         seen = {(e.service, e.collection, e.id) for e in self.entities}
         seen |= {(d.service, d.collection, d.id) for d, _ in self.decoys}
         for (service, name), info in self.catalog.collections.items():
@@ -814,7 +819,7 @@ class Lookups(Binding):
                 ]
                 if not theirs and not lists:
                     continue
-                if (service, name, rid) in seen or work_over(record.model_dump()):
+                if (service, name, rid) in seen or work_over(record.model_dump(), now):
                     continue
                 if theirs:
                     try:
@@ -1526,12 +1531,16 @@ def _names_elsewhere(
 
 def _listed_as(row: dict[str, Any], person: Any) -> bool:
     """Make a listed person (a passenger, a guest) ``person``: their names, and their
-    e-mail and phone where the list keeps them. True where anything changed."""
+    e-mail, phone and birth date where the list keeps them. True where anything changed."""
     before = dict(row)
     row.update(first_name=person.first_name, last_name=person.last_name)
     for key, value in (("email", person.email), ("phone", person.phone)):
         if isinstance(row.get(key), str):
             row[key] = value
+    for key in BIRTH_FIELDS:
+        if row.get(key) is not None:  # one person, one birth date (as the row keeps it)
+            born = person.born.date()
+            row[key] = born.isoformat() if isinstance(row[key], str) else born
     return row != before
 
 

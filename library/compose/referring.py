@@ -712,6 +712,8 @@ class Writer:
         request says so instead of setting values for no stated reason."""
         if self.subject is None or not pairs or not name.startswith(f"{self.subject.first}'s "):
             return False
+        if any(set(re.findall(r"[a-z]+", lab.lower())) & _OUR_FIELDS for lab, _ in pairs):
+            return False  # a customer asks for two rooms, never for their ticket's status
         return all(
             p.startswith('"') or re.fullmatch(r"-?\d+(\.\d+)?", p) is not None for _, p in pairs
         )
@@ -845,6 +847,14 @@ _STATES = frozenset(
      "prerelease", "paid", "open", "closed", "visible", "hidden", "done", "complete", "urgent",
      "default", "primary", "verified", "pinned", "favorite", "favourite", "flagged", "locked",
      "muted", "enabled", "disabled", "important", "spam", "available", "online"}
+)  # fmt: skip
+
+
+# Fields of a record that are ours to set (how we track and route the work), which the
+# person the record is about never asks for.
+_OUR_FIELDS = frozenset(
+    {"status", "stage", "priority", "severity", "assignee", "owner", "queue", "group", "team",
+     "tags", "labels", "notes", "internal", "agent", "csm", "recruiter", "pipeline"}
 )  # fmt: skip
 
 

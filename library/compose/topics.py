@@ -131,8 +131,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "meeting_topic": ("Delivery review", "Order status call"),
         "email_subject": ("An update on your order", "About your delivery"),
         "body:message": (
-            "We've updated your order as you asked; we'll let you know when it ships.",
-            "Your order is sorted; you'll get tracking details as soon as it ships.",
+            "We've looked into your order; we'll keep you posted on its delivery.",
+            "Your order is sorted; we'll keep you posted on its delivery.",
         ),
         "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
         "task_title": ("Confirm the delivery", "Check the shipment"),
@@ -198,7 +198,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "email_subject": ("Following up", "Checking in", "Quick follow-up"),
         "body:message": (
             "Just following up on our conversation; let me know how you'd like to proceed.",
-            "Checking in to see whether everything is sorted on your side.",
+            "Thanks for your message; we're looking into it and will come back to you soon.",
         ),
         # whoever writes the note: it says where the case stands, not who chased it
         "body:comment": ("Waiting on their reply.", "Customer contacted; waiting to hear back."),
@@ -311,8 +311,8 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "body:message": ("The travel arrangements are updated; the details are on the bookings.",),
     },
     "expenses": {
-        "email_subject": ("Expense report update", "Expenses processed"),
-        "body:message": ("The expense report is processed; the details are on the report.",),
+        "email_subject": ("Expense report update", "Expense report handled"),
+        "body:message": ("I've taken care of the expense report; the details are on it.",),
     },
     # the colleague keeps the case moving whether or not the plan wrote to the customer
     "follow-up": {

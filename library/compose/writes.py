@@ -30,6 +30,7 @@ from library.compose.coherence import (
     opted_out,
     range_pairs,
     status_of,
+    too_early,
 )
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.derive import changed_fields
@@ -267,7 +268,10 @@ class Writes(Binding):
         current = self._state_record(entity.service, entity.collection, entity.id)
         if current is None:
             return False
-        return may_write(self.env.dumps.dump(current), str(tool.kind), tool.name)
+        record = self.env.dumps.dump(current)
+        if too_early(record, tool.name, self.base.clock):
+            return False  # a check-in on the day, not a week before
+        return may_write(record, str(tool.kind), tool.name)
 
     def _write(
         self,

@@ -92,6 +92,7 @@ class Person:
         return f"{local}@{provider}"
 
 
+BIRTH_FIELDS = frozenset({"date_of_birth", "birth_date", "birthdate", "birthday", "dob"})
 # Roles of a record's own second addresses: its person's private e-mail or other phone.
 _OWN_ADDRESSES = frozenset({"personal", "private", "home"})
 
@@ -167,7 +168,8 @@ class SeedPool:
         out: dict[str, Any] = {}
         for name, key in fields.items():
             low = name.lower()
-            owner = "" if low in ("company", "company_name") else vocab.role_of(low)
+            born = low in BIRTH_FIELDS  # ``date_of_birth``: the record's own person's
+            owner = "" if born or low in ("company", "company_name") else vocab.role_of(low)
             private = owner in _OWN_ADDRESSES
             if owner != role and not (private and not role):
                 continue  # another role's person (a record's personal e-mail is its own)
@@ -183,6 +185,8 @@ class SeedPool:
                 out[name] = person.company
             elif low == "username" or low.endswith("_username"):
                 out[name] = person.username
+            elif born:
+                out[name] = person.born.date().isoformat()  # one birth date per person
             elif part is not None and (key == "person_name" or low != "name"):
                 out[name] = getattr(person, part)
         return out
@@ -437,6 +441,13 @@ class SeedPool:
         return getattr(record, attr, None) if record is not None else None
 
     @staticmethod
+    def member(members: Any, drawn: Any, rng: random.Random) -> Any:
+        """Who writes in a group (a channel): the one drawn where they are a member (or
+        the group lists no one), else one of its members."""
+        listed = list(members or ())
+        return drawn if not listed or drawn in listed else rng.choice(listed)
+
+    @staticmethod
     def until(sealed: Any, now: dt.datetime) -> dt.datetime:
         """The clock of a record under a parent that was sealed (a report submitted): what
         is on it happened before then, else before now."""
@@ -675,7 +686,7 @@ class SeedPool:
             if stamp < first:
                 last = min(now, limit)
                 if since < last < first:  # little time between the two: halfway
-                    first = since + (last - since) / 2
+                    first = since + dt.timedelta(seconds=(last - since).total_seconds() // 2)
                 span = max(0, int((last - first).total_seconds()))
                 stamp = min(first + dt.timedelta(seconds=rng.randint(0, span)), now)
         return stamp
