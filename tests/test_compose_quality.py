@@ -1262,3 +1262,28 @@ def test_a_passenger_has_one_birth_date_in_every_booking() -> None:
             if person is not None:
                 assert days == {person.born.date().isoformat()}, (task.task_id, email, days)
     assert listed >= 20, listed
+
+
+def test_a_shipment_on_its_way_keeps_its_carrier() -> None:
+    """A shipment already in transit (or delivered) keeps how it travels: no plan changes
+    its carrier or its service level mid-route."""
+    from library.compose.coherence import set_in_motion
+
+    assert set_in_motion({"status": "in_transit"}, "carrier")
+    assert set_in_motion({"status": "delivered"}, "service_level")
+    assert not set_in_motion({"status": "label_created"}, "carrier")
+    assert not set_in_motion({"status": "in_transit"}, "notes")
+    lib = bundled_library(["shipping", "storefront", "mail", "helpdesk"])
+    env = make_env(lib.classes, lib.nodes)
+    routed = 0
+    for task in compose_tasks([], 40, env=env, seed=6).tasks:
+        shipments = task.initial_state.get("shipping", {}).get("shipments", {})
+        for step in task.gold_plan:
+            if not step["tool"].startswith("shipping__update"):
+                continue
+            record = shipments.get(step["arguments"].get("shipment_id"), {})
+            for name in step["arguments"]:
+                if name != "shipment_id" and record:
+                    routed += 1
+                    assert not set_in_motion(record, name), (task.task_id, name, record)
+    assert routed >= 3, routed

@@ -254,3 +254,19 @@ def test_what_a_plan_writes_points_at_nothing_that_is_not_there() -> None:
     assert len(texts) > 20
     pointing = [t for t in texts if re.search(r"\b(below|attached|enclosed)\b", t, re.I)]
     assert not pointing, pointing
+
+
+def test_the_work_due_first_is_open_work(walks: list[Walker]) -> None:
+    """ "The ticket due first" picks among the open ones: a solved ticket due earlier is no
+    one's next job, so a rule by due date never lands on finished work."""
+    from library.compose.coherence import work_over
+
+    ruled = 0
+    for walker in walks:
+        for step in walker.steps:
+            rule = step.rule
+            if rule is None or step.entity is None or not re.search(r"due|deadline", rule.field):
+                continue
+            ruled += 1
+            assert not work_over(step.entity.record), (rule, step.entity.record)
+    assert ruled >= 5, ruled

@@ -297,7 +297,7 @@ def test_no_work_goes_to_a_colleague_who_is_away() -> None:
     """The colleague a request hands work to, assigns or books is at work: no person record
     of theirs says suspended, on leave or terminated (strict reading of seed 97: a leaver's
     work handed to a colleague whose Identity account was suspended)."""
-    lib = bundled_library(["identity", "crm", "helpdesk", "todo", "calendar", "hr"])
+    lib = bundled_library(["identity", "crm", "helpdesk", "todo", "calendar", "hr", "recruiting"])
     env = make_env(lib.classes, lib.nodes)
     checked = 0
     for task in compose_tasks([], 40, env=env, seed=2).tasks:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -606,11 +607,25 @@ def test_a_person_the_request_names_is_named_again_not_reached_through_a_record(
 def test_a_verdict_comes_before_the_decision_it_informs(env: ComposeEnv) -> None:
     """No verdict (an interview's recommendation) is recorded on a record hanging on one
     the plan already moved on (the application, once advanced to "hired")."""
-    world, base = env.world(0)
+
+    def held(world: Any) -> str | None:  # an interview held, for an application not decided
+        state = world.services["recruiting"].state
+        return next(
+            (
+                i
+                for i, r in state.interviews.items()
+                if r.starts_at < world.now()
+                and state.applications[r.application_id].stage != "hired"
+            ),
+            None,
+        )
+
+    world, base = next((w, b) for w, b in map(env.world, range(8)) if held(w) is not None)
     walker = Walker(env, world, base, random.Random(0))
     update = env.catalog.tools["recruiting__update_interview"]
-    rid = next(iter(world.services["recruiting"].state.interviews))
-    record = world.services["recruiting"].state.interviews[rid].model_dump(mode="json")
+    state = world.services["recruiting"].state
+    rid = str(held(world))
+    record = state.interviews[rid].model_dump(mode="json")
     interview = Entity("recruiting", "interviews", rid, record, 0, "", "interview")
     application = _entity("applications", str(record["application_id"]))
     application.service = "recruiting"

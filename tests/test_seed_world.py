@@ -440,3 +440,10 @@ def test_a_post_in_a_channel_is_by_one_of_its_members() -> None:
             posts += 1
             assert message["author_email"] in members, (message, members)
     assert posts >= 10, posts
+
+
+def test_an_application_is_made_when_the_candidate_applies() -> None:
+    """An application's record comes to be when the candidate applies: its applied time is
+    its creation, never a day after the record was made."""
+    for application, _ in _rows("recruiting", "applications"):
+        assert application["applied_at"] == application["created_at"], application

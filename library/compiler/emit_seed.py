@@ -1065,6 +1065,9 @@ class _RecordWriter:
         tokens = set(low.replace("-", "_").split("_"))
         if "birth" in tokens or low in ("dob", "birthday", "birthdate"):
             return f"{self._who(role_of(low))}.born{suffix}"  # one birth date per person
+        if tokens & _BORN_WITH and len(tokens) <= 3:  # ``applied_at``: when it came to be
+            self.uses.add("created")
+            return f"created{suffix}"
         pay = next((v for v, k in self.window_kinds if k == "pay_period"), None)
         if low == "pay_date" and pay is not None:
             return f"({pay}[1] + dt.timedelta(days=3)){suffix}"
@@ -2190,6 +2193,9 @@ _SCHEDULED = frozenset(
     {"scheduled", "starts", "start", "event", "meeting", "pickup", "departure", "effective",
      "planned", "appointment", "publish", "arrival", "flight"}
 )  # fmt: skip
+# Stamps of the moment a record came to be (an application is made when one applies): the
+# record's creation, not a moment after it.
+_BORN_WITH = frozenset({"applied", "registered", "enrolled", "ordered", "placed", "requested"})
 # Lists of a parent's members (a channel's ``member_emails``) and who writes in it.
 _MEMBER_WORDS = frozenset({"member", "members", "participant", "participants"})
 _AUTHORS = frozenset({"author", "sender", "from", "poster", "posted_by", "created_by", "user"})

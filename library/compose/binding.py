@@ -21,6 +21,7 @@ from library.compose.coherence import (
     FINAL,
     archived,
     money_taken,
+    set_in_motion,
     status_of,
 )
 from library.compose.context import Entity, Fact, be, field_words
@@ -290,6 +291,16 @@ class Binding(WalkState):
                 for f in out
                 if self.env.identity(key, f.value) not in subjects or self._in_the_matter(f.entity)
             ]
+            if is_staff_role(role_of(p.name)):
+                # work goes to no one who is away (an interviewer on leave), however the
+                # request came to know them; the one it is about (a leaver) is its subject
+                away = self._away()
+                out = [
+                    f
+                    for f in out
+                    if str(f.value).casefold() not in away
+                    or self.env.identity(key, f.value) in subjects
+                ]
         if key == "money":
             # Money comes from the matter the request works on (the invoice it sends), not
             # from another record of the customer's (an order nothing else touches).
@@ -1268,6 +1279,8 @@ class Binding(WalkState):
                 and not hands_over(role_of(p.name))
             ):
                 continue  # whom a record is about stays; only who handles it changes
+            if entity is not None and set_in_motion(entity.record, p.name):
+                continue  # a shipment in transit keeps its carrier
             out.append(p)
         return out
 

@@ -184,6 +184,23 @@ def may_write(record: Mapping[str, Any], kind: str, tool_name: str) -> bool:
     return verb in FOLLOW_UPS.get(state, frozenset())
 
 
+# How a consignment travels, fixed once it is on its way: no carrier changed mid-transit.
+_ON_ITS_WAY = frozenset(
+    {"in_transit", "shipped", "out_for_delivery", "delivered", "dispatched", "picked_up",
+     "fulfilled", "partially_fulfilled", "returned"}
+)  # fmt: skip
+_ROUTE = re.compile(
+    r"(^|_)(carrier|service_level|shipping_method|delivery_method|origin|destination|"
+    r"ship_to|shipping_address|weight|package)(_|$)"
+)
+
+
+def set_in_motion(record: Mapping[str, Any], field: str) -> bool:
+    """Whether ``field`` says how a consignment travels and the record is already on its
+    way (a shipment in transit keeps its carrier and its service level)."""
+    return status_of(record) in _ON_ITS_WAY and bool(_ROUTE.search(field.lower()))
+
+
 # Actions of arriving for what a record books: done on its day, not a week before.
 _ARRIVALS = ("check_in", "checkin", "board")
 

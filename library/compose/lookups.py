@@ -221,6 +221,7 @@ def _paged(data: Any, found: list[tuple[str, dict[str, Any]]]) -> bool:
     return isinstance(total, int) and total > len(found)
 
 
+_DUE = re.compile(r"(^|_)(due|deadline)(_|$)")  # when work must be done by
 _SEARCHABLE_NAMES = frozenset({"name", "title", "subject", "full_name", "display_name"})
 
 
@@ -624,6 +625,12 @@ class Lookups(Binding):
                     for o in options
                     if o.field in STATUS_FIELDS and not work_over(records[apply_rule(o, records)])
                 ]
+            # "the ticket due first" is the first of the open work: never a solved ticket
+            options = [
+                o
+                for o in options
+                if not _DUE.search(o.field) or not work_over(records[apply_rule(o, records)])
+            ]
             if not options:
                 raise Reject("ambiguous")
             rule = self.rng.choice(options)
