@@ -579,6 +579,8 @@ def test_a_record_found_by_a_name_is_not_picked_by_it_again() -> None:
         # "the new ticket" would read as one just created: the value is quoted instead
         ("status", "new", 'whose status is "new"', "new ticket"),
         ("channel", "web_form", 'whose channel is "web_form"', "web-form"),
+        # "the open ticket" when another is "new" (open too, in plain words): quoted
+        ("status", "open", 'whose status is "open"', "open ticket"),
     ],
 )
 def test_a_record_picked_by_its_state_is_named_by_it(

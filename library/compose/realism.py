@@ -136,9 +136,10 @@ _SAID_BEFORE = {
 }  # fmt: skip
 # Values that would say something else there: "the new ticket" reads as one just created,
 # "the lowest-priority ticket" as a comparison, "the todo task" as nothing.
+# (nor "open" or "active": in plain words a "new" ticket is open too, a trialing plan active)
 _NOT_SAID_BEFORE = frozenset(
     {"new", "todo", "other", "none", "unknown", "default", "custom", "all", "any", "lowest",
-     "highest", "requires_capture"}
+     "highest", "requires_capture", "open", "active"}
 )  # fmt: skip
 _WORDISH = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+){0,2}")
 

@@ -513,7 +513,7 @@ LISTS: dict[str, tuple[str, ...]] = {
     ),
     "risk_reason": (
         "Usage dropped 40% in 30 days", "Executive sponsor left the company",
-        "Three open escalations", "Renewal in 60 days without a plan", "Seats below contract",
+        "Three open escalations", "Renewal coming up without a plan", "Seats below contract",
         "Low NPS in the last survey", "Champion changed roles",
     ),
     "cancel_reason": (
