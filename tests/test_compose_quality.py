@@ -9,6 +9,7 @@ import datetime as dt
 import random
 import re
 from collections.abc import Iterator
+from itertools import chain
 from types import SimpleNamespace
 from typing import Any
 
@@ -404,7 +405,9 @@ def test_a_message_to_a_colleague_is_worded_for_a_colleague(composed):
                 if bind.get("from") != "user" or said == topic_texts(task.motif, kind):
                     continue  # no colleague's wording for this text
                 checked += 1
-                assert (step["arguments"][name] in said) == internal, (task.task_id, name)
+                # (to the colleague the work was done for: that it is done, "Your ... is handled")
+                told = (*said, *topic_texts(task.motif, kind, internal=True, reporting=True))
+                assert (step["arguments"][name] in told) == internal, (task.task_id, name)
     assert checked, "no message to check"
 
 
@@ -966,9 +969,13 @@ def test_no_decoy_is_a_copy_of_a_person(composed):
     """One person is one candidate, one customer, one user: a selection rule's decoys are
     records a person has (their orders, their tickets), never copies of the person found by
     their own e-mail (three "Valerie Morales" candidates to choose from)."""
-    _, result = composed
+    env, result = composed
     decoys = 0
-    for task in result.tasks:
+    # (a person collection's decoy is rare: a second batch where the first has none)
+    more = (t for seed in (12, 13) for t in compose_tasks([], 30, env=env, seed=seed).tasks)
+    for task in chain(result.tasks, more):
+        if decoys >= 1 and task not in result.tasks:
+            break
         for d in task.decoys:
             records = task.initial_state.get(d["service"], {}).get(d["collection"], {})
             if not is_person_resource(d["collection"]) or d["id"] not in records:
@@ -1287,3 +1294,47 @@ def test_a_shipment_on_its_way_keeps_its_carrier() -> None:
                     routed += 1
                     assert not set_in_motion(record, name), (task.task_id, name, record)
     assert routed >= 3, routed
+
+
+def test_a_stated_reason_fits_the_kind_the_request_states() -> None:
+    """A CTA the request creates as "renewal" is raised for the renewal ("Contract ends
+    next quarter"), never for "Usage dropped 40% in 30 days"."""
+    from library.compose.binding import fitted_to_kind
+    from library.compose.plan import Bound
+    from library.seed.vocab import BY_KIND
+
+    out = fitted_to_kind(
+        {"type": Bound.literal("renewal"), "reason": Bound.literal("Three open escalations")},
+        "customer_success.ctas",
+        random.Random(0),
+    )
+    assert out["reason"].value in BY_KIND["risk_reason"]["renewal"], out["reason"]
+    lib = bundled_library(["customer_success", "todo", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    made = 0
+    for task in compose_tasks([], 24, env=env, seed=3).tasks:
+        for step in task.gold_plan:
+            args = step["arguments"]
+            if step["tool"] == "customer_success__create_cta" and args.get("type"):
+                made += 1
+                assert args["reason"] in BY_KIND["risk_reason"][args["type"]], args
+    assert made >= 2, made
+
+
+def test_a_copy_moved_to_another_state_keeps_nothing_that_state_never_holds() -> None:
+    """A paid invoice copied as a draft has nothing paid on it ("the smallest amount paid" on
+    a draft was impossible): a copy moved to a state leaves unset what every record in that
+    state leaves unset."""
+    lib = bundled_library(["invoicing"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    info = env.catalog.collection("invoicing", "invoices")
+    invoices = world.services["invoicing"].state.invoices.values()
+    paid = next(r for r in invoices if r.status == "paid" and r.amount_paid)
+    ahead = world.now().date() + dt.timedelta(days=5)  # a draft is issued ahead
+    terms = {"issue_date": ahead, "due_date": ahead + dt.timedelta(days=30)}
+    draft = walker._copy("invoicing", info, paid, "inv_copy", {"status": "draft", **terms})
+    assert draft.status == "draft" and not draft.amount_paid, draft
+    kept = walker._copy("invoicing", info, paid, "inv_copy2", {"memo": "Thanks."})
+    assert kept.amount_paid == paid.amount_paid  # the same state keeps what it holds

@@ -270,3 +270,18 @@ def test_the_work_due_first_is_open_work(walks: list[Walker]) -> None:
             ruled += 1
             assert not work_over(step.entity.record), (rule, step.entity.record)
     assert ruled >= 5, ruled
+
+
+def test_no_record_is_picked_by_what_was_paid_on_it() -> None:
+    """ "The invoice with the smallest amount paid" picks by the money's history, not by how
+    big the matter is: a total or an amount may order records, what was paid, refunded or
+    taxed may not."""
+    from library.compose.catalog import FieldMeta
+
+    def money(name: str) -> FieldMeta:
+        return FieldMeta(name, "number", "money")
+
+    assert chosen_by("total", money("total"), 10.0)
+    assert chosen_by("amount_due", money("amount_due"), 10.0)
+    for name in ("amount_paid", "amount_refunded", "tax_total", "fees"):
+        assert not chosen_by(name, money(name), 10.0), name

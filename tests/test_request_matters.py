@@ -564,7 +564,10 @@ def test_a_number_decides_only_what_a_policy_would() -> None:
 def test_every_rule_on_a_number_is_one_a_policy_would_state(walks: list[Walker]) -> None:
     """Over the walks: each threshold (stated or in a policy note) reads a number that
     decides the field it sets, and the bigger number gets the higher value ("orders over
-    $500 are urgent", never "... are low priority, the others urgent")."""
+    $500 are urgent", never "... are low priority, the others urgent"), save a reading
+    where more is better (a healthier account is the less urgent)."""
+    from library.compose.direction import against_the_grain
+
     seen = ranked = 0
     for walker in walks:
         for step in walker.steps:
@@ -574,6 +577,8 @@ def test_every_rule_on_a_number_is_one_a_policy_would_state(walks: list[Walker])
                 source = str(bind["path"]).rsplit(".", 1)[-1]
                 assert decides(source, name), (_tools(walker), source, name)
                 high, low = rank(name, bind["above"]), rank(name, bind["otherwise"])
+                if against_the_grain(source, name):
+                    high, low = low, high
                 if high is not None or low is not None:  # the bigger number, the higher rung
                     assert high is not None and low is not None and high > low, bind
                     ranked += 1

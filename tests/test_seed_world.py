@@ -447,3 +447,75 @@ def test_an_application_is_made_when_the_candidate_applies() -> None:
     its creation, never a day after the record was made."""
     for application, _ in _rows("recruiting", "applications"):
         assert application["applied_at"] == application["created_at"], application
+
+
+def test_a_reason_fits_the_kind_of_its_record() -> None:
+    """An expansion CTA is raised for growth ("A new team asked for access"), not because
+    the executive sponsor left: a record's reason is one for its type."""
+    from library.seed.vocab import BY_KIND
+
+    kinds = set()
+    for cta, _ in _rows("customer_success", "ctas"):
+        kinds.add(cta["type"])
+        assert cta["reason"] in BY_KIND["risk_reason"][cta["type"]], cta
+    assert len(kinds) >= 3, kinds
+
+
+@pytest.mark.parametrize(
+    ("service", "collection", "due"),
+    [
+        ("helpdesk", "tickets", "due_at"),
+        ("issue_tracker", "issues", "due_date"),
+        ("customer_success", "ctas", "due_date"),
+        ("todo", "tasks", "due_date"),
+    ],
+)
+def test_work_is_due_after_it_was_made(service: str, collection: str, due: str) -> None:
+    """A ticket is not due three days before it was opened: a due date follows the
+    record's creation."""
+    dated = 0
+    for record, _ in _rows(service, collection):
+        if record.get(due) is not None:
+            dated += 1
+            assert _at(record[due]).date() >= record["created_at"].date(), record
+    assert dated >= 10, dated
+
+
+def test_a_call_ringing_began_minutes_ago_and_lasts_once_over() -> None:
+    """A call still ringing (or under way) was placed minutes ago, not five weeks back, and
+    only a call that is over has a duration."""
+    live = 0
+    for seed in SEEDS:
+        now, state = _state("voice", seed)
+        for call in state["calls"].values():
+            if call["status"] in ("ringing", "in_progress"):
+                live += 1
+                assert now - call["created_at"] <= dt.timedelta(hours=1), call
+            if call["status"] in ("ringing", "in_progress", "missed", "failed"):
+                assert call.get("duration_seconds") is None, call
+    assert live >= 5, live
+
+
+def test_a_repeating_event_repeats_on_the_day_it_starts() -> None:
+    """A weekly event on Mondays does not start on a Friday: its rule names the weekday
+    (or the day of the month) of its first occurrence."""
+    days = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+    ruled = 0
+    for event, _ in _rows("calendar", "events"):
+        rule = event.get("recurrence")
+        if not rule:
+            continue
+        ruled += 1
+        start = event["starts_at"]
+        if "BYDAY=" in rule:
+            assert rule.split("BYDAY=")[1].split(";")[0] == days[start.weekday()], event
+        if "BYMONTHDAY=" in rule:
+            assert rule.split("BYMONTHDAY=")[1].split(";")[0] == str(start.day), event
+    assert ruled >= 10, ruled
+
+
+def test_a_subscription_was_made_before_its_current_period_began() -> None:
+    """A subscription created five days ago has no period that began a month ago."""
+    for subscription, _ in _rows("subscriptions", "subscriptions"):
+        start = _at(subscription["current_period_start"]).date()
+        assert subscription["created_at"].date() <= start, subscription

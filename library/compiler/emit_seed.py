@@ -455,6 +455,7 @@ class _RecordWriter:
         self._plan_start(fields)
         self._plan_flags(fields)
         self._plan_pay(fields)
+        self._plan_kind_texts(fields)
         self._plan_numbers(fields)
         self._plan_bands(fields)
         self._plan_letter(fields)
@@ -888,6 +889,15 @@ class _RecordWriter:
             after = self._after_parents()
             after = f", after={after}" if after else ""
             steps.append(("created", f"pool.created(rng, {self.clock}{before}{after})"))
+            for var, kind in self.window_kinds:
+                if kind == "billing" and before:  # a period begins once the record exists
+                    steps.append((var, f"pool.not_before({var}, created)"))
+            ringing = [v for v in self.status_enum if str(v) in _MOMENTARY]
+            if self.status_var is not None and {"ringing", "dialing"} & set(map(str, ringing)):
+                # a call ringing or under way began minutes ago, not weeks
+                listed = ", ".join(json.dumps(v) for v in ringing)
+                live = f"{self.status_var} in ({listed}{',' * (len(ringing) == 1)})"
+                steps.append(("created", _call("pool.just_now", live, "created", "rng", "now")))
         steps += self.stamp_lines
         if "updated" in self.uses:  # after every step of the record's lifecycle
             stamps = [v for v, _ in self.stamp_lines]
@@ -1042,8 +1052,8 @@ class _RecordWriter:
             var = self._local("span" if not self.window_kinds else f"span{len(self.windows) + 1}")
             self.window_kinds.append((var, kind))
             self.windows[(name, end)] = var
-            if kind not in ("validity", "billing", "fiscal", "warranty", "employment"):
-                self.before = self.before or f"{var}[0]"
+            if kind not in ("validity", "fiscal", "warranty", "employment"):
+                self.before = self.before or f"{var}[0]"  # (a billing period too)
 
     def _window_kind(self, start: str, end: str, date: bool) -> str:
         return window_kind(start, end, self.noun, self.record.fields, date)
@@ -1078,7 +1088,9 @@ class _RecordWriter:
         if tokens & _FUTURE:
             far = tokens & {"expires", "expiry", "expiration", "renewal", "redeem", "valid",
                             "until", "renews"}  # fmt: skip
-            return f'pool.moment("{"future" if far else "upcoming"}", rng, now){suffix}'
+            self.uses.add("created")  # due after the record was made, never before it
+            kind = "future" if far else "upcoming"
+            return f'pool.moment("{kind}", rng, now, created){suffix}'
         if tokens & _SCHEDULED and self.status_var is not None and self._timed_status():
             moment = 'pool.moment("scheduled", rng, now)'  # a meeting that ended began before
             return f"pool.placed_at({moment}, {self.status_var}, rng, now){suffix}"
@@ -1203,6 +1215,33 @@ class _RecordWriter:
         self.forced[start.name] = f"{var}.date()" if start.type.kind is Kind.DATE else var
         self.before = self.before or var
         self.start_var = var
+
+    def _plan_kind_texts(self, fields: list[FieldPlan]) -> None:
+        """A text whose words depend on its record's kind (a CTA's reason on its type) is
+        drawn for that kind: the kind first, then a text that fits it."""
+        where = self._where()
+        for f in fields:
+            if f.name in self.forced or f.type.kind is not Kind.STR:
+                continue
+            table = vocab.BY_KIND.get(str(vocab.meaning(f.name, where)))
+            kind = next(
+                (
+                    g
+                    for g in fields
+                    if g.name not in self.forced
+                    and g.type.kind is Kind.ENUM
+                    and g.type.enum
+                    and {str(v) for v in g.type.enum} <= set(table or ())
+                ),
+                None,
+            )
+            if table is None or kind is None:
+                continue
+            var = self._local(kind.name.rstrip("_"))
+            self.hoist_lines.append((var, self._enum(_snake(kind.name), kind.type)))
+            self.forced[kind.name] = var
+            text = vocab.meaning(f.name, where)
+            self.forced[f.name] = _call("pool.text_for", json.dumps(text), var, "rng")
 
     def _plan_pay(self, fields: list[FieldPlan]) -> None:
         """A job's title decides its contract and pay, and its place the currency it pays
@@ -2105,6 +2144,9 @@ class _RecordWriter:
                 args.append(("avoid", json.dumps(example)))
             self.pre.append((var, Call("pool.distinct", args)))
             return f"{var}[i]"
+        if kind == "recurrence" and self.windows and depth == 0:
+            # a weekly meeting repeats on the weekday it starts on
+            return _call("pool.recurring", f"{next(iter(self.windows.values()))}[0]", "rng")
         return _call("pool.text", json.dumps(kind), "rng", *self._about(kind))
 
     def _about(self, kind: str) -> list[str]:
@@ -2196,6 +2238,8 @@ _SCHEDULED = frozenset(
 # Stamps of the moment a record came to be (an application is made when one applies): the
 # record's creation, not a moment after it.
 _BORN_WITH = frozenset({"applied", "registered", "enrolled", "ordered", "placed", "requested"})
+# States of a call that last minutes: what is in one was made just now.
+_MOMENTARY = frozenset({"ringing", "dialing", "connecting", "in_progress", "on_hold", "live"})
 # Lists of a parent's members (a channel's ``member_emails``) and who writes in it.
 _MEMBER_WORDS = frozenset({"member", "members", "participant", "participants"})
 _AUTHORS = frozenset({"author", "sender", "from", "poster", "posted_by", "created_by", "user"})
@@ -2243,6 +2287,7 @@ _STATE_BOUND = {
     "tracking": ("shipped", "partial", "fulfilled", "partially_fulfilled", "label_purchased",
                  "in_transit", "out_for_delivery", "delivered", "exception"),  # once labelled
     "trial": ("trialing", "trial", "in_trial"),  # a trial's end while in it
+    "duration_seconds": ("completed", "ended", "voicemail", "answered"),  # a call's, once over
 }  # fmt: skip
 # Initial states a state that follows the main one starts in (an order is ``unfulfilled``).
 _STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})

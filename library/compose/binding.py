@@ -3,6 +3,7 @@ last name), from a threshold rule, or from literals the instruction will state."
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -66,7 +67,7 @@ from library.compose.walk_state import (
 )
 from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
-from library.seed.vocab import is_person_resource, meaning
+from library.seed.vocab import BY_KIND, is_person_resource, meaning
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -970,6 +971,7 @@ class Binding(WalkState):
                 return None
             out[p.name] = bound
         order = [p.name for p in tool.params]
+        out = fitted_to_kind(out, self._where(tool), self.rng)
         return ordered_times(tool, {n: out[n] for n in order if n in out})
 
     def _new_address(self, tool: ToolInfo, skip: set[str]) -> dict[str, Bound]:
@@ -1433,6 +1435,7 @@ class Binding(WalkState):
             )
             if value is not None and value != current:
                 out[p.name] = Bound.literal(value)
+        out = fitted_to_kind(out, self._where(tool), self.rng)
         ends, raises = clashing({name: b.value for name, b in out.items()})
         # The side a rule decides stays (its policy note is already a step of the plan).
         drop = ends if any(out[n].bind.get("rule") for n in raises) else raises
@@ -1510,3 +1513,17 @@ def _as_said(bound: Bound, said: set[str]) -> str:
     ):
         return show(bound.value)
     return bound.phrase
+
+
+def fitted_to_kind(out: dict[str, Bound], where: str, rng: random.Random) -> dict[str, Bound]:
+    """A stated text whose words depend on its record's kind (a CTA's reason on its type,
+    ``vocab.BY_KIND``) fits the kind the same call states: a "renewal" CTA's reason is
+    about the renewal, not usage that dropped."""
+    for name, bound in list(out.items()):
+        table = BY_KIND.get(str(meaning(name, where)))
+        if table is None or bound.bind.get("from") != "user":
+            continue
+        kinds = [b.value for b in out.values() if isinstance(b.value, str) and b.value in table]
+        if kinds and bound.value not in table[kinds[0]]:
+            out[name] = Bound.literal(rng.choice(table[kinds[0]]))
+    return out

@@ -1169,12 +1169,34 @@ class Lookups(Binding):
             # a record made someone else's keeps none of its person's wishes (a contact
             # flagged "do not contact" is not Victor's unless Victor asked)
             changes |= {f: False for f in OPT_OUT_FLAGS if getattr(base, f, None) is True}
+        changes |= self._unset_in_its_state(base, records, changes)
         copy = clone(base, rid, changes)
         now, dump = self.base.clock.isoformat(), self.env.dumps.dump  # (JSON rows, cached)
         if out_of_its_time(dump(copy), now) and not out_of_its_time(dump(base), now):
             # (a stay moved a month on while it says "checked in")
             raise ValueError(f"{info.name} {rid}: its status and its dates disagree")
         return copy
+
+    def _unset_in_its_state(
+        self, base: Record, records: Mapping[str, Record], changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A copy moved to another state leaves what no record in that state holds (a draft
+        invoice has nothing paid on it, a ringing call no duration): the fields every other
+        record of the collection in that state leaves unset."""
+        dump = self.env.dumps.dump
+        state = status_of(dict(changes)) if changes else None
+        if state is None or state == status_of(dump(base)):
+            return {}
+        peers = [r for r in records.values() if status_of(dump(r)) == state]
+        if not peers:
+            return {}  # nothing tells what the state leaves unset
+        out: dict[str, Any] = {}
+        for name, field in type(base).model_fields.items():
+            if name in changes or getattr(base, name, None) is None or field.is_required():
+                continue
+            if all(getattr(r, name, None) is None for r in peers):
+                out[name] = None
+        return out
 
     def _people_listed(
         self, base: Record, said: dict[str, str], changes: dict[str, Any]

@@ -102,7 +102,16 @@ def chosen_by(name: str, meta: FieldMeta | None, value: Any) -> bool:
     snake = "_".join(name_words(name))
     if is_time(meta, value):
         return bool(_CHOSEN_TIMES.search(snake))
+    if _MONEY_SO_FAR.search(snake):
+        return False  # "the invoice with the smallest amount paid" is no one's way to pick
     return (meta is not None and meta.key == "money") or bool(_SIZED.search(snake))
+
+
+# Money a record's history left on it (paid so far, refunded, its taxes and fees): what
+# happened to the money, not how big the matter is.
+_MONEY_SO_FAR = re.compile(
+    r"(^|_)(paid|refunded|captured|received|settled|tax|taxes|fee|fees|discount)(_|$)"
+)
 
 
 def apply_rule(rule: Rule, records: list[dict[str, Any]]) -> int:

@@ -259,6 +259,12 @@ class SeedPool:
             ctx["ref"] = ref
         return vocab.render(kind, rng, ctx)
 
+    @staticmethod
+    def text_for(kind: str, of: Any, rng: random.Random) -> str:
+        """A text of ``kind`` that fits its record's own kind ``of`` (an expansion CTA's
+        reason is about growth, not a sponsor leaving)."""
+        return rng.choice(vocab.BY_KIND[kind][str(of)])
+
     def distinct(
         self, kind: str, rng: random.Random, n: int, *about: Any, avoid: str | None = None
     ) -> list[str]:
@@ -439,6 +445,38 @@ class SeedPool:
         category with no parent)."""
         record = records.get(rid) if rid else None
         return getattr(record, attr, None) if record is not None else None
+
+    @staticmethod
+    def not_before(span: tuple[Any, Any], made: Any) -> tuple[Any, Any]:
+        """``span`` moved whole days later where it began before ``made`` (a subscription's
+        first period starts when it is created)."""
+        start, end = span
+        gap = (_as_datetime(made, _EPOCH).date() - _as_datetime(start, _EPOCH).date()).days
+        if gap <= 0:
+            return span
+        return start + dt.timedelta(days=gap), end + dt.timedelta(days=gap)
+
+    @staticmethod
+    def recurring(start: Any, rng: random.Random) -> str:
+        """A recurrence rule (RFC 5545) that agrees with the first occurrence's day."""
+        day = _as_datetime(start, _EPOCH)
+        weekday = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")[day.weekday()]
+        return rng.choice(
+            (
+                f"RRULE:FREQ=WEEKLY;BYDAY={weekday}",
+                f"RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY={weekday}",
+                f"RRULE:FREQ=MONTHLY;BYMONTHDAY={day.day}",
+                "RRULE:FREQ=DAILY",
+            )
+        )
+
+    @staticmethod
+    def just_now(live: bool, created: Any, rng: random.Random, now: dt.datetime) -> Any:
+        """When something that lasts minutes (a call ringing) was made: a few minutes ago
+        while it is ``live``, else ``created``."""
+        if not live:
+            return created
+        return now - dt.timedelta(minutes=rng.randint(1, 20), seconds=rng.randint(0, 59))
 
     @staticmethod
     def member(members: Any, drawn: Any, rng: random.Random) -> Any:
@@ -1128,11 +1166,15 @@ def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -
         return start + dt.timedelta(seconds=rng.randint(0, seconds))
     if kind == "recent":
         return now - dt.timedelta(days=rng.randint(0, 14), minutes=rng.randint(0, 1439))
-    if kind == "upcoming":  # due dates: mostly ahead, some overdue
+    if kind == "upcoming":  # due dates: mostly ahead, some overdue, after ``after``
         base = now + dt.timedelta(days=rng.randint(-5, 30))
+        if after is not None:  # (due a day or more after the record was made)
+            base = max(base, _as_datetime(after, now) + dt.timedelta(days=rng.randint(1, 10)))
         return base.replace(hour=17, minute=0, second=0, microsecond=0)
     if kind == "future":
         base = now + dt.timedelta(days=rng.randint(7, 180))
+        if after is not None:
+            base = max(base, _as_datetime(after, now) + dt.timedelta(days=rng.randint(7, 30)))
         return base.replace(hour=9, minute=0, second=0, microsecond=0)
     day = now + dt.timedelta(days=rng.randint(-14, 30))  # scheduled
     if after is not None:  # not before what it is for was there (an interview's application)

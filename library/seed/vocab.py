@@ -902,6 +902,21 @@ ROWS: dict[str, dict[str, dict[str, str]]] = {
     "rental_branch": {"region": RENTAL_BRANCHES},
     "channel_name": {"topic": CHANNEL_TOPICS},
 }
+# Texts that depend on the kind of their record (a CTA's reason on its type): text kind ->
+# the record's kind -> the texts that fit it.
+BY_KIND: dict[str, dict[str, tuple[str, ...]]] = {
+    "risk_reason": {
+        "risk": ("Usage dropped 40% in 30 days", "Executive sponsor left the company",
+                 "Three open escalations", "Low NPS in the last survey",
+                 "Champion changed roles"),
+        "expansion": ("Usage near the plan's seat limit", "A new team asked for access",
+                      "Asked about the enterprise tier"),
+        "renewal": ("Renewal coming up without a plan", "Contract ends next quarter",
+                    "Renewal quote not yet sent"),
+        "lifecycle": ("Onboarding kickoff not yet held", "Admins not yet trained",
+                      "Quarterly business review due"),
+    },
+}  # fmt: skip
 # Kinds whose row also serves a qualified value: "sales-eu" is still the sales channel (a
 # code or key column is not: "Travel (EMEA)" must not share the Travel account's code).
 _QUALIFIED_ROWS = frozenset({"channel_name"})
