@@ -40,7 +40,7 @@ from library.compiler.source import (
     render,
 )
 from library.compiler.stateless import HANDOFF_ANSWER
-from library.compiler.tools import default_literal
+from library.compiler.tools import COUNTING, default_literal
 from library.compiler.types import constraints
 from library.ingest.naming import singular
 
@@ -638,7 +638,7 @@ class ToolWriter:
     def _keys_answer(self, tool: ToolPlan) -> list[str]:
         """The ids of the records found (a limit and an offset applied), as the spec lists
         them: text, or integers."""
-        lines: list[str] = []
+        lines = self._whole_counts(tool)
         for p in tool.by_role(Role.OFFSET):
             lines.append(f"{PAD}found = found[{p.attr} or 0 :]")
         for p in tool.by_role(Role.LIMIT):
@@ -752,8 +752,20 @@ class ToolWriter:
             return test
         return f"({p.attr} is None or {test})"
 
-    def _paginate(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+    def _whole_counts(self, tool: ToolPlan) -> list[str]:
+        """A limit, offset or page declared ``number`` counts whole records (``2.0``: 2)."""
         lines: list[str] = []
+        for p in tool.params:
+            if p.role not in COUNTING or p.type.kind is not Kind.FLOAT:
+                continue
+            if p.type.nullable or (not p.required and default_literal(p) is None):
+                lines.append(f"{PAD}{p.attr} = int({p.attr}) if {p.attr} is not None else None")
+            else:
+                lines.append(f"{PAD}{p.attr} = int({p.attr})")
+        return lines
+
+    def _paginate(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
+        lines = self._whole_counts(tool)
         limit = next(iter(tool.by_role(Role.LIMIT)), None)
         offset = next(iter(tool.by_role(Role.OFFSET)), None)
         cursor = next(iter(tool.by_role(Role.CURSOR)), None)

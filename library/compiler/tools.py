@@ -102,6 +102,7 @@ PARAM_PAGING = {
     "page": Role.PAGE, "next_token": Role.CURSOR, "max_results": Role.LIMIT,
     "page_number": Role.PAGE,
 }  # fmt: skip
+COUNTING = frozenset({Role.LIMIT, Role.OFFSET, Role.PAGE})  # paging roles that count records
 RECORD_VERBS = ("create", "read", "update", "action")
 
 
@@ -366,9 +367,10 @@ class ToolPlanner:
     def _list_role(self, param: ParamPlan, record: RecordPlan, field: FieldPlan | None) -> None:
         name = param.name
         paging = PARAM_PAGING.get(snake(name))
-        if paging is not None and param.type.kind is (
-            Kind.INT if paging in (Role.LIMIT, Role.OFFSET, Role.PAGE) else Kind.STR
-        ):
+        # a count of records may be declared ``number`` (JSON Schema from TypeScript has no
+        # integer): the list counts it in whole records
+        counts = (Kind.INT, Kind.FLOAT) if paging in COUNTING else (Kind.STR,)
+        if paging is not None and param.type.kind in counts:
             param.role = paging
         elif name in QUERY_NAMES and param.type.kind is Kind.STR and field is None:
             param.role = Role.QUERY

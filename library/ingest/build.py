@@ -42,7 +42,10 @@ def build_spec(
     version: str | None,
     source_file: str,
     doc_hash: str,
+    foreign: frozenset[tuple[str, str]] = frozenset(),
 ) -> ToolSpec:
+    """``foreign``: (path parameter, collection) pairs where the document shows the parameter
+    names no record of the collection it follows (``verbs.foreign_path_params``)."""
     path_refs: dict[str, str] | None = None
     if raw.http is not None:
         shape = path_shape(raw.http.path)
@@ -51,7 +54,7 @@ def build_spec(
         if resource is None:  # e.g. `/{name}:verify`: fall back to what the name says
             resource = name_verb_resource(raw.name, service, id_resources(raw.input_schema))[1]
         access, access_source = http_access(raw.http.method, verb), "http"
-        path_refs = shape.params or None
+        path_refs = {k: v for k, v in shape.params.items() if (k, v) not in foreign} or None
     else:
         verb, resource, word = name_verb_resource(
             raw.name,

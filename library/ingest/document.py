@@ -17,6 +17,7 @@ from library.ingest.naming import service_name
 from library.ingest.openapi import parse_openapi
 from library.ingest.raw import RawTool
 from library.ingest.stateless import mark_stateless
+from library.ingest.verbs import foreign_path_params
 from library.toolspec import ErrorKind, SpecError, SpecFormat, ToolSpec
 
 MAX_BYTES = 64 * 1024 * 1024  # the largest public OpenAPI documents are ~20 MB
@@ -173,12 +174,13 @@ def _build_all(
     raws: list[RawTool], det: Detected, issues: Issues, label: str, doc_hash: str
 ) -> list[ToolSpec]:
     service = issues.service or "service"
+    foreign = foreign_path_params(raw.http.path for raw in raws if raw.http is not None)
     specs: list[ToolSpec] = []
     by_name: dict[str, str] = {}  # name -> tool id
     seen_ids: set[str] = set()
     for raw in raws:
         try:
-            spec = _build(raw, det, service, label, doc_hash)
+            spec = _build(raw, det, service, label, doc_hash, foreign)
             if spec.id in seen_ids:
                 issues.warn(
                     raw.pointer,
@@ -198,7 +200,7 @@ def _build_all(
                     f"a second tool named {original!r}; this one was renamed {raw.name!r}",
                     tool=raw.name,
                 )
-                spec = _build(raw, det, service, label, doc_hash)
+                spec = _build(raw, det, service, label, doc_hash, foreign)
         except Exception as exc:
             issues.add(
                 raw.pointer,
@@ -227,7 +229,14 @@ def _with_inferred_outputs(specs: list[ToolSpec], issues: Issues) -> list[ToolSp
         return specs
 
 
-def _build(raw: RawTool, det: Detected, service: str, label: str, doc_hash: str) -> ToolSpec:
+def _build(
+    raw: RawTool,
+    det: Detected,
+    service: str,
+    label: str,
+    doc_hash: str,
+    foreign: frozenset[tuple[str, str]],
+) -> ToolSpec:
     return build_spec(
         raw,
         service=service,
@@ -235,6 +244,7 @@ def _build(raw: RawTool, det: Detected, service: str, label: str, doc_hash: str)
         version=det.version,
         source_file=label,
         doc_hash=doc_hash,
+        foreign=foreign,
     )
 
 

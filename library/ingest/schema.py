@@ -352,6 +352,18 @@ class SchemaNormalizer:
                 out[key] = value
         if "allOf" in out:
             out = _merge_all_of(out)
+        if _enum_of_items(out):
+            # ``{type: array, items: {type: string}, enum: [drugs, ...]}`` (Vimeo's content
+            # filters) admits no value at all: the enum lists what the items may be
+            self._warn(
+                pointer,
+                ErrorKind.INVALID_SCHEMA,
+                "an array's enum lists single values: taken as its items' enum",
+            )
+            out["items"] = {**out["items"], "enum": out.pop("enum")}
+            examples = [e for e in out.pop("examples", ()) if not isinstance(e, list | dict)]
+            if examples:
+                out["items"].setdefault("examples", examples)
         if "type" not in out and "properties" in out and not _has_combinator(out):
             out["type"] = "object"
         return out
@@ -463,6 +475,17 @@ def _exclusive_flag(node: dict[str, Any], key: str) -> bool:
     if key == "minimum":
         return node.get("exclusiveMinimum") is True
     return key == "maximum" and node.get("exclusiveMaximum") is True
+
+
+def _enum_of_items(out: dict[str, Any]) -> bool:
+    """An array node whose enum lists single values, which no array equals, over items of
+    no enum of their own."""
+    types = out.get("type")
+    arrays = types == "array" or (isinstance(types, list) and "array" in types)
+    enum, items = out.get("enum"), out.get("items")
+    if not arrays or not isinstance(enum, list) or not isinstance(items, dict):
+        return False
+    return "enum" not in items and not any(isinstance(v, list | dict) for v in enum)
 
 
 def _has_combinator(schema: dict[str, Any]) -> bool:

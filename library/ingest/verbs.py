@@ -13,7 +13,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from library.ingest.naming import is_plural, pluralize, resource_name, tokens, written_plural
+from library.ingest.naming import (
+    is_plural,
+    pluralize,
+    resource_name,
+    singular,
+    tokens,
+    written_plural,
+)
 from library.toolspec import WRITE_VERBS, Access, Verb
 
 V = Verb
@@ -123,6 +130,8 @@ class PathShape:
     item: bool  # the path ends on a parameter: one record
     action: str | None  # a verb word after the collection or item, if any
     params: dict[str, str]  # path parameter -> resource named by the segment before it
+    # parameters after a collection beside the one naming its record: (parameter, collection)
+    others: frozenset[tuple[str, str]] = frozenset()
 
 
 def path_shape(path: str) -> PathShape:
@@ -131,6 +140,9 @@ def path_shape(path: str) -> PathShape:
     params: dict[str, str] = {}
     action: str | None = None
     item = plural = False
+    runs: list[list[str]] = []  # path parameters one after another after one collection
+    run: list[str] = []
+    others: set[tuple[str, str]] = set()
     for i, seg in enumerate(segments):
         word, _, custom = seg.partition(":") if not seg.startswith(":") else (seg, "", "")
         if custom:  # Google-style custom method: /v1/{name}:verify, /files:batchGet
@@ -141,6 +153,11 @@ def path_shape(path: str) -> PathShape:
             name = word.strip("{}:")
             if collection:
                 params[name] = collection
+                if item and i > 0 and _PARAM.match(segments[i - 1]):
+                    run.append(name)
+                else:
+                    run = [name]
+                    runs.append(run)
             item = True
             continue
         if not word or _SKIP_SEGMENT.match(word):
@@ -162,7 +179,40 @@ def path_shape(path: str) -> PathShape:
         if resource:
             collection, item = resource, False
             plural = written_plural(word_tokens[-1])
-    return PathShape(collection, plural, item, action, params)
+    for names in runs:
+        # ``/routing-profiles/{InstanceId}/{RoutingProfileId}``: one of them is the record's
+        # id (the one named for the collection, else the last); the others name other things
+        # (an instance), which their own names say
+        owner = params[names[0]]
+        named = [n for n in names if _names_collection(n, owner)]
+        keep = (named or names)[-1]
+        for name in names:
+            if name != keep:
+                del params[name]
+                others.add((name, owner))
+    return PathShape(collection, plural, item, action, params, frozenset(others))
+
+
+_KEY_WORDS = frozenset({"id", "ids", "key", "name", "slug", "code", "arn", "sid", "uuid"})
+
+
+def foreign_path_params(paths: Iterable[str]) -> frozenset[tuple[str, str]]:
+    """(path parameter, collection) pairs where a document shows the parameter is no id of
+    the collection it follows: AWS Connect's ``/users/{InstanceId}/{UserId}`` says so of
+    ``InstanceId`` under users, and ``/users/{InstanceId}`` (list or create one) follows it."""
+    found: set[tuple[str, str]] = set()
+    for path in paths:
+        found |= path_shape(path).others
+    return frozenset(found)
+
+
+def _names_collection(param: str, collection: str) -> bool:
+    """``RoutingProfileId`` and ``{id}`` name a routing profile; ``InstanceId`` does not."""
+    words = tokens(param)
+    while words and words[-1] in _KEY_WORDS:
+        words = words[:-1]
+    want = tokens(singular(collection))
+    return not words or words == want[-len(words) :] or want == words[-len(want) :]
 
 
 def _is_path_verb(word: str) -> bool:

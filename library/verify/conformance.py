@@ -4,7 +4,8 @@ Checks per tool, all derived from the spec and run on seeded Worlds:
 
 - ``implemented``: the service has a tool of that name (only reported when it does not);
 - ``signature``: the tool accepts exactly the spec's parameters, requiring the same ones;
-- ``valid_call``: sampled valid arguments (ids taken from seeded state) succeed;
+- ``valid_call``: sampled valid arguments (ids, and the values a record is found by, taken
+  from seeded state) succeed;
 - ``output_schema``: the result matches the spec's output schema (when the spec has one);
 - ``invalid_argument``: a missing required parameter, or one of the wrong type, is refused with
   ``invalid_argument`` and changes nothing;
@@ -52,7 +53,7 @@ import orjson
 from library.compiler.model import Role
 from library.compiler.naming import collection_for
 from library.compiler.records import PAGING, QUERY_NAMES, names_record, range_parts
-from library.compiler.tools import COUNT_KEYS, PAGE_META, PARAM_PAGING
+from library.compiler.tools import COUNT_KEYS, COUNTING, PAGE_META, PARAM_PAGING
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
@@ -344,7 +345,10 @@ class _Suite:
         rng: random.Random,
         record: dict[str, Any] | None,
         keyed: bool = True,
+        held: bool = False,
     ) -> dict[str, Any]:
+        """Valid arguments; ``held``: a reference the record stores is taken only where it
+        names a record the world holds (a seeded ``channel_id: 46.4`` names no channel)."""
         state = self.state(world)
         sampler = Sampler(rng, world.now())
         own, own_coll = self.own_param(c)
@@ -367,7 +371,8 @@ class _Suite:
             locates = required and (coll is not None or p in c.path_params)
             key = self.id_key(own_coll)
             stored = record.get(p) if record is not None and p not in ("id", key) else None
-            if (lookup or locates) and _fits(stored, node, c.input_schema):
+            real = not held or coll is None or _key(stored) in getattr(state, coll)
+            if (lookup or locates) and real and _fits(stored, node, c.input_schema):
                 args[p] = stored
                 continue
             ids = sorted(getattr(state, coll)) if coll else []
@@ -440,14 +445,42 @@ class _Suite:
         for rid in candidates:
             records = getattr(self.state(world), coll) if coll else {}
             record = _dump(records[rid]) if rid is not None else None
+            drawn = rng.getstate()
             args = self.arguments(c, world, rng, record)
             attempts.append(args)
             envelope = self.call(world, c.name, args)
             record_id = rid
             code = (envelope.get("error") or {}).get("code")
+            if code == "not_found" and record is not None:
+                # the record may store a reference to nothing the world holds (a seeded
+                # ``channel_id: 46.4``): the same arguments with references the world holds
+                same = random.Random()
+                same.setstate(drawn)
+                again = self.arguments(c, world, same, record, held=True)
+                if again != args:
+                    attempts.append(again)
+                    envelope = self.call(world, c.name, again)
+                    code = (envelope.get("error") or {}).get("code")
             if envelope.get("success") or code not in ("failed_precondition", "conflict"):
                 break
         code = (envelope.get("error") or {}).get("code")
+        best: dict[str, Any] | None = None  # the likeliest record's answer, if none is found
+        keyed = self.keyed_arguments(c, world, rng) if code == "not_found" else iter(())
+        for held_in, rid, args in keyed:
+            # the record may be one the spec's resource does not name (a realm's settings
+            # found by ``realm``, an issue by ``project_id`` and ``issue_iid``): the values a
+            # record of the world holds for the parameters the call requires
+            if args in attempts:
+                continue
+            attempts.append(args)
+            envelope = self.call(world, c.name, args)
+            best = best or envelope
+            record_id = rid if held_in == coll else None
+            code = (envelope.get("error") or {}).get("code")
+            if code != "not_found":
+                break
+        if code == "not_found" and best is not None:
+            envelope = best
         if code == "conflict" and c.verb == "action" and record_id is not None:
             # an action that makes a record (``authenticate(username, password)``) names no
             # existing one: its arguments are new values, not a natural key
@@ -470,6 +503,52 @@ class _Suite:
             attempts.append(args)
             envelope = self.call(world, c.name, args)
         return _Outcome(attempts, envelope, hash_before, self.fresh_hash(world), record_id)
+
+    def keyed_arguments(
+        self, c: ToolContract, world: World, rng: random.Random
+    ) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """(collection, record id, arguments) for records holding the values of the call's
+        required parameters (as fields of those names, or as the record's own id where a
+        parameter names the collection's ids), in collections whose records have a field for
+        each that is no id; what a record leaves unset is drawn as ever. One record of each
+        such collection: the spec's resource first, then those holding most of the
+        parameters, then those whose records show most of what the tool answers."""
+        state = self.state(world)
+        shown = _shown_keys(c)
+        props = c.properties
+        ranked: list[tuple[tuple[bool, int, float], str, str, dict[str, Any]]] = []
+        for coll in sorted(self.collections):
+            model = self.cls.State.collection_types[coll]
+            keys = {f.alias or n for n, f in model.model_fields.items()}
+            own = {p for p in c.required if collection_for(p, c.refs.get(p), {coll}) == coll}
+            if any(p not in keys and p not in own and p not in c.refs for p in c.required):
+                continue
+            for rid, held in sorted(getattr(state, coll).items())[:MAX_CANDIDATES]:
+                record = _dump(held)
+                record.pop(self.id_key(coll), None)  # its own id only where a parameter names it
+                values = {
+                    p: _fit_id(rid if p in own else record.get(p), props[p], c.input_schema)
+                    for p in c.required
+                }
+                values = {p: v for p, v in values.items() if _fits(v, props[p], c.input_schema)}
+                if values:
+                    score = len(shown & set(record)) / max(len(shown | set(record)), 1)
+                    ranked.append(((coll == c.resource, len(values), score), coll, rid, values))
+                    break
+        ranked.sort(key=lambda r: r[0], reverse=True)
+        for _, coll, rid, values in ranked[:MAX_CANDIDATES]:
+            drawn = self.arguments(c, world, rng, None)
+            yield coll, rid, {**drawn, **values}
+            # a reference the record holds to nothing the world holds (``pull_request_id:
+            # 54.46``): an id the world holds instead
+            held = {
+                p: v
+                for p, v in values.items()
+                if (ref := collection_for(p, c.refs.get(p), self.collections)) is None
+                or _key(v) in getattr(state, ref)
+            }
+            if held != values:
+                yield coll, rid, {**drawn, **held}
 
     def shell_arguments(
         self, c: ToolContract, world: World, rng: random.Random
@@ -751,6 +830,10 @@ class _Suite:
         out: dict[Role, str] = {}
         for p in c.properties:
             role = PARAM_PAGING.get(snake(p))
+            kind = main_type(simplify(c.properties[p], c.input_schema))
+            if role in COUNTING and kind not in ("integer", "number"):
+                # a text ``offset`` is a token the list issues (Asana's), not a count
+                role = Role.CURSOR if kind == "string" else None
             if role is not None and p not in c.required:
                 out.setdefault(role, p)
         return out
@@ -1312,6 +1395,29 @@ def _fits(value: Any, node: Any, root: dict[str, Any]) -> bool:
     if value is None:
         return False
     return validate(value, simplify(node, root)) is None
+
+
+def _shown_keys(c: ToolContract) -> set[str]:
+    """The keys of the record(s) a tool answers with, as its output schema declares them:
+    the answer's own, or those of a list's items (bare or in a page)."""
+    node = simplify(c.output_schema, c.output_schema) if c.output_schema else {}
+    if main_type(node) == "array":
+        node = simplify(node.get("items"), c.output_schema)
+    props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    lists = [simplify(v, c.output_schema) for v in props.values() if isinstance(v, dict)]
+    lists = [n for n in lists if main_type(n) == "array"]
+    if len(lists) == 1 and len(props) <= 4:  # a page: ``{items: [...], next_cursor}``
+        inner = simplify(lists[0].get("items"), c.output_schema)
+        props = inner.get("properties") if isinstance(inner.get("properties"), dict) else props
+    return set(props)
+
+
+def _key(value: Any) -> str:
+    """The key a stored reference names a record by: ids are text inside a service, and a
+    whole number names one (``5.0``: ``"5"``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _dump(record: Any) -> dict[str, Any]:
