@@ -26,6 +26,7 @@ from library.rubric.values import timestamp
 from library.runtime import World
 from library.runtime.service import Service
 from library.seed import seed_pool, vocab
+from library.seed.pool import BIRTH_FIELDS
 from library.services.calendar import Calendar
 from library.services.crm import Crm
 from library.services.files import Files
@@ -51,7 +52,6 @@ EXTERNAL = frozenset(
      "passenger", "respondent", "receipt", "billing", "subscriber", "attendee", "registrant",
      "recipient", "signer", "member_customer"}
 )  # fmt: skip
-BIRTH = frozenset({"date_of_birth", "dob", "birth_date", "birthdate", "birthday"})
 STAFF_RESOURCES = frozenset({"employees", "users", "technicians", "database_users"})
 MESSAGING = frozenset({"mail", "chat", "sms", "voice"})
 # ``<Label> <n>``: a field's own words (or a generic word) and a counter.
@@ -112,7 +112,8 @@ def semantic(node: dict[str, Any], defs: dict[str, Any]) -> tuple[str | None, di
 
 def role_of(name: str) -> str:
     low = name.lower()
-    if low in NAME_ATTRS or low in ("email", "phone", "mobile", "phone_number") or low in BIRTH:
+    own = ("email", "phone", "mobile", "phone_number")
+    if low in NAME_ATTRS or low in own or low in BIRTH_FIELDS:
         return ""
     for part in ("first_name", "last_name", "full_name", "display_name", "name", "username"):
         if low.endswith("_" + part):
@@ -154,7 +155,7 @@ def people_of(
             attr = "email"
         elif sem == "phone" or low in ("phone", "mobile", "phone_number") or low.endswith("_phone"):
             attr = "phone"  # a phone the spec constrains by pattern is still the person's
-        elif low in BIRTH:
+        elif low in BIRTH_FIELDS:
             attr = "born"
         elif low in NAME_ATTRS or any(low.endswith("_" + p) for p in NAME_ATTRS):
             attr = next(a for p, a in NAME_ATTRS.items() if low == p or low.endswith("_" + p))
