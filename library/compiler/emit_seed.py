@@ -420,6 +420,9 @@ class _RecordWriter:
         self.start_var: str | None = None  # a lone scheduled start (``_plan_start``)
         self.pay_by: tuple[str, str] | None = None  # (title, contract) locals (``_plan_pay``)
         self.until: str | None = None  # when the parent was sealed (``_follow_parent``)
+        # (parent collection, reference, parent total, line amount, parent update stamp,
+        # line creation stamp): the parent's total is its lines' sum (``_lines_of``)
+        self.lines: tuple[str, str, str, str, str, str] | None = None
         self._required_now = False  # whether the value being written is required
         self.scope: list[str] = []  # nested models being written (``questions``)
         self.where = f"{writer.plan.service}.{record.resource}"
@@ -667,25 +670,70 @@ class _RecordWriter:
                 continue
             if self.w.carriers.get(str(ref)):  # a person's own record: drawn as the subject's
                 continue
+            lines = self._lines_of(target, fields)
             shared = [
                 (g, kept)
                 for g in fields
                 if g.name not in self.forced
                 and g.type.kind is Kind.STR
                 and (kept := target.fields.get(g.name)) is not None
-                and kept.required
+                and (kept.required or (lines is not None and not g.required))
                 and kept.type.semantic == g.type.semantic
                 and self._person_attr(g.name, g.type) is not None
-                and role_of(_snake(g.name)) in _WHOSE
+                # a line of a parent (an expense on a report) is its person's in every role
+                # they share: the report's employee, submitter, owner
+                and (role_of(_snake(g.name)) in _WHOSE or lines is not None)
             ]
-            if not shared:
+            if not shared and lines is None:
                 continue
-            parent = self._parent_record(str(ref))
+            parent = self._parent_record(str(ref), dealt=lines is not None)
             self.forced[f.name] = f"{parent}.id"
             for g, kept in shared:
                 self.forced[g.name] = f"{parent}.{kept.attr}"
             self._follow_parent(parent, target, fields)
+            if lines is not None:
+                self.lines = (str(ref), f.attr, *lines)
             return
+
+    def _lines_of(
+        self, target: RecordPlan, fields: list[FieldPlan]
+    ) -> tuple[str, str, str, str] | None:
+        """Whether this record is a line of ``target`` (an expense on a report): the parent
+        has a total its lines add up to (by its name, or its description saying it is a
+        sum), the record an amount in the parent's currency. Then (the parent's total, the
+        line's amount, the parent's update stamp, the line's creation stamp; "" where
+        absent), and the parent's total is set to the sum once its lines are seeded."""
+        numeric = (Kind.INT, Kind.FLOAT)
+        held = {_snake(g.name): g for g in target.fields.values()}
+        total = next(
+            (
+                g
+                for name, g in held.items()
+                if g.type.kind in numeric
+                and (name in _TOTALS or _SUMMED.search(str(g.type.schema.get("description") or "")))
+            ),
+            None,
+        )
+        mine = {_snake(g.name): g for g in fields}
+        amount = next((mine[n] for n in _LINE_AMOUNTS if n in mine), None)
+        if total is None or amount is None or amount.type.kind not in numeric:
+            return None
+        if total.type.kind is Kind.INT and amount.type.kind is not Kind.INT:
+            return None
+        whole = _snake(total.name)
+        if "subtotal" in held or any(held.get(p) and w == whole for p, w in _PART_OF.items()):
+            return None  # a total made of other parts (a subtotal and tax, an amount paid)
+        theirs, ours = held.get("currency"), mine.get("currency")
+        if ours is not None and (theirs is None or not _same_money(theirs.type, ours.type)):
+            return None  # lines in a currency of their own do not add up
+        stamps = [
+            next(
+                (g.attr for n, g in source.items() if n == name and g.type.kind is Kind.DATETIME),
+                "",
+            )
+            for source, name in ((held, "updated_at"), (mine, "created_at"))
+        ]
+        return total.attr, amount.attr, stamps[0], stamps[1]
 
     def _plan_members(self, fields: list[FieldPlan]) -> None:
         """A post in a channel (a message in a team's thread) is written by one of the
@@ -751,13 +799,19 @@ class _RecordWriter:
             self.until = self._local("until")
             self.body.append((self.until, f"pool.until({parent}.{sealed.attr}, now)"))
 
-    def _parent_record(self, ref: str) -> str:
+    def _parent_record(self, ref: str, dealt: bool = False) -> str:
         """A local holding the seeded parent record (of collection ``ref``) this record
-        is drawn under; its id fills the reference."""
+        is drawn under; its id fills the reference. ``dealt``: every parent gets one such
+        record first (a line of each report), then any does."""
         var = self.refs.get(ref) or self._local(f"{ref}_ids")
         self.refs[ref] = var
         parent = self._local(singular(ref))
-        self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+        pick = f"rng.choice({var})"
+        if dealt:
+            order = self._local(f"{singular(ref)}_order")
+            self.pre.append((order, f"rng.sample({var}, len({var}))"))
+            pick = f"pool.dealt(rng, {order}, i)"
+        self.body.append((parent, f"self.state.{ref}[{pick}]"))
         self.parents[parent] = ref
         return parent
 
@@ -940,7 +994,26 @@ class _RecordWriter:
         uses_i = any(re.search(r"(?<![\w.])i\b", line) for line in out)
         count = "1" if self.record.singleton else "size"
         lines.append(f"{pad}for {'i' if uses_i else '_'} in range({count}):")
-        return lines + out
+        return lines + out + self._sum_lines()
+
+    def _sum_lines(self) -> list[str]:
+        """After the loop: each parent's total is the sum of its lines (``_lines_of``)."""
+        if self.lines is None:
+            return []
+        parent, ref, total, amount, updated, created = self.lines
+        sums, rid, changes = self._local("sums"), self._local("rid"), self._local("changes")
+        args = [
+            f"self.state.{parent}", f"self.state.{self.resource}.values()", json.dumps(ref),
+            json.dumps(amount), json.dumps(total),
+        ]  # fmt: skip
+        if updated and created:
+            args.append(f"({json.dumps(updated)}, {json.dumps(created)})")
+        record = f"self.state.{parent}[{rid}].model_copy(update={changes})"
+        return [
+            *render(_call("pool.sums", *args), 2, prefix=f"{sums} = "),
+            f"{INDENT * 2}for {rid}, {changes} in {sums}.items():",
+            *render(_call("self.put", json.dumps(parent), record), 3),
+        ]
 
     @property
     def clock(self) -> str:
@@ -2243,6 +2316,15 @@ _MOMENTARY = frozenset({"ringing", "dialing", "connecting", "in_progress", "on_h
 # Lists of a parent's members (a channel's ``member_emails``) and who writes in it.
 _MEMBER_WORDS = frozenset({"member", "members", "participant", "participants"})
 _AUTHORS = frozenset({"author", "sender", "from", "poster", "posted_by", "created_by", "user"})
+# A parent's money its lines add up to (an expense report's total), by name or by a
+# description that says so, and a line's own amount (an expense's), best first.
+_TOTALS = frozenset(
+    {"total", "total_amount", "amount_total", "grand_total", "total_cost", "total_price",
+     "total_value"}
+)  # fmt: skip
+_SUMMED = re.compile(r"(?i)\b(sum|total) of\b")
+_LINE_AMOUNTS = ("amount", "total_amount", "line_total", "amount_total", "total", "total_price",
+                 "total_cost")  # fmt: skip
 # A parent's stamp after which nothing more goes on it (an expense report's submission).
 _SEALS = frozenset({"submitted", "sent", "issued", "filed", "finalized", "finalised"})
 # Words naming a person's own address or number, where a pattern hides the semantic type.
@@ -2372,6 +2454,16 @@ def _numeric_pairs(fields: dict[str, Any]) -> list[tuple[str, str]]:
         if end is not None:
             out.append((_snake(name), _snake(end)))
     return out
+
+
+def _same_money(theirs: TypeSpec, ours: TypeSpec) -> bool:
+    """Whether a record's currency field can hold every currency of its parent's: free
+    text, or a list of codes that includes the parent's."""
+    if ours.kind is Kind.STR:
+        return theirs.kind in (Kind.STR, Kind.ENUM)
+    return (
+        ours.kind is Kind.ENUM and theirs.kind is Kind.ENUM and set(theirs.enum) <= set(ours.enum)
+    )
 
 
 def _phone_like(low: str, spec: TypeSpec) -> bool:

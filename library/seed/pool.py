@@ -492,6 +492,46 @@ class SeedPool:
         return min(_as_datetime(sealed, now), now) if sealed is not None else now
 
     @staticmethod
+    def dealt(rng: random.Random, order: list[str], i: int) -> str:
+        """The parent of a collection's ``i``-th line (an expense's report): one line for
+        every parent first, in ``order`` (shuffled once), then any: no report that says it
+        totals its expenses is left without one."""
+        return order[i] if i < len(order) else rng.choice(order)
+
+    @staticmethod
+    def sums(
+        parents: Mapping[str, Any],
+        lines: Any,
+        ref: str,
+        amount: str,
+        total: str,
+        touched: tuple[str, str] = ("", ""),
+    ) -> dict[str, dict[str, Any]]:
+        """What each parent whose ``total`` is the sum of its lines' ``amount`` (an expense
+        report's total, its expenses) becomes once the lines are seeded: that sum (nothing
+        on it: 0), and, with ``touched`` (the parent's update stamp, the line's creation
+        stamp), last updated no earlier than its latest line was made."""
+        added: dict[str, float] = {rid: 0.0 for rid in parents}
+        latest: dict[str, Any] = {}
+        for line in lines:
+            rid = getattr(line, ref, None)
+            if rid not in added:
+                continue
+            added[rid] += float(getattr(line, amount, None) or 0)
+            made = getattr(line, touched[1], None) if touched[1] else None
+            if made is not None:
+                latest[rid] = SeedPool.latest(latest.get(rid), made)
+        out: dict[str, dict[str, Any]] = {}
+        for rid, parent in parents.items():
+            whole = isinstance(getattr(parent, total, None), int)
+            changes: dict[str, Any] = {total: round(added[rid]) if whole else round(added[rid], 2)}
+            stamp = getattr(parent, touched[0], None) if touched[0] else None
+            if stamp is not None and latest.get(rid) is not None:
+                changes[touched[0]] = SeedPool.latest(stamp, latest[rid])
+            out[rid] = changes
+        return out
+
+    @staticmethod
     def currency_as(value: Any, options: tuple[str, ...]) -> Any:
         """A parent's currency for a record under it (an expense on a EUR report is in
         EUR), where the record allows it."""

@@ -1,0 +1,128 @@
+"""More of a coherent seeded world (see ``test_seed_coherence``), on the bundled services
+compiled by the real seed writer: a parent whose total is the sum of its lines adds them
+up, and its lines are its person's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from library.compiler import compile_service, load_service
+from library.compiler.plan import plan_service
+from library.compose.corpus import bundled_specs
+from library.runtime import World
+from library.runtime.service import Service
+from library.seed import seed_pool
+
+SEEDS = (0, 5, 11)
+SIZE = 10
+# A field whose spec says it adds up other records' money ("Sum of the report's expenses").
+SUMMED = re.compile(r"(?i)^\s*(the\s+)?(sum|total) of\b")
+
+
+@pytest.fixture(scope="module")
+def classes() -> list[type[Service]]:
+    specs = bundled_specs()
+    return [load_service(compile_service(specs[name]).source) for name in sorted(specs)]
+
+
+@pytest.fixture(scope="module")
+def summed() -> dict[tuple[str, str], str]:
+    """(service, collection) -> the field its spec describes as a sum of other records'."""
+    out = {}
+    for name, specs in bundled_specs().items():
+        for coll, record in plan_service(specs).records.items():
+            for f in record.fields.values():
+                if SUMMED.search(str(f.type.schema.get("description") or "")):
+                    out[(name, coll)] = f.attr
+    return out
+
+
+@pytest.fixture(scope="module")
+def worlds(classes: list[type[Service]]) -> list[World]:
+    out = []
+    for seed in SEEDS:
+        world = World([cls() for cls in classes], seed=seed)
+        world.seed_states(seed_pool(seed), SIZE)
+        out.append(world)
+    return out
+
+
+def _refs(record: Any) -> dict[str, str]:
+    """A record's references: field -> the collection it names (``x-ref``)."""
+    out = {}
+    for key, node in (type(record).model_json_schema().get("properties") or {}).items():
+        for branch in [node, *(node.get("anyOf") or ())]:
+            if isinstance(branch.get("x-ref"), str):
+                out[key] = branch["x-ref"]
+    return out
+
+
+def lines_of_parents(
+    world: World, summed: dict[tuple[str, str], str]
+) -> Iterator[tuple[str, str, Any, str, list[Any]]]:
+    """(service, parent collection, parent record, its summed field, its lines): every
+    record with a field its spec calls a sum, and the records of its service that name it
+    and carry an ``amount``."""
+    for (name, parent_coll), field in summed.items():
+        service = world.services[name]
+        colls = service.state.collections()
+        parents = colls[parent_coll]
+        for coll, items in colls.items():
+            child = next(iter(items.values()), None)
+            if coll == parent_coll or child is None:
+                continue
+            refs = [k for k, ref in _refs(child).items() if ref == parent_coll]
+            if not refs or "amount" not in type(child).model_fields:
+                continue
+            for rid, parent in parents.items():
+                lines = [c for c in items.values() if getattr(c, refs[0]) == rid]
+                yield name, parent_coll, parent, field, lines
+
+
+def test_a_parent_s_total_is_the_sum_of_its_lines(
+    worlds: list[World], summed: dict[tuple[str, str], str]
+) -> None:
+    """An expense report's total is what its expenses add up to (it was drawn on its own),
+    in its currency, and it was last updated no earlier than its latest expense was made."""
+    checked, with_lines, bad = 0, 0, []
+    for world in worlds:
+        for service, coll, parent, field, lines in lines_of_parents(world, summed):
+            checked += 1
+            with_lines += bool(lines)
+            total = getattr(parent, field)
+            added = round(sum(line.amount for line in lines), 2)
+            if total is None or abs(total - added) > 0.005:
+                bad.append((service, coll, parent.id, field, total, added))
+            currency = getattr(parent, "currency", None)
+            for line in lines:
+                if currency is not None and getattr(line, "currency", currency) != currency:
+                    bad.append((service, coll, parent.id, "currency", currency, line.currency))
+                made, touched = getattr(line, "created_at", None), parent.updated_at
+                if made is not None and touched < made:
+                    bad.append((service, coll, parent.id, "updated before a line", touched, made))
+    assert checked >= 3 * SIZE and with_lines >= 2 * SIZE, (checked, with_lines)
+    assert not bad, bad[:5]
+
+
+def test_a_line_is_its_parent_s_person_s(
+    worlds: list[World], summed: dict[tuple[str, str], str]
+) -> None:
+    """An expense on a report names the report's employee (and whoever else the two
+    name alike): one person's report holds only their expenses."""
+    checked, bad = 0, []
+    for world in worlds:
+        for service, coll, parent, _, lines in lines_of_parents(world, summed):
+            shown = parent.model_dump()
+            people = [k for k, v in shown.items() if isinstance(v, str) and "@" in v]
+            for line in lines:
+                for key in people:
+                    if key in type(line).model_fields:
+                        checked += 1
+                        if getattr(line, key) != shown[key]:
+                            bad.append((service, coll, parent.id, key, getattr(line, key)))
+    assert checked >= 2 * SIZE, checked
+    assert not bad, bad[:5]
