@@ -666,3 +666,28 @@ def test_one_message_a_person_and_no_money_from_what_the_plan_made(corpus) -> No
 
 
 MESSAGE_WORDS = frozenset({"message", "messages", "email", "emails", "draft", "drafts", "sms"})
+
+
+def test_each_shard_draws_on_every_seeded_world() -> None:
+    """Shards that split the candidates by parity would each see half of the worlds (and
+    one world costs more to walk than another): each shard cycles through all of them."""
+    from library.compose.compose import candidate
+
+    class Drawn(Exception):
+        pass
+
+    class Env:
+        config = ComposeConfig()
+        seen: list[int] = []
+
+        def world(self, seed: int) -> None:
+            self.seen.append(seed)
+            raise Drawn
+
+    env = Env()
+    for shard in (0, 1):
+        env.seen.clear()
+        for j in range(shard, shard + 2 * 2 * env.config.worlds, 2):
+            with pytest.raises(Drawn):
+                candidate(env, 0, j, shards=2)  # type: ignore[arg-type]
+        assert sorted(set(env.seen)) == list(range(env.config.worlds)), (shard, env.seen)

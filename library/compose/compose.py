@@ -39,6 +39,7 @@ from library.compose.task import (
     Task,
     band,
     pick_split,
+    plan_shape,
     state_digest,
     task_id,
 )
@@ -112,24 +113,18 @@ def compose_tasks(
     limit = max_candidates if max_candidates is not None else 40 * n + 200
     tasks: list[Task] = []
     rejections: Counter[str] = Counter()
-    shapes: Counter[str] = Counter()
     cache = DumpCache()
     balance = Balance(env)
     for j in range(shard, shard + shards * limit, shards):
         if len(tasks) >= n:
             break
-        out = candidate(env, seed, j, cache, balance)
+        out = candidate(env, seed, j, cache, balance, shards)
         if isinstance(out, str):
             rejections[out] += 1
             balance.miss()
             continue
-        shape = out.shape()
-        if shapes[shape] >= balance.shape_cap:
-            rejections[NEAR_DUPLICATE] += 1
-            balance.miss()
-            continue
         balance.completed()
-        shapes[shape] += 1
+        balance.shapes[out.shape()] += 1
         balance.add(out)
         tasks.append(out)
     return ComposeResult(tasks, dict(sorted(rejections.items())))
@@ -158,6 +153,7 @@ class Balance:
         self.domain_share = cfg.max_domain_share
         self.patience = cfg.balance_patience
         self.shape_cap = cfg.max_per_shape  # tasks per plan shape (near-duplicates)
+        self.shapes: Counter[str] = Counter()  # the run's tasks per plan shape
         self.max_shape_cap = max(cfg.max_per_shape, cfg.max_shape_repeats)
         self.misses = 0  # candidates since the last task (or since the last relief)
         self.lifted = False
@@ -230,6 +226,10 @@ class Balance:
             self.shape_cap += 1
             self.misses = 0
 
+    def repeats(self, shape: str) -> bool:
+        """Whether the run has as many tasks of this plan shape as it takes."""
+        return self.shapes[shape] >= self.shape_cap
+
     def add(self, task: Task) -> None:
         self.misses = 0
         self.total += 1
@@ -291,12 +291,15 @@ def candidate(
     j: int,
     cache: DumpCache | None = None,
     balance: Balance | None = None,
+    shards: int = 1,
 ) -> Task | str:
     """Candidate ``j``: a verified task, or the reason it was rejected (``balance``: the
-    run's counts so far, which steer the walk away from services and domains at a cap)."""
+    run's counts so far, which steer the walk away from services and domains at a cap).
+    Each shard (every ``shards``-th candidate) draws on every seeded world in turn: worlds
+    differ in cost, and a shard held to some of them finishes well after the others."""
     cfg = env.config
     rng = random.Random(f"{seed}:{j}")
-    world_seed = seed * 1009 + j % cfg.worlds
+    world_seed = seed * 1009 + (j // shards + j % shards) % cfg.worlds
     world, base = env.world(world_seed)
     walker = Walker(env, world, base, rng)
     if balance is not None:
@@ -367,6 +370,9 @@ def candidate(
     untouched = _untouched(
         walker, steps, written, rng, cfg.p_collection_guard, cfg.max_guarded_collections
     )
+    capabilities = _capabilities(plan, steps, bool(guarded or untouched), bool(answers))
+    if balance is not None and balance.repeats(plan_shape([s["tool"] for s in plan], capabilities)):
+        return NEAR_DUPLICATE  # before the costly checks: a near-duplicate is never kept
     for svc, coll in untouched:
         info = env.catalog.collection(svc, coll)
         nouns = info.nouns if info else words(coll)
@@ -449,7 +455,6 @@ def candidate(
     if report.catch_rate < cfg.min_catch_rate:
         return MUTANTS_ESCAPE
 
-    capabilities = _capabilities(plan, steps, bool(guarded or untouched), bool(answers))
     motif = (
         walker.motif.name
         if cfg.workflows and walker.motif is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -20,6 +20,11 @@ CAPABILITIES = (
     "guard",
     "answer",
 )
+
+
+def plan_shape(tools: Sequence[str], capabilities: Iterable[str]) -> str:
+    """A plan's near-duplicate key (``Task.shape``), known before the task is built."""
+    return _digest([list(tools), sorted(capabilities)], size=8)
 
 
 def _digest(value: Any, size: int = 12) -> str:
@@ -99,8 +104,7 @@ class Task(BaseModel):
 
     def shape(self) -> str:
         """What makes two tasks near-duplicates: the same tool sequence and the same rules."""
-        tools = [s["tool"] for s in self.gold_plan]
-        return _digest([tools, sorted(self.capabilities)], size=8)
+        return plan_shape([s["tool"] for s in self.gold_plan], self.capabilities)
 
     def to_row(self) -> dict[str, Any]:
         """A row of the ``tasks`` table (JSON-shaped values stay Python objects)."""
