@@ -686,7 +686,7 @@ class _RecordWriter:
             ]
             if not shared and lines is None:
                 continue
-            parent = self._parent_record(str(ref), dealt=lines is not None)
+            parent = self._parent_record(str(ref))
             self.forced[f.name] = f"{parent}.id"
             for g, kept in shared:
                 self.forced[g.name] = f"{parent}.{kept.attr}"
@@ -799,19 +799,13 @@ class _RecordWriter:
             self.until = self._local("until")
             self.body.append((self.until, f"pool.until({parent}.{sealed.attr}, now)"))
 
-    def _parent_record(self, ref: str, dealt: bool = False) -> str:
+    def _parent_record(self, ref: str) -> str:
         """A local holding the seeded parent record (of collection ``ref``) this record
-        is drawn under; its id fills the reference. ``dealt``: every parent gets one such
-        record first (a line of each report), then any does."""
+        is drawn under; its id fills the reference."""
         var = self.refs.get(ref) or self._local(f"{ref}_ids")
         self.refs[ref] = var
         parent = self._local(singular(ref))
-        pick = f"rng.choice({var})"
-        if dealt:
-            order = self._local(f"{singular(ref)}_order")
-            self.pre.append((order, f"rng.sample({var}, len({var}))"))
-            pick = f"pool.dealt(rng, {order}, i)"
-        self.body.append((parent, f"self.state.{ref}[{pick}]"))
+        self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
         self.parents[parent] = ref
         return parent
 

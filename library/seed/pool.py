@@ -492,13 +492,6 @@ class SeedPool:
         return min(_as_datetime(sealed, now), now) if sealed is not None else now
 
     @staticmethod
-    def dealt(rng: random.Random, order: list[str], i: int) -> str:
-        """The parent of a collection's ``i``-th line (an expense's report): one line for
-        every parent first, in ``order`` (shuffled once), then any: no report that says it
-        totals its expenses is left without one."""
-        return order[i] if i < len(order) else rng.choice(order)
-
-    @staticmethod
     def sums(
         parents: Mapping[str, Any],
         lines: Any,
