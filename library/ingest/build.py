@@ -7,6 +7,7 @@ from typing import Any
 from library.ingest.naming import resource_name, tokens
 from library.ingest.raw import RawTool
 from library.ingest.semantics import infer_fields
+from library.ingest.stated_values import with_stated_values
 from library.ingest.verbs import (
     http_access,
     http_verb,
@@ -46,21 +47,24 @@ def build_spec(
 ) -> ToolSpec:
     """``foreign``: (path parameter, collection) pairs where the document shows the parameter
     names no record of the collection it follows (``verbs.foreign_path_params``)."""
+    # Values a description states as the only ones allowed are the enum the schema omits.
+    input_schema = with_stated_values(raw.input_schema)
+    output_schema = with_stated_values(raw.output_schema)
     path_refs: dict[str, str] | None = None
     if raw.http is not None:
         shape = path_shape(raw.http.path)
         verb = http_verb(raw.http.method, shape, raw.name)
         resource = shape.collection
         if resource is None:  # e.g. `/{name}:verify`: fall back to what the name says
-            resource = name_verb_resource(raw.name, service, id_resources(raw.input_schema))[1]
+            resource = name_verb_resource(raw.name, service, id_resources(input_schema))[1]
         access, access_source = http_access(raw.http.method, verb), "http"
         path_refs = {k: v for k, v in shape.params.items() if (k, v) not in foreign} or None
     else:
         verb, resource, word = name_verb_resource(
             raw.name,
             service,
-            id_resources(raw.input_schema),
-            takes_arguments=bool(raw.input_schema.get("required")),
+            id_resources(input_schema),
+            takes_arguments=bool(input_schema.get("required")),
             description=raw.description,
         )
         named_access = name_access(verb, word)
@@ -68,16 +72,14 @@ def build_spec(
         access, access_source = (named_access, "verb") if named_access else ("write", "default")
     if raw.declared_access is not None:
         access, access_source = raw.declared_access
-    fields = infer_fields(raw.input_schema, raw.output_schema, resource, path_refs)
+    fields = infer_fields(input_schema, output_schema, resource, path_refs)
     return ToolSpec.model_construct(
-        id=tool_id(
-            service, raw.name, raw.description, raw.input_schema, raw.output_schema, raw.http
-        ),
+        id=tool_id(service, raw.name, raw.description, input_schema, output_schema, raw.http),
         service=service,
         name=raw.name,
         description=raw.description,
-        input_schema=raw.input_schema,
-        output_schema=raw.output_schema,
+        input_schema=input_schema,
+        output_schema=output_schema,
         format=fmt,
         format_version=version,
         source_file=source_file,
