@@ -4,6 +4,7 @@ up, and its lines are its person's."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -125,4 +126,66 @@ def test_a_line_is_its_parent_s_person_s(
                         if getattr(line, key) != shown[key]:
                             bad.append((service, coll, parent.id, key, getattr(line, key)))
     assert checked >= 2 * SIZE, checked
+    assert not bad, bad[:5]
+
+
+# -- a colleague's own account comes before what they handle -----------------------------
+def _when(value: Any) -> dt.datetime | None:
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+    return None
+
+
+def _named(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(field, e-mail) for every address a record names, on its own or in a list."""
+    for key, value in data.items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and "@" in item:
+                yield key, item
+
+
+def test_a_colleague_s_account_predates_what_they_handle(worlds: list[World]) -> None:
+    """Nobody is assigned a ticket, owns a deal or hosts a meeting before their account
+    exists: a colleague's own record (the identity user, the technician profile, the HR
+    file whose ``email`` is theirs) was made no later than any record naming them in a
+    role. Records of the org chart (an HR file's manager, a department's head) name who
+    holds the post now: made before that person may have joined, they were updated since."""
+    checked, kinds, bad = 0, set(), []
+    for world in worlds:
+        pool = seed_pool(world.seed)
+        accounts: dict[str, list[tuple[str, str, dt.datetime]]] = {}
+        chart: set[tuple[str, str]] = set()  # (service, collection) of the org chart
+        for service, svc in world.services.items():
+            for coll, items in svc.state.collections().items():
+                for record in items.values():
+                    email, made = (
+                        getattr(record, "email", None),
+                        _when(record.model_dump().get("created_at")),
+                    )
+                    person = pool.person_by_email(email) if isinstance(email, str) else None
+                    if person is None or not person.staff or made is None:
+                        continue
+                    accounts.setdefault(person.email, []).append((service, coll, made))
+                    chart.add((service, coll))
+                    chart |= {(service, ref) for ref in _refs(record).values()}
+        for service, svc in world.services.items():
+            for coll, items in svc.state.collections().items():
+                for record in items.values():
+                    data = record.model_dump()
+                    made, touched = _when(data.get("created_at")), _when(data.get("updated_at"))
+                    if made is None:
+                        continue
+                    for key, email in _named(data):
+                        if key == "email":
+                            continue  # the record's own person
+                        for where, what, opened in accounts.get(email, ()):
+                            checked += 1
+                            kinds.add((where, what))
+                            since = touched if (service, coll) in chart and touched else made
+                            if since < opened:
+                                bad.append((email, where, what, opened, service, coll, key, since))
+    assert checked >= 300 and {("identity", "users"), ("hr", "employees")} <= kinds, (
+        checked,
+        kinds,
+    )
     assert not bad, bad[:5]

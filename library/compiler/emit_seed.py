@@ -13,6 +13,8 @@ from (so the customer in the CRM is the sender in the mailbox):
   its customer's) or its company (a contact of a company works there);
 - times come in ordered pairs with plausible spans for what they measure (a meeting lasts
   30-120 minutes, a stay 1-10 nights), and ``created_at <= updated_at <= now``;
+- a colleague's own record (their account, their HR file) was made when they joined, before
+  anything they handle, and what it is filed under (their department) before that;
 - numbers and texts come from the field's meaning (``library.seed.vocab``): a job title
   reads like one, a quantity is 1-20, ``min <= max``; no ``<Label> <n>`` placeholders.
 
@@ -247,6 +249,15 @@ class SeedWriter:
         self.helpers: set[str] = set()  # module-level helpers the seed code calls
         # What a collection's records belong to, for records that reference them.
         self.carriers: dict[str, str] = {}
+        # What our colleagues' own records are filed under (their department): set up
+        # before any of them joined (``SeedPool.established``).
+        self.established = {
+            str(target)
+            for record in plan.records.values()
+            if _colleagues_own(record)
+            for f in record.fields.values()
+            if (target := resolve_ref(_ref_of(f.type), plan.records)) not in (None, record.resource)
+        }
 
     def methods(self) -> list[str]:
         state = f"{self.plan.cls}State"
@@ -373,6 +384,7 @@ class _RecordWriter:
         self.staff_subject = vocab.is_staff_resource(self.resource) and not any(
             set(words(name).split()) & _CUSTOMER_HOLDINGS for name in record.fields
         )
+        self.colleague = _colleagues_own(record)  # made when they joined
         # A company's own record: its phone and address are the company's, not a person's.
         self.company_subject = self.noun.split("_")[-1] in _COMPANY_NOUNS
         service = writer.plan.service
@@ -936,7 +948,14 @@ class _RecordWriter:
             before = f", {self.before}" if self.before else ""
             after = self._after_parents()
             after = f", after={after}" if after else ""
-            steps.append(("created", f"pool.created(rng, {self.clock}{before}{after})"))
+            made = f"pool.created(rng, {self.clock}{before}{after})"
+            if self.colleague and "person" in self.uses and not before:
+                # a colleague's own record (their account, their HR file) is as old as their
+                # employment: made when they joined, before anything they handle
+                made = f"pool.joined(rng, person, now{after})"
+            elif self.resource in self.w.established and not before:
+                made = f"pool.established(rng, now{after})"  # their department: before them
+            steps.append(("created", made))
             for var, kind in self.window_kinds:
                 if kind == "billing" and before:  # a period begins once the record exists
                     steps.append((var, f"pool.not_before({var}, created)"))
@@ -956,6 +975,10 @@ class _RecordWriter:
                     for var, kind in self.window_kinds
                     if kind in HAPPENING
                 ]
+            if self.colleague or self.resource in self.w.established:
+                # who manages a colleague, who heads a department, is who does now: such a
+                # record, made before they may have joined, was updated once they had
+                stamps += [f"pool.onboarded(staff[{k}], now)" for k in range(len(self.staff_roles))]
             last = f"pool.latest(created, {', '.join(stamps)})" if stamps else "created"
             steps.append(("updated", f'pool.moment("past", rng, now, {last})'))
         steps = _created_first(steps)
@@ -2321,6 +2344,8 @@ _LINE_AMOUNTS = ("amount", "total_amount", "line_total", "amount_total", "total"
                  "total_cost")  # fmt: skip
 # A parent's stamp after which nothing more goes on it (an expense report's submission).
 _SEALS = frozenset({"submitted", "sent", "issued", "filed", "finalized", "finalised"})
+# Roles of a colleague's own work e-mail on their own record (``email``, ``work_email``).
+_OWN_ROLES = frozenset({"", "work", "primary", "user", "employee", "login"})
 # Words naming a person's own address or number, where a pattern hides the semantic type.
 _OWN_WORDS = frozenset({"email", "phone", "mobile", "cell", "telephone", "tel"})
 _PAY = re.compile(r"salary|(^|_)compensation|(^|_)base_pay")  # yearly pay, not a rate
@@ -2405,6 +2430,21 @@ _BY_RESOURCE: dict[tuple[str, str], tuple[float, float, bool, float]] = {
     ("pay_run", "employee_count"): (5, 200, True, 1),
     ("segment", "profile_count"): (20, 5000, True, 1),
 }
+
+
+def _colleagues_own(record: RecordPlan) -> bool:
+    """Whether a collection's records are our colleagues themselves (their accounts, their
+    HR files, their technician profiles): a collection of staff, none a customer's account,
+    whose records show the person's own work e-mail (a database login only their username:
+    made for a cluster, not when they joined)."""
+    if not vocab.is_staff_resource(record.resource):
+        return False
+    if any(set(words(name).split()) & _CUSTOMER_HOLDINGS for name in record.fields):
+        return False
+    return any(
+        f.type.semantic == "email" and role_of(_snake(f.name)) in _OWN_ROLES
+        for f in record.fields.values()
+    )
 
 
 def _resource_number(noun: str, low: str) -> tuple[float, float, bool, float] | None:

@@ -743,10 +743,10 @@ class SeedPool:
     def created(
         self, rng: random.Random, now: dt.datetime, before: Any = None, after: Any = None
     ) -> dt.datetime:
-        """When a record was created: within the last 90 days, before ``before`` (the
+        """When a record was created: within the last ``CREATED_DAYS``, before ``before`` (the
         start of what it schedules) and after ``after`` (when what it refers to came to be:
         no application predates its job) when given."""
-        stamp = now - dt.timedelta(days=rng.randint(1, 90), minutes=rng.randint(0, 1439))
+        stamp = now - dt.timedelta(days=rng.randint(1, CREATED_DAYS), minutes=rng.randint(0, 1439))
         limit = now
         if before is not None:
             limit = _as_datetime(before, now) - dt.timedelta(hours=rng.randint(1, 72))
@@ -761,6 +761,43 @@ class SeedPool:
                 span = max(0, int((last - first).total_seconds()))
                 stamp = min(first + dt.timedelta(seconds=rng.randint(0, span)), now)
         return stamp
+
+    @staticmethod
+    def onboarded(person: Person, now: dt.datetime) -> dt.datetime:
+        """The end of a colleague's first day: one day per person (read from their address,
+        like ``born``) 3 to 24 months ago, before anything they handle (records are made
+        within ``CREATED_DAYS``, see ``created``)."""
+        h = zlib.crc32(f"joined:{person.email}".encode())
+        first = now - dt.timedelta(days=CREATED_DAYS + 2 + h % JOINED_DAYS)
+        return first.replace(hour=17, minute=0, second=0, microsecond=0)
+
+    @staticmethod
+    def joined(
+        rng: random.Random, person: Person, now: dt.datetime, after: Any = None
+    ) -> dt.datetime:
+        """When a colleague's own record (their account, their HR file) was made: in the
+        two weeks up to their first day (``onboarded``), after ``after`` (what it is filed
+        under) when given."""
+        made = SeedPool.onboarded(person, now) - dt.timedelta(
+            days=rng.randint(0, 14), minutes=rng.randint(0, 480)
+        )
+        since = _as_datetime(after, now) if after is not None else None
+        if since is not None and made <= since:
+            made = min(since + dt.timedelta(minutes=rng.randint(5, 2880)), now)
+        return made
+
+    def established(self, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
+        """When a unit our colleagues' own records are filed under (a department) was set
+        up: before any of them joined (``joined``), after ``after`` (its parent unit)."""
+        return self.created(
+            rng, now - dt.timedelta(days=CREATED_DAYS + JOINED_DAYS + 17), after=after
+        )
+
+
+# Records are made within the last CREATED_DAYS (``SeedPool.created``); a colleague's own
+# record up to JOINED_DAYS before that (``SeedPool.joined``).
+CREATED_DAYS = 90
+JOINED_DAYS = 640
 
 
 class Cast:
