@@ -451,14 +451,38 @@ def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Libr
         assert "listed on" not in task.instruction, task.instruction
         lookup = task.gold_plan[1]
         assert lookup["binds"]["email"]["path"].endswith("sender"), task.instruction
+        # it came in from a customer, not "a refund to do with the message ... is on my plate"
+        assert "customer" in task.instruction.split(".")[0] or "by e-mail" in task.instruction
         for step in task.gold_plan:
             if step["tool"] == "retail__cancel_pending_order":
-                assert step["arguments"]["reason"] == asked[subject]
+                # the reason they gave, as the tool spells it
+                assert step["arguments"]["reason"].casefold() == asked[subject].casefold()
+            # where they want their parcel is theirs to say, and their message does not
+            assert step["tool"] != "retail__modify_pending_order_address", task.instruction
         for step in task.gold_plan:
             if step["tool"] == "gmail_mcp__sendMessage":
                 assert step["binds"]["to"]["path"].endswith("sender")
                 replied += 1
     assert replied >= 1
+
+
+def test_an_order_sent_to_a_new_address_is_sent_to_no_one_else_s_home(shop: Library) -> None:
+    """A delivery moved to a new address: one real address (street, city and postcode
+    agree), never the home of a customer in the world (the seed pool's people live there)."""
+    from library.compose import compose_tasks
+
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    homes = {person.street for person in env.pool.people}
+    moved = 0
+    for seed in (1, 2, 3):
+        for task in compose_tasks([], 40, env=env, seed=seed, max_candidates=1500).tasks:
+            for step in task.gold_plan:
+                if step["tool"].endswith("modify_pending_order_address"):
+                    assert step["arguments"]["address1"] not in homes, task.instruction
+                    moved += 1
+        if moved >= 5:
+            break
+    assert moved >= 5
 
 
 def test_a_customer_s_zip_is_a_postcode(shop: Library) -> None:
@@ -531,12 +555,14 @@ def test_a_new_delivery_address_is_one_real_address(shop: Library) -> None:
             if step["tool"] != "retail__modify_pending_order_address":
                 continue
             args = step["arguments"]
-            [person] = [p for p in env.pool.people if p.street == args["address1"]][:1]
-            assert (args["city"], args["zip"], args["country"]) == (
-                person.city,
-                person.postal_code,
-                person.country,
-            )
+            # another house on one person's street (see the test below)
+            street = re.sub(r"\d+", "", args["address1"])
+            assert any(
+                re.sub(r"\d+", "", p.street) == street
+                and (p.city, p.postal_code, p.country)
+                == (args["city"], args["zip"], args["country"])
+                for p in env.pool.people
+            ), args
             order = args["order_id"]
             later = [s for s in plan[i + 1 :] if s["tool"] == "retail__cancel_pending_order"]
             assert all(s["arguments"]["order_id"] != order for s in later), task.instruction
@@ -670,7 +696,10 @@ def test_a_customer_copied_for_someone_else_is_theirs_alone(shop: Library) -> No
     emails = [u.email for u in world.services["retail"].state.users.values()]
     assert len(emails) == before and len(emails) == len(set(emails)), sorted(emails)
     copies = 0
-    for walker in finished_walks(env, 60, "flat"):
+    walks = finished_walks(env, 60, "flat")
+    if sum(i.collection == "users" for w in walks for i in w.injections) < 8:
+        walks += finished_walks(env, 60, "flat2")  # a second batch where the first has few
+    for walker in walks:
         for injection in walker.injections:
             if injection.collection != "users":
                 continue
@@ -685,3 +714,35 @@ def test_a_customer_copied_for_someone_else_is_theirs_alone(shop: Library) -> No
                 person.country,
             ), user
     assert copies >= 5, copies
+
+
+@pytest.mark.skipif(not (RETAIL.is_file() and GMAIL.is_file()), reason="specs not present")
+def test_a_request_by_mail_is_done_for_the_reason_it_gives_or_not_at_all(
+    shop: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A customer's e-mail whose reason the tool does not offer (tau2 takes 'no longer
+    needed' or 'ordered by mistake') is no cancellation request: the work is never done
+    for a reason the customer did not give."""
+    from library.compose import compose_tasks, topics
+
+    texts = (
+        (
+            "Found it cheaper",
+            "Hi, I found it cheaper elsewhere; please cancel.",
+            "Cheaper elsewhere",
+        ),
+    )
+    monkeypatch.setitem(topics.REQUEST_TEXTS, "refund", texts)
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    reason = env.catalog.tools["retail__cancel_pending_order"].param("reason")
+    assert reason is not None and reason.enum  # the closed set its description states
+    tasks = compose_tasks([], 40, env=env, seed=1, max_candidates=1500).tasks
+    cancels = [
+        (t, step)
+        for t in tasks
+        for step in t.gold_plan
+        if step["tool"] == "retail__cancel_pending_order"
+    ]
+    assert len(cancels) >= 3  # cancellations our user asks for still happen
+    for task, _ in cancels:
+        assert task.gold_plan[0]["tool"] != "gmail_mcp__findMessage", task.instruction

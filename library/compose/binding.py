@@ -224,11 +224,16 @@ _ADDRESS_KINDS = frozenset({"street", "line2", "city", "region", "postal_code", 
 _SECOND_LINES = ("Apt 2", "Apt 4B", "Unit 7", "Suite 210", "Floor 3")
 
 
+def _states_why(p: Param, where: str) -> bool:
+    """Whether ``p`` states why an action is taken (a cancellation's reason)."""
+    return p.type == "string" and (meaning(p.name, where) or "").endswith("reason")
+
+
 def _reason_given(p: Param, where: str, asked: str) -> str | None:
     """The reason the person asking gave (``asked``), for ``p`` when it states why an
     action is taken (a cancellation's reason): as the tool spells it where it offers
     options ("ordered by mistake"), None where it offers none that matches."""
-    if not asked or p.type != "string" or not (meaning(p.name, where) or "").endswith("reason"):
+    if not asked or not _states_why(p, where):
         return None
     if not p.enum:
         return asked
@@ -908,6 +913,10 @@ class Binding(WalkState):
                 said = _reason_given(p, self._where(tool), self.asked_reason)
                 if bound is None and said is not None:
                     bound = Bound.literal(said)  # the reason the customer gave
+                elif bound is None and self.asked_reason and _states_why(p, self._where(tool)):
+                    # The work a customer's e-mail asks for is done for the reason it
+                    # gives, never another where the tool does not take theirs.
+                    return None
                 if bound is None and meaning(p.name, self._where(tool)) in _CITES_A_NUMBER:
                     # what a payment is for is the bill the request works on, by its number
                     # (not "Clayton-Cook invoice INV-2026-3189" of another customer)
@@ -994,12 +1003,23 @@ class Binding(WalkState):
         street = tool.param(next(n for n, k in parts.items() if k in ("street", "city")))
         if street is None or self._facts_for(street, tool.service, exclude):
             return {}
+        if self.by_mail:
+            # Where the customer wants it is theirs to say, and their e-mail does not.
+            raise Reject("not_in_the_mail")
         person = self.rng.choice(self.env.pool.people)
         out: dict[str, Bound] = {}
         for name, kind in parts.items():
             value = self.rng.choice(_SECOND_LINES) if kind == "line2" else getattr(person, kind)
             if not isinstance(value, str) or not value:
                 return {}
+            if kind == "street":
+                # Another house on the street: the pool's people live at its addresses, and
+                # a parcel sent on to someone else's home is no new address of theirs.
+                homes = {other.street for other in self.env.pool.people}
+                for number in range(401, 500, 7):
+                    if (moved := re.sub(r"\d+", str(number), value, count=1)) not in homes:
+                        value = moved
+                        break
             out[name] = Bound.literal(value)
         return out
 

@@ -465,7 +465,7 @@ def candidate(
         plan,
         guards,
         [{"field": field_words(f.field), "of": f.entity.the} for f, _ in answers],
-        goal=_goal(env, steps, motif, variant, _not_started(walker)),
+        goal=_goal(env, steps, motif, variant, _not_started(walker), walker.by_mail),
         variant=variant,
     )
     if any(lit not in instruction for lit in literals):
@@ -572,11 +572,12 @@ def _goal(
     motif: str,
     variant: int,
     not_started: frozenset[str] = frozenset(),
+    by_mail: bool = False,
 ) -> str:
     """The opening sentence: what the request is about (the person or record the task
     starts from) and, when the plan's workflow is about that person, which workflow. A
     colleague who has not started yet (``not_started``) is not away: no one covers for
-    them."""
+    them; a customer's e-mail asking for the work (``by_mail``) came in from them."""
     first = steps[0]
     t = first.text
     said = _said(first)
@@ -602,7 +603,7 @@ def _goal(
             here=here,
         )
     noun = str(t.get("noun", "record"))
-    return opening(f"the {noun} {said}", motif, variant, noun=noun)
+    return opening(f"the {noun} {said}", motif, variant, noun=noun, mail=by_mail)
 
 
 def _takes_part(env: ComposeEnv, steps: Sequence[Step], email: str) -> bool:

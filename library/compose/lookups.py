@@ -278,7 +278,7 @@ class Lookups(Binding):
         request = self.mail_request()
         if request is None:
             return anchor
-        self.asked_reason = request[2]
+        self.asked_reason, self.by_mail = request[2], True
         fields = type(anchor).model_fields
         changes: dict[str, Any] = {}
         for name in fields:
@@ -325,7 +325,7 @@ class Lookups(Binding):
             self.decoys.clear()
             self.entities.clear()
             self.facts.clear()
-            self.asked_reason = ""
+            self.asked_reason, self.by_mail = "", False
             return None
         self.used.add(tool.qualified)
         self.services.append(tool.service)

@@ -66,6 +66,13 @@ RECORD = (
     "{subject} came up in {work} I'm working on.",
     "{subject} needs looking at; it is {work}.",
 )
+# A customer's e-mail asking for the work (``the message "Please cancel my order"``).
+MAIL = (
+    "A customer sent us {subject}: {work} to sort out.",
+    "{subject} came in from a customer; it is {work}.",
+    "A customer wrote in with {subject}, {work} for us.",
+    "{Work} came in by e-mail today: {subject}.",
+)
 RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." needs no "a shipment"
     "About {subject}:",
     "I need a hand with {subject}.",
@@ -90,12 +97,13 @@ def opening(
     noun: str = "",
     about: tuple[str, ...] = (),
     here: bool = False,
+    mail: bool = False,
 ) -> str:
     """The opening sentence. ``subject``: how the request names who or what it starts
     from (``Craig Thomas ("craig.thomas@...")`` or ``the shipment "6349707628"``);
     ``staff``: for a person, whether they are a colleague (None: a record); ``noun``: a
     record subject's noun; ``about``: the motif's own openings, used when the workflow is
-    about this person."""
+    about this person; ``mail``: the record is a customer's e-mail asking for the work."""
     work = WORK.get(motif, "")
     if about:
         # ``Name ("e-mail")'s application`` reads badly: the motif's other openings then
@@ -104,6 +112,8 @@ def opening(
         )
     elif not work:
         families = GENERIC
+    elif staff is None and mail:
+        families = MAIL
     elif staff is None:
         last = noun.split(" ")[-1] if noun else ""
         families = RECORD_ALONE if last and last in work.split(" ") else RECORD

@@ -383,12 +383,11 @@ REQUEST_TEXTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "refund": (
         ("Please cancel my order", "Hi, I no longer need my order. Can you cancel it?",
          "No longer needed"),
-        ("Refund request", "Hello, I'd like my money back for my recent order, please.",
-         "Customer asked to cancel"),
+        ("Refund request",
+         "Hello, I don't need my recent order any more; I'd like my money back, please.",
+         "No longer needed"),
         ("Ordered by mistake", "I placed an order by mistake; please cancel it and refund me.",
          "Ordered by mistake"),
-        ("Duplicate order", "Hi, I seem to have ordered twice. Please cancel the extra order.",
-         "Duplicate request"),
     ),
     "fulfilment": (
         ("Where is my order?", "Hi, my order hasn't arrived yet. Can you check on it?", ""),

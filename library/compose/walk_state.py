@@ -212,6 +212,7 @@ class WalkState:
         # them): ``Binding._in_story``.
         self.story_records: dict[Entity, bool] = {}
         self.asked_reason = ""  # the reason the e-mail asking for the work gives, if any
+        self.by_mail = False  # whether the request is a customer's e-mail asking for the work
         # How many matters the writes may work on (``matters``; None: any), how many when the
         # request covers a colleague's plate, and the kinds of work the request is made of.
         self.max_matters: int | None = 1
