@@ -189,3 +189,44 @@ def test_a_colleague_s_account_predates_what_they_handle(worlds: list[World]) ->
         kinds,
     )
     assert not bad, bad[:5]
+
+
+# -- one person, one place ------------------------------------------------------------------
+# States of a happening one attends that say it is under way (a meeting live, a room checked
+# into, a call ringing or in progress).
+UNDER_WAY = frozenset({"live", "in_progress", "checked_in", "started", "ringing", "on_hold"})
+
+
+def _under_way(data: dict[str, Any], now: dt.datetime) -> bool:
+    """Whether a record is of something under way now: its status says so and it began
+    (or was made) within the last twelve hours."""
+    if str(data.get("status") or "").lower() not in UNDER_WAY:
+        return False
+    began = [
+        _when(v) for k, v in data.items() if "start" in k.lower() or k in ("created_at", "created")
+    ]
+    return any(b is not None and now - dt.timedelta(hours=12) <= b <= now for b in began)
+
+
+def test_a_person_is_under_way_in_one_place_at_a_time(classes: list[type[Service]]) -> None:
+    """At 09:00 nobody hosts two live meetings, is checked into two rooms, or takes two
+    calls at once: of one collection's records under way now, no two name one person."""
+    seen, bad = 0, []
+    for seed in range(20):
+        world = World([cls() for cls in classes], seed=seed)
+        world.seed_states(seed_pool(seed), SIZE)
+        now = world.now()
+        for service, svc in world.services.items():
+            for coll, items in svc.state.collections().items():
+                where: dict[str, str] = {}  # e-mail -> the record under way it is on
+                for rid, record in items.items():
+                    data = record.model_dump()
+                    if not _under_way(data, now):
+                        continue
+                    seen += 1
+                    for email in {e for _, e in _named(data)}:
+                        if email in where:
+                            bad.append((seed, service, coll, email, where[email], rid))
+                        where[email] = rid
+    assert seen >= 200, seen
+    assert not bad, bad[:5]

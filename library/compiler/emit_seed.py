@@ -49,14 +49,17 @@ from library.ingest.naming import singular
 from library.ingest.semantics import by_name
 from library.seed import seed_pool, vocab
 from library.seed.pool import (
+    CALLING,
     HAPPENING,
     LIKELIHOOD_FIELDS,
+    PRESENCE,
     START_FIELDS,
     TERMS_PLACES,
     TIMED_STATES,
     grade_order,
     graded_score,
     lifecycle_rank,
+    place_of,
     score_range,
     window_kind,
 )
@@ -420,6 +423,9 @@ class _RecordWriter:
         self.status_field = ""
         self.status_enum: tuple[Any, ...] = ()
         self.status_expr: Expr = ""
+        # the status's options where it says a happening one attends is under way now
+        # (``pool.one_place``), else ""
+        self.one_place = ""
         # states that follow the main one: (variable, values), and their drawing lines
         self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
         self.follow_lines: list[tuple[str, Expr]] = []
@@ -930,6 +936,14 @@ class _RecordWriter:
             steps.append((var, f'pool.window("{kind}", rng, now)'))
         if self.status_var is not None:
             steps.append((self.status_var, self.status_expr))
+            if self.one_place and (person or self.staff_roles or self.groups):
+                # one person, one place: who is in one live meeting is in no other
+                busy = self._local("busy")
+                lines.append(f"{pad}{busy}: set[str] = set()")  # before the loop
+                people = ["person"] * person + ["staff"] * bool(self.staff_roles)
+                people += [g.var for g in self.groups.values()]
+                args = [self.status_var, self.one_place, busy, *people]
+                steps.append((self.status_var, _call("pool.one_place", *args)))
             steps += self.follow_lines
             for var, kind in self.window_kinds if self._timed_status() else ():
                 if kind in HAPPENING:  # a meeting that ended lies in the past
@@ -1242,12 +1256,17 @@ class _RecordWriter:
             and (any(w in _snake(f.name) for w in _STATE_BOUND) or _told_states(f.type.schema))
         ]
         paired = {n for pair in self.windows for n in pair}
-        happening = any(kind in HAPPENING for _, kind in self.window_kinds) or any(
+        lone = any(
             f.type.kind in (Kind.DATE, Kind.DATETIME)
             and f.name not in paired
             and set(_snake(f.name).split("_")) & _SCHEDULED
             for f in fields
-        )  # a span, or a lone start, of something that happens
+        )  # a lone start of something that happens (a meeting's ``starts_at``)
+        happening = lone or any(kind in HAPPENING for _, kind in self.window_kinds)
+        # something one is at, for a while, in person (a meeting, a call, a flight)
+        presence = lone or any(kind in PRESENCE for _, kind in self.window_kinds)
+        presence = presence or bool({"ringing", "dialing"} & set(map(str, status.type.enum)))
+        under_way = [v for v in status.type.enum if place_of(str(v)) == "live" or v in CALLING]
         # states that follow the main one (an order's fulfillment), numbers it implies (a
         # deal's win probability)
         followers = [
@@ -1267,6 +1286,8 @@ class _RecordWriter:
         self.status_enum = tuple(status.type.enum)
         self.status_var = self._local(status.name)
         self.status_expr = self._enum(status.name.lower(), status.type)
+        if presence and under_way:
+            self.one_place = f"get_args({status.type.annotation})"
         for f in followers:  # drawn after the main state, from it
             var = self._local(f.name)
             options = f"get_args({f.type.annotation})"

@@ -525,6 +525,25 @@ class SeedPool:
         return out
 
     @staticmethod
+    def one_place(status: Any, options: tuple[Any, ...], busy: set[str], *people: Any) -> Any:
+        """One person, one place: a record of a happening one attends (a meeting, a room
+        booking, a call) that its ``status`` says is under way now, where someone on it is
+        already in another such record of the collection (``busy``), is not under way but
+        over (the first such state of ``options``), else ahead; else its people are busy."""
+        state = str(getattr(status, "value", status) or "").lower()
+        if place_of(state) != "live" and state not in CALLING:
+            return status
+        emails = _emails(people)
+        if not emails & busy:
+            busy.update(emails)
+            return status
+        for place in ("past", "ahead"):
+            later = [o for o in options if place_of(str(o).lower()) == place]
+            if later:
+                return later[0]
+        return status
+
+    @staticmethod
     def currency_as(value: Any, options: tuple[str, ...]) -> Any:
         """A parent's currency for a record under it (an expense on a EUR report is in
         EUR), where the record allows it."""
@@ -953,6 +972,13 @@ HAPPENING = frozenset(
     {"meeting", "interview", "work", "event", "stay", "rental", "flight", "leave", "sprint",
      "time", "dates", "employment"}
 )  # fmt: skip
+
+
+# Happenings one attends in person for a while (a meeting, a visit, a flight): one at a
+# time; not a stay, a rental or an employment, that go on beside others. And the states of
+# a call under way that ``place_of`` does not call live.
+PRESENCE = frozenset({"meeting", "interview", "work", "flight"})
+CALLING = frozenset({"ringing", "dialing", "connecting", "on_hold"})
 
 
 def window_kind(start: str, end: str, noun: str, fields: Any, date: bool) -> str:
