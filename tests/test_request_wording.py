@@ -795,3 +795,39 @@ def test_a_date_the_request_sets_is_a_working_day() -> None:
             assert day.weekday() < 5, (p.name, day)
             assert (day.month, day.day) not in {(1, 1), (12, 24), (12, 25), (12, 26), (12, 31)}
     assert seen == {0, 1, 2, 3, 4}, seen
+
+
+def test_a_channel_found_through_a_colleague_s_message_is_where_they_wrote() -> None:
+    """ "the channel where Jessica wrote", not "the channel of the message written by
+    Jessica"; a message picked by a rule keeps its rule."""
+    email = '"jessica.ray@changfisher.com"'
+
+    def plan(by: list[list[str]]) -> list[dict[str, Any]]:
+        return [
+            _find("chat.list_messages", "message", by, author_email="jessica.ray@changfisher.com"),
+            _step(
+                "chat.get_channel",
+                {
+                    "kind": "fetch",
+                    "noun": "channel",
+                    "label": "channel",
+                    "via": "the channel ID of the message",
+                },
+            ),
+            _step(
+                "chat.create_message",
+                {
+                    "kind": "create",
+                    "summary": "add a new message",
+                    "for": ["the channel"],
+                    "values": [["text", '"On it."']],
+                    "label": "new message",
+                },
+            ),
+        ]
+
+    goal = f"Jessica Ray ({email}) is out today."
+    text = render_instruction(plan([["author email", email]]), goal=goal, variant=0)
+    assert "where Jessica wrote" in text and "message written by" not in text, text
+    other = render_instruction(plan([["topic", '"launch"']]), goal="Help out.", variant=0)
+    assert "where" not in other and "of the message" in other, other

@@ -50,6 +50,12 @@ _VERBS = {
     "creator": "created by {p}",
     "manager": "managed by {p}",
 }
+# Where messages are written, and a message named by its writer alone: "the message
+# written by Jessica" (with no rule or other detail after it).
+_PLACES = frozenset({"channel", "thread", "conversation", "room", "space", "chat", "topic"})
+_WROTE = re.compile(
+    r"the (?:message|post|comment|reply) (?:written by|from|posted by|sent by) (?P<who>[^(),]+)"
+)
 # Fields named for the person in them: "attendees" (the people), "to" (the recipient).
 _BARE_ROLES = {
     "attendee": "attendee",
@@ -502,7 +508,13 @@ class Writer:
             base, owner = m.group(1), m.group(2)
             if base == noun or base.endswith(" " + noun):
                 of = self.np(owner)
-                return f"the {base}{self._in(rec.service, self._kind(rec, noun))} of {of}"
+                svc = self._in(rec.service, self._kind(rec, noun))
+                wrote = _WROTE.fullmatch(of)
+                if wrote and noun in _PLACES:
+                    # "the channel where Jessica wrote", not "the channel of the message
+                    # written by Jessica"
+                    return f"the {base}{svc} where {wrote['who']} wrote"
+                return f"the {base}{svc} of {of}"
         m = re.fullmatch(rf"the {re.escape(noun)} (listed on|of) the (.+)", via)
         if m and m.group(2) in self.records:
             # "the order listed on the user": the reference names the record already
