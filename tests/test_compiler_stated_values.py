@@ -20,7 +20,7 @@ import pytest
 from library.compiler import compile_service, load_service
 from library.compose.catalog import qualified
 from library.ingest import ingest_document
-from library.ingest.stated_values import stated_values
+from library.ingest.stated_values import stated_values, with_stated_values
 from library.runtime import World
 from library.seed.pool import seed_pool
 
@@ -60,6 +60,10 @@ PHRASINGS: list[tuple[str, tuple[str, ...] | None]] = [
     ("A filter expression. The comparison operator must be `=`, `!=`, `>`, or `<`.", None),
     ("Allowed values are `JPEG`, `PNG`, and web-safe base64 encoding.", None),
     ("Valid values are between 1 and 10", None),
+    (
+        "The type of model e.g. `home-page`. Currently supported values: `similar-items`, `other`.",
+        None,
+    ),
     ("At least one of 'a' or 'b'.", None),
     ("Must be REPLACE or DELETE.", None),  # unquoted after "must be": not read
 ]
@@ -70,6 +74,25 @@ def test_closed_sets_are_read_and_examples_are_not() -> None:
     assert sum(want is not None for _, want in PHRASINGS) >= 10
     wrong = [(d, stated_values(d), want) for d, want in PHRASINGS if stated_values(d) != want]
     assert not wrong, wrong
+
+
+def test_record_ids_and_names_of_other_properties_are_no_stated_values() -> None:
+    """A record's id is the service's to issue, whatever values its description lists
+    (Google Retail's ``branchId`` "must be one of "0", "1" or "2""); "Specify either `URL` or
+    `Token`" names the two properties beside it."""
+    said = 'This field must be one of "0", "1" or "2".'
+    schema = {
+        "type": "object",
+        "properties": {
+            "branchId": {"type": "string", "description": said},
+            "branch": {"type": "string", "description": said},
+            "url": {"type": "string", "description": "A URL. Specify `URL` or `Token`."},
+            "token": {"type": "string", "description": "Must be `URL` or `Token`."},
+        },
+    }
+    props = with_stated_values(schema)["properties"]
+    assert "enum" not in props["branchId"] and "enum" not in props["token"]
+    assert props["branch"]["enum"] == ["0", "1", "2"]
 
 
 def _doc(tools: list[tuple[str, str, dict[str, Any], list[str]]]) -> bytes:

@@ -20,9 +20,10 @@ something else than what the field holds: one that does not end its clause ("Eit
 'folderId' or 'folderPath' is required"), one about a name quoted before it ("`Order` can be
 either `asc` or `desc`"), an "either" after a verb ("must begin with either 'http://' or
 ..."), one naming two of the properties beside the field, or one in a description of composite
-text (a filter expression, a comma-separated list) or of a set it says may grow. Never where
-the schema already has an enum or const, a non-text type or format, or a pattern, length,
-default or example the stated values contradict.
+text (a filter expression, a comma-separated list) or of a set it says may grow. Never on a
+record's id (``branchId``: the service issues ids), never where the schema already has an
+enum or const, a non-text type or format, or a pattern, length, default or example the stated
+values contradict.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from library.ingest.naming import tokens
+
 MAX_VALUES = 64  # the compiler types larger enums as their base type anyway
+_ID_WORDS = (("id",), ("ids",), ("uuid",), ("guid",))
 
 _QUOTED = (
     r"'(?P<v1>[^'\n]{1,80})'|\"(?P<v2>[^\"\n]{1,80})\"|`(?P<v3>[^`\n]{1,80})`"
@@ -96,8 +100,19 @@ def stated_values(description: Any) -> tuple[str, ...] | None:
     for lead in _LEADS.finditer(text):
         found = _list_after(text, lead)
         if found is not None:
-            return found
+            # "The type of model e.g. `home-page`. Currently supported values: ..." shows a
+            # value the list lacks: the list is not every value
+            shown = {v for m in _EXAMPLE_WORDS.finditer(text) for v in _shown_after(text, m.end())}
+            return found if shown <= set(found) else None
     return None
+
+
+def _shown_after(text: str, at: int) -> list[str]:
+    """The quoted values an example phrase shows, up to the end of its sentence."""
+    end = next((m.start() for m in _SENTENCE_END.finditer(text, at)), len(text))
+    return [
+        next(g for g in m.groups() if g is not None) for m in _QUOTED_VALUE.finditer(text, at, end)
+    ]
 
 
 def _list_after(text: str, lead: re.Match[str]) -> tuple[str, ...] | None:
@@ -175,10 +190,13 @@ def _fits(node: dict[str, Any], values: tuple[str, ...]) -> bool:
     return all(v is None or v in values for v in shown if not isinstance(v, list | dict))
 
 
-def with_stated_values(schema: Any, depth: int = 0, siblings: frozenset[str] = frozenset()) -> Any:
+def with_stated_values(
+    schema: Any, depth: int = 0, siblings: frozenset[str] = frozenset(), name: str = ""
+) -> Any:
     """``schema`` with ``enum`` on every text node whose description states its values (see
-    the module); nodes left unchanged are shared, changed ones are copies. ``siblings``: the
-    names of the properties beside this one (values that name them name fields, not values)."""
+    the module); nodes left unchanged are shared, changed ones are copies. ``name``: the
+    property the node is (or whose items it is), ``siblings``: the properties beside it
+    (values naming two of them name fields, not values)."""
     if not isinstance(schema, dict) or depth > 40:
         return schema
     out: dict[str, Any] | None = None
@@ -192,26 +210,37 @@ def with_stated_values(schema: Any, depth: int = 0, siblings: frozenset[str] = f
     for key in ("properties", "patternProperties", "$defs", "definitions"):
         children = schema.get(key)
         if isinstance(children, dict):
-            names = frozenset(children) if key == "properties" else frozenset()
-            new = {k: with_stated_values(v, depth + 1, names) for k, v in children.items()}
+            props = key == "properties"
+            names = frozenset(children) if props else frozenset()
+            new = {
+                k: with_stated_values(v, depth + 1, names, k if props else "")
+                for k, v in children.items()
+            }
             if any(new[k] is not children[k] for k in children):
                 put(key, new)
     for key in ("items", "additionalProperties", "not"):
         if isinstance(schema.get(key), dict):
-            put(key, with_stated_values(schema[key], depth + 1))
+            put(
+                key, with_stated_values(schema[key], depth + 1, name=name if key == "items" else "")
+            )
     for key in ("prefixItems", "allOf", "anyOf", "oneOf"):
         children = schema.get(key)
         if isinstance(children, list):
-            new_list = [with_stated_values(v, depth + 1) for v in children]
+            new_list = [with_stated_values(v, depth + 1, siblings, name) for v in children]
             if any(a is not b for a, b in zip(new_list, children, strict=True)):
                 put(key, new_list)
     values = stated_values(schema.get("description"))
-    names = {n.casefold() for n in siblings}
-    if (
-        values is not None
-        and _fits(schema, values)
-        and sum(v.casefold() in names for v in values) < 2
-    ):
+    if values is not None and _fits(schema, values) and _holds_values(name, siblings, values):
         out = dict(schema) if out is None else out
         out["enum"] = list(values)
     return schema if out is None else out
+
+
+def _holds_values(name: str, siblings: frozenset[str], values: tuple[str, ...]) -> bool:
+    """Whether stated ``values`` are what the property ``name`` holds: not a record's id (the
+    service issues those: a branch's id "must be one of "0", "1" or "2"" is a record of its
+    own), and not names of the properties beside it."""
+    if tokens(name)[-1:] in _ID_WORDS:
+        return False
+    names = {n.casefold() for n in siblings}
+    return sum(v.casefold() in names for v in values) < 2
