@@ -194,7 +194,7 @@ SEED_USERS = """\
     cast = pool.cast(rng, staff=True)
     for _ in range(size):
         person = cast.subject()
-        created = pool.created(rng, now)
+        created = pool.joined(rng, person, now)
         record_id = self.new_id("use")
         self.put(
             "users",
