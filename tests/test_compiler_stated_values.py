@@ -1,4 +1,4 @@
-"""What a spec states in words, as the compiled service keeps it.
+"""What a spec states in words, and what an action is told, as the compiled service keeps it.
 
 - Allowed values stated only in a description: tau2's retail ``cancel_pending_order`` declares
   ``reason`` a plain string "which should be either 'no longer needed' or 'ordered by
@@ -7,6 +7,11 @@
   'x' or 'y'", "Allowed values: a, b") as its enum, exact spelling and case, so the seed, the
   tool's validation and composition use only those (before: any text, so composition stated
   reasons like "Customer asked to cancel"). Examples ("such as 'a' or 'b'") are no such set.
+- A record field that exists only because an action is told it (a cancel's reason, a
+  modification's new item ids) is not seeded on records that action has not been through:
+  where the seed cannot put a record in the state that action leads to (tau2's orders have a
+  free-text status), no seeded record holds it; the action sets it (before: every seeded
+  order carried a stale cancellation reason and "new" item ids).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from library.seed.pool import seed_pool
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 TAU2_RETAIL = SPECS / "functions" / "tau2" / "retail.json"
+TAU2_TELECOM = SPECS / "functions" / "tau2" / "telecom.json"
+MEMORY = SPECS / "functions" / "bfcl_multi_turn" / "memory_vector.json"
 needs_shared = pytest.mark.skipif(not SPECS.is_dir(), reason="../shared/specs is not present")
 
 # (description, the values it states, or None where it states no closed set)
@@ -210,3 +217,106 @@ def _without_stated_values(path: Path) -> tuple[list[Any], list[Any]]:
         return ingest_document(path)
     finally:
         build.with_stated_values = kept
+
+
+# -- values an action is told ---------------------------------------------------------------
+
+
+@needs_shared
+def test_tau2_orders_are_seeded_without_what_an_action_is_told() -> None:
+    specs, _ = ingest_document(TAU2_RETAIL)
+    world, service, state = _world(specs, size=20)
+    orders = list(state.orders.values())
+    assert len(orders) >= 10
+    assert all(o.reason is None and o.new_item_ids is None for o in orders)
+    assert all(o.item_ids and o.address1 for o in orders)  # what an order holds is still seeded
+    first, second = orders[0].id, orders[1].id
+    answer = world.call(
+        qualified(service, "cancel_pending_order"),
+        {"order_id": first, "reason": "no longer needed"},
+    )
+    state = world.services[service].state
+    assert answer["success"] and state.orders[first].reason == "no longer needed"
+    item = next(iter(state.items))
+    answer = world.call(
+        qualified(service, "modify_pending_order_items"),
+        {
+            "order_id": second,
+            "item_ids": [orders[1].item_ids[0]],
+            "new_item_ids": [item],
+            "payment_method_id": "gift_card_0000000",
+        },
+    )
+    assert answer["success"], answer
+    assert world.services[service].state.orders[second].new_item_ids == [item]
+
+
+@needs_shared
+def test_tau2_telecom_lines_are_seeded_without_a_suspension_reason() -> None:
+    specs, _ = ingest_document(TAU2_TELECOM)
+    _, _, state = _world(specs, size=20)
+    lines = list(state.lines.values())
+    assert len(lines) >= 10 and all(line.reason is None for line in lines)
+
+
+@needs_shared
+def test_bfcl_memories_are_seeded_without_the_new_text_of_an_update() -> None:
+    """BFCL declares outputs (an id, a status), so the compiler shapes the record from the
+    inputs: ``archival_memory_update(vec_id, new_text)`` tells the new value of ``text``."""
+    specs, _ = ingest_document(MEMORY)
+    _, _, state = _world(specs, size=15)
+    for memories in (state.archival_memory, state.core_memory):
+        entries = list(memories.values())
+        assert len(entries) >= 10
+        assert all(e.new_text is None and e.text for e in entries), entries[:3]
+
+
+NOTES = [
+    ("add_note", "Add a note.", {"text": TEXT}, ["text"]),
+    ("get_note", "Get a note.", {"note_id": TEXT}, ["note_id"]),
+    ("update_note", "Change a note's text.", {"note_id": TEXT, "new_text": TEXT}, ["note_id"]),
+    (
+        "cancel_booking",
+        "Cancel a booking.",
+        {"booking_id": TEXT, "reason": TEXT},
+        ["booking_id", "reason"],
+    ),
+    ("get_booking", "Get a booking.", {"booking_id": TEXT}, ["booking_id"]),
+    (
+        "create_booking",
+        "Book a room.",
+        {"guest_name": TEXT, "nights": {"type": "integer"}},
+        ["guest_name"],
+    ),
+]
+
+
+def test_what_an_action_is_told_is_set_by_it_and_seeded_on_no_record() -> None:
+    """A cancel's reason (the booking's status is free text: the seed cannot tell which
+    bookings were canceled) and an update's ``new_text`` beside the ``text`` it replaces."""
+    specs, _ = ingest_document(_doc(NOTES), source_file="desk.json")
+    world, service, state = _world(specs, size=15)
+    bookings, notes = list(state.bookings.values()), list(state.notes.values())
+    assert len(bookings) >= 10 and len(notes) >= 10
+    assert all(b.reason is None for b in bookings), [b.reason for b in bookings]
+    assert all(n.new_text is None and n.text for n in notes)
+    booking = bookings[0].id
+    answer = world.call(
+        qualified(service, "cancel_booking"), {"booking_id": booking, "reason": "Trip off"}
+    )
+    state = world.services[service].state
+    assert answer["success"] and state.bookings[booking].reason == "Trip off"
+
+
+def test_a_told_value_stays_on_records_in_the_state_its_action_leads_to() -> None:
+    """Where the status is an enum the seed draws, a canceled booking keeps its reason and
+    no other booking has one (as before)."""
+    statuses = {"type": "string", "enum": ["confirmed", "canceled"]}
+    tools = [*NOTES, ("list_bookings", "List bookings.", {"status": statuses}, [])]
+    specs, _ = ingest_document(_doc(tools), source_file="desk.json")
+    _, _, state = _world(specs, size=30)
+    bookings = list(state.bookings.values())
+    canceled = [b for b in bookings if b.status == "canceled"]
+    assert canceled and len(canceled) < len(bookings)
+    assert all(b.reason for b in canceled)
+    assert all(b.reason is None for b in bookings if b.status != "canceled")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from library.compiler.model import ActionPlan, FieldPlan, Kind, RecordPlan
+from library.ingest.infer_output import TOLD_BY
 from library.ingest.naming import tokens
 
 # verb -> status values it moves to, best first (the first one the status enum has wins).
@@ -152,6 +153,33 @@ def status_field(record: RecordPlan) -> FieldPlan | None:
         if field is not None and field.type.kind is Kind.STR and not constrained:
             return field
     return None
+
+
+def set_by(f: FieldPlan) -> str | None:
+    """The tool that sets ``f``, where ``f`` exists only because that tool is told it (a
+    cancel's reason, a modification's new item ids: ingestion marks such a field), else None."""
+    tool = f.type.schema.get(TOLD_BY)
+    return tool if isinstance(tool, str) and tool else None
+
+
+def unseeded(record: RecordPlan) -> frozenset[str]:
+    """Fields of ``record`` no seeded record holds: each is set by an action (``set_by``),
+    and only records that action has been through hold it, yet the record has no status the
+    seed can put in the state that action leads to (a free-text status, an action that moves
+    to no state: a modification). Records with such a status hold it in that state (the seed
+    binds it there). Required fields are always seeded."""
+    status = status_field(record)
+    states = (
+        set(status.type.enum) if status is not None and status.type.kind is Kind.ENUM else set()
+    )
+    out: set[str] = set()
+    for name, f in record.fields.items():
+        tool = set_by(f)
+        if tool is None or f.required:
+            continue
+        if not states & set(TARGETS.get(action_word(tool), ())):
+            out.add(name)
+    return frozenset(out)
 
 
 def plan_action(

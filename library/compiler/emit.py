@@ -8,10 +8,12 @@ compiled tool. Only the names a module uses are imported.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import re
 import textwrap
 
+from library.compiler.actions import unseeded
 from library.compiler.emit_seed import SeedWriter
 from library.compiler.emit_tools import ToolWriter
 from library.compiler.ids import INT_IDS
@@ -124,6 +126,18 @@ def _offset_of(cursor: str | None) -> int:
 }
 
 
+def before_actions(plan: ServicePlan) -> ServicePlan:
+    """The plan as the seed writer sees it: records as they are before the actions that set
+    a field ran (``actions.unseeded``: a pending order has no cancellation reason and no new
+    item ids), so those fields are left unset (None) and set only when the action runs."""
+    records = {}
+    for name, record in plan.records.items():
+        drop = unseeded(record)
+        fields = {k: f for k, f in record.fields.items() if k not in drop}
+        records[name] = dataclasses.replace(record, fields=fields) if drop else record
+    return dataclasses.replace(plan, records=records)
+
+
 def emit_source(plan: ServicePlan) -> str:
     """The Python source of the plan's Service (deterministic: same plan, same text)."""
     taken = {*plan.enums, *(m.name for m in plan.models), *(w.cls for w in plan.wrappers)}
@@ -132,7 +146,7 @@ def emit_source(plan: ServicePlan) -> str:
     taken |= set(RUNTIME) | set(TYPING) | set(PYDANTIC) | {"Value", "Entity"}
     tools = ToolWriter(plan, taken)
     methods = _methods(plan, tools)
-    seeds = SeedWriter(plan)
+    seeds = SeedWriter(before_actions(plan))
     service = _service(plan, methods, seeds)
     helpers = tools.helpers | seeds.helpers | ({"_int_id"} if _int_ids(plan) else set())
     parts = [

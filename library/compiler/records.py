@@ -25,6 +25,7 @@ from library.compiler.types import (
     names_itself,
     single_branch,
 )
+from library.ingest.infer_output import TOLD_BY, new_value_of
 from library.ingest.naming import pluralize, singular, snake, tokens
 from library.runtime import State
 from library.toolspec import ToolSpec
@@ -535,6 +536,7 @@ class RecordBuilder:
             style = IdStyle("int")  # the records are listed by integer ids
         if style in (None, RUNTIME) and not unfit and _integer_id_params(resource, tools):
             style = IdStyle("digits")  # text ids the paths take as integers: digits
+        named = {*fields, *(k for s, _ in tools for k in s.input_schema.get("properties") or ())}
         for spec, verb in inputs:
             schema = spec.input_schema
             own = own_id_param(spec, resource)
@@ -542,6 +544,8 @@ class RecordBuilder:
             for key, node in (schema.get("properties") or {}).items():
                 if key in (own, "id", key_of_id):
                     continue
+                if verb == "update" and isinstance(node, dict) and new_value_of(key, named):
+                    node = {**node, TOLD_BY: spec.name}  # set by that update (``new_text``)
                 self._add(fields, taken, key, node, infos, owner, _defs(schema))
                 if verb == "create" and not shaped and key in (schema.get("required") or ()):
                     required.add(key)

@@ -34,8 +34,9 @@ from library.ingest.stateless import STATELESS_KEY
 from library.toolspec import SpecFormat, ToolSpec, Verb
 
 INFERRED_KEY = "x-compoworld-inferred"
-# On a field a state change is told (``cancel_booking(reason)``): the tool that tells it, so
-# the seed sets it only on records in the state that tool leads to.
+# On a field a state change is told (``cancel_booking(reason)``, ``modify_items(new_item_ids)``):
+# the tool that tells it, so the seed sets it only on records in the state that tool leads to
+# (on none, where the seed cannot tell which records that tool has changed).
 TOLD_BY = "x-compoworld-told-by"
 VENDOR_KEY = "output_inferred"
 
@@ -170,6 +171,7 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
         if node is not None and node.get("type") in ("string", "integer", "number"):
             # a numeric id is a whole number (MCP lists declare ids as ``number``)
             shape.id_schema = {"type": "string" if node["type"] == "string" else "integer"}
+    named = {name for t in tools for name in t.input_schema.get("properties") or ()}
     # creates first: their required inputs are what a record cannot lack
     ordered = sorted(tools, key=lambda t: (not _creates(t, resource), t.verb != Verb.UPDATE))
     for spec in ordered:
@@ -181,6 +183,10 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
             for name, node in props.items():
                 if name != own and _describes_record(name):
                     evidence = f"{spec.name} inputs"
+                    if not creating and new_value_of(name, named):
+                        # ``modify_items(item_ids, new_item_ids)``: the new value a change is
+                        # told, which a record holds only once that change has run
+                        node = {**node, TOLD_BY: spec.name} if isinstance(node, dict) else node
                     shape.add(
                         name, node, creating and name in required, evidence, spec.input_schema
                     )
@@ -351,6 +357,16 @@ def _describes_record(name: str) -> bool:
     key = snake(name)
     stored = key not in _PAGING and key not in _QUERY and key not in _OPTIONS
     return bool(key) and stored and name.isidentifier()
+
+
+def new_value_of(name: str, fields: set[str]) -> bool:
+    """Whether ``name`` is the new value of one of ``fields`` (the names the resource's tools
+    give): ``new_item_ids`` beside ``item_ids``, ``new_text`` beside ``text`` (an update's
+    argument, not what a record holds before that update)."""
+    toks = tokens(name)
+    if len(toks) < 2 or toks[0] != "new":
+        return False
+    return any(tokens(f) == toks[1:] for f in fields if f != name)
 
 
 def _scalar(node: Any) -> bool:
