@@ -33,7 +33,15 @@ from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS, TARGETS, TERMINAL, action_word
 from library.compiler.ids import new_id_source
-from library.compiler.model import FieldPlan, Kind, ModelPlan, RecordPlan, ServicePlan, TypeSpec
+from library.compiler.model import (
+    FieldPlan,
+    Kind,
+    ModelPlan,
+    RecordPlan,
+    Role,
+    ServicePlan,
+    TypeSpec,
+)
 from library.compiler.naming import words
 from library.compiler.patterns import regex_sample
 from library.compiler.source import INDENT, WIDTH, Call, Expr, docstring, render
@@ -1627,6 +1635,8 @@ class _RecordWriter:
             return self.priced[low].format(subtotal=self.hoisted.get("subtotal", "subtotal"))
         integer = spec.kind is Kind.INT
         lo_b, hi_b = _bounds(spec.schema, integer)
+        if lo_b is None and hi_b is None and not self.scope:
+            lo_b, hi_b = self._stored_bounds(name, integer)
         low_pay, high_pay = vocab.PAY_BANDS[0][0], vocab.PAY_BANDS[-1][1]
         fits = (lo_b is None or lo_b <= low_pay) and (hi_b is None or hi_b >= high_pay)
         ends = {end for start, end in _numeric_pairs(self.record.fields) if start in self.hoisted}
@@ -1710,6 +1720,24 @@ class _RecordWriter:
             if n >= 1:
                 return f"{float(lo)!r} + {float(step)!r} * rng.randint(0, {n})"
         return f"round(rng.uniform({float(lo)!r}, {float(hi)!r}), 2)"
+
+    def _stored_bounds(self, name: str, integer: bool) -> tuple[Any, Any]:
+        """The bounds a write tool of this collection declares (or states: "from 1 to 5")
+        for the value it stores into field ``name``, where the record's own schema (a read's
+        answer: "Priority level of the ticket.") has none: a seeded record holds only what
+        the service itself would accept."""
+        field = self.record.fields.get(name)
+        if field is None:
+            return None, None
+        for tool in self.w.plan.tools:
+            if tool.resource != self.resource or not tool.write:
+                continue
+            for param in tool.params:
+                if param.role is Role.FIELD and (param.target or param.name) == name:
+                    found = _bounds(param.type.schema, integer)
+                    if found != (None, None):
+                        return found
+        return None, None
 
     # -- values -----------------------------------------------------------------------------
     def value(

@@ -1,4 +1,4 @@
-"""Allowed values a schema states only in words, read as the enum they are.
+"""Allowed values a schema states only in words, read as the enum (or the range) they are.
 
 tau2's retail ``cancel_pending_order`` declares ``reason`` as a plain string described as "The
 reason for cancellation, which should be either 'no longer needed' or 'ordered by mistake'",
@@ -233,6 +233,9 @@ def with_stated_values(
     if values is not None and _fits(schema, values) and _holds_values(name, siblings, values):
         out = dict(schema) if out is None else out
         out["enum"] = list(values)
+    ranged = _with_range(schema if out is None else out)  # "from 1 to 5": its bounds
+    if ranged is not None:
+        out = ranged
     return schema if out is None else out
 
 
@@ -244,3 +247,76 @@ def _holds_values(name: str, siblings: frozenset[str], values: tuple[str, ...]) 
         return False
     names = {n.casefold() for n in siblings}
     return sum(v.casefold() in names for v in values) < 2
+
+
+# -- numeric ranges stated in words --------------------------------------------------------
+# BFCL's ticket ``priority`` is a bare integer described as "Priority of the ticket, from 1 to
+# 5": the range is the field's ``minimum``/``maximum``, which the seed writer and the tool's
+# validation read. Unambiguous phrasings only, one range per description: "from 1 to 5",
+# "between 1 and 5", "1-5" (also "1 - 5", "1–5", "1..5"), "1 (highest) to 5 (lowest)", "range
+# of 1 to 5", "on a scale of 1 to 10". Never an example ("e.g. 1-5"), never two different
+# ranges, never where a low is not below its high.
+_NUMBER = r"(-?\d+(?:\.\d+)?)"
+_RANGES = (
+    re.compile(
+        rf"\b(?:from|range(?:\s+(?:of|is))?|scale\s+of|between)\s+{_NUMBER}"
+        rf"(?:\s*\([^()\n]{{1,30}}\))?\s+(?:to|and|through)\s+{_NUMBER}(?!\w|\.\d)",
+        re.I,
+    ),
+    re.compile(
+        rf"(?<![\w.\-]){_NUMBER}\s*\([^()\n]{{1,30}}\)\s*(?:to|through|-|\u2013)\s*{_NUMBER}(?!\w|\.\d)",
+        re.I,
+    ),
+    re.compile(r"(?<![\w.\-/:])(\d+)\s*(?:-|\u2013|\u2014|\.\.)\s*(\d+)(?![\w\-/:%]|\.\d)"),
+)
+
+
+def stated_range(description: Any) -> tuple[float, float] | None:
+    """The one numeric range ``description`` states (low, high), or None."""
+    if not isinstance(description, str) or not description:
+        return None
+    text = description[:4000]
+    found: set[tuple[float, float]] = set()
+    taken: list[tuple[int, int]] = []
+    for pattern in _RANGES:
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue  # the same words, read by an earlier phrasing
+            taken.append((match.start(), match.end()))
+            ends = (m.end() for m in _SENTENCE_END.finditer(text) if m.end() <= match.start())
+            before = text[max(ends, default=0) : match.start()]
+            if _EXAMPLE_WORDS.search(before) or _NOT_CLOSED_BEFORE.search(before):
+                return None  # "e.g. 1-5": an example, not the range
+            low, high = float(match.group(1)), float(match.group(2))
+            if not low < high:
+                return None
+            found.add((low, high))
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _number_node(node: dict[str, Any]) -> bool:
+    types = node.get("type")
+    types = types if isinstance(types, list) else [types]
+    kinds = [t for t in types if t != "null"]
+    return bool(kinds) and all(t in ("integer", "number") for t in kinds)
+
+
+def _with_range(node: dict[str, Any]) -> dict[str, Any] | None:
+    """``node`` with the bounds its description states where it declares none, or None."""
+    if not _number_node(node) or "enum" in node or "const" in node:
+        return None
+    found = stated_range(node.get("description"))
+    if found is None:
+        return None
+    integer = "integer" in (node["type"] if isinstance(node["type"], list) else [node["type"]])
+    low, high = (int(v) if integer and v == int(v) else v for v in found)
+    if integer and (low != found[0] or high != found[1]):
+        return None  # "1.5 to 2.5" is no range of whole numbers
+    declared = [node.get(k) for k in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")]
+    if any(v is not None for v in declared):
+        return None  # the declared bounds are the field's, always
+    shown = [*(node.get("examples") or ()), *([node["default"]] if "default" in node else ())]
+    numbers = [v for v in shown if isinstance(v, int | float) and not isinstance(v, bool)]
+    if any(not low <= v <= high for v in numbers):
+        return None  # "Defaults to 0" beside "1-5": the words are not the range
+    return {**node, "minimum": low, "maximum": high}
