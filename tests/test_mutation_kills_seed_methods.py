@@ -141,7 +141,8 @@ SEED_PROJECTS = """\
 SEED_TASKS = """\
     projects_ids = list(self.state.projects)
     cast = pool.cast(rng)
-    for _ in range(size):
+    title_list = pool.distinct("task_title", rng, size)
+    for i in range(size):
         staff = cast.colleagues(2, roles=("assignee", "reporter"))
         project = self.state.projects[rng.choice(projects_ids)]
         span = pool.window("time", rng, now)
@@ -165,7 +166,7 @@ SEED_TASKS = """\
             "tasks",
             Task(
                 id=self.new_id("tas"),
-                title=pool.text("task_title", rng),
+                title=title_list[i],
                 status=status,
                 created_at=created,
                 updated_at=updated,
@@ -222,6 +223,7 @@ SEED_CONTACTS = """\
 SEED_EVENTS = """\
     contacts_ids = list(self.state.contacts)
     cast = pool.cast(rng)
+    title_taken: set[str] = set()
     for _ in range(size):
         person = cast.subject()
         staff = cast.colleagues(1, person, roles=("organizer",))
@@ -232,7 +234,7 @@ SEED_EVENTS = """\
             "events",
             Event(
                 id=self.new_id("eve"),
-                title=pool.text("meeting_topic", rng, person, product),
+                title=pool.fresh(title_taken, "meeting_topic", rng, person, product),
                 start_time=span[0],
                 end_time=span[1],
                 location=pool.text("meeting_location", rng),

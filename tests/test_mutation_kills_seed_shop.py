@@ -122,8 +122,8 @@ TEAM = {
 }
 
 SEED_PRODUCTS = """\
-    for _ in range(size):
-        product = rng.choice(pool.products)
+    for i in range(size):
+        product = pool.product_at(i)
         created = pool.created(rng, now)
         self.put(
             "products",

@@ -3,6 +3,9 @@
 - A number's range stated only in words ("Priority of the ticket, from 1 to 5") is its
   ``minimum``/``maximum``: the tool refuses a priority of 9, and seeded tickets hold 1-5 even
   where the record's own schema (a read's answer) says nothing of it (before: 0-20).
+- What names a record (``name``, ``title``, ``displayName``; a server's host name) is never
+  shared by two records of its collection; a workload's container ``image`` is an image
+  reference (``registry.<our domain>/<its name>:1.14.2``), not prose.
 """
 
 from __future__ import annotations
@@ -105,3 +108,65 @@ def test_ticket_priorities_are_seeded_and_taken_within_the_stated_range() -> Non
     taken = world.call("ticket_api__create_ticket", {"title": "VPN down", "priority": 5})
     assert taken["success"], taken
 
+
+# -- names and container images -----------------------------------------------------------------
+KUBECTL = SPECS / "mcp" / "docker" / "kubectl-mcp-server.json"
+POWERDNS = SPECS / "openapi" / "powerdns.local.json"
+NAMES = ("name", "title", "label", "display_name", "displayName")
+
+
+@needs_shared
+def test_records_of_one_collection_never_share_a_name() -> None:
+    """What names a record (its ``name``, ``title``; a server's host name; a domain's
+    ``domain``) differs from record to record of its collection, in every service of the
+    shared specs (before: three deployments called "admin-portal", ns3 three times in
+    PowerDNS's servers, a 1Password vault holding two items named after one product)."""
+    import re
+
+    from library.compose.spec_library import specs_by_service
+    from library.seed.vocab import meaning
+
+    checked = []
+    for service, specs in specs_by_service([SPECS]).items():
+        cls = load_service(compile_service(specs).source)
+        world = World([cls()], seed=0)
+        world.seed_states(seed_pool(), size=10)
+        state = world.services[cls.name].state
+        for collection in type(state).collection_types:
+            records = list(getattr(state, collection).values())
+            for name in type(records[0]).model_fields if len(records) > 1 else ():
+                where = f"{service}.{collection}"
+                own = name in NAMES or meaning(name, where) == "hostname"
+                values = [getattr(r, name) for r in records]
+                if not own or not all(isinstance(v, str) for v in values):
+                    continue
+                checked.append((service, collection, name))
+                assert len(set(values)) == len(values), (service, collection, name, values)
+                if meaning(name, where) in ("hostname", "domain"):  # never "ns1.x.com (EMEA)"
+                    assert all(re.fullmatch(r"[a-z0-9.-]+", v) for v in values), values
+    assert len(checked) >= 40, checked
+    assert ("powerdns_local", "servers", "domain") in checked
+    assert ("kubectl_mcp_server", "deployments", "name") in checked
+
+
+@needs_shared
+def test_a_deployment_runs_a_container_image_of_its_own_name() -> None:
+    """A workload's ``image`` is an image reference, its own build in our registry
+    (``registry.<our domain>/<its name>:<version>``), not prose ("Following up on our last
+    conversation.")."""
+    import re
+
+    from library.seed.vocab import meaning
+
+    org = seed_pool().org
+    assert org is not None
+    deployments = []
+    for seed in range(4):
+        _, state = _world(KUBECTL, seed=seed)
+        deployments += list(state.deployments.values())
+    assert len(deployments) >= 20
+    for d in deployments:
+        want = rf"registry\.{re.escape(org.domain)}/{re.escape(d.name)}:\d+\.\d+\.\d+"
+        assert re.fullmatch(want, d.image), (d.name, d.image)
+    assert meaning("containerImage") == meaning("image", "k8s.pods") == "container_image"
+    assert meaning("image", "shop.products") is None  # a product's image is a picture

@@ -500,11 +500,39 @@ class _RecordWriter:
             if f.name in self.forced:
                 values.append((f.attr, self._bound(f, self.forced[f.name])))
                 continue
-            expr = self.value(f.name, f.type, f.required, f.unique, 0, "")
+            unique = f.unique or self._names_record(f)
+            expr = self.value(f.name, f.type, f.required, unique, 0, "")
             if expr is not None:
                 values.append((f.attr, self._bound(f, expr)))
         values = self._chain_stamps(self._parent_picks(values))
         return self._write(values)
+
+    def _runs_image(self, f: FieldPlan) -> bool:
+        """Whether text field ``f`` is the container image a record runs: ``image`` of a
+        workload (a deployment, a pod), ``containerImage``, or an ``image`` its description
+        calls a container's or Docker's."""
+        if f.type.kind is not Kind.STR or f.type.semantic is not None:
+            return False
+        if vocab.meaning(f.name, self.where) == "container_image":
+            return True
+        said = str(f.type.schema.get("description") or "")
+        return "image" in vocab.tokens(f.name) and bool(_CONTAINER_WORDS.search(said))
+
+    def _names_record(self, f: FieldPlan) -> bool:
+        """Whether ``f`` is what a record of this collection is called by (its ``name``,
+        ``title``, ``displayName``; a server's host name): no two records of one collection
+        share it (three deployments called "admin-portal" are one too many). An optional
+        name of no known meaning stays unset rather than made up."""
+        if f.type.kind is not Kind.STR or f.type.semantic is not None:
+            return False
+        kind = vocab.meaning(f.name, self.where)
+        low = _snake(f.name)
+        # a server's host name, a domain's ``domain``, a tag's ``tag``: what it is called
+        itself = kind == "hostname" or low == self.noun
+        if (low not in _RECORD_NAMES and not itself) or str(kind).startswith("body:"):
+            return False  # (a note's ``note`` is its text: what it says, not its name)
+
+        return kind is not None or f.required
 
     def _parent_picks(self, values: list[tuple[str | None, Expr]]) -> list[tuple[str | None, Expr]]:
         """A record comes into being after the records it refers to (no application
@@ -1061,9 +1089,18 @@ class _RecordWriter:
 
     @property
     def product_by_index(self) -> bool:
+        """Whether each record is another product: its SKU is unique, or it is named by its
+        product (a catalogue lists no product twice)."""
         return any(
-            f.unique and (f.name == "sku" or f.name.endswith("_sku"))
+            (f.unique and (f.name == "sku" or f.name.endswith("_sku")))
+            or (self._names_record(f) and self._product_named(_snake(f.name)))
             for f in self.record.fields.values()
+        )
+
+    def _product_named(self, low: str) -> bool:
+        """Whether text field ``low`` shows the record's product's name (see ``_text``)."""
+        return low in ("product_name", "product_title") or (
+            low in ("title", "name", "product") and self.noun in _PRODUCT_NOUNS
         )
 
     # -- people -----------------------------------------------------------------------------
@@ -2112,6 +2149,7 @@ class _RecordWriter:
         by_name = {f.name: f for f in fields}
         source = by_name.get("name") or by_name.get("title")
         derived = [n for n in _DERIVED if n in by_name]
+        derived += [n for n in by_name if self._runs_image(by_name[n])]  # built from the name
         if source is not None:
             kind_ = vocab.meaning(source.name, self.where) or ""
             derived += [n for n in vocab.ROWS.get(kind_, {}) if n in by_name and n not in derived]
@@ -2140,6 +2178,8 @@ class _RecordWriter:
             return _call("pool.column", *args, *([options] if options else []))
         if name in ("mime_type", "content_type"):
             return f"pool.mime({names}[i])"
+        if self._runs_image(f):  # a deployment runs its own build
+            return f"pool.image(rng, {names}[i])"
         if name in ("host", "hostname"):
             return f"pool.host({names}[i])"
         if name == "path":
@@ -2202,9 +2242,7 @@ class _RecordWriter:
         if low == "sku" or low.endswith("_sku"):
             self.uses.add("product")
             return "product.sku"
-        if low in ("product_name", "product_title") or (
-            low in ("title", "name", "product") and self.noun in _PRODUCT_NOUNS
-        ):
+        if self._product_named(low):
             self.uses.add("product")
             return "product.name"
         if low in ("title", "job_title") and (vocab.is_person_resource(self.resource) or who):
@@ -2218,6 +2256,8 @@ class _RecordWriter:
                 return "staff[0].department"
         if low == "domain" and not (self.company_subject or self._has_subject()):
             ours = vocab.meaning(name, self.where) or "domain"  # a server's is ``ns1.``...
+            if unique and depth == 0:  # a server's host name: one server each
+                return self._vocab(name, ours, unique, depth)
             return f'pool.text("{ours}", rng)'  # a server's domain is ours, not a client's
         if low in ("domain", "industry"):
             self.uses.update({"company", "person"})
@@ -2227,6 +2267,11 @@ class _RecordWriter:
                 return "pool.org.timezone"
             self.uses.update({"company", "person"})
             return "company.timezone"
+        if low in ("handle", "screen_name") and unique and depth == 0:
+            var = self.distinct.get(name) or self._local(f"{name}_list")
+            self.distinct[name] = var
+            self.pre.append((var, _call("pool.handles", "rng", "size")))
+            return f"{var}[i]"  # one account each
         if low in ("handle", "screen_name"):
             self.uses.update({"company", "person"})
             return 'pool.text("handle", rng, company)'
@@ -2252,6 +2297,9 @@ class _RecordWriter:
             listed_values = ", ".join(json.dumps(v) for v in values)
             return f"rng.choice(({listed_values}{',' if len(values) == 1 else ''}))"
         kind = vocab.meaning(name, self._where())
+        said = str(node.get("description") or "")
+        if kind is None and "image" in vocab.tokens(name) and _CONTAINER_WORDS.search(said):
+            kind = "container_image"  # "The container image to run"
         fiscal = next((v for v, k in self.window_kinds if k == "fiscal"), None)
         if kind == "fiscal_period" and fiscal is not None and depth == 0:
             # YYYY-MM; strftime would import ``time``, which generated code may not.
@@ -2272,6 +2320,14 @@ class _RecordWriter:
         return f"{self.w.plan.service}.{self.scope[-1]}" if self.scope else self.where
 
     def _vocab(self, name: str, kind: str, unique: bool, depth: int) -> Expr | None:
+        field = self.record.fields.get(name)
+        if unique and depth == 0 and field is not None and not field.unique and _needs(kind):
+            # a name that mentions its own client ("Campos PLC expansion", a file named for
+            # its company): drawn for the record, again while another record has it
+            taken = self.distinct.get(name) or self._local(f"{name}_taken")
+            self.distinct[name] = taken
+            self.pre.append(f"{taken}: set[str] = set()")
+            return _call("pool.fresh", taken, json.dumps(kind), "rng", *self._about(kind))
         if unique and depth == 0:
             var = self.distinct.get(name) or self._local(f"{name}_list")
             self.distinct[name] = var
@@ -2453,6 +2509,9 @@ _DIRECTIONS = frozenset(
      "new", "primary", "secondary"}
 )  # fmt: skip
 _NAME_WORDS = frozenset({"name", "title", "label", "display_name", "subject"})
+_CONTAINER_WORDS = re.compile(r"(?i)\b(container|docker|oci|registry|kubernetes|pod)\b")
+# Fields that name the record they are on: one collection's records never share one.
+_RECORD_NAMES = frozenset({"name", "title", "label", "display_name"})
 # What a customer's account holds (``order_ids``, ``payment_methods``, ``reservations``).
 _CUSTOMER_HOLDINGS = frozenset(
     {"order", "orders", "reservation", "reservations", "booking", "bookings", "payment",

@@ -591,6 +591,50 @@ class SeedPool:
     def slug(text: str) -> str:
         return vocab.slug(text)
 
+    def image(self, rng: random.Random, name: str | None = None) -> str:
+        """The container image a workload runs: its own build in our registry, tagged with a
+        release (``registry.acme.com/checkout-service:1.14.2``); a public one without a
+        name."""
+        if name is None:
+            return rng.choice(vocab.LISTS["container_image"])
+        org = self.org.domain if self.org else "example.com"
+        tag = f"{rng.randint(1, 4)}.{rng.randint(0, 24)}.{rng.randint(0, 9)}"
+        return f"registry.{org}/{vocab.slug(name)}:{tag}"
+
+    def fresh(self, taken: set[str], kind: str, rng: random.Random, *about: Any) -> str:
+        """A value of ``kind`` (as ``text`` draws it) no record has yet (``taken``, which it
+        joins): drawn again while taken, then qualified naturally (``-eu`` before a file's
+        extension, ``(EMEA)`` after a title), never numbered."""
+        value = self.text(kind, rng, *about)
+        for _ in range(20):
+            if value not in taken:
+                break
+            value = self.text(kind, rng, *about)
+        base, qualifiers = value, list(vocab.QUALIFIERS)
+        stem, dot, ext = base.rpartition(".")
+        slug = re.fullmatch(r"[a-z0-9@][a-z0-9._/-]*", base) is not None
+        while value in taken:
+            q = rng.choice(qualifiers)
+            if slug:
+                value = f"{stem}-{vocab.slug(q)}{dot}{ext}" if dot else f"{base}-{vocab.slug(q)}"
+            else:
+                value = f"{base} ({q})"
+            base = value if value in taken else base
+        taken.add(value)
+        return value
+
+    def handles(self, rng: random.Random, n: int) -> list[str]:
+        """``n`` different social handles, each a client company's (``@mannkelley``)."""
+        made = {vocab.render("handle", rng, {"company": c.name}) for c in self.companies}
+        out = sorted(made)
+        rng.shuffle(out)
+        while len(out) < n:  # more accounts than companies: a team's own
+            handle = f"{rng.choice(out or ['@team'])}_{rng.choice(vocab.LISTS['city'])}"
+            handle = vocab.slug(handle, "_").join(("@", ""))[:24]
+            if handle not in out:
+                out.append(handle)
+        return out[:n]
+
     def host(self, name: str) -> str:
         """The host name of a named resource of ours (a database cluster)."""
         org = self.org.domain if self.org else "example.com"

@@ -829,6 +829,18 @@ LISTS["dns_record_type"] = ("A", "AAAA", "CNAME", "MX", "TXT", "NS")
 LISTS["ip_address"] = ("203.0.113.10", "203.0.113.24", "198.51.100.7", "198.51.100.42",
                        "192.0.2.15", "192.0.2.80")  # fmt: skip
 LISTS["dns_change"] = ("REPLACE",)
+# Container images: public ones a team runs as they are, by name and release.
+LISTS["container_image"] = ("nginx:1.27", "redis:7.2", "postgres:16.3", "rabbitmq:3.13",
+                            "grafana/grafana:11.1.0", "prom/prometheus:v2.53.0",
+                            "busybox:1.36", "traefik:v3.1")  # fmt: skip
+# What runs as a container: a field ``image`` of one is the image it runs, not a picture.
+WORKLOADS = frozenset(
+    {"deployment", "pod", "container", "cron_job", "cronjob", "daemon_set",
+     "daemonset", "stateful_set", "statefulset", "replica_set", "replicaset", "workload",
+     "microservice", "sandbox", "task_definition", "helm_chart"}
+)  # fmt: skip
+_IMAGE_WORDS = frozenset({"container", "docker", "oci"})
+_NOT_IMAGE = frozenset({"id", "ids", "url", "uri", "digest", "pull", "policy", "secrets"})
 LISTS["key_name"] = ("axfr-transfer", "ci-deploy", "backup-agent", "monitoring", "terraform",
                      "secondary-sync", "release-bot", "ops-automation")  # fmt: skip
 LISTS["meeting_location"] = (
@@ -1178,6 +1190,9 @@ def meaning(field: str, resource: str = "") -> str | None:
             return dns[low]
     if low == "changetype":
         return "dns_change"
+    runs = set(tokens) & _IMAGE_WORDS or noun.split("_")[-1] in WORKLOADS
+    if "image" in tokens and runs and not set(tokens) & _NOT_IMAGE:
+        return "container_image"  # a deployment's ``image``, a ``containerImage``
     if low in ("domain", "hostname", "host_name") and noun in ("server", "nameserver", "host"):
         return "hostname"
     if low == "key" and noun in ("question", "field", "form"):
@@ -1474,8 +1489,27 @@ _FORMATS = frozenset(
 )  # fmt: skip
 _SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.")
 _HOSTS = ("ns1.", "ns2.", "ns3.", "dns-eu.", "dns-us.", "dns-ap.")  # name servers, mostly
+
+
+def _dns_names(kind: str, org: str) -> tuple[list[str], list[str]]:
+    """Names of ours in DNS: the usual ones (``ns1.``, ``mail.``), and further ones (``ns4.``,
+    ``eu.api.``) in the order a long list of servers or zones goes on to."""
+    if kind == "hostname":
+        usual = list(_HOSTS)
+        regions = ("eu", "us", "ap")
+        more = [f"ns{k}." for k in range(4, 10)] + [f"dns-{r}{k}." for k in (2, 3) for r in regions]
+    else:
+        usual = list(_SUBDOMAINS)
+        heads = [h for h in _SUBDOMAINS if h]
+        more = [f"{q}." for q in _SLUG_QUALIFIERS] + [
+            f"{q}.{h}" for q in _SLUG_QUALIFIERS[:3] for h in heads
+        ]
+    return [f"{h}{org}" for h in usual], [f"{h}{org}" for h in more]
+
+
 # Qualifiers that keep names apart naturally once a list runs out.
 _QUALIFIERS = ("EMEA", "Americas", "APAC", "North", "South", "East", "West", "Central")
+QUALIFIERS = _QUALIFIERS
 _SLUG_QUALIFIERS = ("eu", "us", "apac", "core", "edge", "internal", "legacy", "mobile", "web",
                     "v2", "next", "ops")  # fmt: skip
 
@@ -1504,6 +1538,10 @@ def distinct(
 
     base = list(LISTS.get(kind, ())) or list(seed)
     rng.shuffle(base)
+    if kind in ("domain", "hostname"):  # DNS names: the usual ones first, then more of ours
+        usual, more = _dns_names(kind, str(ctx.get("org_domain") or "example.com"))
+        rng.shuffle(usual)
+        base += usual + more  # never "ns1.example.com (EMEA)"
     for value in base:
         if len(out) >= n:
             return out
