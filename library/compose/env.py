@@ -102,6 +102,11 @@ _MAILBOX = frozenset({"messages", "emails", "mails", "inbox", "threads"})
 _DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
 
+# (link field, the collection it names, the fields a record shares with the one it names)
+Kin = tuple[str, str, tuple[str, ...]]
+KIN_PAIRS = 3  # seeded pairs that must agree before a field is taken as shared
+
+
 class ComposeEnv:
     def __init__(
         self,
@@ -150,6 +155,7 @@ class ComposeEnv:
         self.policy_sources = self._policy_sources()
         self.catalogs = self._catalogs()
         self.owned_lists = self._owned_lists()
+        self._kin: dict[tuple[str, str], tuple[Kin, ...]] = {}
         self.twins = self._twins()
         self.log_tools = self._log_tools()
         self.handover_tools = self._handover_tools()
@@ -248,6 +254,42 @@ class ComposeEnv:
             if same:
                 out[a] = frozenset(same)
         return out
+
+    def kin(self, service: str, collection: str, seeded: Any) -> tuple[Kin, ...]:
+        """What a record of ``collection`` shares with the record of another collection of
+        its service it names by id (an expense with its report): (link field, that
+        collection, the person and currency fields every pair in the seeded state
+        ``seeded`` holds alike, over at least ``KIN_PAIRS`` pairs). A field the seeds let
+        differ (a CRM activity's owner and its contact's) is no such thing."""
+        memo = self._kin.get((service, collection))
+        if memo is not None:
+            return memo
+        kinds = type(seeded).collection_types
+        info = self.catalog.collection(service, collection)
+        out: list[Kin] = []
+        for link, meta in sorted(info.fields.items()) if info is not None else ():
+            key = str(meta.key or "")
+            parent = ref_collection(key[3:], kinds) if key.startswith("id:") else None
+            if parent is None or parent == collection:
+                continue
+            parents = getattr(seeded, parent)
+            pairs = [
+                (r, p)
+                for r in getattr(seeded, collection).values()
+                if (p := parents.get(getattr(r, link, None))) is not None
+            ]
+            alike = tuple(
+                f
+                for f, m in sorted(info.fields.items())
+                if (m.key in PERSON_KEYS or f == "currency")
+                and len(pairs) >= KIN_PAIRS
+                and all(getattr(p, f, None) == getattr(r, f, None) for r, p in pairs)
+                and any(getattr(p, f, None) is not None for _, p in pairs)
+            )
+            if alike:
+                out.append((link, parent, alike))
+        self._kin[(service, collection)] = memo = tuple(out)
+        return memo
 
     def _owned_lists(self) -> dict[tuple[str, str], dict[str, str]]:
         """(service, collection) -> {list field: collection its ids name}, for records that

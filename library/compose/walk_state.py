@@ -297,9 +297,52 @@ class WalkState:
 
     def _inject(self, service: str, collection: str, record: Record) -> None:
         record = self._own_children(service, collection, record)
+        was = self._state_record(service, collection, record.id)
         injection = Injection(service, collection, record)
         put(self.world, injection)
         self.injections.append(injection)
+        self._with_its_parent(service, collection, record)
+        if was is not None:
+            self._children_follow(service, collection, was, record)
+
+    def _with_its_parent(self, service: str, collection: str, record: Record) -> None:
+        """A line is its report's: a record put in the world that names another of its
+        service by id (an expense its report) holds that record's person and currency
+        wherever the seeds hold them alike (``ComposeEnv.kin``), or the walk does not put
+        it there."""
+        state = self.world.services[service].state
+        for link, parent_coll, alike in self.env.kin(service, collection, self._seeded(service)):
+            parent = getattr(state, parent_coll).get(getattr(record, link, None))
+            if parent is not None and any(
+                getattr(parent, f, None) != getattr(record, f, None) for f in alike
+            ):
+                raise Reject("lookup_empty")
+
+    def _children_follow(self, service: str, collection: str, was: Record, now: Record) -> None:
+        """A record made someone else's in place takes its own records along: the lines
+        under an expense report (records naming it by id) move to the report's new person
+        and currency (the fields ``ComposeEnv.kin`` finds they share)."""
+        state = self.world.services[service].state
+        seeded = self._seeded(service)
+        for coll in sorted(type(state).collection_types):
+            for link, parent_coll, alike in self.env.kin(service, coll, seeded):
+                moved = {
+                    f: getattr(now, f, None)
+                    for f in alike
+                    if getattr(now, f, None) != getattr(was, f, None)
+                }
+                if parent_coll != collection or not moved:
+                    continue
+                for child in list(getattr(state, coll).values()):
+                    if getattr(child, link, None) != was.id:
+                        continue
+                    if any(e.id == child.id and e.collection == coll for e in self.entities):
+                        raise Reject("lookup_empty")  # already read as it was
+                    self._inject(service, coll, clone(child, child.id, moved))
+
+    def _seeded(self, service: str) -> Any:
+        """``service``'s state as seeded, before the walk put anything in it."""
+        return self.base.states[service]
 
     def _own_children(self, service: str, collection: str, record: Record) -> Record:
         """A copy of a person's record (a customer a lookup must find, a decoy) lists the

@@ -1,0 +1,32 @@
+"""A record composition makes someone else's in place takes its own records along."""
+
+from __future__ import annotations
+
+from library.compose import ComposeConfig, make_env
+from library.compose.corpus import bundled_library
+from tests.compose_walks import finished_walks, forced, initial_world
+
+
+def test_an_expense_report_made_someone_else_s_takes_its_lines_along() -> None:
+    """A seeded expense report a walk gives to the person the request is about (in place,
+    where it is free) moves its expenses with it: every line names the report's employee
+    and is in its currency, in the world the request starts from."""
+    library = bundled_library(["identity", "expenses", "mail", "calendar", "hr"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    moved = lines = 0
+    for tag in ("lines", "lines2"):
+        for walker in finished_walks(env, 80, tag, forced("expenses", "offboarding")):
+            injected = {i.record.id for i in walker.injections if i.collection == "expense_reports"}
+            world = initial_world(walker)
+            state = world.services["expenses"].state
+            for expense in state.expenses.values():
+                report = state.expense_reports.get(expense.expense_report_id)
+                if report is None:
+                    continue
+                lines += 1
+                moved += report.id in injected
+                assert expense.employee_email == report.employee_email, (expense, report)
+                assert expense.currency == report.currency, (expense, report)
+        if moved >= 5:
+            break
+    assert moved >= 5 and lines >= 50, (moved, lines)
