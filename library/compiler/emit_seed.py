@@ -2148,7 +2148,8 @@ class _RecordWriter:
         name, a MIME type from a file name, an issue key from its project's key."""
         by_name = {f.name: f for f in fields}
         source = by_name.get("name") or by_name.get("title")
-        derived = [n for n in _DERIVED if n in by_name]
+        # secret key material is never made from a name (a TSIG key is no "AT")
+        derived = [n for n in _DERIVED if n in by_name and not _secret(by_name[n].type, n)]
         derived += [n for n in by_name if self._runs_image(by_name[n])]  # built from the name
         if source is not None:
             kind_ = vocab.meaning(source.name, self.where) or ""
@@ -2164,7 +2165,11 @@ class _RecordWriter:
                     expr = self._derived(n, by_name[n], var, kind)
                     if expr is not None:
                         self.forced[n] = expr
-        if "key" in by_name and "key" not in self.forced:
+        if (
+            "key" in by_name
+            and "key" not in self.forced
+            and not _secret(by_name["key"].type, "key")
+        ):
             expr = self._parent_key(fields)
             if expr is not None:
                 self.forced["key"] = expr
@@ -2242,6 +2247,8 @@ class _RecordWriter:
         if low == "sku" or low.endswith("_sku"):
             self.uses.add("product")
             return "product.sku"
+        if _secret(spec, name):  # "The Base64 encoded secret key": key material
+            return "pool.secret(rng)"
         if self._product_named(low):
             self.uses.add("product")
             return "product.name"
@@ -2525,6 +2532,33 @@ _CITED = frozenset({"invoice_number", "order_number", "quote_number", "reference
 
 _ADDRESS_PARTS = (("postal_code", "postal_code"), ("zip_code", "postal_code"),
                   ("zip", "postal_code"), ("city", "city"), ("region", "region"))  # fmt: skip
+_SECRET_WORDS = re.compile(
+    r"(?i)\b(secret[ _-]?key|shared[ _-]?secret|client[ _-]?secret|signing[ _-]?secret|"
+    r"private[ _-]?key|hmac[ _-]?key|base[ -]?64[ -]?encoded (secret|key))\b"
+)
+_SECRET_NAMES = re.compile(
+    r"^(\w+_)?(secret|secret_key|shared_secret|client_secret|signing_secret|private_key|hmac_key)$"
+)
+# what names, points at or measures a secret is not the secret (``secret_name``, ``key_id``)
+_ABOUT_A_SECRET = frozenset(
+    {"name", "id", "ids", "url", "uri", "path", "file", "arn", "ref", "type", "version",
+     "algorithm", "length", "size", "count", "label", "names"}
+)  # fmt: skip
+
+
+def _secret(spec: TypeSpec, name: str) -> bool:
+    """Secret key material, by its name (``shared_secret``, ``private_key``) or by what its
+    description says it is ("The Base64 encoded secret key"); never a number, an id, or
+    what names a secret (``secret_name``)."""
+    low = _snake(name)
+    if spec.kind is not Kind.STR or spec.semantic == "id" or not low:
+        return False
+    if low.split("_")[-1] in _ABOUT_A_SECRET:
+        return False
+    said = str(spec.schema.get("description") or "")
+    return bool(_SECRET_NAMES.search(low) or _SECRET_WORDS.search(said))
+
+
 _REF_LIKE = re.compile(r"^(in_reply_to|reply_to_id|thread_id|message_id|parent_id)$|_id$")
 _PRODUCT_NOUNS = frozenset({"product", "item", "price_book_entry", "variant", "listing", "sku"})
 # Numbers a kind of record makes plausible: (noun, field) -> (low, high, whole, step).

@@ -591,6 +591,13 @@ class SeedPool:
     def slug(text: str) -> str:
         return vocab.slug(text)
 
+    @staticmethod
+    def secret(rng: random.Random) -> str:
+        """Secret key material (a TSIG key, a shared secret): base64 of 32 random bytes."""
+        import base64
+
+        return base64.b64encode(rng.getrandbits(256).to_bytes(32, "big")).decode()
+
     def image(self, rng: random.Random, name: str | None = None) -> str:
         """The container image a workload runs: its own build in our registry, tagged with a
         release (``registry.acme.com/checkout-service:1.14.2``); a public one without a
