@@ -451,6 +451,8 @@ class _RecordWriter:
         self.lines: tuple[str, str, str, str, str, str] | None = None
         self._required_now = False  # whether the value being written is required
         self.scope: list[str] = []  # nested models being written (``questions``)
+        # the record types of the DNS record sets being written: (variable, names end in ".")
+        self.record_types: list[tuple[str, bool]] = []
         self.where = f"{writer.plan.service}.{record.resource}"
         self._plan_times()
 
@@ -2028,6 +2030,9 @@ class _RecordWriter:
         args: list[tuple[str | None, Expr | None]] = []
         self.scope.append(low)
         paired = {**self._paired(model, who), **self.item_forced.get(model.name, {})}
+        typed = self._record_type(model, who)  # drawn first: its records' content fits it
+        if typed is not None:
+            paired[typed[0]] = self.record_types[-1][0]
         for f in model.fields:
             kind = vocab.meaning(f.name)
             if f.name in paired:
@@ -2045,6 +2050,8 @@ class _RecordWriter:
                 expr = self.value(f.name, f.type, f.required, False, depth + 1, who)
             args.append((f.attr, expr))
         self.scope.pop()
+        if typed is not None:
+            self.record_types.pop()
         return Call(model.name, [(a, e) for a, e in args if e is not None])
 
     def _paired(self, model: ModelPlan, who: str) -> dict[str, Expr]:
@@ -2064,6 +2071,24 @@ class _RecordWriter:
                     out[n] = _call("pool.column", json.dumps(kind), var, json.dumps(n))
                 return out
         return {}
+
+    def _record_type(self, model: ModelPlan, who: str) -> tuple[str, str] | None:
+        """A DNS record set's type (``rrsets[].type``), drawn before the record set's
+        records (``rrsets[].records[].content``) so that what they hold fits it; its names
+        end in a dot where the spec's own names do ("e.g. www.powerdns.com.")."""
+        if who == "p":
+            return None
+        for f in model.fields:
+            if f.type.kind is not Kind.STR:
+                continue
+            if vocab.meaning(f.name, self._where()) != "dns_record_type":
+                continue
+            var = self._local("record_type")
+            self.body.append((var, 'pool.text("dns_record_type", rng)'))
+            said = " ".join(str(g.type.schema.get("description") or "") for g in model.fields)
+            self.record_types.append((var, bool(_DOTTED.search(said))))
+            return f.name, var
+        return None
 
     def _list(self, name: str, spec: TypeSpec, depth: int, who: str) -> Expr:
         found = self._items(name, spec, depth, who)
@@ -2315,6 +2340,9 @@ class _RecordWriter:
             kind = "staff_title"
         if kind == "event_name" and not self.scope and not _EVENT_FIELDS & set(self.record.fields):
             kind = "meeting_topic"  # a calendar's events are meetings, not conferences
+        if kind == "ip_address" and self.record_types:  # a record of a DNS record set
+            rtype, dot = self.record_types[-1]
+            return _call("pool.dns_content", rtype, "rng", *(["dot=True"] if dot else []))
         if kind is not None and vocab.known(kind) and _kind_fits(kind, node):
             return self._vocab(name, kind, unique, depth)
         field = self.record.fields.get(name) if depth == 0 else None
@@ -2532,6 +2560,8 @@ _CITED = frozenset({"invoice_number", "order_number", "quote_number", "reference
 
 _ADDRESS_PARTS = (("postal_code", "postal_code"), ("zip_code", "postal_code"),
                   ("zip", "postal_code"), ("city", "city"), ("region", "region"))  # fmt: skip
+# a DNS name written absolute: "MUST have a trailing dot", an example "www.powerdns.com."
+_DOTTED = re.compile(r"(?i)trailing dot|\w\.[\"”'’]")
 _SECRET_WORDS = re.compile(
     r"(?i)\b(secret[ _-]?key|shared[ _-]?secret|client[ _-]?secret|signing[ _-]?secret|"
     r"private[ _-]?key|hmac[ _-]?key|base[ -]?64[ -]?encoded (secret|key))\b"

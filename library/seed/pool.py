@@ -598,6 +598,35 @@ class SeedPool:
 
         return base64.b64encode(rng.getrandbits(256).to_bytes(32, "big")).decode()
 
+    def dns_content(self, rtype: str, rng: random.Random, dot: bool = False) -> str:
+        """What a DNS record of type ``rtype`` holds: an A record an IPv4 address of the
+        documentation ranges, AAAA one in 2001:db8::/32, a CNAME or NS a host name of ours,
+        an MX a mail exchanger with its preference, a TXT an SPF policy, an SOA its fields;
+        names end in a dot where ``dot`` (the zone's names are written absolute)."""
+        zone = self.org.domain if self.org else "example.com"
+        end = "." if dot else ""
+        kind = rtype.upper()
+        if kind == "AAAA":
+            return f"2001:db8:{rng.randint(1, 0xFFFF):x}::{rng.randint(1, 0xFFFF):x}"
+        if kind in ("CNAME", "PTR", "ALIAS", "DNAME"):
+            host = rng.choice(("lb", "cdn", "web", "edge", "app", "origin"))
+            return f"{host}.{zone}{end}"
+        if kind == "NS":
+            return f"ns{rng.randint(1, 3)}.{zone}{end}"
+        if kind == "MX":
+            return f"{rng.choice((10, 20))} mail.{zone}{end}"
+        if kind in ("TXT", "SPF"):
+            return f'"v=spf1 include:_spf.{zone} ~all"'
+        if kind == "SOA":
+            serial = f"{rng.randint(2024, 2026)}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}01"
+            return f"ns1.{zone}{end} hostmaster.{zone}{end} {serial} 10800 3600 604800 3600"
+        if kind == "SRV":
+            return f"10 5 443 sip.{zone}{end}"
+        if kind == "CAA":
+            return '0 issue "letsencrypt.org"'
+        net = rng.choice(("192.0.2", "198.51.100", "203.0.113"))
+        return f"{net}.{rng.randint(1, 254)}"
+
     def image(self, rng: random.Random, name: str | None = None) -> str:
         """The container image a workload runs: its own build in our registry, tagged with a
         release (``registry.acme.com/checkout-service:1.14.2``); a public one without a
