@@ -289,6 +289,7 @@ class Lookups(Binding):
                 changes[name] = request[1]
             elif role_of(name) in ("cc", "bcc") and not fields[name].is_required():
                 changes[name] = None
+        changes |= self._lately(anchor)
         if not changes:
             return anchor
         try:
@@ -297,6 +298,21 @@ class Lookups(Binding):
             return anchor
         self._inject(service, coll, copy)
         return copy
+
+    def _lately(self, record: Record) -> dict[str, Any]:
+        """A request that is waiting on us came in lately: ``record``'s times moved
+        together (their order kept) so that the last is a few hours to three days ago."""
+        now = self.base.clock
+        times = {
+            n: v for n, v in record.model_dump().items() if isinstance(v, dt.datetime) and v.tzinfo
+        }
+        if not times:
+            return {}
+        ago = dt.timedelta(minutes=self.rng.randint(3 * 60, 3 * 24 * 60))
+        delta = now - ago - max(times.values())
+        if delta <= dt.timedelta(0) and max(times.values()) <= now:
+            return {}  # already lately (and nothing ahead of now)
+        return {n: (v + delta).replace(microsecond=0) for n, v in times.items()}
 
     def work_starts(self) -> list[ToolInfo]:
         """Start tools that find the records the walk's work acts on (none: no workflow)."""
