@@ -2072,6 +2072,14 @@ class _RecordWriter:
                 return out
         return {}
 
+    def _under_record_set(self) -> bool:
+        """Whether the nested value being written sits beneath a DNS record set (a comment
+        of ``rrsets[]``): ``self.scope`` names each nested model from the outermost."""
+        service = self.w.plan.service
+        return any(
+            vocab.meaning("type", f"{service}.{s}") == "dns_record_type" for s in self.scope[:-1]
+        )
+
     def _record_type(self, model: ModelPlan, who: str) -> tuple[str, str] | None:
         """A DNS record set's type (``rrsets[].type``), drawn before the record set's
         records (``rrsets[].records[].content``) so that what they hold fits it; its names
@@ -2340,6 +2348,8 @@ class _RecordWriter:
             kind = "staff_title"
         if kind == "event_name" and not self.scope and not _EVENT_FIELDS & set(self.record.fields):
             kind = "meeting_topic"  # a calendar's events are meetings, not conferences
+        if kind and kind.startswith("body:") and self._under_record_set():
+            kind = "body:dns"  # a comment on a DNS record set is a DNS note
         if kind == "ip_address" and self.record_types:  # a record of a DNS record set
             rtype, dot = self.record_types[-1]
             return _call("pool.dns_content", rtype, "rng", *(["dot=True"] if dot else []))

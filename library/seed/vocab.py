@@ -674,6 +674,11 @@ BODIES: dict[str, tuple[str, ...]] = {
         "Promised an update by email.", "Caller asked for a callback tomorrow morning.",
         "Next steps agreed; details to follow by email.", "Follow-up call booked.",
     ),
+    "dns": (  # a note on a DNS record set (chosen by the seed writer beneath one)
+        "Mail for the EU office.", "Added for the CDN migration.",
+        "Points at the new load balancer.", "Verification record for the mail provider.",
+        "Lowered the TTL ahead of the cutover.", "Kept for the legacy API clients.",
+    ),
     "social": (
         "We're hiring! Join our growing team.", "Our spring collection is live.",
         "Join our webinar next Thursday.", "Thank you to everyone who joined our meetup!",
