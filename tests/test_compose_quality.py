@@ -1296,6 +1296,40 @@ def test_a_shipment_on_its_way_keeps_its_carrier() -> None:
     assert routed >= 3, routed
 
 
+def test_a_rental_under_way_keeps_where_it_was_picked_up() -> None:
+    """A car already picked up keeps its pickup place and time: a plan may move its
+    drop-off, never where it began."""
+    from library.compose.coherence import already_begun
+
+    assert already_begun({"status": "picked_up"}, "pickup_location")
+    assert already_begun({"status": "checked_in"}, "check_in_date")
+    assert not already_begun({"status": "picked_up"}, "dropoff_location")
+    assert not already_begun({"status": "reserved"}, "pickup_location")
+    lib = bundled_library(["car_rental", "flights", "mail", "expenses"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    update = env.catalog.tools["car_rental__update_rental"]
+    for status, kept in (("picked_up", False), ("reserved", True)):
+        entity = Entity("car_rental", "rentals", "x", {"status": status}, 0, "", "rental")
+        settable = {p.name for p in walker._settable(update, entity)}
+        assert ("pickup_location" in settable) is kept and "dropoff_location" in settable
+    edited = 0
+    for seed in (6, 7, 8):
+        for task in compose_tasks([], 40, env=env, seed=seed).tasks:
+            rentals = task.initial_state.get("car_rental", {}).get("rentals", {})
+            for step in task.gold_plan:
+                record = rentals.get(step["arguments"].get("rental_id"), {})
+                if not step["write"] or record.get("status") != "picked_up":
+                    continue
+                for name in step["arguments"]:
+                    edited += name != "rental_id"
+                    assert not already_begun(record, name), (task.task_id, name, record)
+        if edited >= 3:
+            break
+    assert edited >= 3, edited
+
+
 def test_a_stated_reason_fits_the_kind_the_request_states() -> None:
     """A CTA the request creates as "renewal" is raised for the renewal ("Contract ends
     next quarter"), never for "Usage dropped 40% in 30 days"."""

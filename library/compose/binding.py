@@ -20,6 +20,7 @@ from library.compose.coherence import (
     AWAY_STATES,
     CALLS_OFF,
     FINAL,
+    already_begun,
     archived,
     money_taken,
     set_in_motion,
@@ -1303,6 +1304,8 @@ class Binding(WalkState):
                 continue  # whom a record is about stays; only who handles it changes
             if entity is not None and set_in_motion(entity.record, p.name):
                 continue  # a shipment in transit keeps its carrier
+            if entity is not None and already_begun(entity.record, p.name):
+                continue  # a rental picked up keeps where it was picked up
             out.append(p)
         return out
 

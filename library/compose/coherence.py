@@ -201,6 +201,20 @@ def set_in_motion(record: Mapping[str, Any], field: str) -> bool:
     return status_of(record) in _ON_ITS_WAY and bool(_ROUTE.search(field.lower()))
 
 
+# A trip or stay under way: where and when it began is history.
+_UNDER_WAY = frozenset(
+    {"picked_up", "checked_in", "in_progress", "departed", "boarded", "on_trip", "ongoing",
+     "underway", "in_use", "rented", "out"}
+)  # fmt: skip
+_START_SIDE = re.compile(r"(^|_)(pickup|pick_up|origin|departure|depart|check_in|checkin)(_|$)")
+
+
+def already_begun(record: Mapping[str, Any], field: str) -> bool:
+    """Whether ``field`` says where or when something began that is already under way (a
+    rental picked up at Schiphol keeps its pickup place and time; its drop-off may move)."""
+    return status_of(record) in _UNDER_WAY and bool(_START_SIDE.search(field.lower()))
+
+
 # Actions of arriving for what a record books: done on its day, not a week before.
 _ARRIVALS = ("check_in", "checkin", "board")
 
