@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from library.compiler.model import ActionPlan, FieldPlan, Kind, RecordPlan
-from library.ingest.infer_output import TOLD_BY
+from library.ingest.infer_output import STATES_BY, TOLD_BY
 from library.ingest.naming import tokens
 
 # verb -> status values it moves to, best first (the first one the status enum has wins).
@@ -160,6 +160,24 @@ def set_by(f: FieldPlan) -> str | None:
     cancel's reason, a modification's new item ids: ingestion marks such a field), else None."""
     tool = f.type.schema.get(TOLD_BY)
     return tool if isinstance(tool, str) and tool else None
+
+
+def named_states(record: RecordPlan, tool: str) -> tuple[Any, Any]:
+    """(the state ``tool`` requires, the state it leads to), each None where the spec says
+    none: ingestion reads them from tool names and descriptions (``cancel_pending_order``
+    requires pending; "status will be changed to 'cancelled'") where no list states the
+    status values, and marks them on the status (``STATES_BY``). Only values of its enum."""
+    status = status_field(record)
+    if status is None or status.type.kind is not Kind.ENUM:
+        return None, None
+    marks = status.type.schema.get(STATES_BY)
+    marks = marks if isinstance(marks, dict) else {}
+    found = []
+    for key in ("requires", "leads"):
+        states = marks.get(key)
+        state = states.get(tool) if isinstance(states, dict) else None
+        found.append(state if state in status.type.enum else None)
+    return found[0], found[1]
 
 
 def unseeded(record: RecordPlan) -> frozenset[str]:

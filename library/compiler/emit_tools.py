@@ -330,6 +330,23 @@ class ToolWriter:
                 lines += [f"{PAD}if {p.attr} is not None:", f"{PAD}{INDENT}{get}"]
         return lines
 
+    def _required_state(self, tool: ToolPlan, record: RecordPlan, ident: str) -> list[str]:
+        """A record in another state than the one the tool's name requires is refused
+        (``cancel_pending_order`` on a delivered order)."""
+        status = status_field(record)
+        if not tool.requires or status is None:
+            return []
+        attr = status.attr
+        what = f"{words(singular(record.resource))} {{{ident}!r}}"
+        wanted = " or ".join(str(v) for v in tool.requires)
+        allowed = ", ".join(_lit(v) for v in tool.requires) + (
+            "," if len(tool.requires) == 1 else ""
+        )
+        lines = _if(f"record.{attr} not in ({allowed})", 2)
+        return lines + _error(
+            "FAILED_PRECONDITION", f"{what} is {{record.{attr}}}, not {wanted}", 3
+        )
+
     def _scope_checks(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
         lines: list[str] = []
         ident = self._id(tool)
@@ -490,12 +507,13 @@ class ToolWriter:
             + self._ref_checks(tool)
         )
         scoped = bool(self._scope_checks(tool, record))
+        required = self._required_state(tool, record, ident.attr)
         lines: list[str] = []
-        if scoped or record.aliased:
+        if scoped or record.aliased or required:
             lines.append(f"{PAD}record = self.get({coll}, {ident.attr})")
         elif checks:
             lines.append(f"{PAD}self.get({coll}, {ident.attr})")  # not_found before any other check
-        lines += checks
+        lines += required + checks
         changes = self._changes(tool, record)
         stamp = [s for s in self._stamped(record) if s[0] not in dict(changes)]
         if stamp:
@@ -556,6 +574,7 @@ class ToolWriter:
                 blocked += ","
             lines += _if(f"record.{attr} in ({blocked})", 2)
             lines += _error("FAILED_PRECONDITION", f"{what} is {{record.{attr}}}", 3)
+        lines += self._required_state(tool, record, ident.attr)
         if action.flag_field and action.switch:  # a device's switch: set or flipped
             attr = record.fields[action.flag_field].attr
             value = f"not record.{attr}" if action.flips else repr(action.flag_value)

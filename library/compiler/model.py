@@ -236,6 +236,9 @@ class ToolPlan:
     output: OutputPlan
     write: bool
     action: ActionPlan | None = None
+    # statuses the record must be in, as the tool's name says (``cancel_pending_order``:
+    # pending); any other is refused with failed_precondition (``actions.named_states``)
+    requires: tuple[Any, ...] = ()
     server_values: dict[str, str] = field(default_factory=dict)  # create: field -> expression
     fallbacks: dict[str, str] = field(default_factory=dict)  # create: optional param -> default
     search_fields: list[str] = field(default_factory=list)

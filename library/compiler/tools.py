@@ -14,12 +14,14 @@ from library.compiler.actions import (
     AUTHORS,
     DERIVES,
     RECIPIENTS,
+    REOPENS,
     SENDERS,
     SETTERS,
     TARGETS,
     TERMINAL,
     action_word,
     is_action_word,
+    named_states,
     plan_action,
     stamp_field,
     status_field,
@@ -246,6 +248,11 @@ class ToolPlanner:
             output=output,
             write=verb in ("create", "update", "delete", "action", "clear"),
         )
+        if verb in ("update", "action"):
+            # a state the seed counts final (``delivered``) it draws too seldom for a call
+            # to find a record in: such a requirement only keeps the action from refusing it
+            required = named_states(record, spec.name)[0]
+            tool.requires = (required,) if required not in (None, *TERMINAL) else ()
         if verb == "create":
             tool.server_values = self._server_values(tool, record)
             if spec.verb in (None, "action"):
@@ -834,6 +841,11 @@ class ToolPlanner:
         fields = {p.name: record.fields.get(p.name) for p in tool.params if p.role is not Role.ID}
         status = status_field(record)
         plan = plan_action(word, record, fields)
+        led = named_states(record, spec.name)[1]
+        if led is not None and status is not None:  # where its description says it leads
+            plan = plan or ActionPlan(word=word, reopens=word in REOPENS)
+            plan.status_field, plan.target = status.name, led
+            plan.stamp_field = stamp_field(record, word, led)
         if plan is None and status is not None and status.type.enum:
             plan = self._status_param(tool, record, word, status)
             if plan is not None:
@@ -854,10 +866,15 @@ class ToolPlanner:
             plan = ActionPlan(word=word, history=True)
         if plan is None:
             raise Skip(f"no recognisable state change for action {word!r}")
-        if status is None or plan.reopens or sets_status:
-            plan.blocked = ()  # reopening, or an explicit new status, may leave a final one
+        if status is None or plan.reopens or sets_status or tool.requires:
+            # reopening, or an explicit new status, may leave a final one; a required state
+            # is the only one it leaves
+            plan.blocked = ()
         else:
-            plan.blocked = tuple(v for v in status.type.enum if v in TERMINAL and v != plan.target)
+            required = named_states(record, spec.name)[0]  # ``return_delivered_order``
+            plan.blocked = tuple(
+                v for v in status.type.enum if v in TERMINAL and v not in (plan.target, required)
+            )
         return plan
 
     def _status_param(

@@ -38,6 +38,11 @@ INFERRED_KEY = "x-compoworld-inferred"
 # the tool that tells it, so the seed sets it only on records in the state that tool leads to
 # (on none, where the seed cannot tell which records that tool has changed).
 TOLD_BY = "x-compoworld-told-by"
+# On a status whose values come from what the tools say (``_named_states``): which state each
+# tool requires (``{"requires": {"cancel_pending_order": "pending"}}``, from its name) and
+# which it leads to (``{"leads": {"cancel_pending_order": "cancelled"}}``, from its
+# description), so the compiler refuses a record in another state and writes that one.
+STATES_BY = "x-compoworld-states"
 VENDOR_KEY = "output_inferred"
 
 FUNCTION_FORMATS = frozenset(
@@ -216,7 +221,7 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
                     shape.add(name, node, False, f"{spec.name} filters", spec.input_schema)
     if "status" not in shape.properties:
         if any(_status_action(t) for t in tools):
-            shape.add("status", _listed_status(tools), False, "status actions")
+            shape.add("status", _listed_status(resource, tools), False, "status actions")
         elif tokens(resource)[-1:] == ("status",) and (ids or shape.properties):
             # ``get_flight_status(flight_number, date)``: the status is what is read
             shape.add("status", {"type": "string"}, True, "the resource's name")
@@ -229,10 +234,11 @@ def _shape(resource: str, tools: list[ToolSpec]) -> RecordShape:
     return shape
 
 
-def _listed_status(tools: list[ToolSpec]) -> dict[str, Any]:
+def _listed_status(resource: str, tools: list[ToolSpec]) -> dict[str, Any]:
     """The status a resource's status actions imply: the states its list filter offers
     (``list_returns(status: requested|approved|...)``) where each such action leads to one
-    of them, so the record's state machine is the one its tools describe; else free text."""
+    of them, so the record's state machine is the one its tools describe; else the states
+    its tools' names and descriptions say (``_named_states``); else free text."""
     for spec in tools:
         node = (spec.input_schema.get("properties") or {}).get("status")
         if spec.verb not in (Verb.LIST, Verb.SEARCH) or not isinstance(node, dict):
@@ -243,7 +249,67 @@ def _listed_status(tools: list[ToolSpec]) -> dict[str, Any]:
         leads = [_leads_to(t, values) for t in tools if _status_action(t)]
         if all(leads):
             return {k: v for k, v in node.items() if k != "description"}
-    return {"type": "string"}
+    return _named_states(resource, tools) or {"type": "string"}
+
+
+# Words for the state a record is in, as a tool's name puts them between its verb and the
+# record it acts on (``cancel_pending_order``, ``exchange_delivered_order_items``).
+_STATE_WORDS = frozenset(
+    {"pending", "delivered", "active", "inactive", "open", "closed", "shipped", "unshipped",
+     "draft", "paid", "unpaid", "completed", "archived", "published", "unpublished",
+     "scheduled", "processing", "processed", "confirmed", "unconfirmed", "approved",
+     "submitted", "suspended", "paused", "expired", "failed", "fulfilled", "unfulfilled",
+     "resolved", "unresolved", "enabled", "disabled", "locked", "unlocked", "sent", "unsent",
+     "accepted", "rejected", "returned", "refunded", "cancelled", "canceled", "running",
+     "stopped", "blocked", "overdue", "outstanding"}
+)  # fmt: skip
+# Verbs whose next word is the state they lead to, not the one they require
+# (``mark_paid_invoice``, ``set_active_project``).
+_MARKING = frozenset({"mark", "set", "make", "flag", "turn"})
+# "the order status will be changed to 'cancelled'", "status is set to 'return requested'"
+_LEADS_TO = re.compile(
+    r"\bstatus\b[^.'\"]{0,40}?\b(?:changed|set|updated|moved|marked|turned)\s+(?:to|as)\s+"
+    r"['\"\u2018\u201c]([A-Za-z][\w -]{0,38}[A-Za-z])['\"\u2019\u201d]",
+    re.IGNORECASE,
+)
+
+
+def _named_states(resource: str, tools: list[ToolSpec]) -> dict[str, Any] | None:
+    """The status enum a resource's tools state where no list offers one: the states tool
+    names require (``cancel_pending_order``, ``return_delivered_order_items``: a state word
+    between the verb and the record) and the states descriptions quote an action leading to
+    ("status will be changed to 'cancelled'"), spelled as written. Only where some name
+    requires a state and every status action says where it leads or where it starts (a name
+    saying neither would lose the state its verb writes to free text); the status carries
+    which tool requires and leads to which state (``STATES_BY``)."""
+    requires: dict[str, str] = {}
+    leads: dict[str, str] = {}
+    for spec in tools:
+        if own_id(spec, resource) is None or spec.verb not in (Verb.ACTION, Verb.UPDATE):
+            continue
+        state = _required_state(spec.name, resource)
+        if state is not None:
+            requires[spec.name] = state
+        found = _LEADS_TO.findall(spec.description or "")
+        if len(set(found)) == 1:
+            leads[spec.name] = found[0]
+    if not requires:
+        return None
+    if any(t.name not in requires and t.name not in leads for t in tools if _status_action(t)):
+        return None
+    values = list(dict.fromkeys([*requires.values(), *leads.values()]))
+    return {"type": "string", "enum": values, STATES_BY: {"requires": requires, "leads": leads}}
+
+
+def _required_state(name: str, resource: str) -> str | None:
+    """``cancel_pending_order`` -> ``pending``: the one state word between a tool's verb and
+    the record it names."""
+    words, noun = tokens(name), tokens(singular(resource))
+    if not noun or len(words) < len(noun) + 2 or tuple(words[2 : 2 + len(noun)]) != noun:
+        return None
+    if words[0] in _MARKING or words[1] not in _STATE_WORDS:
+        return None
+    return words[1]
 
 
 def _leads_to(spec: ToolSpec, values: list[str]) -> bool:

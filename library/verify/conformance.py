@@ -54,6 +54,7 @@ from library.compiler.model import Role
 from library.compiler.naming import collection_for
 from library.compiler.records import PAGING, QUERY_NAMES, names_record, range_parts
 from library.compiler.tools import COUNT_KEYS, COUNTING, PAGE_META, PARAM_PAGING
+from library.ingest.infer_output import STATES_BY
 from library.ingest.naming import singular, snake, tokens
 from library.runtime import Service, World
 from library.runtime.compute import evaluate
@@ -437,6 +438,12 @@ class _Suite:
                 # the parents some record hangs under first
                 held = self.parents_held(world, own, c.resource)
                 ids.sort(key=lambda i: i not in held)
+            required = _required_state(c)
+            if required is not None:
+                # ``cancel_pending_order``: a record in the state the tool's name requires
+                records = getattr(self.state(world), coll)
+                key, state = required
+                ids.sort(key=lambda i: _dump(records[i]).get(key) != state)
             if c.verb in LOOKUP_VERBS and self.own_param(c)[0] is None:
                 # a record named by a natural key must hold one (optional fields may be unset)
                 records = getattr(self.state(world), coll)
@@ -1418,6 +1425,18 @@ def _key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _required_state(c: ToolContract) -> tuple[str, Any] | None:
+    """(status field, state) a tool acts from, where ingestion read it from the tool's name
+    (``STATES_BY`` on the record's status: ``cancel_pending_order`` requires pending)."""
+    props = (c.output_schema or {}).get("properties")
+    for key, node in (props if isinstance(props, dict) else {}).items():
+        marks = node.get(STATES_BY) if isinstance(node, dict) else None
+        requires = marks.get("requires") if isinstance(marks, dict) else None
+        if isinstance(requires, dict) and c.name in requires:
+            return key, requires[c.name]
+    return None
 
 
 def _dump(record: Any) -> dict[str, Any]:
