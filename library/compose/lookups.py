@@ -1204,12 +1204,24 @@ class Lookups(Binding):
         if state is None or state == status_of(dump(base)):
             return {}
         peers = [r for r in records.values() if status_of(dump(r)) == state]
+        if not peers and state not in FINAL:
+            # none in that state here: an open record leaves unset what every open one
+            # does (no open ticket is solved at any time)
+            peers = [
+                r
+                for r in records.values()
+                if (other := status_of(dump(r))) is not None and other not in FINAL
+            ]
         if not peers:
             return {}  # nothing tells what the state leaves unset
         out: dict[str, Any] = {}
         for name, field in type(base).model_fields.items():
-            if name in changes or getattr(base, name, None) is None or field.is_required():
+            value = changes[name] if name in changes else getattr(base, name, None)
+            if value is None or field.is_required():
                 continue
+            if name in changes and not isinstance(value, dt.date):
+                continue  # what the copy is made to hold stays (a moment moved along with
+                # the rest of its lifecycle does not: a "new" ticket is solved at no time)
             if all(getattr(r, name, None) is None for r in peers):
                 out[name] = None
         return out
