@@ -14,6 +14,7 @@ from library.compose import ComposeConfig, make_env
 from library.compose.catalog import CREATE
 from library.compose.corpus import Library
 from library.compose.env import ComposeEnv
+from library.compose.inject import put
 from library.compose.motifs import BY_NAME, Motif
 from library.compose.spec_library import spec_library
 from library.compose.walk import Walker
@@ -106,3 +107,24 @@ def test_seeded_dns_records_read_as_dns(lib: Library) -> None:
     assert state.zones and all(str(z.name).endswith(org.domain) for z in state.zones.values())
     assert sets and all(r.type_ in ("A", "AAAA", "CNAME", "MX", "TXT", "NS") for r in sets)
     assert all(300 <= r.ttl <= 86400 for r in sets if r.ttl is not None)
+
+
+def test_a_new_zone_or_key_is_named_as_none_that_exists(env: ComposeEnv) -> None:
+    """A zone is made for a domain no zone of that collection already serves, a TSIG key
+    with a name no key has: a second ``docs.changfisher.com.`` is a conflict the API refuses,
+    not work anyone asks for."""
+    made = 0
+    for walker in finished_walks(env, 40, "dns names", _DnsChange):
+        world = walker.world
+        world.restore(walker.base)
+        for injection in walker.injections:
+            put(world, injection)
+        state = world.services["powerdns_local"].state
+        for step in walker.steps:
+            if step.tool.name not in ("createZone", "createTSIGKey"):
+                continue
+            made += 1
+            records = state.zones if step.tool.name == "createZone" else state.tsigkeys
+            taken = {str(r.name).rstrip(".").casefold() for r in records.values()}
+            assert str(step.args["name"]).rstrip(".").casefold() not in taken, step.args
+    assert made >= 8, made

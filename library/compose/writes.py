@@ -37,6 +37,7 @@ from library.compose.derive import changed_fields
 from library.compose.direction import DECIDED, WAITING, is_stage, past_stage_of
 from library.compose.domains import service_domain
 from library.compose.env import naming_fields
+from library.compose.literals import literal
 from library.compose.matters import counts, hung_on, is_annotation, is_message
 from library.compose.motifs import (
     ABOUT_NOT_FOR,
@@ -93,6 +94,7 @@ _BOOKED_TIMES = frozenset({"interview", "interviews", "booking", "bookings"})
 
 # What a new record is called by (its name, its title).
 _NAMING = frozenset({"name", "title", "display_name", "displayname"})
+_OWN_NAMES = frozenset({"name", "display_name", "displayname"})  # one record's each
 
 
 # Ids that read as numbers a person quotes: an optional "#", a few capitals, digits.
@@ -432,6 +434,9 @@ class Writes(Binding):
         if bound is None or self._told_again(tool, bound, None):
             return None
         bound = self._spanned(tool, bound)
+        bound = self._named_anew(tool, bound)
+        if bound is None:
+            return None  # a new zone "docs.example.com" where one exists: the API refuses it
         if self._back_on_their_plate(bound):
             return None  # a task for the colleague who asked us to do the work is no help
         if self._off_the_leaver(tool, bound):
@@ -900,6 +905,39 @@ class Writes(Binding):
         ]
         records = getattr(self.world.services[tool.service].state, coll).values()
         return any(str(getattr(r, n, "") or "").casefold() in emails for r in records for n in own)
+
+    def _named_anew(self, tool: ToolInfo, bound: dict[str, Bound]) -> dict[str, Bound] | None:
+        """``bound`` with a stated name no record of the collection already has (a second
+        zone of one domain, a second TSIG key "release-bot": the API refuses it, and no one
+        asks for it), drawn again where it is taken; None where no free one comes. Titles
+        repeat (two tickets "Delivery update"); names do not."""
+        info = self._coll(tool.service, str(tool.collection or ""))
+        if info is None:
+            return bound
+
+        def said(value: Any) -> str:
+            return str(value).strip().rstrip(".").casefold()
+
+        records = getattr(self.world.services[tool.service].state, info.name).values()
+        out = dict(bound)
+        for n, b in bound.items():
+            p = tool.param(n)
+            if n.lower() not in _OWN_NAMES or n not in info.fields or p is None:
+                continue
+            if not (isinstance(b.value, str) and b.value and b.fact is None):
+                continue  # (a name carried from a record found is that record's)
+            taken = {said(getattr(r, n, "") or "") for r in records}
+            value: Any = b.value
+            for _ in range(12):
+                if said(value) not in taken:
+                    break
+                value = literal(p, self.rng, self.world.now(), where=self._where(tool))
+            else:
+                return None
+            if value is None or said(value) in taken:
+                return None
+            out[n] = Bound.literal(value)
+        return out
 
     def _found_twin(self, tool: ToolInfo, bound: dict[str, Bound]) -> bool:
         """Whether the plan already found a record of this collection for the same outside

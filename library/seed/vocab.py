@@ -847,7 +847,9 @@ WORKLOADS = frozenset(
 _IMAGE_WORDS = frozenset({"container", "docker", "oci"})
 _NOT_IMAGE = frozenset({"id", "ids", "url", "uri", "digest", "pull", "policy", "secrets"})
 LISTS["key_name"] = ("axfr-transfer", "ci-deploy", "backup-agent", "monitoring", "terraform",
-                     "secondary-sync", "release-bot", "ops-automation")  # fmt: skip
+                     "secondary-sync", "release-bot", "ops-automation", "cert-manager",
+                     "ddns-client", "edge-sync", "dnssec-signer", "zone-import",
+                     "failover-probe", "acme-dns01", "backup-restore")  # fmt: skip
 LISTS["meeting_location"] = (
     "Atlas room", "Orion room", "Video call", "Customer office", "Berlin HQ, 3rd floor",
     "London office, Harbor room", "Phone call", "Cafeteria", "Summit room", "Client site",
@@ -1492,7 +1494,9 @@ _FORMATS = frozenset(
      "cost_center", "tax_id", "iban", "last4", "card_brand", "carrier", "file_name", "handle",
      "domain", "hostname"}
 )  # fmt: skip
-_SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.")
+# More names than a seeded collection holds: a new zone has names of ours still free.
+_SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.", "billing.",
+               "auth.", "cdn.", "partners.", "careers.", "blog.", "dev.", "support.")  # fmt: skip
 _HOSTS = ("ns1.", "ns2.", "ns3.", "dns-eu.", "dns-us.", "dns-ap.")  # name servers, mostly
 
 
