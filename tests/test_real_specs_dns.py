@@ -14,12 +14,11 @@ from library.compose import ComposeConfig, make_env
 from library.compose.catalog import CREATE
 from library.compose.corpus import Library
 from library.compose.env import ComposeEnv
-from library.compose.inject import put
 from library.compose.motifs import BY_NAME, Motif
 from library.compose.spec_library import spec_library
 from library.compose.walk import Walker
 from library.seed import seed_pool
-from tests.compose_walks import finished_walks
+from tests.compose_walks import finished_walks, initial_world
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 POWERDNS = SPECS / "openapi" / "powerdns.local.json"
@@ -115,11 +114,7 @@ def test_a_new_zone_or_key_is_named_as_none_that_exists(env: ComposeEnv) -> None
     not work anyone asks for."""
     made = 0
     for walker in finished_walks(env, 40, "dns names", _DnsChange):
-        world = walker.world
-        world.restore(walker.base)
-        for injection in walker.injections:
-            put(world, injection)
-        state = world.services["powerdns_local"].state
+        state = initial_world(walker).services["powerdns_local"].state
         for step in walker.steps:
             if step.tool.name not in ("createZone", "createTSIGKey"):
                 continue
