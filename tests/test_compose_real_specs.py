@@ -746,3 +746,21 @@ def test_a_request_by_mail_is_done_for_the_reason_it_gives_or_not_at_all(
     assert len(cancels) >= 3  # cancellations our user asks for still happen
     for task, _ in cancels:
         assert task.gold_plan[0]["tool"] != "gmail_mcp__findMessage", task.instruction
+
+
+def test_a_customer_s_orders_ship_to_their_home(shop: Library) -> None:
+    """The orders a tau2 customer lists are sent to the address on their user record
+    (address1 ... zip alike), not to another customer's home: seeding draws each address
+    apart, and tying the lists to their owners brings the address along."""
+    env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
+    parts = ("address1", "address2", "city", "state", "country", "zip")
+    orders = 0
+    for world_seed in range(3):
+        world, _ = env.world(world_seed)
+        state = world.services["retail"].state
+        for user in state.users.values():
+            for oid in user.order_ids or []:
+                order = state.orders[oid]
+                orders += 1
+                assert [getattr(order, k) for k in parts] == [getattr(user, k) for k in parts]
+    assert orders >= 20, orders

@@ -68,7 +68,7 @@ from library.compose.walk_state import (
 )
 from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
-from library.seed.vocab import BY_KIND, is_person_resource, meaning
+from library.seed.vocab import ADDRESS_PARTS, BY_KIND, is_person_resource, meaning
 
 # Untyped parameters that hold part of a person's name: bound from a name the agent saw
 # (the index of the word to take, None for the whole name).
@@ -221,7 +221,6 @@ def _same_purpose(param: str, field: str, key: str) -> bool:
 
 
 # The parts of a postal address a new one states (``library.seed.vocab.meaning`` kinds).
-_ADDRESS_KINDS = frozenset({"street", "line2", "city", "region", "postal_code", "country"})
 _SECOND_LINES = ("Apt 2", "Apt 4B", "Unit 7", "Suite 210", "Floor 3")
 
 
@@ -996,7 +995,7 @@ class Binding(WalkState):
             kind = (
                 "country" if p.key == "country" else meaning(p.name, where) if not p.key else None
             )
-            if kind in _ADDRESS_KINDS:
+            if kind in ADDRESS_PARTS:
                 parts[p.name] = str(kind)
         if len({"street", "city", "postal_code"} & set(parts.values())) < 2:
             return {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ from library.compose.catalog import (
 )
 from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
+from library.compose.inject import clone
 from library.compose.literals import literal
 from library.compose.motifs import (
     BY_NAME,
@@ -53,7 +55,7 @@ from library.graph.nodes import name_words, tool_verb
 from library.runtime import Service, Snapshot, World
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.seed import SeedPool, seed_pool
-from library.seed.vocab import is_person_resource
+from library.seed.vocab import ADDRESS_PARTS, is_person_resource, meaning
 
 # The domains one organisation's work moves through for an outside person (a customer, a
 # contact, a guest) and for one of its own people.
@@ -639,6 +641,7 @@ class ComposeEnv:
                     mine = _deal(sorted(owners), sorted(getattr(state, target)))
                 for rid, ids in mine.items():
                     owners[rid] = owners[rid].model_copy(update={field: sorted(ids)})
+                    _sent_home(owners[rid], getattr(state, target), ids)
             world.services[service].state = state
             world.invalidate(service)
 
@@ -756,6 +759,37 @@ _ENDING = frozenset(
 
 # Links a person knows a record by: a company's website, someone's profile page.
 _PUBLIC_LINKS = frozenset({"website", "homepage", "site", "profile", "linkedin", "domain", "web"})
+
+
+# Where a record is sent or kept: an owner's listed orders go to the owner's address.
+_PLACE_FIELDS = re.compile(r"(^|_)(address|ship_to|shipping_address|delivery_address)$")
+
+
+def _a_place(name: str) -> bool:
+    """Whether field ``name`` is an address or a part of one (``address1``, ``zip``)."""
+    return bool(_PLACE_FIELDS.search(name)) or name == "country" or meaning(name) in ADDRESS_PARTS
+
+
+def _sent_home(owner: Any, children: dict[str, Any], ids: Iterable[str]) -> None:
+    """The records a person lists as theirs (a customer's ``order_ids``) are sent to the
+    address the person's record holds, under the same field names: a customer's order
+    goes to their home, not to another customer's (seeding draws each address apart)."""
+    for cid in ids:
+        child = children.get(cid)
+        if child is None:
+            continue
+        changes = {
+            name: value.model_dump() if hasattr(value, "model_dump") else value
+            for name in type(child).model_fields
+            if _a_place(name)
+            and name in type(owner).model_fields
+            and (value := getattr(owner, name, None)) is not None
+        }
+        if changes:
+            try:
+                children[cid] = clone(child, child.id, changes)
+            except ValueError:
+                continue  # an address of another shape (a line of text, a nested record)
 
 
 def naming_fields(info: CollectionInfo) -> frozenset[str]:

@@ -1494,6 +1494,8 @@ _FORMATS = frozenset(
      "cost_center", "tax_id", "iban", "last4", "card_brand", "carrier", "file_name", "handle",
      "domain", "hostname"}
 )  # fmt: skip
+# What the parts of a postal address mean (``meaning``): one address is all of them.
+ADDRESS_PARTS = frozenset({"street", "line2", "city", "region", "postal_code", "country"})
 # More names than a seeded collection holds: a new zone has names of ours still free.
 _SUBDOMAINS = ("", "shop.", "mail.", "api.", "status.", "eu.", "staging.", "docs.", "billing.",
                "auth.", "cdn.", "partners.", "careers.", "blog.", "dev.", "support.")  # fmt: skip
