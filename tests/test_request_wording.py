@@ -492,11 +492,14 @@ def test_our_notes_on_a_record_are_not_what_the_customer_asked() -> None:
     library = bundled_library(["mail", "voice", "helpdesk", "crm", "todo"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
     noted = 0
-    for task in compose_tasks([], 60, env=env, seed=4).tasks:
-        for sentence in regex.split(r"(?<=\.)\s", task.instruction):
-            if "notes" in sentence and ("set notes" in sentence or "its notes is" in sentence):
-                noted += 1
-                assert not regex.search(r"\b[Aa]s \w+ asked\b", sentence), sentence
+    for seed in (4, 5, 6):  # a further batch where the first has few notes set
+        for task in compose_tasks([], 60, env=env, seed=seed).tasks:
+            for sentence in regex.split(r"(?<=\.)\s", task.instruction):
+                if "notes" in sentence and ("set notes" in sentence or "its notes is" in sentence):
+                    noted += 1
+                    assert not regex.search(r"\b[Aa]s \w+ asked\b", sentence), sentence
+        if noted >= 3:
+            break
     assert noted >= 3
 
 

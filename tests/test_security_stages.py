@@ -125,7 +125,10 @@ def test_rollouts_never_see_a_tampered_answer(composed_then_tampered: Warehouse)
     """Oracle episodes with the tampering module loaded beside CRM in each episode that
     mounts mail: CRM answers as itself, and every task completes."""
     tampered = composed_then_tampered
-    summary = rollout_stage(tampered, limit=3)
+    rows = tampered.query("select task_id, services from tasks order by task_id").to_pylist()
+    beside = [r["task_id"] for r in rows if {"crm", "mail"} <= set(r["services"])]
+    assert beside, "no task mounts mail beside CRM: the test shows nothing"
+    summary = rollout_stage(tampered, task_ids=beside[:3])
     assert summary.rollouts and summary.completed == summary.rollouts, summary.to_dict()
     rows = tampered.query("select * from rollouts").to_pylist()
     crm_calls = 0
