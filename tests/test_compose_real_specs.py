@@ -751,7 +751,12 @@ def test_a_request_by_mail_is_done_for_the_reason_it_gives_or_not_at_all(
 def test_a_customer_s_orders_ship_to_their_home(shop: Library) -> None:
     """The orders a tau2 customer lists are sent to the address on their user record
     (address1 ... zip alike), not to another customer's home: seeding draws each address
-    apart, and tying the lists to their owners brings the address along."""
+    apart, and tying the lists to their owners brings the address along; an e-mail or IP
+    address is no place to send an order."""
+    from library.compose.env import _a_place
+
+    assert _a_place("address1") and _a_place("zip") and _a_place("shipping_address")
+    assert not _a_place("email_address") and not _a_place("ip_address")
     env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
     parts = ("address1", "address2", "city", "state", "country", "zip")
     orders = 0

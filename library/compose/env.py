@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -761,13 +760,14 @@ _ENDING = frozenset(
 _PUBLIC_LINKS = frozenset({"website", "homepage", "site", "profile", "linkedin", "domain", "web"})
 
 
-# Where a record is sent or kept: an owner's listed orders go to the owner's address.
-_PLACE_FIELDS = re.compile(r"(^|_)(address|ship_to|shipping_address|delivery_address)$")
+# Where a record is sent or kept: an owner's listed orders go to the owner's address (an
+# ``email_address`` or an ``ip_address`` is no such place).
+_PLACE_FIELDS = frozenset({"address", "ship_to", "shipping_address", "delivery_address"})
 
 
 def _a_place(name: str) -> bool:
     """Whether field ``name`` is an address or a part of one (``address1``, ``zip``)."""
-    return bool(_PLACE_FIELDS.search(name)) or name == "country" or meaning(name) in ADDRESS_PARTS
+    return name in _PLACE_FIELDS or name == "country" or meaning(name) in ADDRESS_PARTS
 
 
 def _sent_home(owner: Any, children: dict[str, Any], ids: Iterable[str]) -> None:
