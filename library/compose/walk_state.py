@@ -326,12 +326,14 @@ class WalkState:
         seeded = self._seeded(service)
         for coll in sorted(type(state).collection_types):
             for link, parent_coll, alike in self.env.kin(service, coll, seeded):
+                if parent_coll != collection:
+                    continue
                 moved = {
                     f: getattr(now, f, None)
                     for f in alike
                     if getattr(now, f, None) != getattr(was, f, None)
                 }
-                if parent_coll != collection or not moved:
+                if not moved:
                     continue
                 for child in list(getattr(state, coll).values()):
                     if getattr(child, link, None) != was.id:
