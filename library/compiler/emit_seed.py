@@ -453,6 +453,9 @@ class _RecordWriter:
         self.scope: list[str] = []  # nested models being written (``questions``)
         # the record types of the DNS record sets being written: (variable, names end in ".")
         self.record_types: list[tuple[str, bool]] = []
+        # the local holding the record's own DNS name (a zone's), that names nested in it
+        # fall under (``_plan_domain``), else None
+        self.domain_var: str | None = None
         self.where = f"{writer.plan.service}.{record.resource}"
         self._plan_times()
 
@@ -474,7 +477,7 @@ class _RecordWriter:
 
     # -- the method -------------------------------------------------------------------------
     def method(self) -> list[str]:
-        fields = list(self.record.fields.values())
+        fields = [f for f in self.record.fields.values() if not self._change_set(f)]
         for f in fields:  # staff roles in field order, so titles can ask for them early
             person = self._person_attr(f.name, f.type) is not None or f.type.semantic == "email"
             if f.type.kind is Kind.STR and person:
@@ -492,9 +495,11 @@ class _RecordWriter:
         self._plan_letter(fields)
         self._plan_derived(fields)
         self._plan_places(fields)
+        self._plan_domain(fields)
         self._plan_refs(fields)
         self._plan_inherited(fields)
         self._plan_members(fields)
+        self._plan_ancestors(fields)
         self._plan_carrier(fields)
         self._plan_reference(fields)
         values: list[tuple[str | None, Expr]] = []
@@ -508,6 +513,23 @@ class _RecordWriter:
                 values.append((f.attr, self._bound(f, expr)))
         values = self._chain_stamps(self._parent_picks(values))
         return self._write(values)
+
+    def _change_set(self, f: FieldPlan) -> bool:
+        """Whether optional field ``f`` is what a write is told rather than what a record
+        holds, so that no seeded record has it: an object of the record's own fields (an
+        update's ``updates: {title, priority}``), or a request body's copy of a field
+        renamed beside a parameter of the same name (``body_rrsets`` beside ``rrsets``)."""
+        if f.required:
+            return False
+        own = self.record.fields
+        bare = f.name.removeprefix("body_")
+        twin = own.get(bare) if bare != f.name else None
+        if twin is not None and twin.type.kind is f.type.kind:
+            return True
+        model = self.models.get(f.type.model or "") if f.type.kind is Kind.MODEL else None
+        if model is None or not model.fields:
+            return False
+        return all(g.name in own and g.name != f.name for g in model.fields)
 
     def _runs_image(self, f: FieldPlan) -> bool:
         """Whether text field ``f`` is the container image a record runs: ``image`` of a
@@ -692,6 +714,26 @@ class _RecordWriter:
             return expr
         return expr
 
+    def _plan_domain(self, fields: list[FieldPlan]) -> None:
+        """A record named by a DNS name (a zone, a sending domain) holds only names at or
+        under it: ``blog.acme.com``'s record sets are ``blog.acme.com`` and
+        ``www.blog.acme.com``, never ``careers.acme.com``. Its name is drawn first, into
+        a local the nested names are drawn under (``_text``)."""
+        if not any(f.type.kind in (Kind.MODEL, Kind.LIST) for f in fields):
+            return
+        for f in fields:
+            if f.name in self.forced or not self._names_record(f):
+                continue
+            if vocab.meaning(f.name, self.where) != "domain":
+                continue
+            expr = self.value(f.name, f.type, f.required, True, 0, "")
+            if expr is None:
+                return
+            self.domain_var = self._local(f"{_snake(f.name)}_domain")
+            self.body.append((self.domain_var, expr))
+            self.forced[f.name] = self.domain_var
+            return
+
     def _plan_refs(self, fields: list[FieldPlan]) -> None:
         """Two references to one collection (a transfer's source and destination) name two
         different records."""
@@ -833,6 +875,70 @@ class _RecordWriter:
                         "pool.member", f"{parent}.{members.attr}", drawn, "rng"
                     )
             return
+
+    def _single_refs(self, record: RecordPlan) -> dict[str, FieldPlan]:
+        """The collections ``record`` names by one id field each, and those fields (a pair
+        naming one collection twice, a transfer's source and destination, is left out)."""
+        out: dict[str, FieldPlan] = {}
+        twice: set[str] = set()
+        for f in record.fields.values():
+            if f.type.semantic != "id" or f.type.kind not in (Kind.STR, Kind.INT):
+                continue
+            target = resolve_ref(f.type.ref, self.collections)
+            if target is None or target == record.resource:
+                continue
+            if target in out:
+                twice.add(target)
+            out[target] = f
+        return {t: f for t, f in out.items() if t not in twice}
+
+    def _plan_ancestors(self, fields: list[FieldPlan]) -> None:
+        """A record under a parent that itself hangs under an ancestor the record names
+        too (a zone's crypto key names its zone and its server) names the parent's own
+        ancestor: the key's server is its zone's server. The parent is picked first, the
+        ancestor read from it; parents that name the most of this record's other
+        references come first (the deepest). People's own records are left to the subject
+        (``pool.ref_for`` already picks another record of the same person)."""
+        mine = self._single_refs(self.record)
+        names = {f.name for f in fields}
+        candidates: list[tuple[str, FieldPlan, dict[str, FieldPlan]]] = []
+        for target, f in mine.items():
+            parent = self.w.plan.records.get(target)
+            if parent is None or target not in self.seeded or self.w.carriers.get(target):
+                continue
+            if f.name == self.record.parent_key or f.name not in names:
+                continue
+            held = {
+                a: h
+                for a, h in self._single_refs(parent).items()
+                if a in mine and a != target and a in self.seeded and not self.w.carriers.get(a)
+            }
+            if held:
+                candidates.append((target, f, held))
+        candidates.sort(key=lambda c: -len(c[2]))
+        done: set[str] = set()
+        for target, f, held in candidates:
+            forced = self.forced.get(f.name)
+            local = str(forced).removesuffix(".id") if forced is not None else None
+            if forced is not None and self.parents.get(str(local)) != target:
+                continue  # drawn otherwise (two picks of one collection): not ours to tie
+            if target in done:
+                continue
+            if local is None:
+                local = self._parent_record(target)
+                self.forced[f.name] = f"{local}.id"
+            done.add(target)
+            for ancestor, h in held.items():
+                g = mine[ancestor]
+                if g.name in self.forced or ancestor in done or g.name == self.record.parent_key:
+                    continue
+                expr = f"{local}.{h.attr}"
+                if g.required and not h.required:  # the parent may name none: any one then
+                    ids = self.refs.get(ancestor) or self._local(f"{ancestor}_ids")
+                    self.refs[ancestor] = ids
+                    expr = f"{expr} or rng.choice({ids})"
+                self.forced[g.name] = expr
+                done.add(ancestor)
 
     def _follow_parent(self, parent: str, target: RecordPlan, fields: list[FieldPlan]) -> None:
         """A record on a parent is in the parent's currency, and if the parent was sealed
@@ -2277,6 +2383,10 @@ class _RecordWriter:
         low = _snake(name)
         pattern = node.get("pattern") if isinstance(node.get("pattern"), str) else None
         person = who if who and who != "org" else "person"
+        dns = ("domain", "hostname")
+        if depth > 0 and self.domain_var and vocab.meaning(name, self._where()) in dns:
+            typed = [self.record_types[-1][0]] if self.record_types else []
+            return _call("pool.under", self.domain_var, "rng", *typed)  # a name in its zone
         if low == "sku" or low.endswith("_sku"):
             self.uses.add("product")
             return "product.sku"

@@ -627,6 +627,15 @@ class SeedPool:
         net = rng.choice(("192.0.2", "198.51.100", "203.0.113"))
         return f"{net}.{rng.randint(1, 254)}"
 
+    @staticmethod
+    def under(zone: str, rng: random.Random, rtype: str = "") -> str:
+        """A DNS name held in the zone ``zone``: the zone's apex now and then, else a host
+        under it (``www.blog.acme.com``), written as the zone is (absolute with its dot).
+        A CNAME is never at the apex (it may not sit beside the zone's SOA and NS)."""
+        if rtype.upper() not in ("CNAME", "DNAME") and rng.random() < 0.25:
+            return zone
+        return f"{rng.choice(vocab.LISTS['host_label'])}.{zone}"
+
     def image(self, rng: random.Random, name: str | None = None) -> str:
         """The container image a workload runs: its own build in our registry, tagged with a
         release (``registry.acme.com/checkout-service:1.14.2``); a public one without a

@@ -834,6 +834,9 @@ LISTS["dns_record_type"] = ("A", "AAAA", "CNAME", "MX", "TXT", "NS")
 LISTS["ip_address"] = ("203.0.113.10", "203.0.113.24", "198.51.100.7", "198.51.100.42",
                        "192.0.2.15", "192.0.2.80")  # fmt: skip
 LISTS["dns_change"] = ("REPLACE",)
+# Hosts a zone holds beneath its apex (``www.blog.acme.com``).
+LISTS["host_label"] = ("www", "api", "app", "mail", "cdn", "status", "vpn", "login", "assets",
+                       "static", "m", "edge")  # fmt: skip
 # Container images: public ones a team runs as they are, by name and release.
 LISTS["container_image"] = ("nginx:1.27", "redis:7.2", "postgres:16.3", "rabbitmq:3.13",
                             "grafana/grafana:11.1.0", "prom/prometheus:v2.53.0",
