@@ -55,10 +55,12 @@ def test_a_unique_reference_keeps_its_examples_format_with_other_digits() -> Non
     assert all(re.fullmatch(r"TKT-[0-9]{4}", r) for r in refs) and _distinct(refs), refs
 
 
-def test_a_unique_label_of_unknown_meaning_is_the_kind_qualified() -> None:
+def test_a_unique_label_of_unknown_meaning_is_a_distinct_slug() -> None:
+    """Never the kind with a city ("Widget (Lille)"): distinct slugs of plausible words."""
     node = {"type": "string", "description": "The unique label of the widget."}
     labels = _alone("widgets", "Widget", "label", node)
-    assert all(label.startswith("Widget") for label in labels) and _distinct(labels), labels
+    assert all(re.fullmatch(r"[a-z]+(-[a-z0-9]+)+", label) for label in labels), labels
+    assert _distinct(labels), labels
 
 
 def test_date_created_is_the_creation_moment_never_after_the_last_update() -> None:

@@ -220,7 +220,8 @@ def test_the_value_drawn_in_its_context(
     assert _drawn(name, spec, required, depth, who) == want
 
 
-# A field whose meaning nothing names (``zorg``): the spec's examples, else neutral prose.
+# A field whose meaning nothing names (``zorg``): the spec's examples, else an identifier
+# (prose only where a field is free text: ``zorg_note``).
 UNKNOWN: list[tuple[str, TypeSpec, bool, str | None]] = [
     ("zorg", S(examples=["AB-1234"]), True, 'pool.vary("AB-1234", rng)'),
     ("zorg", S(examples=["alpha", "beta"]), True, 'rng.choice(("alpha", "beta"))'),
@@ -229,7 +230,8 @@ UNKNOWN: list[tuple[str, TypeSpec, bool, str | None]] = [
     ("zorg", S(examples=["x" * 40 + "1"]), True, json.dumps("x" * 40 + "1")),  # too long a code
     ("zorg", S(format="date", examples=["2024-01-01"]), True, '"2024-01-01"'),
     ("zorg", S(maxLength=5), True, 'fit_text("stand", 0, 5)'),
-    ("zorg", S(), True, 'pool.text("body:document", rng)'),
+    ("zorg", S(), True, 'pool.token("zorg", rng)'),
+    ("zorg_note", S(), True, 'pool.text("body:document", rng)'),
     ("zorg", S(), False, None),
     ("created_by", S(), True, "staff[0].username"),
 ]

@@ -496,6 +496,7 @@ class _RecordWriter:
         self._plan_derived(fields)
         self._plan_places(fields)
         self._plan_domain(fields)
+        self._plan_only_for(fields)
         self._plan_refs(fields)
         self._plan_inherited(fields)
         self._plan_members(fields)
@@ -733,6 +734,38 @@ class _RecordWriter:
             self.body.append((self.domain_var, expr))
             self.forced[f.name] = self.domain_var
             return
+
+    def _plan_only_for(self, fields: list[FieldPlan]) -> None:
+        """A list its description keeps for one kind of record ("List of IP addresses
+        configured as a master for this zone ("Slave" type zones only)") holds items on
+        records of that kind, one at least, and none on the others: the kind (an enum value
+        of the record) is drawn first, the list follows it."""
+        enums = [f for f in fields if f.type.kind is Kind.ENUM and f.name not in self.forced]
+        for f in fields:
+            if f.type.kind is not Kind.LIST or f.type.item is None or f.name in self.forced:
+                continue
+            said = str(f.type.schema.get("description") or f.description or "")
+            told = _ONLY_FOR.search(said)
+            if told is None:
+                continue
+            value = str(told.group(1) or told.group(2)).lower()
+            kind = next((e for e in enums if value in {str(v).lower() for v in e.type.enum}), None)
+            if kind is None:
+                continue
+            exact = next(v for v in kind.type.enum if str(v).lower() == value)
+            if _IP_SAID.search(said):
+                one: Expr | None = 'pool.dns_content("A", rng)'
+            else:
+                self._required_now = True
+                one = self._value(singular(f.name), f.type.item, True, False, 1, "")
+            if one is None:
+                continue
+            var = self.hoisted.get(kind.name) or self._local(_snake(kind.name))
+            if kind.name not in self.hoisted:
+                self.body.append((var, self._enum(_snake(kind.name), kind.type)))
+                self.forced[kind.name] = var
+            items = Call("", [(None, one)], brackets="[]")
+            self.forced[f.name] = f"{items.flat()} if {var} == {_lit(exact)} else []"
 
     def _plan_refs(self, fields: list[FieldPlan]) -> None:
         """Two references to one collection (a transfer's source and destination) name two
@@ -1833,6 +1866,9 @@ class _RecordWriter:
             if low.startswith("exp"):
                 return "rng.randint(now.year, now.year + 5)"
             return "rng.randint(now.year - 1, now.year + 1)"
+        said = str(spec.schema.get("description") or "")
+        if integer and (_KEY_BITS.search(low) or _KEY_SIZE_SAID.search(said)):
+            return "rng.choice((2048, 3072, 4096, 256, 384))"  # RSA or elliptic-curve sizes
         span = _resource_number(self.noun, low) or _rule(low)
         if span is None and (spec.semantic == "money" or low in ("price", "unit_price")):
             span = (20, 5000, False, 0.01)
@@ -1970,6 +2006,11 @@ class _RecordWriter:
             if person == "person":
                 self.shows_company = True
             return f"{person}.company"
+        if sem == "address" and low == "address" and not who and self._mail_service():
+            # a mail service's bare ``address`` is a mailbox: one an address record holds
+            # where the service keeps them, else one of ours (``billing-alerts@acme.com``)
+            mailbox = _call("pool.mailbox", "rng")
+            return self._name_of_record(name, mailbox) or mailbox
         if sem == "address":
             return self._address("street", who or "person")
         if sem == "country" or (sem is None and kind is Kind.STR and _names_country(low)):
@@ -2120,6 +2161,13 @@ class _RecordWriter:
         kind = low.removesuffix("_url").removesuffix("_uri").removesuffix("_link") or "page"
         path = self.resource.replace("_", "-")
         service = json.dumps(self.w.plan.service)
+        field = next((f for f in self.record.fields.values() if _snake(f.name) == low), None)
+        said = str(field.type.schema.get("description") or "") if field else ""
+        if field is not None and not self.scope and _ENDPOINT.search(said):
+            # the record's own API endpoint (``.../servers/<id>``, its ``.../config``): its
+            # path and its own id, never a random tail
+            sub = "" if low in ("url", "uri", "href", "self", "link") else kind.replace("_", "-")
+            return _call("pool.endpoint", service, json.dumps(path), "record_id", json.dumps(sub))
         return _call("pool.url", json.dumps(kind), "rng", service, json.dumps(path))
 
     def _model(self, name: str, model: ModelPlan, depth: int, who: str) -> Expr:
@@ -2229,6 +2277,12 @@ class _RecordWriter:
                 var = self.refs.get(ref) or self._local(f"{ref}_ids")
                 self.refs[ref] = var
                 return f"rng.sample({var}, min(len({var}), rng.randint(1, 3)))"
+            told = _SUCH_AS.search(str(spec.schema.get("description") or ""))
+            if ref is None and told is not None and depth == 0:
+                # ids of records this service keeps no collection of (an order's items), in
+                # the form the description shows them: an order is never of no items
+                one = f"pool.vary({json.dumps(told.group(1))}, rng)"
+                return f"[{one} for _ in range(rng.randint(1, 3))]"
             return "[]"
         model = self.models.get(item.model or "") if item.kind is Kind.MODEL else None
         if model is not None and any(f.name == "id" for f in model.fields):
@@ -2546,9 +2600,11 @@ class _RecordWriter:
                 call = _call("pool.varied", json.dumps(coded[0]), "rng", "size")
             elif sample:
                 call = _call("pool.patterned", json.dumps(pattern), "rng", "size", *bounds)
-            elif examples or _snake(name) in _NAME_WORDS:  # named after the record's kind
-                base = examples[0] if examples else words(singular(self.resource)).capitalize()
-                call = _call("pool.variants", json.dumps(base), "rng", "size")
+            elif examples:  # the spec's own example, told apart
+                call = _call("pool.variants", json.dumps(examples[0]), "rng", "size")
+            elif _snake(name) in _NAME_WORDS:  # a name of no known meaning: slugs, not
+                # the record's noun with a city ("Cluster role (Lille)")
+                call = _call("pool.tokens", json.dumps(f"{self.noun}_name"), "rng", "size")
             else:
                 call = _call("pool.distinct", '"reference"', "rng", "size")
             self.pre.append((var, call))
@@ -2569,7 +2625,39 @@ class _RecordWriter:
         limit = node.get("maxLength")
         if isinstance(limit, int) and limit < 40:
             return json.dumps("standard"[:limit] or "n/a")
+        fits = not pattern or all(
+            _fits(pattern, vocab.token(_snake(name), random.Random(k))) for k in range(12)
+        )  # a declared pattern is honoured: tokens are drawn only where they all fit it
+        if fits and not _free_text(name, str(node.get("description") or "")):
+            # a name, key, type or path: an identifier, or the name of a record it names
+            token = _call("pool.token", json.dumps(_snake(name)), "rng")
+            return self._name_of_record(name, token) or token
         return f'pool.text("body:{vocab.body_context(self.where)}", rng)'
+
+    def _mail_service(self) -> bool:
+        """Whether the service is about e-mail (its name or description says mail), where
+        an ``address`` is a mailbox, not a street."""
+        plan = self.w.plan
+        return bool(re.search(r"(?i)mail|smtp|inbox", f"{plan.service} {plan.description}"))
+
+    def _name_of_record(self, name: str, other: Expr) -> Expr | None:
+        """Where text field ``name`` names a record of another collection seeded before
+        (``namespace``, ``pod_name``: one of the namespaces, one of the pods), the name of
+        one of them (``other`` where none has one); else None."""
+        low = _snake(name)
+        head = low.removesuffix("_name") if low != "name" else ""
+        for target in sorted(self.seeded):
+            if not head or singular(target) != head:
+                continue
+            record = self.w.plan.records[target]
+            texts = [f for f in record.fields.values() if f.type.kind is Kind.STR]
+            attr = next(
+                (f.attr for f in texts if _snake(f.name) == head),  # the address's ``address``
+                next((f.attr for f in texts if _snake(f.name) in _RECORD_NAMES), None),
+            )
+            if attr is not None:
+                return _call("pool.name_in", f"self.state.{target}", json.dumps(attr), "rng", other)
+        return None
 
 
 _PARAMS = (
@@ -2694,6 +2782,43 @@ _ABOUT_A_SECRET = frozenset(
     {"name", "id", "ids", "url", "uri", "path", "file", "arn", "ref", "type", "version",
      "algorithm", "length", "size", "count", "label", "names"}
 )  # fmt: skip
+
+
+# What says a field is free text a person writes (prose belongs there and nowhere else).
+_FREE_WORDS = frozenset(
+    {"description", "desc", "body", "comment", "comments", "note", "notes", "message", "text",
+     "content", "summary", "reason", "memo", "details", "detail", "bio", "about", "remark",
+     "remarks", "instructions", "feedback", "explanation", "caption", "story", "request",
+     "question", "answer", "observation", "observations", "html", "css", "markdown", "prompt",
+     "excerpt", "snippet", "reply", "response", "announcement", "purpose", "notice"}
+)  # fmt: skip
+_FREE_SAID = re.compile(
+    r"(?i)\b(free[- ]?(text|form)|human[- ]readable|(a|the) (short )?(description|comment|note|"
+    r"message|explanation|summary) (of|about|for|on)\b)"
+)
+
+
+# A key's size in bits (a crypto key's ``bits``: "The size of the key").
+_KEY_BITS = re.compile(r"(^|_)(bits|key_size|key_bits|key_length|bit_length|modulus_length)$")
+_KEY_SIZE_SAID = re.compile(r"(?i)\bsize of the key\b|\bkey (size|length)\b")
+# "(“Slave” type zones only)", "(only for Slave zones)": what a list is kept for.
+_ONLY_FOR = re.compile(
+    r"(?i)\(\s*[\"“'‘]?([\w-]+)[\"”'’]?\s+(?:type\s+)?\w+\s+only\s*\)"
+    r"|\bonly for [\"“'‘]?([\w-]+)[\"”'’]?"
+)
+_IP_SAID = re.compile(r"(?i)\bIP addresses?\b")
+# An id shown by example in a description ("each such as '1008292230'").
+_SUCH_AS = re.compile(r"(?i)\b(?:such as|e\.g\.|for example)[:,]?\s*['\"“‘]([\w-]*\d[\w-]*)['\"”’]")
+_ENDPOINT = re.compile(r"(?i)\bendpoint\b|\bapi\b")
+
+
+def _free_text(name: str, description: str) -> bool:
+    """Whether a text field of no known meaning is prose: its name says so (a ``comment``, a
+    ``message``, ``old_text``), or its description calls it free text or a note on
+    something. A ``name``, ``key``, ``type``, ``namespace`` or ``trigger`` is not."""
+    if set(vocab.tokens(name)) & _FREE_WORDS:
+        return True
+    return bool(_FREE_SAID.search(description))
 
 
 def _secret(spec: TypeSpec, name: str) -> bool:

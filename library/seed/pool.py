@@ -636,6 +636,28 @@ class SeedPool:
             return zone
         return f"{rng.choice(vocab.LISTS['host_label'])}.{zone}"
 
+    @staticmethod
+    def token(field: str, rng: random.Random) -> str:
+        """An identifier-like value for a field of no known meaning (``vocab.token``)."""
+        return vocab.token(field, rng)
+
+    @staticmethod
+    def tokens(field: str, rng: random.Random, n: int) -> list[str]:
+        """``n`` different identifier-like values (a unique name of no known meaning)."""
+        return vocab.tokens_for(field, rng, n)
+
+    def mailbox(self, rng: random.Random) -> str:
+        """A mailbox of ours a team reads or a script sends from (``billing-alerts@acme.com``)."""
+        org = self.org.domain if self.org else "example.com"
+        return f"{vocab.token('mailbox', rng)}@{org}"
+
+    @staticmethod
+    def name_in(records: Mapping[str, Any], attr: str, rng: random.Random, other: str) -> str:
+        """The name (``attr``) of one of ``records`` (a helm chart's ``namespace`` is one of
+        the namespaces), else ``other`` where none has one."""
+        names = [n for r in records.values() if (n := getattr(r, attr, None))]
+        return str(rng.choice(names)) if names else other
+
     def image(self, rng: random.Random, name: str | None = None) -> str:
         """The container image a workload runs: its own build in our registry, tagged with a
         release (``registry.acme.com/checkout-service:1.14.2``); a public one without a
@@ -706,6 +728,13 @@ class SeedPool:
         ext = next((e for k, e in _FILE_URLS if k in kind), "")
         tail = f"{vocab.slug(kind)}-{token}.{ext}" if ext else token
         return f"https://{service}.{org}/{path}/{tail}"
+
+    def endpoint(self, service: str, path: str, rid: Any, sub: str = "") -> str:
+        """A record's own API endpoint: the service's host, the collection's path and the
+        record's id (``https://dns.acme.com/servers/ser_1f.../zones``)."""
+        org = self.org.domain if self.org else "example.com"
+        tail = f"/{sub}" if sub else ""
+        return f"https://{vocab.slug(service)}.{org}/{path}/{rid}{tail}"
 
     @staticmethod
     def vary(example: str, rng: random.Random) -> str:

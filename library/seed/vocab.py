@@ -329,6 +329,11 @@ LISTS: dict[str, tuple[str, ...]] = {
         "Troubleshooting login problems", "Using discount codes", "Changing your plan",
         "Closing your account",
     ),
+    "product_category": (
+        "Laptops", "Headphones", "Office chairs", "Desk lamps", "Water bottles", "Backpacks",
+        "Monitors", "Keyboards", "Phone cases", "Running shoes", "T-shirts", "Coffee makers",
+        "Laptop stands", "Webcams",
+    ),
     "category_name": (
         "Shipping & delivery", "Returns & refunds", "Billing & payments", "Account & security",
         "Orders", "Product guides", "Troubleshooting", "Getting started", "Integrations",
@@ -816,6 +821,7 @@ _NAMED: tuple[tuple[tuple[str, ...], str], ...] = (
     (("plan", "tier", "package"), "plan_name"),
     (("reward", "perk"), "reward_name"),
     (("coupon", "promotion", "discount"), "coupon_code"),
+    (("product_type", "product_category", "product_line"), "product_category"),
     (("product", "item", "sku", "variant", "price_book_entry", "listing"), "product_name"),
     (("review", "rating"), "review_title"),
     (("account", "company", "organization", "organisation", "client", "vendor", "customer",
@@ -1641,3 +1647,74 @@ def kind_of_value(value: str) -> str | None:
         if value in values:
             return kind
     return None
+
+
+# -- identifiers of no known meaning -----------------------------------------------------------
+# What a field that names something (a chart, a trigger, a key) holds where nothing says more:
+# a slug of a system of ours and what it does (``billing-sync``), never prose or a label with
+# a city; the field's last word picks a value of its own shape where it has one.
+_SYSTEMS = ("billing", "checkout", "payments", "search", "auth", "reporting", "inventory",
+            "notifications", "analytics", "orders", "catalog", "ledger", "invoicing",
+            "shipping", "support", "onboarding", "accounts", "pricing")  # fmt: skip
+_DUTIES = ("sync", "api", "worker", "import", "export", "digest", "alerts", "backup",
+           "review", "cleanup", "webhook", "reports", "gateway", "scheduler")  # fmt: skip
+_TOKEN_SHAPES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (frozenset({"type", "kind", "category", "class", "variant", "flavor", "flavour"}),
+     ("standard", "custom", "default", "internal", "external", "primary")),
+    (frozenset({"mode", "strategy", "policy"}), ("automatic", "manual", "default")),
+    (frozenset({"status", "state"}), ("active", "pending", "inactive")),
+    (frozenset({"permission", "permissions", "scope", "access", "grant", "role"}),
+     ("read", "write", "admin")),
+    (frozenset({"level", "tier", "grade"}), ("basic", "standard", "premium")),
+    (frozenset({"format", "extension", "ext"}), ("pdf", "csv", "json", "png", "txt")),
+    (frozenset({"unit", "units"}), ("each", "hours", "GB")),
+)  # fmt: skip
+_ROLES = ("view", "edit", "admin", "viewer", "editor", "operator", "namespace-admin")
+_HEX_WORDS = frozenset({"token", "secret", "etag", "hash", "checksum", "digest", "signature",
+                        "nonce", "fingerprint"})  # fmt: skip
+_PATH_WORDS = frozenset({"path", "folder", "directory", "dir"})
+_VERSION_WORDS = frozenset({"version", "revision"})
+
+
+def token(field: str, rng: random.Random) -> str:
+    """A short identifier-like value for ``field`` of no known meaning (its words in
+    snake_case): a type word for a ``type``, hex for a ``token``, a path for a ``path``, a
+    version for a ``version``, else a slug (``billing-sync``)."""
+    words = _tokens(field) or ["name"]
+    last = words[-1]
+    for names, values in _TOKEN_SHAPES:
+        if last in names:
+            return rng.choice(values)
+    if last in _HEX_WORDS:
+        return f"{rng.getrandbits(128):032x}"
+    if last in _VERSION_WORDS:
+        return f"{rng.randint(1, 4)}.{rng.randint(0, 24)}.{rng.randint(0, 9)}"
+    system, duty = rng.choice(_SYSTEMS), rng.choice(_DUTIES)
+    if words[-2:-1] == ["role"]:  # a role's name: what it may do, where (``billing-viewer``)
+        return rng.choice((*_ROLES, f"{system}-{rng.choice(_ROLES)}"))
+    if last in _PATH_WORDS:
+        return f"{rng.choice(('/srv', '/opt', '/var/lib', '/home/deploy'))}/{system}-{duty}"
+    if last == "code":
+        return f"{system[:3].upper()}-{rng.randint(100, 999)}"
+    return f"{system}-{duty}"
+
+
+def tokens_for(field: str, rng: random.Random, n: int) -> list[str]:
+    """``n`` different ``token`` values for ``field`` (a unique name), qualified by what a
+    team tells its systems apart by (``-eu``, ``-v2``) once the slugs run out, never by a
+    city or a counter."""
+    out: list[str] = []
+    for _ in range(n * 30):
+        value = token(field, rng)
+        if value not in out:
+            out.append(value)
+        if len(out) == n:
+            return out
+    base = out or ["service"]
+    k = 0
+    while len(out) < n:
+        value = f"{base[k % len(base)]}-{_SLUG_QUALIFIERS[k // len(base) % len(_SLUG_QUALIFIERS)]}"
+        if value not in out:
+            out.append(value)
+        k += 1
+    return out
