@@ -101,7 +101,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # long test running alone at the end while the other worker idles.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if getattr(config.option, "loadgroup", False):  # set on xdist's workers only
+        _group_modules_with_shared_fixtures(items)
         _suffix_xdist_groups(items)
+
+
+def _group_modules_with_shared_fixtures(items: list[pytest.Item]) -> None:
+    """The tests of a module that defines a module-scoped fixture run on one worker (one
+    xdist group per module): spread over both, each worker built the fixture (a library,
+    a batch of composed tasks: 5-60 s each), some twice where its tests were interleaved
+    with another module's. A test that already has a group keeps it."""
+    from _pytest.fixtures import FixtureFunctionDefinition
+
+    shares: dict[str, bool] = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        name = module.__name__
+        if name not in shares:
+            shares[name] = any(
+                isinstance(v, FixtureFunctionDefinition)
+                and v._fixture_function_marker.scope == "module"
+                for v in vars(module).values()
+            )
+        if shares[name]:
+            item.add_marker(pytest.mark.xdist_group(f"module-{name.rsplit('.', 1)[-1]}"))
 
 
 def _suffix_xdist_groups(items: list[pytest.Item]) -> None:
