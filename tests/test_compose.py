@@ -29,7 +29,7 @@ from library.compose import (
     run_task,
     sample_markdown,
 )
-from library.compose.corpus import Library, bundled_library
+from library.compose.corpus import Library
 from library.compose.domains import task_domain
 from library.compose.motifs import BY_NAME, STAFF_WORK, claimed_by, staff_work
 from library.compose.plan import literal_texts, show
@@ -41,6 +41,7 @@ from library.llm.testing import ScriptedModel
 from library.rubric import completion, evaluate, same
 from library.seed.vocab import is_person_resource
 from library.services import reference_service_classes
+from tests.libraries import bundled_library
 
 SUBSET = [
     "assets",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from library.compose import ComposeConfig, make_env
-from library.compose.corpus import bundled_library
 from tests.compose_walks import finished_walks, forced, initial_world
+from tests.libraries import bundled_library
 
 
 def test_an_expense_report_made_someone_else_s_takes_its_lines_along() -> None:

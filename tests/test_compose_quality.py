@@ -27,7 +27,6 @@ from library.compose.coherence import (
     range_pairs,
 )
 from library.compose.context import Entity, Fact
-from library.compose.corpus import bundled_library
 from library.compose.motifs import (
     BY_NAME,
     CONTRADICTS,
@@ -48,6 +47,7 @@ from library.compose.walk_state import Reject
 from library.graph.nodes import tool_verb
 from library.seed import vocab
 from library.seed.vocab import is_person_resource
+from tests.libraries import bundled_library
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar", "storefront", "invoicing", "hr", "identity"]
 

@@ -14,13 +14,13 @@ import pytest
 from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose import compose as compose_module
 from library.compose.context import Entity, Fact
-from library.compose.corpus import bundled_library
 from library.compose.motifs import MONEY_WORK
 from library.compose.realism import LATEST, MATCHING, chosen_by, rule_options
 from library.compose.roles import PERSON_KEYS
 from library.compose.topics import INTERNAL_TEXTS, TOPIC_TEXTS
 from library.compose.walk import Walker
 from tests.compose_walks import finished_walks, initial_world
+from tests.libraries import bundled_library
 
 SERVICES = [
     "storefront",

@@ -14,7 +14,7 @@ import pytest
 
 from library.compose import Task, compose_tasks, make_env, task_world
 from library.compose import mutants as mutants_module
-from library.compose.corpus import Library, bundled_library
+from library.compose.corpus import Library
 from library.compose.mutants import (
     KINDS,
     MutationReport,
@@ -38,6 +38,7 @@ from library.rubric import (
     only_requested_changes,
 )
 from library.runtime import Record, Service, Snapshot, State, World, tool
+from tests.libraries import bundled_library
 
 Priority = Literal["low", "normal", "high"]
 

@@ -11,7 +11,6 @@ import pytest
 from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose.catalog import CREATE, LOOKUP, UPDATE
 from library.compose.coherence import AWAY_STATES, status_of
-from library.compose.corpus import bundled_library
 from library.compose.matters import hung_on, is_annotation
 from library.compose.motifs import BY_NAME, Motif, claimed_by
 from library.compose.prune import purposeful
@@ -20,6 +19,7 @@ from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.walk import Walker
 from library.seed.vocab import is_person_resource
 from tests.compose_walks import finished_walks, initial_world
+from tests.libraries import bundled_library
 
 SERVICES = [
     "identity",

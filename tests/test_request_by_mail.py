@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from library.compose import ComposeConfig, make_env
-from library.compose.corpus import bundled_library
 from tests.compose_walks import finished_walks, forced
+from tests.libraries import bundled_library
 
 
 def test_a_request_waiting_on_us_came_in_lately() -> None:

@@ -20,7 +20,6 @@ from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.catalog import ACTION, CREATE, UPDATE, Param, ToolInfo
 from library.compose.coherence import FINAL, ends_record, status_of
 from library.compose.context import Entity, Fact
-from library.compose.corpus import bundled_library
 from library.compose.direction import (
     DERIVED,
     WAITING,
@@ -53,6 +52,7 @@ from library.compose.walk import Walker
 from library.compose.writes import moves_money
 from library.graph.nodes import name_words
 from tests.compose_walks import finished_walks, forced
+from tests.libraries import bundled_library
 
 SERVICES = [
     "analytics",

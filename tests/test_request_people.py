@@ -18,7 +18,6 @@ import pytest
 from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.coherence import may_write, range_pairs
 from library.compose.context import Entity
-from library.compose.corpus import bundled_library
 from library.compose.inject import put
 from library.compose.motifs import BY_NAME, STAFF_WORKFLOWS, part_of
 from library.compose.mutants import lookup
@@ -28,6 +27,7 @@ from library.seed import vocab
 from library.seed.vocab import is_person_resource, is_staff_resource
 from library.seed.vocab import role_of as field_role
 from tests.compose_walks import finished_walks, forced
+from tests.libraries import bundled_library
 
 SERVICES = [
     "helpdesk", "mail", "todo", "customer_success", "expenses", "issue_tracker", "payments",
@@ -883,8 +883,8 @@ def test_a_copy_for_a_sender_is_no_message_to_themselves() -> None:
     of recipients holding her makes the copy one person in two roles (from = to)."""
     from types import SimpleNamespace
 
-    from library.compose.corpus import bundled_library
     from library.compose.lookups import _names_elsewhere
+    from tests.libraries import bundled_library
 
     lib = bundled_library(["mail"])
     info = make_env(lib.classes, lib.nodes).catalog.collection("mail", "messages")

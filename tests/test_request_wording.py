@@ -396,9 +396,9 @@ def test_a_message_to_the_colleague_the_work_is_for_reports_it_done() -> None:
     """Written to the colleague who asked (or whose plate it is), a message says the work is
     done; it does not hand them their own case ("it is yours now, with priority")."""
     from library.compose import ComposeConfig, make_env
-    from library.compose.corpus import bundled_library
     from library.compose.topics import INTERNAL_TEXTS
     from tests.compose_walks import finished_walks
+    from tests.libraries import bundled_library
 
     assert topic_texts("escalation", "body:message", internal=True, reporting=True) != (
         topic_texts("escalation", "body:message", internal=True)
@@ -446,7 +446,7 @@ def test_a_record_found_by_its_person_s_name_is_theirs() -> None:
     about that person ("Vanessa Bird wrote in ... Vanessa's shipment"), never about a
     record called by a name ("the shipment "Vanessa Bird"")."""
     from library.compose import ComposeConfig, compose_tasks, make_env
-    from library.compose.corpus import bundled_library
+    from tests.libraries import bundled_library
 
     library = bundled_library(["shipping", "identity", "todo", "mail", "docs", "meetings"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
@@ -487,7 +487,7 @@ def test_our_notes_on_a_record_are_not_what_the_customer_asked() -> None:
     import re as regex
 
     from library.compose import ComposeConfig, compose_tasks, make_env
-    from library.compose.corpus import bundled_library
+    from tests.libraries import bundled_library
 
     library = bundled_library(["mail", "voice", "helpdesk", "crm", "todo"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
@@ -541,7 +541,7 @@ def test_a_reply_goes_to_the_message_not_to_its_sender() -> None:
     """A reply is to Tyler's message ("Reply to Tyler's message"), never "to the sender of
     the message from Tyler" (its sender is Tyler)."""
     from library.compose import ComposeConfig, compose_tasks, make_env
-    from library.compose.corpus import bundled_library
+    from tests.libraries import bundled_library
 
     library = bundled_library(["mail", "helpdesk", "todo", "crm", "voice"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig())

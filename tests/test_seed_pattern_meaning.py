@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 import re
 
-from library.compose.corpus import bundled_library
 from library.runtime import pattern_or
 from library.seed import seed_pool
+from tests.libraries import bundled_library
 
 
 def test_pattern_or_keeps_a_fitting_value_and_draws_otherwise() -> None:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from library.compose import Task, compose_tasks, make_env
-from library.compose.corpus import bundled_library
 from library.compose.review import FROM_RULE, FROM_STEP, FROM_USER, review_task, to_html
 from library.rubric import load_criteria
+from tests.libraries import bundled_library
 from warehouse import Warehouse
 
 SERVICES = ["crm", "helpdesk", "mail", "calendar"]
