@@ -55,6 +55,7 @@ from library.compiler.values import (
 from library.ingest.infer_output import TOLD_BY
 from library.ingest.naming import singular
 from library.ingest.semantics import by_name
+from library.ingest.stated_values import kept_for
 from library.seed import seed_pool, vocab
 from library.seed.pool import (
     CALLING,
@@ -456,6 +457,10 @@ class _RecordWriter:
         # the local holding the record's own DNS name (a zone's), that names nested in it
         # fall under (``_plan_domain``), else None
         self.domain_var: str | None = None
+        # how a referenced record's field is read, by collection: target -> attr -> expression
+        # (``_parent_picks``), and the days of terms the record's bill follows (``_plan_terms``)
+        self.parent_reads: dict[str, Any] = {}
+        self.terms_days: str | None = None
         self.where = f"{writer.plan.service}.{record.resource}"
         self._plan_times()
 
@@ -497,6 +502,7 @@ class _RecordWriter:
         self._plan_places(fields)
         self._plan_domain(fields)
         self._plan_only_for(fields)
+        self._plan_own_terms(fields)
         self._plan_refs(fields)
         self._plan_inherited(fields)
         self._plan_members(fields)
@@ -513,6 +519,7 @@ class _RecordWriter:
             if expr is not None:
                 values.append((f.attr, self._bound(f, expr)))
         values = self._chain_stamps(self._parent_picks(values))
+        self._plan_terms()
         return self._write(values)
 
     def _change_set(self, f: FieldPlan) -> bool:
@@ -606,6 +613,7 @@ class _RecordWriter:
                     expr = f"pool.begun(rng, {ids}, self.state.{target}, now)"
                 self.body.append((var, f"self.state.{target}[{expr}]"))
                 self.parents[var] = str(target)
+                self.parent_reads.setdefault(str(target), lambda a, v=var: f"{v}.{a}")
                 expr = f"{var}.id"
                 for local, capture in captures.items():
                     self.body.append((local, capture.format(parent=var)))
@@ -624,6 +632,9 @@ class _RecordWriter:
     def _born_after(self, target: str, ref: str, attr: str) -> None:
         """This record's creation follows that of ``target``'s record ``ref`` (a local
         holding its id, or None): read into a local of its own, a line short enough."""
+        self.parent_reads.setdefault(
+            target, lambda a: f"pool.field_of(self.state.{target}, {ref}, {json.dumps(a)})"
+        )
         var = self._local(f"{singular(target)}_born")
         args: list[tuple[str | None, Expr]] = [
             (None, f"self.state.{target}"), (None, ref), (None, json.dumps(attr)),
@@ -745,10 +756,10 @@ class _RecordWriter:
             if f.type.kind is not Kind.LIST or f.type.item is None or f.name in self.forced:
                 continue
             said = str(f.type.schema.get("description") or f.description or "")
-            told = _ONLY_FOR.search(said)
+            told = kept_for(said)
             if told is None:
                 continue
-            value = str(told.group(1) or told.group(2)).lower()
+            value = told.lower()
             kind = next((e for e in enums if value in {str(v).lower() for v in e.type.enum}), None)
             if kind is None:
                 continue
@@ -766,6 +777,33 @@ class _RecordWriter:
                 self.forced[kind.name] = var
             items = Call("", [(None, one)], brackets="[]")
             self.forced[f.name] = f"{items.flat()} if {var} == {_lit(exact)} else []"
+
+    def _terms_window(self) -> str | None:
+        """The local of the record's bill terms window (issued, due), else None."""
+        return next((v for v, k in self.window_kinds if k == "terms"), None)
+
+    def _plan_own_terms(self, fields: list[FieldPlan]) -> None:
+        """A bill that states its own terms in days (``payment_terms_days``) is due that many
+        days after it was issued: the field holds the length of its terms window."""
+        span = self._terms_window()
+        if span is None:
+            return
+        for f in fields:
+            if f.name not in self.forced and _terms_days(f):
+                self.forced[f.name] = f"({span}[1] - {span}[0]).days"
+
+    def _plan_terms(self) -> None:
+        """A bill whose terms its record's customer (or account) states is due that many
+        days after it was issued (``pool.on_terms``): due = issued + terms."""
+        if self._terms_window() is None:
+            return
+        for target, read in self.parent_reads.items():
+            parent = self.w.plan.records.get(target)
+            stated = parent.fields.values() if parent is not None else ()
+            days = next((f for f in stated if _terms_days(f)), None)
+            if days is not None:
+                self.terms_days = read(days.attr)
+                return
 
     def _plan_refs(self, fields: list[FieldPlan]) -> None:
         """Two references to one collection (a transfer's source and destination) name two
@@ -1111,6 +1149,8 @@ class _RecordWriter:
         steps += self.body
         for var, kind in self.window_kinds:
             steps.append((var, f'pool.window("{kind}", rng, now)'))
+            if kind == "terms" and self.terms_days:  # due = issued + the stated terms
+                steps.append((var, _call("pool.on_terms", var, self.terms_days)))
         if self.status_var is not None:
             steps.append((self.status_var, self.status_expr))
             if self.one_place and (person or self.staff_roles or self.groups):
@@ -2801,11 +2841,6 @@ _FREE_SAID = re.compile(
 # A key's size in bits (a crypto key's ``bits``: "The size of the key").
 _KEY_BITS = re.compile(r"(^|_)(bits|key_size|key_bits|key_length|bit_length|modulus_length)$")
 _KEY_SIZE_SAID = re.compile(r"(?i)\bsize of the key\b|\bkey (size|length)\b")
-# "(“Slave” type zones only)", "(only for Slave zones)": what a list is kept for.
-_ONLY_FOR = re.compile(
-    r"(?i)\(\s*[\"“'‘]?([\w-]+)[\"”'’]?\s+(?:type\s+)?\w+\s+only\s*\)"
-    r"|\bonly for [\"“'‘]?([\w-]+)[\"”'’]?"
-)
 _IP_SAID = re.compile(r"(?i)\bIP addresses?\b")
 # An id shown by example in a description ("each such as '1008292230'").
 _SUCH_AS = re.compile(r"(?i)\b(?:such as|e\.g\.|for example)[:,]?\s*['\"“‘]([\w-]*\d[\w-]*)['\"”’]")
@@ -2847,6 +2882,15 @@ _BY_RESOURCE: dict[tuple[str, str], tuple[float, float, bool, float]] = {
     ("pay_run", "employee_count"): (5, 200, True, 1),
     ("segment", "profile_count"): (20, 5000, True, 1),
 }
+
+
+# A bill's stated terms in days: ``payment_terms_days``, ``terms``, ``net_days``.
+_TERMS_DAYS = re.compile(r"(^|_)(payment_)?terms?(_in)?(_days)?$|(^|_)(net|due)_days$")
+
+
+def _terms_days(f: FieldPlan) -> bool:
+    """Whether ``f`` states a bill's terms as a number of days."""
+    return f.type.kind is Kind.INT and bool(_TERMS_DAYS.search(_snake(f.name)))
 
 
 def _colleagues_own(record: RecordPlan) -> bool:

@@ -320,3 +320,18 @@ def _with_range(node: dict[str, Any]) -> dict[str, Any] | None:
     if any(not low <= v <= high for v in numbers):
         return None  # "Defaults to 0" beside "1-5": the words are not the range
     return {**node, "minimum": low, "maximum": high}
+
+
+# "(“Slave” type zones only)", "(only for Slave zones)": the kind of record a field is for.
+_KEPT_FOR = re.compile(
+    r"(?i)\(\s*[\"“'‘]?([\w-]+)[\"”'’]?\s+(?:type\s+)?\w+\s+only\s*\)"
+    r"|\bonly for [\"“'‘]?([\w-]+)[\"”'’]?"
+)
+
+
+def kept_for(description: Any) -> str | None:
+    """The one kind of record a field's description keeps it for ("List of IP addresses
+    configured as a master for this zone ("Slave" type zones only)" -> ``Slave``), else None:
+    a record of that kind has it, the others do not."""
+    told = _KEPT_FOR.search(str(description or ""))
+    return str(told.group(1) or told.group(2)) if told is not None else None

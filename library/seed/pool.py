@@ -457,6 +457,16 @@ class SeedPool:
         return start + dt.timedelta(days=gap), end + dt.timedelta(days=gap)
 
     @staticmethod
+    def on_terms(span: tuple[Any, Any], days: Any) -> tuple[Any, Any]:
+        """A bill's (issued, due) ``span`` due ``days`` after it was issued, where its terms
+        are stated (a customer's ``payment_terms_days``): due = issued + terms; else as it
+        was."""
+        if isinstance(days, bool) or not isinstance(days, int | float) or days <= 0:
+            return span
+        start = span[0]
+        return start, start + dt.timedelta(days=int(days))
+
+    @staticmethod
     def recurring(start: Any, rng: random.Random) -> str:
         """A recurrence rule (RFC 5545) that agrees with the first occurrence's day."""
         day = _as_datetime(start, _EPOCH)
@@ -1323,10 +1333,11 @@ def _closed_as(state: str) -> int | None:
 
 
 # Where a bill's terms (issued, due) lie by its state: an overdue invoice's due date has
-# passed, a sent one's has not, a draft is not issued yet.
+# passed, a sent one's has not; a draft is dated today or before (a record's own issue date
+# is never in the future), due ahead.
 TERMS_PLACES = {
     "overdue": "past", "past_due": "past", "sent": "live", "open": "live", "unpaid": "live",
-    "issued": "live", "partially_paid": "live", "draft": "ahead",
+    "issued": "live", "partially_paid": "live", "draft": "live",
 }  # fmt: skip
 
 
