@@ -3,6 +3,9 @@ from a record's fields, states and roles, never from one service:
 
 - a bill's own issue date is not in the future, and its due date follows the terms its
   customer states (due = issued + ``payment_terms_days``);
+- a record still in its first state (a ``new`` ticket, a ``draft``) carries its requester's
+  words, no note of work done on it;
+- one person holds one stay (one rental) under way at a time.
 """
 
 from __future__ import annotations
@@ -61,3 +64,67 @@ def test_a_bill_is_issued_by_now_and_due_on_its_customers_terms(seed: int) -> No
             assert (due - issued).days == terms, (invoice, terms)
             checked += 1
     assert checked >= 6, checked
+
+
+# -- states that agree with their text ---------------------------------------------------------
+def _bodies() -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(service, collection, body field, record) of every record with a status and a free
+    text body across some bundled services and seeds."""
+    from library.seed import vocab
+
+    out = []
+    services = ("helpdesk", "issue_tracker", "crm", "leave", "expenses", "todo")
+    for seed in SEEDS:
+        _, state = _world(services, seed)
+        for service, collections in state.items():
+            for collection, records in collections.items():
+                for record in records.values():
+                    for name, value in record.items():
+                        said = vocab.meaning(name, f"{service}.{collection}") or ""
+                        if isinstance(value, str) and said.startswith("body:"):
+                            out.append((service, collection, name, record))
+    return out
+
+
+def test_a_record_in_its_first_state_carries_no_note_of_work_done() -> None:
+    """A ``new`` ticket's description is the customer's words ("The customer reports ..."),
+    never "Asked the customer for more details" (work already done on it); records past
+    their first state may carry such notes."""
+    from library.seed import vocab
+
+    first = later = 0
+    for service, collection, name, record in _bodies():
+        status = next((record[k] for k in ("status", "state") if k in record), None)
+        status = str(getattr(status, "value", status) or "").lower()
+        if status in vocab.FIRST_STATES:
+            first += 1
+            assert record[name] not in vocab.WORK_NOTES, (service, collection, record)
+        elif record[name] in vocab.WORK_NOTES:
+            later += 1
+    assert first >= 20 and later >= 5, (first, later)
+
+
+# -- one guest, one stay at a time -------------------------------------------------------------
+@pytest.mark.parametrize(("service", "collection", "who"), [
+    ("hotels", "reservations", "guest_email"),
+    ("car_rental", "rentals", "driver_email"),
+])  # fmt: skip
+def test_one_person_holds_one_stay_under_way_at_a_time(
+    service: str, collection: str, who: str
+) -> None:
+    """More records than people (identities repeat): no guest is checked in to two hotel
+    stays at once, no driver has two cars picked up; a second one under way is over or
+    ahead instead (``pool.one_place``)."""
+    from library.seed.pool import place_of
+
+    live_seen = 0
+    for seed in SEEDS[:2]:
+        _, state = _world((service,), seed, size=200)
+        holders: dict[str, int] = {}
+        for record in state[service][collection].values():
+            status = str(getattr(record["status"], "value", record["status"]))
+            if place_of(status) == "live":
+                holders[record[who]] = holders.get(record[who], 0) + 1
+                live_seen += 1
+        assert all(n == 1 for n in holders.values()), {k: n for k, n in holders.items() if n > 1}
+    assert live_seen >= 20, live_seen

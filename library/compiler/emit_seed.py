@@ -60,6 +60,7 @@ from library.seed import seed_pool, vocab
 from library.seed.pool import (
     CALLING,
     HAPPENING,
+    HELD_ALONE,
     LIKELIHOOD_FIELDS,
     PRESENCE,
     START_FIELDS,
@@ -1490,7 +1491,7 @@ class _RecordWriter:
         )  # a lone start of something that happens (a meeting's ``starts_at``)
         happening = lone or any(kind in HAPPENING for _, kind in self.window_kinds)
         # something one is at, for a while, in person (a meeting, a call, a flight)
-        presence = lone or any(kind in PRESENCE for _, kind in self.window_kinds)
+        presence = lone or any(kind in PRESENCE | HELD_ALONE for _, kind in self.window_kinds)
         presence = presence or bool({"ringing", "dialing"} & set(map(str, status.type.enum)))
         under_way = [v for v in status.type.enum if place_of(str(v)) == "live" or v in CALLING]
         # states that follow the main one (an order's fulfillment), numbers it implies (a
@@ -1506,7 +1507,13 @@ class _RecordWriter:
         ]
         implied = [f for f in fields if LIKELIHOOD_FIELDS.search(_snake(f.name))]
         timed = happening and self._timed_status(status)
-        if not stamps and not bound and not timed and not followers and not implied:
+        # a body whose words depend on whether anything was done yet (``_asked``)
+        told = any(str(v).lower() in vocab.FIRST_STATES for v in status.type.enum) and any(
+            f.type.kind is Kind.STR
+            and str(vocab.meaning(f.name, self.where) or "").startswith("body:")
+            for f in fields
+        )
+        if not (stamps or bound or timed or followers or implied or told):
             return
         self.status_field = status.name
         self.status_enum = tuple(status.type.enum)
@@ -2591,7 +2598,23 @@ class _RecordWriter:
         if kind == "recurrence" and self.windows and depth == 0:
             # a weekly meeting repeats on the weekday it starts on
             return _call("pool.recurring", f"{next(iter(self.windows.values()))}[0]", "rng")
+        asked = self._asked() if kind.startswith("body:") and depth == 0 else None
+        if asked is not None:  # a record in its first state: no note of work done on it
+            about: list[tuple[str | None, Expr]] = [(None, a) for a in self._about(kind)]
+            args = [(None, json.dumps(kind)), (None, "rng"), *about, ("asked", asked)]
+            return Call("pool.text", args)
         return _call("pool.text", json.dumps(kind), "rng", *self._about(kind))
+
+    def _asked(self) -> str | None:
+        """Whether the record is in one of its first states (``vocab.FIRST_STATES``: a
+        ``new`` ticket, a ``draft``), as an expression of its status, else None."""
+        if self.status_var is None:
+            return None
+        first = [s for s in self.status_enum if str(s).lower() in vocab.FIRST_STATES]
+        if not first:
+            return None
+        listed = ", ".join(json.dumps(s) for s in first)
+        return f"{self.status_var} in ({listed}{',' * (len(first) == 1)})"
 
     def _about(self, kind: str) -> list[str]:
         """What a templated value may mention, as arguments of ``pool.text``."""

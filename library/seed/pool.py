@@ -251,12 +251,23 @@ class SeedPool:
             currency=base.currency,
         )
 
-    def text(self, kind: str, rng: random.Random, *about: Any, ref: str | None = None) -> str:
+    def text(
+        self,
+        kind: str,
+        rng: random.Random,
+        *about: Any,
+        ref: str | None = None,
+        asked: bool = False,
+    ) -> str:
         """A value of ``kind`` (see ``vocab.meaning``) that may mention what it is about:
-        a person, a company, a product; ``ref``: the number it cites (its record's own)."""
+        a person, a company, a product; ``ref``: the number it cites (its record's own);
+        ``asked``: the record is in its first state, so a body is its requester's own words,
+        no note of work done on it (``vocab.WORK_NOTES``)."""
         ctx = self._ctx(rng, about, kind in _MENTIONS, kind)
         if ref is not None:
             ctx["ref"] = ref
+        if asked:
+            ctx["asked"] = True
         return vocab.render(kind, rng, ctx)
 
     @staticmethod
@@ -1106,6 +1117,9 @@ HAPPENING = frozenset(
 # time; not a stay, a rental or an employment, that go on beside others. And the states of
 # a call under way that ``place_of`` does not call live.
 PRESENCE = frozenset({"meeting", "interview", "work", "flight"})
+# Happenings one holds one at a time though others go on beside them: a guest is in one
+# hotel stay at a time, a driver has one rental car (``SeedPool.one_place`` among them).
+HELD_ALONE = frozenset({"stay", "rental"})
 CALLING = frozenset({"ringing", "dialing", "connecting", "on_hold"})
 
 

@@ -690,6 +690,36 @@ BODIES: dict[str, tuple[str, ...]] = {
         "New feature: export any report to CSV in one click.",
     ),
 }  # fmt: skip
+# Bodies that tell of work already done on a record (asked, escalated, reproduced, approved):
+# never the text of one still in its first state (a ``new`` ticket, a ``draft``, a leave
+# ``requested``), whose description is its requester's own words (``render``'s ``asked``).
+WORK_NOTES = frozenset(
+    {
+        "Asked the customer for more details and a screenshot.",
+        "Escalated to tier 2 after the standard checks did not help.",
+        "Reproduced on our side; a fix is planned for the next release.",
+        "Waiting for the customer to confirm the workaround.",
+        "Discussed pricing for the next twelve months; they want a multi-year option.",
+        "Sent the proposal and scheduled a follow-up for next week.",
+        "Blocked on a dependency; see the linked issue.",
+        "Split into smaller tasks during sprint planning.",
+        "Approved by the team lead.",
+        "Covering shifts have been arranged.",
+        "Onboarding checklist completed.",
+        "Checked with finance; the figures are correct.",
+        "Handing this over to the account owner.",
+        "Promised an update by email.",
+        "Next steps agreed; details to follow by email.",
+        "Follow-up call booked.",
+        "Thanks, resolved in the latest version.",
+        "I have updated the numbers from finance.",
+    }
+)
+# A record's first states: nothing has been done on it yet.
+FIRST_STATES = frozenset(
+    {"new", "open", "draft", "requested", "received", "submitted", "unassigned", "untriaged",
+     "triage", "reported", "pending_review", "awaiting_review"}
+)  # fmt: skip
 _BODY_CONTEXT = (
     (("pull_request", "merge_request", "commit", "release", "branch"), "project"),
     (("work_order", "visit", "site", "job_order"), "field"),
@@ -1472,7 +1502,10 @@ def render(kind: str, rng: random.Random, ctx: Mapping[str, Any] | None = None) 
     ctx = ctx or {}
     if kind.startswith("body:"):
         context = kind.split(":", 1)[1]
-        return rng.choice(BODIES.get(context) or BODIES["generic"])
+        bodies = BODIES.get(context) or BODIES["generic"]
+        if ctx.get("asked"):  # a record in its first state: its requester's words
+            bodies = tuple(b for b in bodies if b not in WORK_NOTES) or bodies
+        return rng.choice(bodies)
     made = _generated(kind, rng, ctx)
     if made is not None:
         return made
