@@ -5,7 +5,10 @@ from a record's fields, states and roles, never from one service:
   customer states (due = issued + ``payment_terms_days``);
 - a record still in its first state (a ``new`` ticket, a ``draft``) carries its requester's
   words, no note of work done on it;
-- one person holds one stay (one rental) under way at a time.
+- one person holds one stay (one rental) under way at a time;
+- a colleague's own record (HR file, account) carries their pool title; a colleague who
+  holds work has started, only the pool's joiners are onboarding and they hold none; an
+  active account was used lately.
 """
 
 from __future__ import annotations
@@ -128,3 +131,59 @@ def test_one_person_holds_one_stay_under_way_at_a_time(
                 live_seen += 1
         assert all(n == 1 for n in holders.values()), {k: n for k, n in holders.items() if n > 1}
     assert live_seen >= 20, live_seen
+
+
+# -- a colleague's own record says who they are ------------------------------------------------
+_PEOPLE_SERVICES = ("hr", "identity", "recruiting", "helpdesk", "crm", "todo", "issue_tracker")
+
+
+def _work_holders(state: dict[str, Any]) -> set[str]:
+    """E-mails of colleagues named on records other than their own (HR files, accounts)."""
+    out: set[str] = set()
+    for service, collections in state.items():
+        if service in ("hr", "identity"):
+            continue
+        for records in collections.values():
+            for record in records.values():
+                for name, value in record.items():
+                    if isinstance(value, str) and name != "email" and "@" in value:
+                        out.add(value)
+                    elif isinstance(value, list):
+                        out |= {v for v in value if isinstance(v, str) and "@" in v}
+    return out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_colleague_who_holds_work_has_started_and_joiners_hold_none(seed: int) -> None:
+    """An HR file or account of a colleague who recruits, owns or is assigned anything in
+    the world is no ``onboarding``/``staged`` one with a start ahead; only the pool's
+    joiners are, and they hold no work; every file carries its person's pool title."""
+    from library.seed.pool import NOT_JOINED
+
+    now, state = _world(_PEOPLE_SERVICES, seed, size=20)
+    pool = seed_pool(seed)
+    holders = _work_holders(state)
+    joiners = {p.email for p in pool.staff if p.joiner}
+    assert joiners and not joiners & holders, joiners & holders
+    files = [*state["hr"]["employees"].values(), *state["identity"]["users"].values()]
+    started = 0
+    for record in files:
+        person = pool.person_by_email(record["email"])
+        status = str(getattr(record["status"], "value", record["status"])).lower()
+        assert (status in NOT_JOINED) == person.joiner, (record, person)
+        if "job_title" in record:
+            assert record["job_title"] == person.title, (record, person)
+        if record.get("start_date") is not None and not person.joiner:
+            assert _day(record["start_date"]) <= now.date(), record
+            started += 1
+    assert started >= 10, started
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_active_account_was_used_lately(seed: int) -> None:
+    """An active colleague's account was last used hours to days ago, not months."""
+    now, state = _world(("identity",), seed, size=20)
+    active = [u for u in state["identity"]["users"].values() if u["status"] == "active"]
+    assert active
+    for user in active:
+        assert now - dt.timedelta(days=7) <= user["last_login_at"] <= now, user

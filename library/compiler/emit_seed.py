@@ -58,10 +58,13 @@ from library.ingest.semantics import by_name
 from library.ingest.stated_values import kept_for
 from library.seed import seed_pool, vocab
 from library.seed.pool import (
+    ACTIVE_STATES,
     CALLING,
     HAPPENING,
     HELD_ALONE,
     LIKELIHOOD_FIELDS,
+    LIVE_STATES,
+    NOT_JOINED,
     PRESENCE,
     START_FIELDS,
     TERMS_PLACES,
@@ -433,6 +436,7 @@ class _RecordWriter:
         self.status_field = ""
         self.status_enum: tuple[Any, ...] = ()
         self.status_expr: Expr = ""
+        self.status_options = ""  # ``get_args(<its type>)``
         # the status's options where it says a happening one attends is under way now
         # (``pool.one_place``), else ""
         self.one_place = ""
@@ -1162,6 +1166,10 @@ class _RecordWriter:
                 people += [g.var for g in self.groups.values()]
                 args = [self.status_var, self.one_place, busy, *people]
                 steps.append((self.status_var, _call("pool.one_place", *args)))
+            if self.colleague and person:
+                # a joiner's own record says they start soon; anyone else's that they started
+                employed = _call("pool.employed", "person", self.status_var, self.status_options)
+                steps.append((self.status_var, employed))
             steps += self.follow_lines
             for var, kind in self.window_kinds if self._timed_status() else ():
                 if kind in HAPPENING:  # a meeting that ended lies in the past
@@ -1437,7 +1445,15 @@ class _RecordWriter:
             return stamp
         if tokens & _USE_STAMPS:
             used = [s for s in self.status_enum if str(s).lower() not in _BEFORE_USE]
-            return self._stamp_in(stamp, used) if 0 < len(used) < len(self.status_enum) else stamp
+            if not 0 < len(used) < len(self.status_enum):
+                return stamp
+            live = [s for s in used if str(s).lower() in ACTIVE_STATES | LIVE_STATES]
+            if not live or stamp.endswith(".date()"):
+                return self._stamp_in(stamp, used)
+            # an account in use now was used lately (hours to days ago), not months
+            reached = self._stamp_in(stamp, used).args[3][1]
+            lately = self._stamp_in(stamp, live).args[3][1]
+            return _call("pool.used", "rng", "now", "created", reached, lately)
         for word, states in _STAMP_STATES.items():
             if word in tokens:
                 reached = [s for s in self.status_enum if s in states]
@@ -1513,12 +1529,15 @@ class _RecordWriter:
             and str(vocab.meaning(f.name, self.where) or "").startswith("body:")
             for f in fields
         )
-        if not (stamps or bound or timed or followers or implied or told):
+        # a colleague's own record: whether they started is theirs (``pool.employed``)
+        own = self.colleague and any(str(v).lower() in NOT_JOINED for v in status.type.enum)
+        if not (stamps or bound or timed or followers or implied or told or own):
             return
         self.status_field = status.name
         self.status_enum = tuple(status.type.enum)
         self.status_var = self._local(status.name)
         self.status_expr = self._enum(status.name.lower(), status.type)
+        self.status_options = f"get_args({status.type.annotation})"
         if presence and under_way:
             self.one_place = f"get_args({status.type.annotation})"
         for f in followers:  # drawn after the main state, from it

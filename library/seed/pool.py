@@ -68,6 +68,7 @@ class Person:
     region: str = ""
     postal_code: str = ""
     staff: bool = False
+    joiner: bool = False  # staff only: starts soon (``JOINER_EVERY``); holds no work yet
 
     @property
     def full_name(self) -> str:
@@ -132,7 +133,7 @@ class SeedPool:
             at.setdefault(p.company, []).append(p)
         index["at"] = at
         depts: dict[str, list[Person]] = {}
-        for p in self.staff:
+        for p in self.working:
             depts.setdefault(p.department, []).append(p)
         index["dept"] = depts
 
@@ -140,6 +141,11 @@ class SeedPool:
     @property
     def everyone(self) -> tuple[Person, ...]:
         return (*self.staff, *self.people)
+
+    @property
+    def working(self) -> tuple[Person, ...]:
+        """Colleagues who have started: every one but the joiners, who hold no work yet."""
+        return tuple(p for p in self.staff if not p.joiner)
 
     def company(self, name: str) -> Company:
         return self._index["company"][name]
@@ -228,7 +234,7 @@ class SeedPool:
     def staff_for(self, role: str) -> list[Person]:
         """Colleagues who would fill ``role`` (recruiters for ``recruiter``...), else all."""
         depts = vocab.ROLE_DEPARTMENTS.get(role.lower(), ())
-        return self.staff_in(*depts) or list(self.staff)
+        return self.staff_in(*depts) or list(self.working)
 
     # -- drawing for seeds ------------------------------------------------------------------
     def cast(self, rng: random.Random, staff: bool = False) -> Cast:
@@ -927,6 +933,8 @@ class SeedPool:
         within ``CREATED_DAYS``, see ``created``)."""
         h = zlib.crc32(f"joined:{person.email}".encode())
         first = now - dt.timedelta(days=CREATED_DAYS + 2 + h % JOINED_DAYS)
+        if person.joiner:  # starts in the next weeks
+            first = now + dt.timedelta(days=3 + h % 25)
         return first.replace(hour=17, minute=0, second=0, microsecond=0)
 
     @staticmethod
@@ -939,10 +947,39 @@ class SeedPool:
         made = SeedPool.onboarded(person, now) - dt.timedelta(
             days=rng.randint(0, 14), minutes=rng.randint(0, 480)
         )
+        if made >= now:  # a joiner's file: made in the days before now
+            made = now - dt.timedelta(days=rng.randint(1, 10), minutes=rng.randint(0, 480))
         since = _as_datetime(after, now) if after is not None else None
         if since is not None and made <= since:
             made = min(since + dt.timedelta(minutes=rng.randint(5, 2880)), now)
         return made
+
+    @staticmethod
+    def employed(person: Person, status: Any, options: tuple[Any, ...]) -> Any:
+        """The state of a colleague's own record (their HR file, their account): a joiner's
+        is the first state before one starts (``NOT_JOINED``: onboarding, staged) where the
+        record has one; anyone else has started (they hold work): a state before starting
+        drawn for them becomes the first active one."""
+        state = str(getattr(status, "value", status) or "").lower()
+        if person.joiner:
+            return next((o for o in options if str(o).lower() in NOT_JOINED), status)
+        if state not in NOT_JOINED:
+            return status
+        started = [o for o in options if str(o).lower() not in NOT_JOINED]
+        active = [o for o in started if str(o).lower() in ACTIVE_STATES]
+        return (active or started or [status])[0]
+
+    @staticmethod
+    def used(rng: random.Random, now: dt.datetime, after: Any, reached: bool, lately: bool) -> Any:
+        """When an account was last used (``last_login_at``): None before any use; an
+        active one lately (an hour to five days ago), after ``after``; else any time since."""
+        if not reached:
+            return None
+        if not lately:
+            return moment("past", rng, now, after)
+        since = _as_datetime(after, now) if after is not None else now - dt.timedelta(days=5)
+        when = now - dt.timedelta(minutes=rng.randint(60, 5 * 24 * 60))
+        return max(when, min(since, now)).replace(microsecond=0)
 
     def established(self, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
         """When a unit our colleagues' own records are filed under (a department) was set
@@ -951,6 +988,15 @@ class SeedPool:
             rng, now - dt.timedelta(days=CREATED_DAYS + JOINED_DAYS + 17), after=after
         )
 
+
+# States of a colleague's own record before they started; states of one at work.
+NOT_JOINED = frozenset(
+    {"onboarding", "staged", "invited", "provisioned", "pre_hire", "preboarding", "pending",
+     "pending_activation", "new_hire", "not_started"}
+)  # fmt: skip
+ACTIVE_STATES = frozenset({"active", "enabled", "employed", "working"})
+# Every JOINER_EVERY-th colleague of the pool starts soon (``Person.joiner``).
+JOINER_EVERY = 10
 
 # Records are made within the last CREATED_DAYS (``SeedPool.created``); a colleague's own
 # record up to JOINED_DAYS before that (``SeedPool.joined``).
@@ -1024,7 +1070,7 @@ class Cast:
         out: list[Person] = []
         for j in range(k):
             role = roles[j] if j < len(roles) else ""
-            for pool in (self.pool.staff_for(role) if role else [], self.pool.staff):
+            for pool in (self.pool.staff_for(role) if role else [], self.pool.working):
                 free = [p for p in pool if p.email not in taken]
                 if free:
                     person = self.rng.choice(free)
@@ -1039,7 +1085,7 @@ class Cast:
         """``k`` more different people (staff or outside, at ``company`` first when
         given), none of them in ``exclude``."""
         taken = _emails(exclude)
-        source = self.pool.staff if staff else self.pool.people
+        source = self.pool.working if staff else self.pool.people
         near = [p for p in self.pool.people_at(company) if p.staff == staff] if company else []
         out: list[Person] = []
         for pool in (near, source):
@@ -1379,8 +1425,8 @@ def placed(
         shift = -dt.timedelta(days=(end.date() - now.date()).days + 1 + rng.randint(0, 20))
     elif place == "past" and end > now:
         shift = -dt.timedelta(days=(end - now).days + 1 + rng.randint(0, 20))
-    elif place == "ahead" and start <= now:
-        shift = dt.timedelta(days=(now - start).days + 1 + rng.randint(0, 20))
+    elif place == "ahead" and start <= now:  # to a day after today's
+        shift = dt.timedelta(days=(now.date() - start.date()).days + 1 + rng.randint(0, 20))
     elif place == "live" and not start <= now <= end:
         length = end - start
         # a lone start (a call under way) began a little while ago
@@ -1641,7 +1687,11 @@ def seed_pool(
     for i in range(staff):
         dept = departments[i % len(departments)]
         titles = vocab.DEPARTMENTS[dept]
-        colleagues.append(person(org, dept, titles[(i // len(departments)) % len(titles)], True))
+        title = titles[(i // len(departments)) % len(titles)]
+        colleague = person(org, dept, title, True)
+        if i % JOINER_EVERY == JOINER_EVERY - 1:  # starts soon: holds no work yet
+            colleague = replace(colleague, joiner=True)
+        colleagues.append(colleague)
     persons = []
     for i in range(people):
         company = clients[i % len(clients)]
