@@ -187,3 +187,28 @@ def test_an_active_account_was_used_lately(seed: int) -> None:
     assert active
     for user in active:
         assert now - dt.timedelta(days=7) <= user["last_login_at"] <= now, user
+
+
+# -- a record that names a department is handled by its colleagues -----------------------------
+def test_colleagues_of_a_record_naming_a_department_are_of_it() -> None:
+    """A record naming a department (``team``): its colleagues in roles any department
+    fills (hiring manager, owner, interviewer) are of one department, the record's; a
+    recruiter stays People's."""
+    import random
+
+    pool = seed_pool(0)
+    roles = ("recruiter", "hiring_manager", "owner", "interviewer")
+    for k in range(40):
+        cast = pool.cast(random.Random(k))
+        recruiter, *team = cast.colleagues(4, roles=roles, team=True)
+        assert recruiter.department == "People", recruiter
+        assert len({p.department for p in team}) == 1, team
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_job_names_its_hiring_managers_department(seed: int) -> None:
+    _, state = _world(("recruiting",), seed)
+    pool = seed_pool(seed)
+    for job in state["recruiting"]["jobs"].values():
+        manager = pool.person_by_email(job["hiring_manager_email"])
+        assert manager.department == job["department"], (job, manager)

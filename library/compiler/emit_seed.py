@@ -69,6 +69,7 @@ from library.seed.pool import (
     START_FIELDS,
     TERMS_PLACES,
     TIMED_STATES,
+    follows,
     grade_order,
     graded_score,
     lifecycle_rank,
@@ -1133,6 +1134,8 @@ class _RecordWriter:
                 args.append((None, "person"))
             roles = [(None, json.dumps(r)) for r in self.staff_roles]
             args.append(("roles", Call("", roles)))
+            if self._names_department():  # its colleagues are of the department it names
+                args.append(("team", "True"))
             steps.append(("staff", Call("cast.colleagues", args)))
         for g in self.groups.values():
             count = str(g.low) if g.low == g.high else f"rng.randint({g.low}, {g.high})"
@@ -2522,8 +2525,9 @@ class _RecordWriter:
             if self.staff_subject or who:
                 self.uses.add("person")
                 return f"{person}.department"
-            if self.staff_roles:
-                return "staff[0].department"
+            first = next((j for j, r in enumerate(self.staff_roles) if follows(r)), None)
+            if first is not None:  # the department of who handles it (``Cast.colleagues``)
+                return f"staff[{first}].department"
         if low == "domain" and not (self.company_subject or self._has_subject()):
             ours = vocab.meaning(name, self.where) or "domain"  # a server's is ``ns1.``...
             if unique and depth == 0:  # a server's host name: one server each
@@ -2623,6 +2627,14 @@ class _RecordWriter:
             args = [(None, json.dumps(kind)), (None, "rng"), *about, ("asked", asked)]
             return Call("pool.text", args)
         return _call("pool.text", json.dumps(kind), "rng", *self._about(kind))
+
+    def _names_department(self) -> bool:
+        """Whether the record names a department of ours as text (a job's ``department``)
+        that its colleagues in roles any department fills belong to."""
+        return not self.staff_subject and any(
+            _snake(f.name) in ("department", "department_name") and f.type.kind is Kind.STR
+            for f in self.record.fields.values()
+        )
 
     def _asked(self) -> str | None:
         """Whether the record is in one of its first states (``vocab.FIRST_STATES``: a

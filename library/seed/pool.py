@@ -1063,19 +1063,30 @@ class Cast:
                 free.append(rid)
         return self.rng.choice(free or ids)
 
-    def colleagues(self, k: int, *exclude: Any, roles: tuple[str, ...] = ()) -> list[Person]:
+    def colleagues(
+        self, k: int, *exclude: Any, roles: tuple[str, ...] = (), team: bool = False
+    ) -> list[Person]:
         """``k`` different colleagues, none of them in ``exclude`` (people or lists of
-        them); ``roles`` prefers colleagues from the departments that fill each role."""
+        them); ``roles`` prefers colleagues from the departments that fill each role;
+        ``team``: the record names a department, that of its first colleague in a role any
+        department fills (``follows``): the others in such roles are of it where the pool
+        has any (a role of one department, a recruiter, keeps its own)."""
         taken = _emails(exclude)
         out: list[Person] = []
+        dept = ""
         for j in range(k):
             role = roles[j] if j < len(roles) else ""
-            for pool in (self.pool.staff_for(role) if role else [], self.pool.working):
+            pools = [self.pool.staff_for(role) if role else [], list(self.pool.working)]
+            if team and dept and follows(role):
+                pools.insert(0, self.pool.staff_in(dept))
+            for pool in pools:
                 free = [p for p in pool if p.email not in taken]
                 if free:
                     person = self.rng.choice(free)
                     taken.add(person.email)
                     out.append(person)
+                    if team and not dept and follows(role):
+                        dept = person.department
                     break
         return out
 
@@ -1096,6 +1107,13 @@ class Cast:
                 taken.add(person.email)
                 out.append(person)
         return out
+
+
+def follows(role: str) -> bool:
+    """Whether a colleague in ``role`` is of the department the record names: roles any
+    department fills (an owner, a hiring manager), not one department's function (a
+    recruiter, a technician: ``vocab.ROLE_DEPARTMENTS`` names one)."""
+    return len(vocab.ROLE_DEPARTMENTS.get(role.lower(), ())) != 1
 
 
 def _emails(groups: tuple[Any, ...]) -> set[str]:
