@@ -181,7 +181,8 @@ def test_only_open_work_is_handed_over() -> None:
                 if record is not None and step.entity.service == "todo":
                     todos += 1
                     assert not record.get("completed"), (step.tool.qualified, record)
-    assert handed >= 5 and todos >= 5, (handed, todos)
+    # (fewer expense reports: only a leaver from Finance or Operations approves them)
+    assert handed >= 3 and todos >= 5, (handed, todos)
 
 
 def test_a_hand_over_leaves_no_live_work_with_the_leaver(walks: list[Walker]) -> None:

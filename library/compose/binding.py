@@ -27,6 +27,7 @@ from library.compose.coherence import (
     status_of,
 )
 from library.compose.context import Entity, Fact, be, field_words
+from library.compose.departments import departments_for
 from library.compose.direction import (
     DECIDED,
     RAISES_URGENCY,
@@ -667,9 +668,22 @@ class Binding(WalkState):
             )
         return self._away_memo
 
-    def _colleague(self, p: Param) -> Bound | None:
+    def leaver_department(self) -> str | None:
+        """The department of the colleague a hand-over is for (None outside one, or where
+        the pool does not know it)."""
+        if not self.hands_work_over():
+            return None
+        for email in sorted(self.subjects()):
+            person = self.env.person_by_email(email)
+            if person is not None and getattr(person, "department", ""):
+                return str(person.department)
+        return None
+
+    def _colleague(self, p: Param, service: str | None = None) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
-        instruction by name and e-mail. One role keeps one colleague across the task."""
+        instruction by name and e-mail. One role keeps one colleague across the task.
+        Someone who would hold the role on a record of ``service`` comes first (a ticket's
+        assignee from Support); a leaver's successor is of the leaver's department."""
         key = p.key or p.item_key
         role = role_of(p.name)
         # Someone leaving hands all their work to one colleague, who is the one told.
@@ -679,15 +693,23 @@ class Binding(WalkState):
         staff = self.env.staff
         if not staff:
             return None
+        departments: frozenset[str] | None = (
+            departments_for(service, role) if service is not None else None
+        )
         if taking_over:
             role = "successor"
+            leaving = self.leaver_department()
+            departments = frozenset({leaving}) if leaving else None
         person = self.staff_roles.get(role)
         if person is None or not self._fits_role(p.name, "email", person.email):
-            # A colleague who fits and holds no other role yet, in a random order.
+            # A colleague who fits and holds no other role yet, in a random order: of the
+            # departments that hold the role first.
             taken = {id(x) for x in self.staff_roles.values()}
             start = self.rng.randrange(len(staff))
             away = self._away()  # no work goes to a colleague whose account is suspended
             order = [s for s in staff[start:] + staff[:start] if s.email.casefold() not in away]
+            if departments:
+                order.sort(key=lambda s: getattr(s, "department", "") not in departments)
             person = next(
                 (
                     s
@@ -909,7 +931,7 @@ class Binding(WalkState):
             if fact is not None:
                 bound = self._bound_to(fact, p)
             else:
-                bound = self._colleague(p)
+                bound = self._colleague(p, tool.service)
                 said = _reason_given(p, self._where(tool), self.asked_reason)
                 if bound is None and said is not None:
                     bound = Bound.literal(said)  # the reason the customer gave
@@ -1415,7 +1437,7 @@ class Binding(WalkState):
             if handing and hands_over(role_of(p.name)) and (p.key or p.item_key) == "email":
                 # Someone leaving hands all their work to one colleague.
                 if self.successor is None:
-                    self.successor = self._colleague(p)
+                    self.successor = self._colleague(p, tool.service)
                 taker = self.successor
                 if (
                     taker is not None
@@ -1439,7 +1461,7 @@ class Binding(WalkState):
                     self._hold(p.name, fact.value)
                 continue
             if p.key and not p.enum:
-                colleague = self._colleague(p)
+                colleague = self._colleague(p, tool.service)
                 if colleague is not None and colleague.value != current:
                     out[p.name] = colleague
                     self._hold(p.name, colleague.value)

@@ -87,14 +87,14 @@ CALLS_OFF = frozenset({"void", "cancel", "delete"})
 
 
 # Yes/no marks that a record's work is over, where no status says it (a to-do "completed").
-_DONE_FLAGS = ("completed", "is_completed", "done", "is_done")
+DONE_FLAGS = ("completed", "is_completed", "done", "is_done")
 
 
 def work_over(record: Mapping[str, Any], now: str | None = None) -> bool:
     """Whether a record's work is over (a closed ticket, a sent quote, a to-do ticked off,
     and given ``now``, an ISO time, a meeting or event that has ended): nothing to hand
     on."""
-    if status_of(record) in FINAL or any(record.get(f) is True for f in _DONE_FLAGS):
+    if status_of(record) in FINAL or any(record.get(f) is True for f in DONE_FLAGS):
         return True
     return now is not None and _happened(record, now)
 

@@ -965,9 +965,17 @@ class Lookups(Binding):
             for r in siblings
             if not _names_elsewhere(r, info, people, keep or []) and r.id not in held
         ]
+        records_by = {r.id: r for r in fitting}
         if finished:
+            # work they finished is work of their department (a Marketing job is hired for
+            # by a Marketing manager)
+            fitting = [records_by[r] for r in self._of_their_department(info, fitting, *people)]
             done = [r for r in fitting if status_of(self.env.dumps.dump(r)) in FINAL]
             made = 0
+            if not done:
+                # no sibling is finished work yet: one becomes work they finished, its
+                # state moved on as a record of that state holds it
+                return self._finish_a_sibling(service, info, fitting, kept, keep or [])
             for source in self.rng.sample(done, min(len(done), self.rng.randint(1, 2))):
                 if not self._decoy_from(service, info, source, kept, keep or [], {}):
                     break
@@ -1012,6 +1020,43 @@ class Lookups(Binding):
                 break  # (decoys made before this one stay, and the caller must read them)
             taken.add(new)
         return len(taken) > 1
+
+    def _of_their_department(
+        self, info: CollectionInfo, records: list[Record], *people: Any
+    ) -> list[str]:
+        """The ids of ``records`` a colleague among ``people`` would hold: of a collection
+        whose records name a department (a job's), those of the colleague's department,
+        where any is; all of them otherwise."""
+        if "department" not in info.fields:
+            return [r.id for r in records]
+        departments = {
+            str(getattr(person, "department", "") or "")
+            for who in people
+            if isinstance(who, str) and (person := self.env.person_by_email(who)) is not None
+        } - {""}
+        theirs = [r.id for r in records if getattr(r, "department", None) in departments]
+        return theirs or [r.id for r in records]
+
+    def _finish_a_sibling(
+        self,
+        service: str,
+        info: CollectionInfo,
+        fitting: list[Record],
+        kept: dict[str, Any],
+        keep: list[str],
+    ) -> bool:
+        """A decoy for a hand-over where no sibling is finished: a live one moved to a final
+        state of its status (a job filled, a meeting held) and made the leaver's."""
+        status = next((f for f in STATUS_FIELDS if f in info.fields and info.fields[f].enum), None)
+        if status is None or not fitting:
+            return False
+        finals = [v for v in info.fields[status].enum if isinstance(v, str) and v in FINAL]
+        if not finals:
+            return False
+        final = self.rng.choice(finals)
+        source = self.rng.choice(holding(fitting, status, final))
+        changes = moved_with(source, status, getattr(source, status, None), final, self.base.clock)
+        return self._decoy_from(service, info, source, kept, keep, changes)
 
     def _decoy_from(
         self,
@@ -1479,6 +1524,7 @@ class Lookups(Binding):
         # twin behind (the same issue reported by two people).
         # (whoever it was paid by or is about may change with it: nothing may name it)
         held = self._held(tool.service, keeps_owner=False)
+        fitting = self._of_their_department(info, [records[r] for r in fitting], value)
         free = [r for r in fitting if r not in held]
         base = records[self.rng.choice(free or fitting)]
         changes: dict[str, Any] = {fname: value}

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from library.compiler.actions import STATUS_FIELDS
 from library.compose.catalog import (
     ACTION,
     CREATE,
@@ -27,6 +28,8 @@ from library.compose.catalog import (
     ToolInfo,
     singular,
 )
+from library.compose.coherence import DONE_FLAGS
+from library.compose.departments import fits_department
 from library.compose.domains import service_domain
 from library.compose.env import ComposeEnv
 from library.compose.lookups import Lookups
@@ -45,7 +48,7 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Step
 from library.compose.prune import purposeful
-from library.compose.roles import PERSON_KEYS, role_of
+from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
@@ -365,6 +368,26 @@ class Walker(Lookups, Writes):
             self.hands_work_over() and bool(self.steps) and lookup not in self.env.handover_lookups
         )
 
+    def _has_states(self, lookup: str) -> bool:
+        """Whether the records a lookup finds have work states (a status, a done flag)."""
+        tool = self.catalog.tools[lookup]
+        info = self._coll(tool.service, tool.collection)
+        return info is not None and any(f in STATUS_FIELDS or f in DONE_FLAGS for f in info.fields)
+
+    def _leavers_department(self, lookup: ToolInfo) -> bool:
+        """Whether a lookup finds work the colleague leaving would hold: by a hand-over role
+        someone of their department holds there (a Finance colleague's tickets in Helpdesk
+        are not theirs to hand over), or by no hand-over role at all."""
+        if not self.hands_work_over() or not self.steps:
+            return True
+        department = self.leaver_department()
+        roles = {
+            role_of(p.name)
+            for p in lookup.params
+            if (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
+        }
+        return not roles or any(fits_department(department, lookup.service, r) for r in roles)
+
     def _works_in(self, service: str) -> bool:
         """Whether the workflow writes anything in ``service`` (a lookup there can lead to
         its work; one elsewhere could only lend a person, whom ``Binding._in_story`` keeps
@@ -435,9 +458,11 @@ class Walker(Lookups, Writes):
             for q in self.env.log_tools:
                 scores.setdefault(q, 1.0)
         if self.steps and self.hands_work_over():
-            # What someone leaving handled is found by their name wherever it is.
+            # What someone leaving handled is found by their name wherever it is; most of
+            # all work that has states (their open tickets, not the closed ones: which is
+            # theirs to hand over is a rule), less a document, which is simply theirs.
             for q in self.env.handover_lookups:
-                scores.setdefault(q, 2.0)
+                scores.setdefault(q, 4.0 if self._has_states(q) else 1.0)
         remaining = target_steps - len(self.steps)
         must_write = writes_only or (not has_write and remaining <= 1)
         needed = target_services - len(self.services)
@@ -468,6 +493,8 @@ class Walker(Lookups, Writes):
             if must_explore and not move.startswith("explore"):
                 continue
             if move == "explore_lookup" and self._leaver_elsewhere(name):
+                continue
+            if tool.kind == LOOKUP and not self._leavers_department(tool):
                 continue
             if move.startswith("explore") and not self._fits_stack(tool.service):
                 continue

@@ -502,7 +502,7 @@ DOCS = Service(
             (
                 s("title", "Document title.", req=True, ex="Q3 partner plan"),
                 s("content", "Document body in Markdown.", default=""),
-                email("owner_email", "Owner of the document.", ro=True, filt=True),
+                email("owner_email", "Owner of the document.", filt=True),
                 s(
                     "folder_id",
                     "File storage folder the document lives in.",
@@ -604,7 +604,7 @@ SHEETS = Service(
             "A workbook containing one or more sheets.",
             (
                 s("title", "Workbook title.", req=True, ex="Vendor price tracker"),
-                email("owner_email", "Owner.", ro=True, filt=True),
+                email("owner_email", "Owner.", filt=True),
                 url("web_url", "Link to open the workbook.", ro=True),
                 arr("sheet_names", s("sheet_name", "A sheet."), "Sheets in order.", ro=True),
             ),
@@ -695,7 +695,7 @@ FILE_STORAGE = Service(
                 ref(
                     "parent_folder_id", "folder", "Containing folder; null for the root.", null=True
                 ),
-                email("owner_email", "Owner.", ro=True, filt=True),
+                email("owner_email", "Owner.", filt=True),
                 s("path", "Full path from the root.", ro=True, ex="/Legal/Contracts"),
                 arr(
                     "children",
