@@ -7,6 +7,7 @@ services are treated alike.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from typing import Any
 from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
 from library.graph.nodes import ToolNode, name_addressed, name_words, schema_fields, tool_verb
+from library.ingest.stated_values import kept_for
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
 from library.runtime.world import qualified
@@ -153,6 +155,29 @@ def _param(name: str, node: Mapping[str, Any], required: bool) -> Param:
     )
 
 
+def _without_kept_kinds(
+    params: tuple[Param, ...], props: Mapping[str, tuple[dict, bool]]
+) -> tuple[Param, ...]:
+    """A kind of record that needs a field the plan leaves out is not one a plan chooses:
+    where an optional parameter is kept for one value of another's enum ("masters":
+    "("Slave" type zones only)"), that value leaves the enum (a Slave zone with no masters
+    is no zone anyone makes)."""
+    drop: dict[str, set[str]] = {}
+    for name, (node, required) in props.items():
+        kind = kept_for(node.get("description")) if not required else None
+        if kind is None:
+            continue
+        for p in params:
+            if p.name != name and any(str(v).lower() == kind.lower() for v in p.enum):
+                drop.setdefault(p.name, set()).add(kind.lower())
+    out = []
+    for p in params:
+        gone = drop.get(p.name, set())
+        kept = tuple(v for v in p.enum if str(v).lower() not in gone)
+        out.append(dataclasses.replace(p, enum=kept) if gone and kept else p)
+    return tuple(out)
+
+
 def top_level(schema: Mapping[str, Any] | None) -> dict[str, tuple[dict, bool]]:
     """The root properties of a schema, resolved: ``{name: (node, required)}``."""
     return {
@@ -283,7 +308,9 @@ class Catalog:
 
     def _tool(self, cls: type[Service], td: Any, by_shape: dict[frozenset[str], str]) -> ToolInfo:
         props = top_level(td.input_schema)
-        params = tuple(_param(n, node, req) for n, (node, req) in props.items())
+        params = _without_kept_kinds(
+            tuple(_param(n, node, req) for n, (node, req) in props.items()), props
+        )
         colls = list(cls.State.collection_types)
         out_coll, many = _output_collection(td.output_schema, by_shape)
         id_params = [

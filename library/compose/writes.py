@@ -53,6 +53,7 @@ from library.compose.motifs import (
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
 from library.compose.roles import PERSON_KEYS, TAKES_WORK, hands_over, is_staff_role, role_of
+from library.compose.tense import past
 from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words, tool_verb
@@ -592,6 +593,12 @@ class Writes(Binding):
             return None  # a note a person writes names the work in words, never by a raw id
         # "the order listed on the user" was just named as the order the work changed
         the = entity.the.split(" listed on ")[0]
+        if self._said(fact.value):
+            # a name the request gave already: the note says what was done with it
+            # ("Created the zone cdn.example.com."), not the bare name
+            done = past(tool_verb(changed[-1].tool.name))
+            text = f"{done.capitalize()} {the} {fact.value}."
+            return {texts[0].name: Bound.literal(text)} | self._log_title(tool, taken)
         phrase = f"the {field_words(fact.field)} of {the}"
         bind = Bound.of(fact).bind
         if fact.field == "id":
@@ -606,14 +613,25 @@ class Writes(Binding):
                 bind,
             )
         out = {texts[0].name: Bound(fact.value, bind, phrase, (), fact)}
-        # titled as we would title the work, not as a customer's complaint
+        return out | self._log_title(tool, taken)
+
+    def _log_title(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound]:
+        """A log's title as we would title the work, not as a customer's complaint."""
         titles = topic_texts(self._topic(), "email_subject", internal=True)
         for p in tool.params:
             if titles and p.name in ("title", "subject", "summary", "name") and p.type == "string":
                 if p.required or p.name not in taken:
-                    out[p.name] = Bound.literal(self.rng.choice(titles))
+                    return {p.name: Bound.literal(self.rng.choice(titles))}
                 break
-        return out
+        return {}
+
+    def _said(self, value: object) -> bool:
+        """Whether the request states ``value`` already (an argument the user gave)."""
+        return any(
+            step.binds.get(name, {}).get("from") == "user" and same(arg, value)
+            for step in self.steps
+            for name, arg in step.args.items()
+        )
 
     def _readable_name(self, entity: Entity) -> Fact | None:
         """What a person writing about ``entity`` calls it: its business number (an order

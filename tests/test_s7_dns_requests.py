@@ -1,0 +1,71 @@
+"""DNS work read as a team writes it (PowerDNS and a ticket API from ``../shared/specs``): a
+new zone is of a kind that needs nothing the request leaves out (a "Slave" zone needs its
+masters, which no request gives), and a ticket logging the work says what was done with a
+name the request gave ("Created the zone cdn.example.com."), not the bare name."""
+
+from __future__ import annotations
+
+import pytest
+
+from library.compose import ComposeConfig, make_env
+from library.compose.catalog import Param, _without_kept_kinds
+from library.compose.env import ComposeEnv
+from library.compose.spec_library import spec_library
+from tests.compose_walks import finished_walks
+
+# the real specs it reads, and a walk that makes a DNS change
+from tests.test_real_specs_dns import POWERDNS, TICKETS, _DnsChange, pytestmark  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def env() -> ComposeEnv:
+    lib = spec_library([POWERDNS, TICKETS])
+    return make_env(lib.classes, lib.nodes, config=ComposeConfig())
+
+
+def test_a_kind_that_needs_a_field_left_out_is_not_chosen() -> None:
+    """An optional field kept for one kind takes that kind out of the enum a plan draws
+    from; a required one (which a plan gives) does not, and other enums keep every value."""
+    kind = Param("kind", True, "string", enum=("Native", "Master", "Slave"))
+    other = Param("soa_edit", False, "string", enum=("Slave", "INCEPTION"))
+    masters = Param("masters", False, "array")
+    said = {"description": 'List of IP addresses of masters ("Slave" type zones only)'}
+    props = {"kind": ({}, True), "masters": (said, False), "soa_edit": ({}, False)}
+    out = {p.name: p for p in _without_kept_kinds((kind, masters, other), props)}
+    assert out["kind"].enum == ("Native", "Master")
+    assert out["soa_edit"].enum == ("INCEPTION",)
+    required = {"kind": ({}, True), "masters": (said, True)}
+    assert _without_kept_kinds((kind, masters), required)[0].enum == kind.enum
+
+
+def test_no_new_zone_is_a_slave_zone_without_masters(env: ComposeEnv) -> None:
+    create = env.catalog.tools["powerdns_local__createZone"]
+    kind = create.param("kind")
+    assert kind is not None and kind.enum and "Slave" not in kind.enum, kind
+    made = [
+        step.args
+        for walker in finished_walks(env, 40, "zones", _DnsChange)
+        for step in walker.steps
+        if step.tool.qualified == "powerdns_local__createZone"
+    ]
+    assert made and all(args.get("kind") != "Slave" or args.get("masters") for args in made)
+
+
+def test_a_ticket_says_what_was_done_with_a_name_the_request_gave(env: ComposeEnv) -> None:
+    """No ticket's description is a bare copy of a value the request states elsewhere."""
+    sentences = 0
+    for walker in finished_walks(env, 60, "logs", _DnsChange):
+        for step in walker.steps:
+            text = step.args.get("description")
+            if step.tool.qualified != "ticket_api__create_ticket" or not isinstance(text, str):
+                continue
+            stated = {
+                v
+                for other in walker.steps
+                if other is not step
+                for n, v in other.args.items()
+                if other.binds.get(n, {}).get("from") == "user" and isinstance(v, str)
+            }
+            assert text not in stated, text
+            sentences += any(v in text for v in stated) and text.endswith(".")
+    assert sentences >= 3, sentences
