@@ -9,7 +9,9 @@ ingestion's output: every operation that was dropped, or ingested with a loss, s
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from enum import StrEnum
+from pathlib import PurePath
 from typing import Any, Literal
 
 import orjson
@@ -222,3 +224,20 @@ def tool_id(
         option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
     )
     return hashlib.blake2b(payload, digest_size=12).hexdigest()
+
+
+def services_of(specs: Iterable[ToolSpec]) -> dict[str, list[ToolSpec]]:
+    """The tool specs of each service, in order. Two different files that claim one service
+    name (tau-bench's and tau2's ``retail``) are two services: the later file's is renamed
+    ``<parent folder>_<service>`` (``tau_bench_retail``). The factory and the in-process
+    libraries read specs through this one rule, so their services are the same."""
+    owner: dict[str, str] = {}  # service name -> the source file that owns it
+    grouped: dict[str, list[ToolSpec]] = {}
+    for spec in specs:
+        name = spec.service
+        first = owner.setdefault(name, spec.source_file)
+        if first != spec.source_file:
+            name = f"{PurePath(spec.source_file).parent.name}_{name}"
+            spec = spec.model_copy(update={"service": name})
+        grouped.setdefault(name, []).append(spec)
+    return grouped

@@ -17,10 +17,9 @@ import datetime as dt
 import hashlib
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any
 
 import orjson
@@ -29,7 +28,7 @@ from library.coding_agent import CodingAgent, CodingAgentSettings
 from library.compiler import compile_service
 from library.llm import LLMClient, LLMSettings
 from library.sandbox import Sandbox, SandboxError, SandboxPolicy, SandboxPool
-from library.toolspec import ToolSpec, spec_from_row
+from library.toolspec import ToolSpec, services_of, spec_from_row
 from library.verify.build import (
     CODING_AGENT,
     COMPILER,
@@ -76,16 +75,7 @@ def current_specs(
         "(partition by source_file order by ingested_at desc, doc_hash) = 1 "
         "order by source_file, source_pointer"
     ).to_pylist()
-    owner: dict[str, str] = {}  # service name -> the source file that owns it
-    grouped: dict[str, list[ToolSpec]] = defaultdict(list)
-    for row in rows:
-        spec = spec_from_row(row)
-        name = spec.service
-        first = owner.setdefault(name, spec.source_file)
-        if first != spec.source_file:
-            name = f"{PurePath(spec.source_file).parent.name}_{name}"
-            spec = spec.model_copy(update={"service": name})
-        grouped[name].append(spec)
+    grouped = services_of(spec_from_row(row) for row in rows)
     wanted = set(services) if services is not None else None
     return {k: v for k, v in sorted(grouped.items()) if wanted is None or k in wanted}
 

@@ -17,7 +17,7 @@ from library.compose.domains import profiles_of, register_profiles
 from library.graph import nodes_from_specs
 from library.ingest import ingest_document
 from library.runtime import Service
-from library.toolspec import ToolSpec
+from library.toolspec import ToolSpec, services_of
 from library.verify import run_conformance, verified_tools
 
 _SPEC_SUFFIXES = frozenset({".json", ".yaml", ".yml"})
@@ -54,12 +54,9 @@ def declared_categories(path: Path) -> list[str]:
 
 
 def specs_by_service(paths: Iterable[str | Path]) -> dict[str, list[ToolSpec]]:
-    out: dict[str, list[ToolSpec]] = {}
-    for path in spec_files(paths):
-        specs, _ = ingest_document(path)
-        for spec in specs:
-            out.setdefault(spec.service, []).append(spec)
-    return dict(sorted(out.items()))
+    """The specs of each service under ``paths``, named as the factory names them."""
+    specs = [s for path in spec_files(paths) for s in ingest_document(path)[0]]
+    return dict(sorted(services_of(specs).items()))
 
 
 def spec_library(paths: Iterable[str | Path], seed: int = 0) -> Library:
