@@ -331,13 +331,23 @@ def _numbered(
             continue  # the record's own tools say what its id is
         want = (*tokens(singular(resource)), "id")
         types = {
-            node.get("type") if isinstance(node, dict) else None
+            _one_type(node)
             for spec in specs
             for name, node in (spec.input_schema.get("properties") or {}).items()
             if tokens(name) == want
         }
         if types and types <= {"integer", "number"}:
             shape.id_schema = {"type": "integer"}
+
+
+def _one_type(node: Any) -> str | None:
+    """A schema node's one JSON type (``["integer", "null"]`` -> ``integer``), else None
+    (a type a malformed document gives as anything else names none)."""
+    kind = node.get("type") if isinstance(node, dict) else None
+    if isinstance(kind, list):
+        named = [k for k in kind if k != "null"]
+        kind = named[0] if len(named) == 1 else None
+    return kind if isinstance(kind, str) else None
 
 
 def _owners(shapes: dict[str, RecordShape], tools: dict[str, list[ToolSpec]]) -> None:
