@@ -391,6 +391,15 @@ class ToolWriter:
         for p in tool.params:
             if p.role is Role.FIELD and p.target:
                 out.append((record.fields[p.target].attr, p.attr))
+        given = {attr for attr, _ in out}
+        for p in tool.by_role(Role.CHANGES):
+            for member, target in p.mapping.items():
+                if record.fields[target].attr in given:
+                    continue  # a parameter of its own sets the field
+                value = f"{p.attr}.{member}"
+                if not p.required or p.type.nullable:
+                    value = f"None if {p.attr} is None else {value}"
+                out.append((record.fields[target].attr, value))
         return out
 
     def _save(self, record: RecordPlan, ident: str, changes: list[tuple[str, str]]) -> list[str]:

@@ -140,6 +140,9 @@ class Role(StrEnum):
     CURSOR = "cursor"
     PAGE = "page"
     STATUS = "status"  # action: an enum mapped onto the status field (``outcome`` -> ``stage``)
+    # update: an object of the record's fields (``updates: {title, priority}``), each member
+    # written to its field (``mapping``: member attribute -> field name)
+    CHANGES = "changes"
     IGNORED = "ignored"  # accepted, with no stored effect the compiler can express
 
 
@@ -155,7 +158,7 @@ class ParamPlan:
     target: str | None = None  # the record field a FIELD/FILTER/RANGE/KEY/SCOPE param maps to
     op: str = "eq"  # RANGE: "ge" or "le"
     ref_collection: str | None = None  # REF/ID/SCOPE: the collection checked for existence
-    mapping: dict[Any, Any] = field(default_factory=dict)  # STATUS: param value -> status value
+    mapping: dict[Any, Any] = field(default_factory=dict)  # STATUS: value -> status; CHANGES
 
     @property
     def aliased(self) -> bool:

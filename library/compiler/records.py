@@ -15,6 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from library.compiler.arguments import (
+    change_set,
+    location,
+    path_keys,
+    shadowed,
+    shapes_answer,
+    stored_name,
+)
 from library.compiler.ids import ID_WORDS, id_key, id_style, told_code
 from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
@@ -541,8 +549,11 @@ class RecordBuilder:
             schema = spec.input_schema
             own = own_id_param(spec, resource)
             infos = infos_by_path(spec.fields, "input")
-            for key, node in (schema.get("properties") or {}).items():
-                if key in (own, "id", key_of_id):
+            for told, node in (schema.get("properties") or {}).items():
+                key = stored_name(spec, told)  # ``body_rrsets`` (beside ``?rrsets``) is rrsets
+                if key in (own, "id", key_of_id) or told == own:
+                    continue
+                if not _stored_input(spec, verb, told, deref(node, schema), fields, resource):
                     continue
                 if verb == "update" and isinstance(node, dict) and new_value_of(key, named):
                     node = {**node, TOLD_BY: spec.name}  # set by that update (``new_text``)
@@ -654,6 +665,9 @@ class RecordBuilder:
             for key, node in (spec.input_schema.get("properties") or {}).items():
                 if snake(key) in PAGING or key in QUERY_NAMES or key in fields:
                     continue
+                said = str(node.get("description") or "") if isinstance(node, dict) else ""
+                if shapes_answer(key, said, resource):  # an option of the answer, not a field
+                    continue
                 if not key.isidentifier():
                     continue
                 typed = isinstance(node, dict) and (
@@ -664,6 +678,25 @@ class RecordBuilder:
                 if _RANGE.match(key) or collection_for(key, None, {resource}) == resource:
                     continue
                 self._add(fields, taken, key, node, infos, owner, _defs(spec.input_schema))
+
+
+def _stored_input(
+    spec: ToolSpec,
+    verb: str,
+    key: str,
+    node: dict[str, Any],
+    fields: dict[str, FieldPlan],
+    resource: str,
+) -> bool:
+    """Whether a write's input property is a value the record holds: not a display option
+    outside the body (``?rrsets``: "whether to include the rrsets in the response"), nor an
+    update's change set (``updates: {title, priority}``), whose members are the fields."""
+    description = str(node.get("description") or "")
+    if location(spec, key) in ("query", "header") and shapes_answer(key, description, resource):
+        return False
+    if shadowed(spec, key):  # the body's member of this name is the value
+        return False
+    return verb != "update" or not change_set(node, fields, key, path_keys(spec))
 
 
 def keys_answer(spec: ToolSpec) -> tuple[str, str] | None:

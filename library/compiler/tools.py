@@ -27,6 +27,14 @@ from library.compiler.actions import (
     status_field,
     status_mapping,
 )
+from library.compiler.arguments import (
+    change_set,
+    location,
+    path_keys,
+    shadowed,
+    shapes_answer,
+    stored_name,
+)
 from library.compiler.device import switch
 from library.compiler.ids import ID_WORDS
 from library.compiler.model import (
@@ -134,8 +142,16 @@ def effective_verb(spec: ToolSpec, resource: str, record: RecordPlan | None) -> 
     if verb == "action" or not verb:
         return "action" if own else "create"
     if verb == "update" and own and record is not None:
+        props = spec.input_schema.get("properties") or {}
+        # what the update sets: fields (a renamed body member's too), or a change set's
         settable = [
-            p for p in spec.input_schema.get("properties") or {} if p != own and p in record.fields
+            p
+            for p, node in props.items()
+            if p != own
+            and (
+                stored_name(spec, p) in record.fields
+                or change_set(deref(node, spec.input_schema), record.fields, p, path_keys(spec))
+            )
         ]
         return "update" if settable else "action"
     if verb == "delete" and own is None and not spec.input_schema.get("properties"):
@@ -279,7 +295,10 @@ class ToolPlanner:
         taken = BODY_LOCALS | frozenset(self.mapper.taken)
         out = input_params(spec, self.mapper, owner, taken, self.collections)
         for param in out:
-            self._role(param, record, verb, own, param.name in path_params)
+            if self._told_only(spec, param, record, verb):
+                continue
+            stored = stored_name(spec, param.name)
+            self._role(param, record, verb, own, param.name in path_params, stored)
         if verb in ("list", "search") and own is not None:
             raise Skip(
                 f"lists by the id of one {words(singular(record.resource))}: it reads something "
@@ -294,7 +313,8 @@ class ToolPlanner:
                 every = verb in ("read", "delete") or moves_pointer(spec)
                 found = natural_key(out, record, every=every)
                 chosen = [id(p) for p, _ in found]
-                others = [p for p in out if p.role is Role.FIELD and id(p) not in chosen]
+                sets = (Role.FIELD, Role.CHANGES)
+                others = [p for p in out if p.role in sets and id(p) not in chosen]
                 # ``set_headlights(mode)``: the one value is what it sets, not which record
                 if verb != "update" or others:
                     for p, target in found:
@@ -310,11 +330,49 @@ class ToolPlanner:
         """A read of the selected record of a kind some tool selects."""
         return reads_current(spec) and record.resource in self.selectable
 
+    def _told_only(self, spec: ToolSpec, param: ParamPlan, record: RecordPlan, verb: str) -> bool:
+        """Plan a parameter that is no value of the record: a display option (ignored; a
+        read's, or a write's outside its body) or an update's change set (its members are
+        written). Whether it was one."""
+        reads = verb in ("list", "search", "count", "read")
+        where = location(spec, param.name)
+        told = (reads or where in ("query", "header")) and where != "path"
+        if told and shapes_answer(param.name, param.description, record.resource):
+            param.role = Role.IGNORED
+            return True
+        if shadowed(spec, param.name):  # the body's member of its name writes the field
+            param.role = Role.REF if param.ref_collection else Role.IGNORED
+            return True
+        if verb != "update" or param.type.kind is not Kind.MODEL:
+            return False
+        node = deref((spec.input_schema.get("properties") or {}).get(param.name), spec.input_schema)
+        members = change_set(node, record.fields, param.name, path_keys(spec))
+        model = next((m for m in self.mapper.models.values() if m.name == param.type.model), None)
+        if not members or model is None:
+            return False
+        for member in model.fields:
+            field = record.fields.get(member.name)
+            # a member the field cannot hold as typed (a float for an integer) is not written
+            fitted = compatible(member.type, field.type) if field is not None else None
+            if member.name in members and fitted and fitted.annotation == member.type.annotation:
+                param.mapping[member.attr] = member.name
+        if not param.mapping:
+            return False
+        param.role = Role.CHANGES
+        return True
+
     def _role(
-        self, param: ParamPlan, record: RecordPlan, verb: str, own: str | None, in_path: bool
+        self,
+        param: ParamPlan,
+        record: RecordPlan,
+        verb: str,
+        own: str | None,
+        in_path: bool,
+        stored: str,
     ) -> None:
         name = param.name
-        field = record.fields.get(name)
+        # a body member renamed beside a query parameter (``body_rrsets``) writes its field
+        field = record.fields.get(stored)
         if field is None and verb in ("list", "search", "count"):
             field = _field_named(name, record)  # Twilio's ``BindingType`` lists by ``binding_type``
         if name == record.parent_key and field is not None and verb not in ("list", "search"):
@@ -413,6 +471,9 @@ class ToolPlanner:
             param.default = 0 if param.role is Role.OFFSET else 1
         if param.role is Role.FILTER and not param.required:
             param.ref_collection = None  # an unknown id in an optional filter matches nothing
+            # a list called without the filter lists every record: a declared default
+            # (``dnssec=true``) would hide the others from every call that leaves it out
+            param.default = MISSING
 
     # -- output ---------------------------------------------------------------------------
     def _output(

@@ -30,6 +30,20 @@ class ToolContract:
     # a stateless computation's marking (``vendor["stateless"]``): its answer is checked
     # against ``library.runtime.compute.evaluate``
     computation: dict[str, Any] | None = None
+    # a body member renamed beside a query parameter of its name -> that name
+    # (``body_rrsets`` -> ``rrsets``): the record's field it writes
+    renamed: dict[str, str] = field(default_factory=dict)
+
+    def as_stored(self, sent: dict[str, Any]) -> dict[str, Any]:
+        """Arguments by the record field they write: a renamed body member under its own
+        name, in place of the parameter it was renamed beside (a query's display option)."""
+        if not self.renamed:
+            return sent
+        out = {k: v for k, v in sent.items() if k not in self.renamed.values()}
+        for key, name in self.renamed.items():
+            if key in sent:
+                out[name] = out.pop(key)
+        return out
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -82,4 +96,11 @@ def contract(spec: ToolSpec | dict[str, Any]) -> ToolContract:
         path_params=path_params,
         nested=tuple(p for p in reversed(segments) if p in path_params),
         computation=computation,
+        renamed={  # a body's copy of a path parameter writes nothing: the path says it
+            k: v.removeprefix("body:")
+            for k, v in (params or {}).items()
+            if isinstance(v, str)
+            and v.startswith("body:")
+            and (params or {}).get(v.removeprefix("body:")) != "path"
+        },
     )
