@@ -67,5 +67,7 @@ def test_a_ticket_says_what_was_done_with_a_name_the_request_gave(env: ComposeEn
                 if other.binds.get(n, {}).get("from") == "user" and isinstance(v, str)
             }
             assert text not in stated, text
+            # named as the tool names it ("the TSIG key"), not the collection run together
+            assert "tsigkey" not in text.lower(), text
             sentences += any(v in text for v in stated) and text.endswith(".")
     assert sentences >= 3, sentences

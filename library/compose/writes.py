@@ -597,7 +597,7 @@ class Writes(Binding):
             # a name the request gave already: the note says what was done with it
             # ("Created the zone cdn.example.com."), not the bare name
             done = past(tool_verb(changed[-1].tool.name))
-            text = f"{done.capitalize()} {the} {fact.value}."
+            text = f"{done.capitalize()} {_as_named(the, changed[-1].tool.summary)} {fact.value}."
             return {texts[0].name: Bound.literal(text)} | self._log_title(tool, taken)
         phrase = f"the {field_words(fact.field)} of {the}"
         bind = Bound.of(fact).bind
@@ -1385,3 +1385,16 @@ def _named_action(tool_name: str, noun: str) -> str:
     if not tail or len(words) <= len(tail) or words[-len(tail) :] != tail:
         return ""
     return " ".join(words[: -len(tail)])
+
+
+_SUMMARY_NOUN = re.compile(r"^\w+ (?:a|an|the) (?:new )?((?:[\w-]+ ?){1,3})$")
+
+
+def _as_named(the: str, summary: str) -> str:
+    """``the tsigkey`` as the tool's own summary names it (``add a TSIG key`` -> ``the TSIG
+    key``), where the collection's name runs words together that the summary does not."""
+    noun = the.removeprefix("the ")
+    if noun.replace(" ", "").lower() in summary.replace(" ", "").lower() and noun in summary:
+        return the
+    said = _SUMMARY_NOUN.match(summary.strip())
+    return f"the {said.group(1).strip()}" if said else the
