@@ -197,3 +197,24 @@ def test_a_leavers_records_that_name_a_department_are_of_theirs(
                 assert job.department == leaver, (leaver, job.department, job.title)
                 checked += 1
     assert checked >= 10, checked
+
+
+def test_a_colleagues_own_record_made_for_them_says_what_they_do() -> None:
+    """A colleague's HR file the request finds, made theirs in the world, carries their
+    own job title and department, never the file's first holder's (a recruiter shown as a
+    "Senior Software Engineer")."""
+    library = bundled_library(["identity", "hr", "recruiting", "meetings", "mail", "expenses"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    checked = 0
+    for walker in finished_walks(env, 60, "own files", forced("hiring", "expenses")):
+        for injection in walker.injections:
+            record = injection.record.model_dump(mode="json")
+            person = env.person_by_email(str(record.get("email") or ""))
+            if person is None or not person.staff:
+                continue
+            for name in ("job_title", "title", "department"):
+                if isinstance(record.get(name), str):
+                    want = person.department if name == "department" else person.title
+                    assert record[name] == want, (injection.collection, name, record[name], want)
+                    checked += 1
+    assert checked >= 5, checked

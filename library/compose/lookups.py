@@ -1344,6 +1344,8 @@ class Lookups(Binding):
                 raise Reject("unknown_person")  # a name nobody could pair with this e-mail
             return {}
         out = self.env.pool.person_fields(person, keyed, role)
+        # (a closed set of departments or titles the pool's does not fit stays as it was)
+        out = {n: v for n, v in out.items() if not info.fields[n].enum or v in info.fields[n].enum}
         for n in same:
             out |= self.env.pool.person_fields(person, {n: keyed[n]}, field_role(n))
         if role in EXTERNAL_ROLES:

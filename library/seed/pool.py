@@ -96,6 +96,8 @@ class Person:
 BIRTH_FIELDS = frozenset({"date_of_birth", "birth_date", "birthdate", "birthday", "dob"})
 # Roles of a record's own second addresses: its person's private e-mail or other phone.
 _OWN_ADDRESSES = frozenset({"personal", "private", "home"})
+# A colleague's own job on their own record (an HR file's job title, an account's department).
+_OWN_JOB = frozenset({"job_title", "title", "position", "department"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,13 @@ class SeedPool:
             low = name.lower()
             born = low in BIRTH_FIELDS  # ``date_of_birth``: the record's own person's
             owner = "" if born or low in ("company", "company_name") else vocab.role_of(low)
+            if not role and person.staff and key is None and low in _OWN_JOB:
+                # a colleague's own file says what they do (their HR file, their account):
+                # the recruiter is a Recruiter in People, not the file's first holder's
+                value = person.department if low == "department" else person.title
+                if value:
+                    out[name] = value
+                continue
             private = owner in _OWN_ADDRESSES
             if owner != role and not (private and not role):
                 continue  # another role's person (a record's personal e-mail is its own)
