@@ -679,6 +679,20 @@ class Binding(WalkState):
                 return str(person.department)
         return None
 
+    def _holding_it(self, p: Param, service: str, facts: list[Fact]) -> list[Fact]:
+        """Of the colleagues ``facts`` name, those who would hold ``p``'s role in
+        ``service`` (the engineer an issue goes to is no one from Customer Success because
+        a ticket went to them): other facts stay."""
+        wanted = departments_for(service, role_of(p.name))
+        if wanted is None or not is_staff_role(role_of(p.name)):
+            return facts
+        out = []
+        for fact in facts:
+            person = self.env.person_by_email(str(fact.value)) if fact.key == "email" else None
+            if person is None or not person.staff or person.department in wanted:
+                out.append(fact)
+        return out
+
     def _colleague(self, p: Param, service: str | None = None) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
         instruction by name and e-mail. One role keeps one colleague across the task.
@@ -701,7 +715,12 @@ class Binding(WalkState):
             leaving = self.leaver_department()
             departments = frozenset({leaving}) if leaving else None
         person = self.staff_roles.get(role)
-        if person is None or not self._fits_role(p.name, "email", person.email):
+        if (
+            person is None
+            or not self._fits_role(p.name, "email", person.email)
+            # one role keeps one colleague, in the departments that hold it here
+            or (departments and getattr(person, "department", "") not in departments)
+        ):
             # A colleague who fits and holds no other role yet, in a random order: of the
             # departments that hold the role first.
             taken = {id(x) for x in self.staff_roles.values()}
@@ -927,7 +946,8 @@ class Binding(WalkState):
         elif (filer := self._filed_for(p, tool)) is not None:
             bound = filer  # a colleague's expense report is in their own name
         else:
-            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            facts = self._holding_it(p, tool.service, self._facts_for(p, tool.service, exclude))
+            fact = self._best(p, facts, tool.service)
             if fact is not None:
                 bound = self._bound_to(fact, p)
             else:
