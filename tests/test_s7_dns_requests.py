@@ -71,3 +71,23 @@ def test_a_ticket_says_what_was_done_with_a_name_the_request_gave(env: ComposeEn
             assert "tsigkey" not in text.lower(), text
             sentences += any(v in text for v in stated) and text.endswith(".")
     assert sentences >= 3, sentences
+
+
+def test_a_collection_guard_is_one_a_tool_could_break() -> None:
+    """ "Leave the inputs alone" where no tool writes inputs is no rule: a task guards only a
+    collection some tool writes."""
+    import random
+    from types import SimpleNamespace as NS
+
+    from library.compose.compose import _untouched
+
+    def entity(coll: str) -> NS:
+        return NS(service="mail", collection=coll, created=False)
+
+    inputs, keys = entity("inputs"), entity("keys")
+    tools = {"mail__update_key": NS(service="mail", collection="keys", write=True)}
+    walker = NS(entities=[inputs, keys], catalog=NS(tools=tools))
+    steps = [NS(entity=inputs, write=False), NS(entity=keys, write=False)]
+    for seed in range(20):
+        guarded = _untouched(walker, steps, set(), random.Random(seed), 1.0, 2)  # type: ignore[arg-type]
+        assert guarded == [("mail", "keys")], guarded

@@ -765,10 +765,15 @@ def _untouched(
     p: float,
     most: int = 1,
 ) -> list[tuple[str, str]]:
-    """Collections the task reads but must not write, now and then."""
+    """Collections the task reads but must not write, now and then: ones some tool can
+    write (a rule "leave the servers alone" where nothing writes servers cannot be broken,
+    so it is no rule)."""
     read = {(s.entity.service, s.entity.collection) for s in steps if s.entity and not s.write}
+    writable = {(t.service, t.collection) for t in walker.catalog.tools.values() if t.write}
     read_only = sorted(
-        {(e.service, e.collection) for e in walker.entities if not e.created} & read - written
+        {(e.service, e.collection) for e in walker.entities if not e.created}
+        & read
+        & writable - written
     )
     if not read_only or rng.random() >= p:
         return []
