@@ -42,11 +42,19 @@ def _timestamp(text: str) -> str | None:
     return value.astimezone(dt.UTC).isoformat()
 
 
+# A fully qualified domain name written with its root dot ("eu.example.com."), as DNS
+# APIs want it: the same name as without the dot.
+_ROOTED_NAME = re.compile(r"^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z]{2,63}\.$")
+
+
 def normalize(value: Any) -> Any:
     """A canonical form: equal meanings give equal forms."""
     if isinstance(value, str):
         stamp = _timestamp(value.strip())
-        return stamp if stamp is not None else " ".join(value.split()).casefold()
+        if stamp is not None:
+            return stamp
+        text = " ".join(value.split()).casefold()
+        return text[:-1] if _ROOTED_NAME.match(text) else text
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int | float):
