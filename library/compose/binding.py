@@ -1474,7 +1474,8 @@ class Binding(WalkState):
                 if named.value != current:
                     out[p.name] = named
                 continue
-            fact = self._best(p, self._facts_for(p, tool.service, exclude), tool.service)
+            facts = self._holding_it(p, tool.service, self._facts_for(p, tool.service, exclude))
+            fact = self._best(p, facts, tool.service)
             if fact is not None and not (p.key or "").startswith("id:") and fact.value != current:
                 out[p.name] = self._bound_to(fact, p)
                 if (p.key or p.item_key) in PERSON_KEYS:

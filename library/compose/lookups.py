@@ -1026,7 +1026,7 @@ class Lookups(Binding):
     ) -> list[str]:
         """The ids of ``records`` a colleague among ``people`` would hold: of a collection
         whose records name a department (a job's), those of the colleague's department
-        (none where none is); all of them otherwise, or for people of no department."""
+        where the world has any; all of them otherwise."""
         if "department" not in info.fields:
             return [r.id for r in records]
         departments = {
@@ -1034,10 +1034,8 @@ class Lookups(Binding):
             for who in people
             if isinstance(who, str) and (person := self.env.person_by_email(who)) is not None
         } - {""}
-        if not departments:
-            return [r.id for r in records]
-        # none of their department: none is theirs (no Legal counsel hires a data engineer)
-        return [r.id for r in records if getattr(r, "department", None) in departments]
+        theirs = [r.id for r in records if getattr(r, "department", None) in departments]
+        return theirs or [r.id for r in records]
 
     def _finish_a_sibling(
         self,
@@ -1529,8 +1527,6 @@ class Lookups(Binding):
         # (whoever it was paid by or is about may change with it: nothing may name it)
         held = self._held(tool.service, keeps_owner=False)
         fitting = self._of_their_department(info, [records[r] for r in fitting], value)
-        if not fitting:
-            raise Reject("lookup_empty")
         free = [r for r in fitting if r not in held]
         base = records[self.rng.choice(free or fitting)]
         changes: dict[str, Any] = {fname: value}
