@@ -1346,7 +1346,7 @@ def test_a_stated_reason_fits_the_kind_the_request_states() -> None:
     lib = bundled_library(["customer_success", "todo", "mail"])
     env = make_env(lib.classes, lib.nodes)
     made = 0
-    for task in compose_tasks([], 24, env=env, seed=3).tasks:
+    for task in compose_tasks([], 48, env=env, seed=3).tasks:
         for step in task.gold_plan:
             args = step["arguments"]
             if step["tool"] == "customer_success__create_cta" and args.get("type"):
@@ -1366,8 +1366,8 @@ def test_a_copy_moved_to_another_state_keeps_nothing_that_state_never_holds() ->
     info = env.catalog.collection("invoicing", "invoices")
     invoices = world.services["invoicing"].state.invoices.values()
     paid = next(r for r in invoices if r.status == "paid" and r.amount_paid)
-    ahead = world.now().date() + dt.timedelta(days=5)  # a draft is issued ahead
-    terms = {"issue_date": ahead, "due_date": ahead + dt.timedelta(days=30)}
+    today = world.now().date()  # a draft is dated today, due ahead (c008cb9)
+    terms = {"issue_date": today, "due_date": today + dt.timedelta(days=30)}
     draft = walker._copy("invoicing", info, paid, "inv_copy", {"status": "draft", **terms})
     assert draft.status == "draft" and not draft.amount_paid, draft
     kept = walker._copy("invoicing", info, paid, "inv_copy2", {"memo": "Thanks."})

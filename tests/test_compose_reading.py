@@ -154,7 +154,7 @@ def test_an_answer_bears_on_the_work() -> None:
     handed-over deal's amount, a job's salary band or a company's head count)."""
     library = bundled_library(["identity", "crm", "helpdesk", "recruiting", "todo", "storefront"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(p_answer=1.0))
-    tasks = compose_tasks([], 24, env=env, seed=7).tasks
+    tasks = compose_tasks([], 48, env=env, seed=7).tasks
     asked = 0
     for task in tasks:
         for row in task.answer:

@@ -64,8 +64,7 @@ DEPARTMENTS: dict[str, tuple[str, ...]] = {
     "Field Service": ("Field Technician", "Senior Field Technician", "Dispatch Coordinator"),
     "Legal": ("Legal Counsel", "Contracts Manager"),
 }  # fmt: skip
-# Which departments a staff role is usually filled from (the rest: anyone; every department
-# hires, so a hiring manager or an interviewer is anyone, of the job's own department).
+# Which departments a staff role is usually filled from (the rest: anyone).
 ROLE_DEPARTMENTS: dict[str, tuple[str, ...]] = {
     "owner": ("Sales", "Customer Success"),
     "sales_rep": ("Sales",),
@@ -76,6 +75,8 @@ ROLE_DEPARTMENTS: dict[str, tuple[str, ...]] = {
     "support_agent": ("Support",),
     "technician": ("Field Service",),
     "recruiter": ("People",),
+    "interviewer": ("Engineering", "Product", "Sales"),
+    "hiring_manager": ("Engineering", "Product", "Sales", "Marketing"),
     "approver": ("Finance", "Operations"),
     "reviewer": ("Engineering",),
     "author": ("Support", "Product", "Marketing", "Engineering"),
