@@ -965,11 +965,10 @@ class Lookups(Binding):
             for r in siblings
             if not _names_elsewhere(r, info, people, keep or []) and r.id not in held
         ]
-        records_by = {r.id: r for r in fitting}
         if finished:
             # work they finished is work of their department (a Marketing job is hired for
             # by a Marketing manager)
-            fitting = [records_by[r] for r in self._of_their_department(info, fitting, *people)]
+            fitting = self._of_their_department(info, fitting, *people)
             done = [r for r in fitting if status_of(self.env.dumps.dump(r)) in FINAL]
             made = 0
             if not done:
@@ -1023,19 +1022,19 @@ class Lookups(Binding):
 
     def _of_their_department(
         self, info: CollectionInfo, records: list[Record], *people: Any
-    ) -> list[str]:
-        """The ids of ``records`` a colleague among ``people`` would hold: of a collection
-        whose records name a department (a job's), those of the colleague's department
-        where the world has any; all of them otherwise."""
+    ) -> list[Record]:
+        """The ``records`` a colleague among ``people`` would hold: of a collection whose
+        records name a department (a job's), those of the colleague's department where the
+        world has any; all of them otherwise."""
         if "department" not in info.fields:
-            return [r.id for r in records]
+            return records
         departments = {
             str(getattr(person, "department", "") or "")
             for who in people
             if isinstance(who, str) and (person := self.env.person_by_email(who)) is not None
         } - {""}
-        theirs = [r.id for r in records if getattr(r, "department", None) in departments]
-        return theirs or [r.id for r in records]
+        theirs = [r for r in records if getattr(r, "department", None) in departments]
+        return theirs or records
 
     def _finish_a_sibling(
         self,
@@ -1526,7 +1525,8 @@ class Lookups(Binding):
         # twin behind (the same issue reported by two people).
         # (whoever it was paid by or is about may change with it: nothing may name it)
         held = self._held(tool.service, keeps_owner=False)
-        fitting = self._of_their_department(info, [records[r] for r in fitting], value)
+        theirs = self._of_their_department(info, [records[r] for r in fitting], value)
+        fitting = [r.id for r in theirs]
         free = [r for r in fitting if r not in held]
         base = records[self.rng.choice(free or fitting)]
         changes: dict[str, Any] = {fname: value}
