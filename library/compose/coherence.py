@@ -16,8 +16,11 @@ from library.rubric.values import timestamp
 from library.seed.pool import (
     AHEAD_STATES,
     HAPPENING,
+    HELD_ALONE,
     LIVE_STATES,
     PAST_STATES,
+    PRESENCE,
+    START_FIELDS,
     TERMS_PLACES,
     place_of,
     window_kind,
@@ -92,11 +95,23 @@ DONE_FLAGS = ("completed", "is_completed", "done", "is_done")
 
 def work_over(record: Mapping[str, Any], now: str | None = None) -> bool:
     """Whether a record's work is over (a closed ticket, a sent quote, a to-do ticked off,
-    and given ``now``, an ISO time, a meeting or event that has ended): nothing to hand
-    on."""
+    and given ``now``, an ISO time, a meeting or event that has ended, or one someone is at
+    now: a room booking checked in, a meeting live): nothing to hand on."""
     if status_of(record) in FINAL or any(record.get(f) is True for f in DONE_FLAGS):
         return True
-    return now is not None and _happened(record, now)
+    return now is not None and (_happened(record, now) or _someone_there(record))
+
+
+def _someone_there(record: Mapping[str, Any]) -> bool:
+    """Whether a record that schedules something (it has a time span or a start) says
+    someone is at it now (checked in, picked up, live): its host is in it, so no one
+    takes it over. (An asset "checked in" or a product "live" schedules nothing.)"""
+    if status_of(record) not in THERE | {"live"}:
+        return False
+    starts = any(isinstance(record.get(f), str) for f in START_FIELDS)
+    return starts or any(
+        window_kind(s, e, "", record, False) in HAPPENING for s, e in range_pairs(record)
+    )
 
 
 def _happened(record: Mapping[str, Any], now: str) -> bool:
@@ -156,10 +171,18 @@ NOT_YET: dict[str, frozenset[str]] = {
 
 # States in which an action is already done: money is captured once, while it is only
 # authorised (a payment succeeded, or partly refunded since, has nothing left to capture).
+# A bill or an offer that is overdue, part paid, viewed or answered went out already: it
+# is not sent (issued, finalised) again, only reminded of (a report approved is not
+# submitted again either: ``Writes._moves_back`` by its stages).
+_GONE_OUT_SINCE = frozenset(
+    {"overdue", "past_due", "partially_paid", "viewed", "opened", "accepted", "declined",
+     "expired"}
+)  # fmt: skip
 DONE: dict[str, frozenset[str]] = {
     "capture": frozenset(
         {"succeeded", "captured", "partially_refunded", "refunded", "paid", "settled"}
     ),
+    **dict.fromkeys(("send", "issue", "finalize", "finalise"), _GONE_OUT_SINCE),
 }
 
 
@@ -336,3 +359,195 @@ def against_its_verb(tool_name: str, record: Mapping[str, Any], args: Mapping[st
         if isinstance(old, str) and isinstance(new, str) and new <= old:
             return True
     return False
+
+
+# -- a record's state and the clock decide which edits are still open ----------------------
+# Happenings one is at for a while (a meeting, a visit, a stay, a rental, a flight, an
+# event): once one is under way, who holds it and what it is are history.
+ATTENDED = PRESENCE | HELD_ALONE | {"event"}
+# States of an attended record that say someone is there now, whatever its dates (a guest
+# checked in, a car picked up, a passenger boarded).
+THERE = frozenset(
+    {"checked_in", "picked_up", "boarded", "boarding", "departed", "in_flight", "on_trip"}
+)
+# A record's words for notes on it: written during or after a happening, they stay open.
+_NOTES = re.compile(r"(^|_)(notes?|comments?|description|details|memo|remarks?)$")
+# Values of a state that call a record off: nothing under way or over is called off.
+_CALLED_OFF_STATES = frozenset({"canceled", "cancelled", "void", "voided", "rescheduled"})
+# Actions that call a happening off or move it: only one still ahead takes them.
+_CALLS_OFF_OR_MOVES = frozenset({"cancel", "void", "delete", "reschedule", "move", "postpone"})
+
+
+def attended_pairs(record: Mapping[str, Any], noun: str) -> list[tuple[str, str]]:
+    """The (start, end) pairs of ``record`` (a ``noun``) that span a happening one attends
+    (``ATTENDED``): a booking's start and end, a stay's check-in and check-out."""
+    out = []
+    for start, end in range_pairs(record):
+        date = isinstance(record.get(start), str) and "T" not in str(record.get(start))
+        if window_kind(start, end, noun, record, date) in ATTENDED:
+            out.append((start, end))
+    return out
+
+
+def _attended(record: Mapping[str, Any], noun: str) -> bool:
+    """Whether ``record`` is a happening one attends: a span of that kind, or a record whose
+    noun names one (a flight booking kept without dates, a meeting with a start and a
+    duration). An asset "checked in" or a product "live" is none."""
+    return bool(attended_pairs(record, noun)) or window_kind("", "", noun, (), False) in ATTENDED
+
+
+def under_way(record: Mapping[str, Any], noun: str, now: str) -> bool:
+    """Whether ``record`` (a ``noun``) is a happening going on now (``now``: an ISO time):
+    its state says someone is there or it is under way (checked in, live, in progress), or
+    its attended span holds now."""
+    state = status_of(record)
+    if state in FINAL or state in _CALLED_OFF_STATES or not _attended(record, noun):
+        return False
+    if state in THERE or state in LIVE_STATES | {"in_progress", "ongoing", "started", "underway"}:
+        return True
+    today = _comparable(now)
+    for start, end in attended_pairs(record, noun):
+        a, b = _comparable(record.get(start)), _comparable(record.get(end))
+        if isinstance(a, str) and isinstance(b, str) and isinstance(today, str):
+            whole_day = "T" not in str(record.get(end))  # (a date ends with its day)
+            if a <= today and (b[:10] >= today[:10] if whole_day else b >= today):
+                return True
+    return False
+
+
+def over(record: Mapping[str, Any], noun: str, now: str) -> bool:
+    """Whether ``record`` (a ``noun``) is a happening one attends that has ended: its span
+    ends before ``now``, or its state says it is past (a meeting ended, a stay checked out)."""
+    if not _attended(record, noun):
+        return False
+    if status_of(record) in PAST_STATES:
+        return True
+    today = _comparable(now)
+    for _, end in attended_pairs(record, noun):
+        b = _comparable(record.get(end))
+        if isinstance(b, str) and isinstance(today, str):
+            whole_day = "T" not in str(record.get(end))
+            if (b[:10] < today[:10]) if whole_day else b < today:
+                return True
+    return False
+
+
+def kept_once_begun(
+    record: Mapping[str, Any], noun: str, now: str, tool_name: str, changes: Mapping[str, Any]
+) -> list[str]:
+    """What a write (``tool_name`` setting ``changes``) would change of a happening that is
+    under way or over and is no longer open to change: once a guest checked in or a meeting
+    began, its host, its room and its start are what they were (a meeting live since 8:15
+    is not handed to another host, a checked-in booking not cancelled). Its notes and its
+    state stay open, and while it is under way, its end (a rental extended, a stay cut
+    short). ``["<verb>"]`` where the action itself calls it off or moves it."""
+    going = under_way(record, noun, now)
+    if not going and not over(record, noun, now):
+        return []
+    if tool_verb(tool_name) in _CALLS_OFF_OR_MOVES:
+        return [tool_verb(tool_name)]
+    ends = {end for _, end in range_pairs(record)} if going else set()
+    return [
+        name
+        for name, value in changes.items()
+        if name in record
+        and record.get(name) != value
+        and not _NOTES.search(name.lower())
+        and name not in ends
+        and not (name in STATUS_FIELDS and str(value).lower() not in _CALLED_OFF_STATES)
+    ]
+
+
+# States a record waits in, its business paused (a subscription paused, a job or a vendor
+# on hold, an account suspended): it is resumed, called off or handed to someone else, and
+# notes go on it; its substance (seats, plan, amounts, dates) waits until it resumes.
+PAUSED = frozenset({"paused", "on_hold", "hold", "frozen", "suspended"})
+# What moves a paused record out of waiting (or ends it): those writes are its way on.
+RESUMES = frozenset({"resume", "unpause", "unfreeze", "reactivate", "activate", "unsuspend"})
+# Actions that pass a record to someone: a paused record still has an owner.
+_HANDS_ON = frozenset({"assign", "reassign", "transfer", "delegate"})
+
+
+def waits_for_resume(
+    record: Mapping[str, Any], tool_name: str, changes: Mapping[str, Any], people: Any
+) -> list[str]:
+    """What a write (``tool_name`` setting ``changes``) would change of a record that waits
+    (``PAUSED``) other than its state, who holds it (``people``: those field names) and its
+    notes: the seats of a paused subscription are not changed for a renewal (it resumes
+    first). ``["<verb>"]`` where the action itself is business as usual on it (a renewal)."""
+    if status_of(record) not in PAUSED:
+        return []
+    verb = tool_verb(tool_name)
+    if verb in RESUMES | ENDING_VERBS | CALLS_OFF | _LEAVE:
+        return []
+    if status_of(changes) is not None:
+        return []  # it moves out of waiting (or on, or ends): the rest goes with it
+    changed = [
+        name
+        for name, value in changes.items()
+        if name in record
+        and record.get(name) != value
+        and name not in people
+        and not _NOTES.search(name.lower())
+    ]
+    if not changed and not changes and verb not in _HANDS_ON:
+        return [verb]  # an action with nothing to set is its business (renew, charge)
+    return changed
+
+
+# A parent's states under which no work goes on for what hangs on it: one waiting (a job or
+# a vendor on hold), one ended (a job closed or filled, an event cancelled, a sprint closed).
+# Work that ends the child (an application rejected, a registration cancelled) still goes.
+HALTS = (PAUSED - {"suspended"}) | frozenset(
+    {"closed", "canceled", "cancelled", "void", "voided", "archived", "filled", "expired",
+     "terminated"}
+)  # fmt: skip
+# A draft that opens to others once it is ready (a job posted, an event published, a form
+# opened to answers): until then no one outside applies, registers or answers. A draft
+# that goes for a decision instead (an expense report, a pay run) gets its parts added.
+OPENS = frozenset({"open", "published", "live", "accepting", "accepting_responses", "on_sale"})
+
+
+def halts_work_under(parent: Mapping[str, Any], stages: Mapping[str, Any]) -> str | None:
+    """The state of ``parent`` (with ``stages``: its stage fields and their values) under
+    which nothing hanging on it moves on, or None: on hold, closed, cancelled, or a draft of
+    a record that opens to others (see ``OPENS``; the caller tells whether the work is an
+    outsider's)."""
+    state = status_of(parent)
+    if state in HALTS:
+        return state
+    if state == "draft" and any(
+        OPENS & {str(v).lower() for v in order} for order in stages.values()
+    ):
+        return state
+    return None
+
+
+def double_booked(
+    record: Mapping[str, Any], noun: str, others: Any, who: Any
+) -> Mapping[str, Any] | None:
+    """Another of ``others`` (records of the same collection) that books the same person
+    (``who``: the field names naming them) for a span overlapping ``record``'s, where such
+    happenings are held one at a time (a hotel stay, a rental car: ``HELD_ALONE``), or
+    None. Cancelled or finished ones hold no one."""
+    pairs = [
+        (s, e)
+        for s, e in range_pairs(record)
+        if window_kind(s, e, noun, record, "T" not in str(record.get(s))) in HELD_ALONE
+    ]
+    mine = {record.get(f) for f in who if isinstance(record.get(f), str)}
+    if not pairs or not mine or status_of(record) in FINAL:
+        return None
+    for other in others:
+        if other is record or other.get("id") == record.get("id"):
+            continue
+        if status_of(other) in FINAL | _CALLED_OFF_STATES:
+            continue
+        if not mine & {other.get(f) for f in who}:
+            continue
+        for s, e in pairs:
+            a, b = _comparable(record.get(s)), _comparable(record.get(e))
+            c, d = _comparable(other.get(s)), _comparable(other.get(e))
+            if all(isinstance(x, str) for x in (a, b, c, d)) and a < d and c < b:  # type: ignore[operator]
+                return other
+    return None

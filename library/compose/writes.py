@@ -22,15 +22,20 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import (
     FINAL,
+    PAUSED,
     against_its_verb,
     archived,
+    double_booked,
     ends_record,
+    halts_work_under,
     inverted,
+    kept_once_begun,
     may_write,
     opted_out,
     range_pairs,
     status_of,
     too_early,
+    waits_for_resume,
 )
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.derive import changed_fields
@@ -59,7 +64,7 @@ from library.compose.walk_state import ListedId, Reject, as_record
 from library.graph.nodes import name_words, tool_verb
 from library.rubric import same
 from library.seed.pool import window, window_kind
-from library.seed.vocab import is_person_resource
+from library.seed.vocab import is_person_resource, is_staff_resource
 
 
 def _stored(value: Any, diff: Any) -> bool:
@@ -274,7 +279,41 @@ class Writes(Binding):
         record = self.env.dumps.dump(current)
         if too_early(record, tool.name, self.base.clock):
             return False  # a check-in on the day, not a week before
+        if tool.kind == ACTION and self._against_its_state(tool, entity, record, {}):
+            return False  # a checked-in booking is not cancelled, a paused plan not renewed
         return may_write(record, str(tool.kind), tool.name)
+
+    def _against_its_state(
+        self, tool: ToolInfo, entity: Entity, record: dict[str, Any], changes: dict[str, Any]
+    ) -> bool:
+        """Whether a write setting ``changes`` on ``record`` goes against where its state and
+        the clock put it: a happening under way or over keeps its host and its room
+        (``coherence.kept_once_begun``), a record on hold keeps its substance until it
+        resumes (``coherence.waits_for_resume``)."""
+        info = self._coll(entity.service, entity.collection)
+        noun = info.noun if info is not None else entity.collection
+        now = self.base.clock.isoformat()
+        if kept_once_begun(record, noun, now, tool.name, changes):
+            return True
+        return bool(waits_for_resume(record, tool.name, changes, self._people_fields(info)))
+
+    @staticmethod
+    def _people_fields(info: Any) -> set[str]:
+        """The fields of a collection that name who holds or handles a record (its
+        assignee's e-mail, its owner's id)."""
+        if info is None:
+            return set()
+        return {
+            name
+            for name, meta in info.fields.items()
+            if (meta.key or "") in PERSON_KEYS
+            or ((meta.key or "").startswith("id:") and is_person_resource(meta.key[3:]))
+        }
+
+    def _current(self, entity: Entity) -> dict[str, Any]:
+        """``entity``'s record as the world holds it now (as last read where it is gone)."""
+        current = self._state_record(entity.service, entity.collection, entity.id)
+        return self.env.dumps.dump(current) if current is not None else entity.record
 
     def _write(
         self,
@@ -318,6 +357,10 @@ class Writes(Binding):
                         raise Reject("inverted_range")
         if self._past_its_stage(diff):
             raise Reject("past_its_stage")
+        if self._under_a_halt(tool, diff):
+            raise Reject("under_a_halt")  # no interview for a job on hold, closed or a draft
+        if self._double_booked(diff):
+            raise Reject("double_booked")  # one guest, two hotel stays on the same nights
         if self._moves_back(diff):
             raise Reject("moves_back")  # an approved report is not submitted again
         if tool.kind == ACTION and self._decided_at_once(diff):
@@ -1031,6 +1074,8 @@ class Writes(Binding):
         bound = self._spanned(tool, {str(tool.own): own, **required, **values})
         if self._back_on_their_plate(values) or self._takes_off(entity, values):
             return None
+        if self._against_its_state(tool, entity, self._current(entity), _set(bound, tool)):
+            return None  # a live meeting is not handed over, a paused plan's seats wait
         resent -= set(values)  # a value the step changes is said, not resent
         text: dict[str, Any] = {
             "kind": UPDATE,
@@ -1197,6 +1242,102 @@ class Writes(Binding):
                     return True
         return False
 
+    def _under_a_halt(self, tool: ToolInfo, diff: Any) -> bool:
+        """Whether a write makes or moves on a record under one whose state halts the work
+        hanging on it (``coherence.halts_work_under``), up to two links up: an interview
+        booked, or an application advanced, for a job on hold, closed or still a draft; a
+        purchase order for a vendor on hold. Work that ends the record (an application
+        rejected because the job closed), gives money back (a refund) or only remarks on it
+        (a comment) goes; so does handing a record on under a parent that waits (the
+        application of a job on hold gets a new recruiter when the old one leaves)."""
+        if tool.kind == DELETE or ends_record(tool.name):
+            return False
+        for svc, colls in diff.services.items():
+            for coll, d in colls.items():
+                words = set(name_words(coll))
+                if is_annotation(coll) or is_message(coll) or words & _GIVES_BACK:
+                    continue
+                info = self._coll(svc, coll)
+                for rid in (*d.added, *d.updated):
+                    rec = self._state_record(svc, coll, rid)
+                    if info is None or rec is None:
+                        continue
+                    values = self.env.dumps.dump(rec)
+                    if str(status_of(values)) in _CALLED_OFF:
+                        continue  # the work calls it off (hiring into it does not: "hired")
+                    moved = set(d.updated.get(rid, {})) - {"updated_at"}
+                    handed = rid not in d.added and moved <= self._people_fields(info)
+                    if self._halted_above(svc, info, values, handed, 2):
+                        return True
+        return False
+
+    def _halted_above(
+        self, svc: str, info: Any, values: dict[str, Any], handed: bool, levels: int
+    ) -> bool:
+        """Whether a record (``values`` of collection ``info``) hangs, within ``levels``
+        links, on one that halts work under it; ``handed``: the write only hands it on."""
+        names = type(self.world.services[svc].state).model_fields
+        outsider = self._names_outsider(svc, info, values)
+        for name, meta in info.fields.items():
+            key = meta.key or ""
+            if not key.startswith("id:") or not isinstance(values.get(name), str):
+                continue
+            parent_coll = ref_collection(key[3:], names)
+            parent = self._coll(svc, parent_coll) if parent_coll else None
+            if parent is None or (svc, parent.name) in self.env.catalogs:
+                continue
+            if is_person_resource(parent.name):
+                continue  # a colleague suspended still has records others take on
+            held = self._state_record(svc, parent.name, values[name])
+            if held is None:
+                continue
+            above = self.env.dumps.dump(held)
+            stages = {n: m.enum for n, m in parent.fields.items() if m.enum and is_stage(n)}
+            state = halts_work_under(above, stages)
+            if state == "draft" and (outsider or self._names_outsider(svc, parent, above)):
+                return True  # no one outside applies to a job not yet posted
+            if state is not None and state != "draft" and not (handed and state in PAUSED):
+                return True
+            if levels > 1 and self._halted_above(svc, parent, above, handed, levels - 1):
+                return True
+        return False
+
+    def _names_outsider(self, svc: str, info: Any, values: dict[str, Any]) -> bool:
+        """Whether a record names someone outside our organisation (a candidate, an
+        attendee, a respondent): by id of a person record that is not staff, or by e-mail."""
+        for name, meta in info.fields.items():
+            key, value = meta.key or "", values.get(name)
+            if not isinstance(value, str) or not value:
+                continue
+            if key.startswith("id:") and is_person_resource(key[3:]):
+                if not is_staff_resource(key[3:]):
+                    return True
+            elif key == "email" and not self.env.is_staff("email", value):
+                return True
+        return False
+
+    def _double_booked(self, diff: Any) -> bool:
+        """Whether a record a write makes or changes books its person for a span another
+        of their records holds, where one is in one such place at a time (two hotel stays
+        on the same nights: ``coherence.double_booked``)."""
+        for svc, colls in diff.services.items():
+            for coll, d in colls.items():
+                info = self._coll(svc, coll)
+                if info is None:
+                    continue
+                # who is there (the guest, the driver), not who booked it for them
+                who = sorted(f for f in self._people_fields(info) if not is_staff_role(role_of(f)))
+                records = getattr(self.world.services[svc].state, coll)
+                dump = self.env.dumps.dump
+                for rid in (*d.added, *d.updated):
+                    rec = records.get(rid)
+                    if rec is None:
+                        continue
+                    others = (dump(r) for r in records.values() if r is not rec)
+                    if double_booked(dump(rec), info.noun, others, who) is not None:
+                        return True
+        return False
+
     def _ends_what_it_keeps(self, values: dict[str, Any]) -> bool:
         """Whether an edit would set a final status (closed, cancelled) in a workflow that
         keeps its records going (``motifs.ONGOING``: escalating a ticket and closing it)."""
@@ -1241,6 +1382,8 @@ class Writes(Binding):
             return None
         if against_its_verb(tool.name, entity.record, {n: b.value for n, b in required.items()}):
             return None  # an extension that brings the return forward
+        if self._against_its_state(tool, entity, self._current(entity), _set(bound, tool)):
+            return None  # a checked-in stay keeps its rooms
         if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
             return None  # nothing is made only to be set to "wont_do" or "closed"
         if self._ends_what_it_keeps({n: b.value for n, b in required.items()}) or (
@@ -1345,6 +1488,21 @@ _GIVEN_WORK = TAKES_WORK | {"host", "organizer", "recipient", "owner"}
 _INVITED = frozenset({"host", "organizer", "attendee", "attendees", "participant", "invitee"})
 # Collections of to-dos: a new one tells its assignee there is work.
 _TO_DOS = frozenset({"task", "tasks", "todo", "todos", "to_do", "to_dos"})
+
+
+# States in which a record's business was called off or given up: work that puts a record
+# there under a halted parent is its due end (an application rejected as the job closed).
+_CALLED_OFF = frozenset(
+    {"rejected", "declined", "withdrawn", "canceled", "cancelled", "void", "voided", "lost",
+     "closed_lost", "closed", "archived", "wont_do", "abandoned"}
+)  # fmt: skip
+# Records that give money or goods back: they are made for what was called off.
+_GIVES_BACK = frozenset({"refund", "refunds", "credit", "credits", "return", "returns"})
+
+
+def _set(bound: dict[str, Bound], tool: ToolInfo) -> dict[str, Any]:
+    """What a write's arguments set on the record it acts on (all but the one naming it)."""
+    return {n: b.value for n, b in bound.items() if n != tool.own}
 
 
 def _id_as_text(tool: ToolInfo, name: str, bound: Bound) -> bool:
