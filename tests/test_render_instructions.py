@@ -125,13 +125,13 @@ def test_a_long_request_states_the_changes_not_the_reads() -> None:
     assert "If more than one" not in text
     # The rules are folded into the records' names, each stated once.
     assert "Ronald's most recently updated call in Voice" in text
-    assert "in Docs for the most recently updated document owned by Ronald" in text
+    assert "on the most recently updated document owned by Ronald in Docs" in text
     assert "the least recently updated event organized by Ronald" in text
     assert "the newest calendar owned by Ronald" in text
     # A chain of reads becomes one phrase: the expense of his expense report.
-    assert "the employee email of the expense of Ronald's expense report in Expenses" in text
+    assert "the employee of the expense of Ronald's expense report in Expenses" in text
     # Two changes to one record read as one sentence.
-    assert re.search(r'set location to "Cafeteria", then cancel it\.', text) or re.search(
+    assert re.search(r'set the location to "Cafeteria", then cancel it\.', text) or re.search(
         r'its location is "Cafeteria", then cancel it\.', text
     ), text
     for lit in required_literals(plan):
@@ -347,7 +347,7 @@ def test_a_record_reached_by_an_id_in_its_own_service_does_not_repeat_it() -> No
     text = render_instruction(plan, goal=GOAL, variant=0)
     assert "the newest comment of the issue assigned to Ronald in Issue Tracker" in text, text
     assert text.count(" in Issue Tracker") == 1, text
-    assert "comment in Docs" in text, text
+    assert "on the document owned by Ronald in Docs" in text, text
 
 
 def test_an_action_that_sets_one_named_value_says_it_in_the_sentence() -> None:

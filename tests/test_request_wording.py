@@ -267,7 +267,7 @@ def test_a_time_value_is_labelled_as_a_time(variant: int) -> None:
     stated = {"title": "Check-in", "starts_at": "2026-03-10T10:00:00Z"}
     plan = [_step("calendar.create_event", note, stated)]
     text = render_instruction(plan, goal=goal, variant=variant)
-    assert "start time" in text and "pickup time" in text, text
+    assert ("start time" in text or "starting " in text) and "pickup time" in text, text
     assert "starts at" not in text and "pickup at" not in text, text
 
 
@@ -495,7 +495,7 @@ def test_our_notes_on_a_record_are_not_what_the_customer_asked() -> None:
     for seed in (4, 5, 6):  # a further batch where the first has few notes set
         for task in compose_tasks([], 60, env=env, seed=seed).tasks:
             for sentence in regex.split(r"(?<=\.)\s", task.instruction):
-                if "notes" in sentence and ("set notes" in sentence or "its notes is" in sentence):
+                if regex.search(r"set (?:the )?notes|its notes is", sentence):
                     noted += 1
                     assert not regex.search(r"\b[Aa]s \w+ asked\b", sentence), sentence
         if noted >= 3:

@@ -85,6 +85,14 @@ _RECORD_NOUNS = frozenset(
         "driver",
     }
 )
+
+
+def _entry(noun: str) -> str:
+    """What a person's own entry is called after its noun: a user has an "account" (what
+    people suspend), the others a "record" ("Ann's customer record")."""
+    return " account" if noun == "user" else " record"
+
+
 # Words before "email" that say which address, not whose.
 _NOT_ROLES = frozenset(
     {"personal", "work", "primary", "secondary", "backup", "alternate", "alternative",
@@ -120,15 +128,16 @@ class Subject:
 
 def _listed(noun: str, of: str, svc: str) -> str | None:
     """How a person names the one ``noun`` a record lists, given how the record is named
-    (``of``): "Raymond's order in Retail" (of ``Raymond's user record in Retail``), "the
-    order in Retail of the sender of the message" (of ``the user record in Retail of the
-    sender of the message``), "that user's order" (of ``that user``); None for other names."""
-    own = re.fullmatch(r"(\S+'s) [\w ]+ record( in .+)?", of)
+    (``of``): "Raymond's order in Retail" (of ``Raymond's user account in Retail``), "the
+    order in Retail belonging to the sender of the message" (of ``the user account in
+    Retail of the sender of the message``), "that user's order" (of ``that user``); None
+    for other names."""
+    own = re.fullmatch(r"(\S+'s) [\w ]+ (?:record|account)( in .+)?", of)
     if own:
         return f"{own.group(1)} {noun}{own.group(2) or svc}"
-    held = re.fullmatch(r"the [\w ]+ record( in .+?)? (of the .+)", of)
-    if held:
-        return f"the {noun}{held.group(1) or svc} {held.group(2)}"
+    held = re.fullmatch(r"the [\w ]+ (?:record|account)( in .+?)? of (the .+)", of)
+    if held:  # "the order in Retail belonging to the sender of the message"
+        return f"the {noun}{held.group(1) or svc} belonging to {held.group(2)}"
     short = re.fullmatch(r"(the|that) ([\w ]+?)( in .+)?", of)
     if short:  # "the customer in Telecom" -> "the customer's line in Telecom"
         return f"{short.group(1)} {short.group(2)}'s {noun}{short.group(3) or svc}"
@@ -178,6 +187,9 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
         return ("newest" if kind == "latest" else "oldest"), ""
     if kind in ("latest", "earliest"):
         return "", f"with the {kind} {time_words(name)}"
+    if kind in ("largest", "smallest") and be(words) == "are" and " in " not in words:
+        # a count: "with the most seats", not "with the largest seats"
+        return "", f"with the {'most' if kind == 'largest' else 'fewest'} {words}"
     if kind in ("largest", "smallest"):
         return "", f"with the {kind} {words}"
     if kind == "matching":
@@ -253,6 +265,173 @@ def _join_postmods(parts: Sequence[str]) -> str:
         out.append(f"and {part[5:]}" if part.startswith("with ") and seen_with else part)
         seen_with = seen_with or part.startswith("with ")
     return " ".join(out)
+
+
+# -- a record's values, as a request gives them -----------------------------------------------
+# Fields that hold what a message or comment says: given last, after a colon or "saying".
+_BODY = frozenset(
+    {"body", "body text", "text", "content", "message", "message text", "message body",
+     "text body", "body html", "html body", "comment", "markdown", "body markdown"}
+)  # fmt: skip
+# A new record's name, as people give it ("a task titled ...", "a meeting about ...").
+_TITLES: dict[str, tuple[str, ...]] = {
+    "title": ("titled {p}", "called {p}"),
+    "name": ("called {p}", "named {p}"),
+    "topic": ("titled {p}", "about {p}"),
+    "subject": ("with the subject {p}", "with the subject line {p}"),
+    "summary": ("titled {p}", "summed up as {p}"),
+}
+# A person given in a role, as a verb or preposition: "assigned to Ann", "to Ann".
+_GIVEN_AS = {
+    "assignee": "assigned to {p}",
+    "recipient": "to {p}",
+    "host": "hosted by {p}",
+    "organizer": "organized by {p}",
+    "organiser": "organized by {p}",
+    "owner": "owned by {p}",
+    "author": "as {p}",
+    "sender": "from {p}",
+    "employee": "for {p}",
+    "reporter": "reported by {p}",
+    "cc": "copying {p}",
+}
+_NOTES = frozenset({"notes", "note", "memo", "remarks", "internal note", "internal notes"})
+_LEVELS = frozenset({"priority", "severity", "urgency", "status", "stage", "state"})
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _person_mod(label: str, role: str, who: str, v: int) -> tuple[int, str]:
+    """(rank, words) for a person given in ``role``: "assigned to Ann", "with Ann as
+    interviewer"; the recipient first, then the record's name, then the others."""
+    form = _GIVEN_AS.get(role)
+    if form is not None:
+        return (0 if role == "recipient" else 2), form.format(p=who)
+    many = label.endswith("s") and ", " in who
+    said = said_role(role) + ("s" if many else "")
+    if re.search(r" (?:as|with|whose) ", who):
+        return 2, f"with {said} {who}"  # no "with ... as" inside "with ... as"
+    return 2, f"with {who} as {said}"
+
+
+def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[int, str]:
+    """(rank, words) for one value of a new record or an action: ``title`` -> ``titled
+    "X"``, ``start time`` -> ``starting "..."``, ``notes`` -> ``noting the order number``,
+    a number of a plural field -> ``with 3 seats``, any other -> ``with the cost center
+    "CC-1"`` or ``with the order number as its description``."""
+    low = label.lower()
+    if low in _TITLES and literal:
+        forms = _TITLES[low]
+        return 1, forms[v % len(forms)].format(p=p)
+    if low in _NOTES:
+        if literal:
+            return 5, (f"with the note {p}", f"with {p} in its notes")[v % 2]
+        return 5, (f"noting {p}", f"with {p} in its notes")[v % 2]
+    if low in _LEVELS:
+        return 4, f"with {low} {p}"
+    if low in ("start time", "start date", "start"):
+        return 3, f"starting {p}"
+    if low in ("end time", "end date", "end"):
+        return 3, f"ending {p}"
+    if low in ("due date", "due time", "due"):
+        return 3, f"due {p}"
+    if low == "amount":
+        return 4, f"for {p}"
+    if low == "currency":
+        return 4, f"in {p}"
+    moves = after.split(" ")[0] in ("move", "transfer", "copy")
+    if low.endswith(" id") and not literal and moves:
+        return 4, f"to {p}"  # "move the file to the folder"
+    if not literal:
+        return 4, f"with {p} as its {label}"
+    if _NUMBER.fullmatch(p) and be(label) == "are":
+        return 4, f"with {p} {label}"  # "with 3 rooms"
+    return 4, (f"with the {label} {p}" if p.startswith('"') else f"with {label} {p}")
+
+
+# "create a CTA" and its type said before the noun: 'create a "renewal" CTA'.
+_TYPED = re.compile(r"an? ([\w ]+)")
+_TYPES = frozenset({"type", "kind", "category"})
+# What a new record is put on (a comment on a ticket) or in (a message in a channel),
+# by the last word of its noun and of its parent's; "for" elsewhere.
+_ON = frozenset({"comment", "note", "review", "reaction", "rating", "annotation", "label", "tag"})
+_IN_PLACES = frozenset(
+    {"channel", "thread", "conversation", "project", "folder", "calendar", "board", "list",
+     "space", "workspace", "repository", "repo", "album", "playlist", "group", "chat"}
+)  # fmt: skip
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in ("a", "e", "i", "o") else "a"
+
+
+def _no_new(summary: str) -> str:
+    """Drop "new" from a summary ("add a new task" -> "add a task"): whatever a request
+    creates is new."""
+    return re.sub(r"\ban? new (\w)", lambda m: f"{_article(m.group(1))} {m.group(1)}", summary)
+
+
+def _owner_word(rest: str, owners: Sequence[str]) -> str:
+    """The word before a new record's parent: a comment "on" a ticket, a message "in" a
+    channel, else "for"."""
+    made = rest.split(" for ")[0].split(" ")[-1]
+    parent = owners[0].split(" ")[-1] if owners else ""
+    if made in _ON:
+        return "on"
+    if parent in _IN_PLACES:
+        return "in"
+    return "for"
+
+
+# The parts of a postal address, in the order people write them.
+_ADDRESS_PARTS = {
+    "address1": 0, "address 1": 0, "address line 1": 0, "line1": 0, "line 1": 0, "street": 0,
+    "street address": 0, "address2": 1, "address 2": 1, "address line 2": 1, "line2": 1,
+    "line 2": 1, "city": 2, "town": 2, "state": 3, "province": 3, "region": 3, "county": 3,
+    "zip": 4, "zip code": 4, "postal code": 4, "postcode": 4, "country": 5,
+    "country code": 5,
+}  # fmt: skip
+
+
+def one_address(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """An address given as one value, as a person writes it: ``address1 "1 Main St"``,
+    ``city "Leeds"``, ``zip "LS1"`` -> ``address "1 Main St", "Leeds", "LS1"`` (street, then
+    city, region, postcode, country), not six fields set one by one. Fewer than three
+    parts, or no street and city among them, stay as they are."""
+    parts: dict[int, tuple[int, str, str]] = {}
+    prefix = None
+    for i, (label, phrase) in enumerate(pairs):
+        for part, rank in _ADDRESS_PARTS.items():
+            head = label[: -len(part)] if label.endswith(part) else None
+            if head is None or (head and not head.endswith(" ")) or not phrase.startswith('"'):
+                continue
+            if prefix in (None, head):
+                prefix = head
+                parts[i] = (rank, label, phrase)
+            break
+    ranks = {rank for rank, _, _ in parts.values()}
+    if len(parts) < 3 or not {0, 2} <= ranks:
+        return list(pairs)
+    said = ", ".join(phrase for _, _, phrase in sorted(parts.values()))
+    first = min(parts)
+    out = [pair for i, pair in enumerate(pairs) if i not in parts]
+    out.insert(first, (f"{prefix or ''}address", said))
+    return out
+
+
+def _with_joined(parts: Sequence[str]) -> list[str]:
+    """Runs of ``with A``, ``with B`` said once: ``with A and B``."""
+    out: list[str] = []
+    run: list[str] = []
+    for part in [*parts, ""]:
+        if part.startswith("with "):
+            run.append(part[5:])
+            continue
+        if run:
+            out.append("with " + _join(run))
+            run = []
+        if part:
+            out.append(part)
+    return out
 
 
 class Writer:
@@ -338,10 +517,12 @@ class Writer:
             return None
         t = self.plan[0]["text"]
         said = t.get("search") or next((p for _, p in t.get("by") or ()), None)
+        select = self.plan[0].get("select") or {}
+        same = select.get("rule") == "matching" and f'"{select.get("value")}"' == said
         if (
             t.get("kind") == "lookup"
             and t.get("label") in self.records
-            and not self.plan[0].get("select")
+            and (not select or same)  # ("the server "ns1"" matched by that very name)
             and isinstance(said, str)
             and f"{t.get('noun')} {said}" in goal
             and len(t.get("by") or ()) <= 1
@@ -467,7 +648,7 @@ class Writer:
             if self.subject is not None and search == self.subject.said:
                 owner = f"{self.subject.first}'s"
                 if noun in _RECORD_NOUNS:
-                    head += " record"  # "Jeffrey's user record", not "Jeffrey's user"
+                    head += _entry(noun)  # "Jeffrey's user account", not "Jeffrey's user"
             elif _LITERAL.search(search):
                 posts.append(search if search.startswith('"') else f"matching {search}")
             else:
@@ -479,14 +660,14 @@ class Writer:
             if possessor and not owner:
                 owner = possessor
                 if person_role(str(fwords)) == "" and noun in _RECORD_NOUNS:
-                    head += " record"  # "John's user record", not "John's user"
+                    head += _entry(noun)  # "John's user account", not "John's user"
             elif possessor:
                 posts.append(f"whose {fwords} is {self.ref(str(phrase))}")
             elif clause:
                 posts.append(clause)
                 own = person_role(str(fwords)) == "" and clause.startswith("of ")
-                if own and noun in _RECORD_NOUNS and not head.endswith(" record"):
-                    head += " record"  # "the customer record of the order's customer"
+                if own and noun in _RECORD_NOUNS and not head.endswith(_entry(noun)):
+                    head += _entry(noun)  # "the customer record of the order's customer"
         tail = _join_postmods(posts)
         det = owner or "the"
         # Named after what the phrase nests: "the expense of Ronald's expense report in
@@ -496,6 +677,8 @@ class Writer:
             return f"{det} {head}{svc}" + (f" {post}" if post else "")
         if len(self.introduced) == before:
             # Nothing new named inside: the service closes the phrase, the rule follows.
+            if post and self.variant % 2 == 0:
+                return f"{det} {head} {tail}{svc} {post}"  # "... in Helpdesk whose channel is"
             return f"{det} {head} {tail}{svc}" + (f" (the one {post})" if post else "")
         if post:  # a long tail: the rule before it, so that it cannot attach inside
             return f"{det} {head}{svc} {post} among those {tail}"
@@ -513,7 +696,11 @@ class Writer:
                 if wrote and noun in _PLACES:
                     # "the channel where Jessica wrote", not "the channel of the message
                     # written by Jessica"
-                    return f"the {base}{svc} where {wrote['who']} wrote"
+                    who, _, where = str(wrote["who"]).rpartition(" in ")
+                    if not who or where not in self.named:  # no service in the name
+                        who, where = str(wrote["who"]), ""
+                    # "where Megan wrote in Chat", not "where Megan in Chat wrote"
+                    return f"the {base}{svc} where {who} wrote" + (f" in {where}" if where else "")
                 return f"the {base}{svc} of {of}"
         m = re.fullmatch(rf"the {re.escape(noun)} (listed on|of) the (.+)", via)
         if m and m.group(2) in self.records:
@@ -586,7 +773,12 @@ class Writer:
         """``the ticket's assignee`` once the ticket is known, else ``the assignee of
         <the ticket in full>``."""
         if label in self.introduced:
-            return f"the {self.called(label)}'s {what}"
+            name = self.called(label)
+            head = name.split(" ")[-1]
+            if what.startswith(head + " "):
+                # "the invoice's number", not "the invoice's invoice number"
+                return f"the {name}'s{what[len(head) :]}"
+            return f"the {name}'s {what}"
         return f"the {what} of {self.np(label)}"
 
     def ref(self, phrase: str, k: int = 0) -> str:
@@ -613,63 +805,139 @@ class Writer:
         return text[:at] + replacement + text[at + len(needle) :]
 
     # -- sentences ---------------------------------------------------------------------------
-    def values(self, pairs: Sequence[Sequence[str]], k: int, after: str = "") -> str:
-        """`` (topic: "Check-in"; host email: ...)`` or ``, with topic "Check-in", ...``;
-        never a second parenthesis right after ``after``'s."""
-        shown = [(_label(str(label)), self.ref(str(phrase), k)) for label, phrase in pairs]
-        if not shown:
-            return ""
-        plain = all(not re.search(r" (?:at|ID|on|by|in|to)$", label) for label, _ in shown)
-        paren = (self.variant + k) % 2 == 0 or not plain or any(", " in p for _, p in shown)
-        if paren and not after.endswith(")"):
-            return " (" + "; ".join(f"{label}: {p}" for label, p in shown) + ")"
-        if paren:
-            return ", with " + "; ".join(f"{label}: {p}" for label, p in shown)
-        return ", with " + _join([f"{label} {p}" for label, p in shown])
+    def person(self, raw: str, k: int) -> str:
+        """A value that holds a person, as the person: ``the owner email of the contact`` ->
+        "the contact's owner" (whose address the agent reads off), not the field dumped."""
+        m = re.fullmatch(r"the (.+) of the (.+)", raw)
+        if m and m.group(2) in self.records:
+            role = person_role(m.group(1))
+            if role and role not in _BARE_ROLES:
+                return self._of(said_role(role), m.group(2))
+        return self.ref(raw, k)
 
-    def threshold(self, th: Note | None, target: str | None, k: int) -> str:
-        if not th:
-            return ""
-        v = (self.variant + k) % 3
-        if th.get("policy"):
-            service = str(th["service"])
-            self.named.add(service)
-            for rec in self.records.values():
-                if rec.note.get("search") == th["policy"] and rec.label not in self.introduced:
-                    self.introduced.add(rec.label)
-                    self.alias[rec.label] = "policy note"
-            note = f"our policy note {th['policy']} in {service}"
-            return (
-                f" Set its {th['param']} as {note} says.",
-                f" For its {th['param']}, follow {note}.",
-                f" Its {th['param']} is whatever {note} says it should be.",
-            )[v]
+    def values(
+        self, pairs: Sequence[Sequence[str]], k: int, after: str = "", owned: bool = False
+    ) -> str:
+        """A new record's (or an action's) values as a person gives them: `` titled "X",
+        assigned to Ann ("ann@...") with priority "p2": "body"``, never a ``label: value``
+        list. ``after``: the words before; ``owned``: they end in the record it is for (a
+        comma then, so that "with ..." cannot attach to that record)."""
+        mods: list[tuple[int, str]] = []
+        body: str | None = None
+        v = self.variant + k
+        for label, raw in one_address([(_label(str(a)), str(b)) for a, b in pairs]):
+            role = person_role(label)
+            literal = bool(_LITERAL.search(raw)) or raw in _YES_NO
+            if label in _BODY and literal and body is None:
+                body = raw  # what it says comes last
+            elif role and not literal:
+                mods.append(_person_mod(label, role, self.person(raw, k), v))
+            elif role:
+                mods.append(_person_mod(label, role, raw, v))
+            else:
+                mods.append(_value_mod(label, self.ref(raw, k), literal, after, v))
+        mods.sort(key=lambda m: m[0])
+        parts = _with_joined([text for _, text in mods])
+        out = ""
+        if parts:
+            out = (", " if owned else " ") + ", ".join(parts)
+        if body is not None:
+            if owned or not parts:
+                out += (f": {body}", f" saying {body}")[0 if owned else v % 2]
+            elif v % 2 == 0:
+                out += f", saying {body}"
+            else:  # "with the subject "X" and the text "Y"", not "with ..., with ..."
+                out += (" and" if parts[-1].startswith("with ") else ", with") + f" the text {body}"
+        return out
+
+    def _policy(self, th: Note) -> str:
+        """``our policy note "X" in Docs``, the note then known as "the policy note"."""
+        service = str(th["service"])
+        self.named.add(service)
+        for rec in self.records.values():
+            if rec.note.get("search") == th["policy"] and rec.label not in self.introduced:
+                self.introduced.add(rec.label)
+                self.alias[rec.label] = "policy note"
+        return f"our policy note {th['policy']} in {service}"
+
+    def _read(self, th: Note, target: str | None, k: int) -> tuple[str, str]:
+        """(the value a rule compares, "is"/"are"): ``its story points``, ``are``."""
         of = str(th.get("of", ""))
         if target is not None and of == f"the {target}":
             read = f"its {th['field']}"
         else:
             read = self.ref(f"the {th['field']} of {of}", k)
-        param, limit, above, otherwise = th["param"], th["limit"], th["above"], th["otherwise"]
-        is_ = be(str(th["field"]))  # "its story points are above 3"
+        return read, be(str(th["field"]))  # "its story points are above 3"
+
+    def threshold(self, th: Note | None, target: str | None, k: int) -> str:
+        if not th:
+            return ""
+        v = (self.variant + k) % 3
+        param = th["param"]
+        if th.get("policy"):
+            note = self._policy(th)
+            return (
+                f" Set its {param} as {note} says.",
+                f" For its {param}, follow {note}.",
+                f" Check {note} for what its {param} should be.",
+            )[v]
+        read, is_ = self._read(th, target, k)
+        limit, above, otherwise = th["limit"], th["above"], th["otherwise"]
         return (
-            f" If {read} {is_} above {limit}, its {param} must be {above}; otherwise {otherwise}.",
+            f" If {read} {is_} above {limit}, its {param} should be {above};"
+            f" otherwise {otherwise}.",
             f" Its {param} should be {above} if {read} {is_} above {limit}, and {otherwise}"
             " if not.",
             f" For its {param}: {above} when {read} {is_} above {limit}, {otherwise} otherwise.",
         )[v]
 
+    def ruled(self, th: Note, name: str, target: str | None, k: int) -> str:
+        """An update that only sets a field by a rule, in one clause: "set the priority of
+        the issue to "high" if its story points are above 3, or to "low" if not", not
+        "update the issue. Its priority should be ..."."""
+        v = (self.variant + k) % 2
+        what = f"its {th['param']}" if name == "it" else f"the {th['param']} of {name}"
+        if th.get("policy"):
+            note = self._policy(th)
+            return (f"set {what} as {note} says", f"set {what} according to {note}")[v]
+        read, is_ = self._read(th, target, k)
+        limit, above, otherwise = th["limit"], th["above"], th["otherwise"]
+        return (
+            f"set {what} to {above} if {read} {is_} above {limit}, or to {otherwise} if not",
+            f"set {what}: {above} if {read} {is_} above {limit}, otherwise {otherwise}",
+        )[v]
+
     def create(self, t: Note, k: int) -> str:
-        summary = str(t["summary"])
+        summary = _no_new(str(t["summary"]))
+        pairs = list(t.get("values") or ())
         verb, _, rest = summary.partition(" ")
         if verb == "create" and rest:
             noun = rest.split(" ")[-1]
             choices = _CREATE_VERBS.get(noun, ("create", "add", "create"))
-            summary = f"{choices[(self.variant + k) % len(choices)]} {rest}"
-        core = summary + self._in(str(t["service"]), rest.split(" for ")[0])
-        owners = [self.ref(str(p), k) for p in t.get("for") or ()]
+            verb = choices[(self.variant + k) % len(choices)]
+            summary = f"{verb} {rest}"
+        kind = _TYPED.fullmatch(rest)
+        typed = next((p for p in pairs if str(p[0]) in _TYPES and _LITERAL.search(str(p[1]))), None)
+        if kind and typed is not None:
+            # 'create a "renewal" CTA', not "create a CTA, with type "renewal""
+            said = str(typed[1])
+            summary = f"{verb} {_article(said.strip(chr(34)))} {said} {kind.group(1)}"
+            pairs.remove(typed)
+        service = str(t["service"])
+        was_named = service in self.named
+        parents = [str(p) for p in t.get("for") or ()]
+        known = all(p.removeprefix("the ") in self.introduced for p in parents)
+        owners = [self.ref(p, k) for p in parents]
+        # The service at the record it is for, where that names it: "a comment on Kim's
+        # ticket in Helpdesk", not "a comment in Helpdesk on Kim's ticket in Helpdesk";
+        # after a record already named: "a comment on the issue in Issue Tracker".
+        named_by_owner = not was_named and service in self.named
+        svc = "" if named_by_owner else self._in(service, rest.split(" for ")[0])
+        core = summary if owners and known else summary + svc
         if owners:
-            core += " for " + _join(owners)
-        return core + self.values(t.get("values") or (), k, core)
+            core += f" {_owner_word(rest, parents)} " + _join(owners)
+            core += svc if known else ""
+        return core + self.values(pairs, k, core, owned=bool(owners))
 
     def target(self, t: Note, k: int, it: bool) -> tuple[str | None, str]:
         """(the written record's label, how this sentence names it)."""
@@ -683,11 +951,14 @@ class Writer:
 
     def update(self, t: Note, k: int, it: bool) -> str:
         label, name = self.target(t, k, it)
-        every = [(_label(str(lab)), self.ref(str(p), k)) for lab, p in t.get("values") or ()]
+        every = one_address(
+            [self._set_pair(str(lab), str(p), k) for lab, p in t.get("values") or ()]
+        )
         pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
         flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
-        handed = _handed_over(pairs) if not flags else None
+        given = [(_label(str(a)), str(b)) for a, b in t.get("values") or () if b not in _YES_NO]
+        handed = _handed_over(given) if not flags else None
         if handed is not None:
             role, who = handed
             core = (
@@ -697,10 +968,12 @@ class Writer:
                 if _role_in(name, role)
                 else f"make {who} the {role} of {name}"
             )
+        elif not pairs and not flags and isinstance(t.get("threshold"), Mapping):
+            return self.ruled(t["threshold"], name, label, k) + "."
         elif not pairs:
             core = flag_clauses(flags, name) if flags else f"update {name}"
         elif v == 0:
-            core = f"update {name}: set " + _join([f"{lab} to {p}" for lab, p in pairs])
+            core = f"update {name}: set " + _join([f"the {lab} to {p}" for lab, p in pairs])
         elif v == 1:
             its = [f"its {lab} {be(lab)} {p}" for lab, p in pairs]
             core = f"change {name} so that " + _join(its)
@@ -709,7 +982,7 @@ class Writer:
         elif len(pairs) == 1:
             core = f"set the {pairs[0][0]} of {name} to {pairs[0][1]}"
         else:
-            core = f"on {name}, set " + _join([f"{lab} to {p}" for lab, p in pairs])
+            core = f"on {name}, set " + _join([f"the {lab} to {p}" for lab, p in pairs])
         if pairs and flags:  # "mark the message as unread and starred", after the values
             core += ", and " + flag_clauses(flags, "it")
         if self._asked_by_subject(name, pairs) and not t.get("threshold") and not t.get("unasked"):
@@ -717,6 +990,20 @@ class Writer:
             their = "their " + name[len(first) + 3 :]  # "as Ann asked, update their order"
             core = f"as {first} asked, " + core.replace(name, their, 1)
         return core + "." + self.threshold(t.get("threshold"), label, k)
+
+    def _set_pair(self, label: str, raw: str, k: int) -> tuple[str, str]:
+        """(field, value) of an update as a request says them: a person field by its role
+        ("set the assignee to Ann (...)", "to the issue's reporter"), not "assignee email"."""
+        said = _label(label)
+        role = person_role(said)
+        if not role or raw in _YES_NO:
+            return said, self.ref(raw, k)
+        if _NAMED_COLLEAGUE.fullmatch(raw):
+            return said_role(role), raw
+        m = re.fullmatch(r"the (.+) of the (.+)", raw)
+        if m and m.group(2) in self.records and person_role(m.group(1)):
+            return said_role(role), self.person(raw, k)
+        return said, self.ref(raw, k)
 
     def _asked_by_subject(self, name: str, pairs: list[tuple[str, str]]) -> bool:
         """Whether an update sets values on the subject's own record that nothing else

@@ -167,8 +167,18 @@ def render_instruction(
     if unnamed:  # a found record nothing mentions: say to find it, where the plan does
         text, unnamed = write_centric(plan, guards, answers, goal, variant, unnamed)
     if unnamed or any(lit not in text for lit in required_literals(plan)):
-        return introduce_once(_narrate(plan, guards, answers, goal, variant))
-    return introduce_once(text)
+        return end_quotes(introduce_once(_narrate(plan, guards, answers, goal, variant)))
+    return end_quotes(introduce_once(text))
+
+
+# A sentence that ends on a quote that ends its own sentence: ``saying "Done."``.
+_QUOTE_END = re.compile(r'(?<=[.!?]")\.(?=\s|$)')
+
+
+def end_quotes(text: str) -> str:
+    """One full stop where a quoted text ends the sentence: ``saying "All done."``, not
+    ``saying "All done.".`` (the quote, a stated literal, stays whole)."""
+    return _QUOTE_END.sub("", text)
 
 
 # A person stated with their e-mail: ``Gary Chambers ("gary.chambers@changfisher.com")``.

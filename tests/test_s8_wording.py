@@ -1,0 +1,264 @@
+"""Requests that read like a person's, not like a record's fields dumped: a new record's
+values said as a request gives them ("a task titled ..., assigned to Ann, noting the
+order's number"), an e-mail "to" a person "saying" its text, a comment "on" its record,
+a rule-only update in one sentence, an address as one value, one full stop after a quote."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from library.compose.referring import _listed, _rule_words, one_address
+from library.compose.render import end_quotes, render_instruction, required_literals
+
+SABRINA = 'Sabrina Leon ("sabrina.leon@changfisher.com")'
+GOAL = 'Edward Cook ("edward.cook@myers.com.au") got in touch about a refund.'
+# "label: value" lists and field names read aloud, which no person writes
+_DUMPED = re.compile(r"\((?:[a-z][\w ]*): |\b(?:assignee|host|owner|body) email\b|body text")
+
+
+def _step(tool: str, text: dict[str, Any], stated: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A plan step as composition writes it (``stated`` arguments from the user)."""
+    return {
+        "tool": tool,
+        "write": text["kind"] not in ("lookup", "fetch"),
+        "arguments": dict(stated or {}),
+        "binds": {name: {"from": "user"} for name in stated or {}},
+        "text": {"service": tool.split(".")[0].title(), **text},
+    }
+
+
+def _find(tool: str, noun: str, by: list[list[str]], **more: Any) -> dict[str, Any]:
+    text = {"kind": "lookup", "noun": noun, "nouns": f"{noun}s", "label": noun, "by": by}
+    return _step(tool, {**text, **more})
+
+
+_ORDER = _find(
+    "storefront.list_orders", "order", [["customer email", '"edward.cook@myers.com.au"']]
+)
+
+
+def _task(values: list[list[str]], refund: bool = False) -> list[dict[str, Any]]:
+    """Find Edward's order (``refund``: refund it first), then add a task."""
+    note = {"kind": "create", "summary": "add a new task", "label": "new task", "values": values}
+    done = [_step("storefront.refund", {"kind": "action", "summary": "refund the order"})]
+    stated = {"title": values[0][1].strip('"')}
+    return [_ORDER, *(done if refund else []), _step("todo.create_task", note, stated)]
+
+
+def _render(plan: list[dict[str, Any]], variant: int, goal: str = GOAL) -> str:
+    text = render_instruction(plan, goal=goal, variant=variant)
+    for lit in required_literals(plan):
+        assert lit in text, (lit, text)
+    return text
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_a_new_record_s_values_are_said_as_a_request(variant: int) -> None:
+    """ "add a task titled "X", assigned to Sabrina (...), with priority "p4", noting the
+    order's number", not "add a new task (title: ...; assignee email: ...; notes: ...)"."""
+    values = [["title", '"Refund issued"'], ["notes", "the order number of the order"],
+              ["assignee email", SABRINA], ["priority", '"p4"']]  # fmt: skip
+    text = _render(_task(values, refund=True), variant)
+    assert not _DUMPED.search(text), text
+    assert "a new task" not in text and "a task in Todo" in text, text
+    assert re.search(r'(?:titled|called) "Refund issued"', text), text
+    assert f"assigned to {SABRINA}" in text and 'priority "p4"' in text, text
+    assert "noting the order's number" in text or "the order's number in its notes" in text
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_an_email_goes_to_a_person_with_its_text_last(variant: int) -> None:
+    """ "send an email to the owner of Edward's contact in CRM, with the subject "X",
+    saying "Y"", not "(recipient: the owner email of ...; subject: ...; body text: ...)"."""
+    contact = _find("crm.list_contacts", "contact", [["email", '"edward.cook@myers.com.au"']])
+    values = [["recipient", "the owner email of the contact"],
+              ["subject", '"About your refund"'], ["body text", '"It is done."']]  # fmt: skip
+    note = {"kind": "create", "summary": "send a new email", "label": "new email", "values": values}
+    stated = {"subject": "About your refund", "body_text": "It is done."}
+    plan = [contact, _step("mail.send", note, stated)]
+    text = _render(plan, variant)
+    assert not _DUMPED.search(text) and "recipient" not in text, text
+    assert "end an email in Mail to the owner of Edward's contact record in Crm" in text, text
+    assert re.search(r'subject(?: line)? "About your refund"', text), text
+    assert text.endswith(('saying "It is done."', 'the text "It is done."')), text
+    assert not re.search(r"with the subject[^,]*, with", text), text  # "with ... and the text"
+
+
+def test_a_comment_is_on_its_record_and_says_its_text() -> None:
+    doc = _find("docs.list_documents", "document", [["owner email", '"edward.cook@myers.com.au"']])
+    note = {"kind": "create", "summary": "create a comment", "label": "comment",
+            "for": ["the document"], "values": [["body", '"Handed over."']]}  # fmt: skip
+    plan = [doc, _step("docs.create_comment", note, {"body": "Handed over."})]
+    for variant in range(4):
+        text = _render(plan, variant)
+        assert re.search(r'comment on the document [^.]*: "Handed over."$', text), text
+        assert "comment for" not in text and "(body" not in text, text
+
+
+def test_a_type_is_said_before_the_noun() -> None:
+    account = _find("cs.list_accounts", "account", [["name", '"Acme"']])
+    values = [["type", '"expansion"'], ["reason", '"Asked"']]
+    note = {"kind": "create", "summary": "create a CTA", "label": "new CTA",
+            "for": ["the account"], "values": values}  # fmt: skip
+    plan = [account, _step("cs.create_cta", note, {"type": "expansion", "reason": "Asked"})]
+    text = _render(plan, 0, goal='The account "Acme" needs a follow-up.')
+    assert 'an "expansion" CTA' in text and "type" not in text, text
+
+
+def _issue_update(threshold: dict[str, Any]) -> list[dict[str, Any]]:
+    issue = _find("issues.list", "issue", [["assignee email", '"edward.cook@myers.com.au"']])
+    note = {"kind": "update", "target": "the issue", "values": [], "threshold": threshold}
+    return [issue, _step("issues.update", note)]
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_an_update_by_a_rule_alone_is_one_sentence(variant: int) -> None:
+    """ "Set the priority of the issue ... to "high" if its story points are above 3, or to
+    "low" if not", not "Update the issue .... Its priority should be ..."."""
+    rule = {"param": "priority", "field": "story points", "of": "the issue", "limit": 3,
+            "above": '"high"', "otherwise": '"low"'}  # fmt: skip
+    text = _render(_issue_update(rule), variant)
+    assert re.search(r"\b[Ss]et the priority of the issue assigned to Edward", text), text
+    assert "Update the issue" not in text and text.count(". ") == 1, text
+    policy = {"param": "priority", "policy": '"Priority policy"', "service": "Docs"}
+    text = _render(_issue_update(policy), variant)
+    assert re.search(r'[Ss]et the priority of the issue [^.]* our policy note "Priority', text)
+
+
+def test_a_record_s_own_name_is_not_said_twice() -> None:
+    """ "the order's number", not "the order's order number"."""
+    plan = _task([["title", '"X"'], ["notes", "the order number of the order"]], refund=True)
+    text = _render(plan, 0) + _render(plan, 1)
+    assert "order's order number" not in text and "the order's number" in text, text
+
+
+def test_a_count_is_most_or_fewest() -> None:
+    assert _rule_words({"rule": "largest", "field": "seats"}) == ("", "with the most seats")
+    assert _rule_words({"rule": "smallest", "field": "story_points"}) == (
+        "",
+        "with the fewest story points",
+    )
+    assert _rule_words({"rule": "largest", "field": "amount"}) == ("", "with the largest amount")
+
+
+def test_an_address_is_one_value() -> None:
+    """ "set the address to "1 Main St", "Unit 7", "Leeds", "LS1 4AP", "GB"", not six
+    fields set one by one; too few parts stay fields."""
+    pairs = [("zip", '"LS1 4AP"'), ("address1", '"1 Main St"'), ("address2", '"Unit 7"'),
+             ("city", '"Leeds"'), ("country", '"GB"'), ("note", '"Leave it"')]  # fmt: skip
+    assert one_address(pairs) == [
+        ("address", '"1 Main St", "Unit 7", "Leeds", "LS1 4AP", "GB"'),
+        ("note", '"Leave it"'),
+    ]
+    assert one_address(pairs[:2]) == pairs[:2]
+    shipping = [("shipping address1", '"1 Main"'), ("shipping city", '"Leeds"'),
+                ("shipping zip", '"LS1"')]  # fmt: skip
+    assert one_address(shipping) == [("shipping address", '"1 Main", "Leeds", "LS1"')]
+    note = {"kind": "update", "target": "the order", "values": [[a, b] for a, b in pairs[:5]]}
+    plan = [_ORDER, _step("storefront.update", note, {"zip": "LS1 4AP"})]
+    text = _render(plan, 0)
+    assert 'the address to "1 Main St", "Unit 7", "Leeds", "LS1 4AP", "GB"' in text, text
+    assert "city" not in text and "zip" not in text, text
+
+
+def test_a_quoted_sentence_ends_once() -> None:
+    assert end_quotes('Reply: "All done." Then stop.') == 'Reply: "All done." Then stop.'
+    assert end_quotes('Reply: "All done.". Then "p4".') == 'Reply: "All done." Then "p4".'
+    assert end_quotes('Say "Why?".') == 'Say "Why?"'
+    plan = _task([["title", '"Done."']])
+    for variant in range(4):
+        assert not _render(plan, variant).endswith('.".'), variant
+
+
+def test_the_opening_s_record_matched_by_that_name_is_not_described_again() -> None:
+    """ "The server "ns1" ... add a TSIG key for the server", not "... for the server with
+    domain "ns1"" when a matching rule picks it by the very value the opening names."""
+    server = _find("powerdns.list_servers", "server", [["domain", '"ns1.example.com"']])
+    server["select"] = {"rule": "matching", "field": "domain", "value": "ns1.example.com"}
+    note = {"kind": "create", "summary": "add a TSIG key", "label": "tsigkey",
+            "for": ["the server"], "values": [["name", '"ci"']]}  # fmt: skip
+    plan = [server, _step("powerdns.create_tsigkey", note, {"name": "ci"})]
+    text = _render(plan, 0, goal='The server "ns1.example.com" needs a new key.')
+    assert "with domain" not in text and "for the server in Powerdns" in text, text
+
+
+def test_a_record_of_a_person_reached_through_another_belongs_to_them() -> None:
+    held = "the user record in Retail of the sender of the message"
+    assert _listed("order", held, "") == (
+        "the order in Retail belonging to the sender of the message"
+    )
+
+
+def test_a_person_field_of_an_update_is_said_by_its_role() -> None:
+    """ "set the assignee to Sabrina (...) and the priority to "high"", not "set assignee
+    email to ..."; "reassign it to the issue's reporter", not "its reporter email"."""
+    issue = _find("issues.list", "issue", [["assignee email", '"edward.cook@myers.com.au"']])
+    note = {"kind": "update", "target": "the issue",
+            "values": [["assignee email", SABRINA], ["priority", '"high"']]}  # fmt: skip
+    text = _render([issue, _step("issues.update", note, {"priority": "high"})], 0)
+    assert f"set the assignee to {SABRINA} and the priority to" in text, text
+    reporter = "the reporter email of the issue"
+    values = [["owner email", reporter], ["priority", '"high"']]
+    note = {"kind": "update", "target": "the issue", "values": values}
+    text = _render([issue, _step("issues.update", note, {"priority": "high"})], 0)
+    assert "set the owner to the issue's reporter and the priority to" in text, text
+
+
+def test_a_channel_is_where_its_writer_wrote() -> None:
+    """ "a message in the channel where Megan wrote in Chat", not "where Megan in Chat
+    wrote"."""
+    message = _find("chat.list_messages", "message", [["author email", '"megan@x.com"']])
+    channel = _step(
+        "chat.get_channel",
+        {
+            "kind": "fetch",
+            "noun": "channel",
+            "label": "channel",
+            "via": "the channel ID of the message",
+        },
+    )
+    note = {"kind": "create", "summary": "add a new message", "label": "new message",
+            "for": ["the channel"], "values": [["text", '"All done."']]}  # fmt: skip
+    plan = [message, channel, _step("chat.post", note, {"text": "All done."})]
+    text = _render(plan, 0, goal='Megan ("megan@x.com") asked me to help.')
+    assert "where Megan wrote in Chat" in text, text
+
+
+@pytest.mark.parametrize("variant", [0, 2])
+def test_a_rule_after_a_short_name_needs_no_brackets(variant: int) -> None:
+    issue = _find("issues.list", "issue", [["assignee email", '"edward.cook@myers.com.au"']])
+    issue["select"] = {"rule": "latest", "field": "due_date"}
+    note = {"kind": "update", "target": "the issue", "values": [["priority", '"high"']]}
+    text = _render([issue, _step("issues.update", note, {"priority": "high"})], variant)
+    assert "(the one" not in text and "in Issues with the latest due date" in text, text
+
+
+def test_a_comment_on_a_record_already_named_says_its_service_after_it() -> None:
+    """Comments in Docs and in Issues: "a comment on the document in Docs", not "a comment
+    in Docs on the document"."""
+    doc = _find("docs.list_documents", "document", [["owner email", '"edward.cook@myers.com.au"']])
+    issue = _find("issues.list", "issue", [["assignee email", '"edward.cook@myers.com.au"']])
+    plan = [doc, issue]
+    for noun, service in (("document", "docs"), ("issue", "issues")):
+        done = {"kind": "action", "summary": f"archive the {noun}"}
+        plan.append(_step(f"{service}.archive", done))
+    for noun, service in (("document", "docs"), ("issue", "issues")):
+        note = {"kind": "create", "summary": "create a comment", "label": f"{noun} comment",
+                "for": [f"the {noun}"], "values": [["body", '"Seen."']]}  # fmt: skip
+        plan.append(_step(f"{service}.comment", note, {"body": "Seen."}))
+    text = _render(plan, 0)
+    assert "comment on the document in Docs" in text and " issue in Issues: " in text, text
+    assert "comment in Docs" not in text, text
+
+
+def test_a_person_s_user_entry_is_their_account() -> None:
+    """ "Suspend Jeffrey's user account in Identity", not "Jeffrey's user record"; their
+    order is still "Jeffrey's order"."""
+    user = _find("identity.list_users", "user", [["email", '"edward.cook@myers.com.au"']])
+    plan = [user, _step("identity.suspend", {"kind": "action", "summary": "suspend the user"})]
+    text = _render(plan, 0)
+    assert "Suspend Edward's user account in Identity." in text, text
+    assert _listed("order", "Edward's user account in Retail", "") == "Edward's order in Retail"
