@@ -17,7 +17,6 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.coherence import (
-    AWAY_STATES,
     CALLS_OFF,
     FINAL,
     already_begun,
@@ -660,13 +659,7 @@ class Binding(WalkState):
     def _away(self) -> frozenset[str]:
         """The e-mails of colleagues a person record of theirs says are away or gone (an
         Identity user suspended, an employee on leave or terminated), in the world as seeded."""
-        if self._away_memo is None:
-            self._away_memo = frozenset(
-                email.casefold()
-                for row in self.person_rows()
-                if isinstance(email := row.get("email"), str) and status_of(row) in AWAY_STATES
-            )
-        return self._away_memo
+        return self.env.away_in(self.base)
 
     def leaver_department(self) -> str | None:
         """The department of the colleague a hand-over is for (None outside one, or where

@@ -21,7 +21,9 @@ class ComposeConfig:
     p_threshold: float = 1.0  # let a value read decide a value written (where one can)
     p_distractor: float = 0.3  # add a near-duplicate the lookup must not return
     p_collection_guard: float = 0.3  # forbid writes to a collection the task only reads
-    p_answer: float = 0.8  # ask for a value in the final reply
+    # Ask for a value in the final reply wherever one bears on the work and a decoy's value
+    # could be confused with it (most tasks have none: 0.8 left answers at 23.8% of 1,000).
+    p_answer: float = 1.0
     p_house_rule: float = 0.3  # state a threshold in a policy note instead of the request
     max_matches: int = 5  # a lookup returning more than this is too vague for a task
     tries_per_step: int = 24
@@ -71,8 +73,9 @@ class ComposeConfig:
     # while one runs under its floor, workflows whose tasks carry it are drawn more often,
     # those whose tasks never do less (at most ``floor_odds`` times either way: 1.6 left the
     # hard band at 19.6% once a leaver's work is of their department, 2.0 took threshold and
-    # answer under 25%; 1.8 gives 21.1%, 26.7%, 26.7% on 1,000 tasks, seed 0).
-    floors: tuple[tuple[str, float], ...] = (("threshold", 0.28), ("answer", 0.28), ("hard", 0.22))
+    # answer under 25%; 1.8 gives 21.1%, 26.7%, 26.7% on 1,000 tasks, seed 0). With long walks
+    # that wander stopped early, a threshold floor of 0.28 gave 25.8%; 0.30 gives 26.3%.
+    floors: tuple[tuple[str, float], ...] = (("threshold", 0.30), ("answer", 0.28), ("hard", 0.22))
     floor_odds: float = 1.8
 
     def hard(self) -> ComposeConfig:

@@ -200,7 +200,6 @@ class WalkState:
         self.call_answers: set[str] = set()  # who a reply being bound goes to (the sender)
         self.successor: Bound | None = None  # who takes over a leaver's work (offboarding)
         self.staff_roles: dict[str, Any] = {}  # staff role -> the colleague holding it
-        self._away_memo: frozenset[str] | None = None  # see ``Binding._away``
         self.pending_sources: list[int] = []  # policy-note steps the step being built uses
         self.house_rules: list[dict[str, Any]] = []  # rules moved into the environment
         self.motif: Motif | None = None  # the workflow the walk carries out

@@ -1159,11 +1159,13 @@ def _tokens_of(name: str) -> tuple[str, ...]:
 _tokens = tokens
 
 
+@functools.cache  # asked of every collection for every attempt of every walk
 def is_person_resource(resource: str) -> bool:
     noun = singular("_".join(_tokens(resource)))
     return noun in _PERSON_RESOURCES or noun.split("_")[-1] in _PERSON_RESOURCES
 
 
+@functools.cache
 def is_staff_resource(resource: str) -> bool:
     noun = singular("_".join(_tokens(resource)))
     return noun in STAFF_RESOURCES or noun.split("_")[-1] in STAFF_RESOURCES

@@ -1,0 +1,50 @@
+"""Composition does no work it throws away: a long walk that has wandered off stops."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from library.compose import ComposeConfig, make_env
+from library.compose.walk import WANDER_KEPT, WANDER_STEPS, Reject, Walker, wandered
+from tests.libraries import bundled_library
+
+
+def test_a_walk_has_wandered_once_most_of_its_steps_are_reads_nothing_uses():
+    assert not wandered(WANDER_STEPS - 1, 0)  # too early to tell
+    assert wandered(WANDER_STEPS, 0)
+    assert wandered(WANDER_STEPS, int(WANDER_KEPT * WANDER_STEPS) - 1)
+    assert not wandered(WANDER_STEPS, int(WANDER_KEPT * WANDER_STEPS) + 1)
+    assert not wandered(20, 12)
+
+
+def test_a_long_walk_takes_no_step_after_it_has_wandered():
+    """Every walk aims for the hard band here: none asks for another step once the steps
+    it has taken are mostly reads nothing uses (``_back_to_one_matter`` would throw the
+    rest away), and some walks do wander (the check is not vacuous)."""
+    lib = bundled_library()
+    env = make_env(lib.classes, lib.nodes, config=ComposeConfig(hard_share=1.0))
+    after: list[tuple[int, int]] = []  # extending steps asked for by a wandered walk
+    stopped = 0  # walks whose extending step left them wandered
+    for j in range(40):
+        world, base = env.world(j % env.config.worlds)
+        walker = Walker(env, world, base, random.Random(j))
+        extend = walker._next
+
+        def spy(*args, _walker=walker, _extend=extend, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal stopped
+            # the extending loop alone passes ``writes_only`` by name (False until it
+            # stalls); the last-chance writes and the widening that follow it do not
+            extending = kwargs.get("writes_only") is False
+            if extending and wandered(len(_walker.steps), _walker._kept_steps(True)):
+                after.append((len(_walker.steps), _walker._kept_steps(True)))
+            step = _extend(*args, **kwargs)
+            if extending and wandered(len(_walker.steps), _walker._kept_steps(True)):
+                stopped += 1
+            return step
+
+        walker._next = spy  # type: ignore[method-assign]
+        with contextlib.suppress(Reject):
+            walker.walk()
+    assert stopped, "no walk wandered: the check is vacuous"
+    assert not after, after
