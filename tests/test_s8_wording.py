@@ -262,3 +262,52 @@ def test_a_person_s_user_entry_is_their_account() -> None:
     text = _render(plan, 0)
     assert "Suspend Edward's user account in Identity." in text, text
     assert _listed("order", "Edward's user account in Retail", "") == "Edward's order in Retail"
+
+
+def test_a_field_people_write_in_capitals_is_in_capitals() -> None:
+    from library.compose.context import field_words
+
+    assert field_words("mrr") == "MRR" and field_words("sla_hours") == "SLA in hours"
+    assert field_words("customer_email") == "customer email"
+
+
+def test_an_action_that_takes_a_record_to_a_value_says_to() -> None:
+    """ "scale the deployment to 8 replicas", "extend the rental until "..."", not "with 8
+    replicas" or "with the dropoff time"."""
+    deployment = _find("k8s.list_deployments", "deployment", [["name", '"search"']])
+    scale = {"kind": "action", "summary": "scale the deployment", "values": [["replicas", "8"]]}
+    plan = [deployment, _step("k8s.scale", scale, {"replicas": 8})]
+    text = _render(plan, 0, goal='The deployment "search" is slow.')
+    assert "Scale the deployment in K8S to 8 replicas." in text, text
+    rental = _find("rentals.list", "rental", [["email", '"edward.cook@myers.com.au"']])
+    extend = {"kind": "action", "summary": "extend the rental",
+              "values": [["dropoff at", '"2026-04-03T15:00:00Z"']]}  # fmt: skip
+    plan = [rental, _step("rentals.extend", extend, {"dropoff_at": "2026-04-03T15:00:00Z"})]
+    assert 'until "2026-04-03T15:00:00Z"' in _render(plan, 0)
+
+
+def test_an_assignment_to_a_person_read_off_a_record_names_the_person() -> None:
+    """ "assign the ticket to the owner of Edward's contact record in Crm", not "to the owner
+    email of ..."."""
+    contact = _find("crm.list_contacts", "contact", [["email", '"edward.cook@myers.com.au"']])
+    ticket = _find("helpdesk.list", "ticket", [["requester email", '"edward.cook@myers.com.au"']])
+    assign = {"kind": "action", "summary": "assign the ticket",
+              "values": [["assignee email", "the owner email of the contact"]]}  # fmt: skip
+    text = _render([contact, ticket, _step("helpdesk.assign", assign)], 0)
+    assert "to the owner of Edward's contact record in Crm." in text, text
+
+
+def test_one_person_s_two_entries_are_theirs_not_a_shared_email() -> None:
+    """The contact whose email is the customer's email is "the contact of the customer",
+    not "the contact with the email of the customer"."""
+    order = _find("shop.list_orders", "order", [["number", '"A-1"']])
+    fetch = {"kind": "fetch", "noun": "customer", "label": "customer",
+             "via": "the customer ID of the order"}  # fmt: skip
+    customer = _step("shop.get_customer", fetch)
+    contact = _find("crm.list_contacts", "contact", [["email", "the email of the customer"]])
+    values = [["title", '"Call"'], ["assignee email", "the owner email of the contact"]]
+    task = {"kind": "create", "summary": "add a new task", "label": "new task", "values": values}
+    plan = [order, customer, contact, _step("todo.create", task, {"title": "Call"})]
+    text = _render(plan, 0, goal='The order "A-1" needs a call.')
+    assert "assigned to the owner of the contact record of the customer in Crm" in text, text
+    assert "with the email of" not in text, text

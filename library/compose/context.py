@@ -33,9 +33,20 @@ _ONE_THING = frozenset(
 )
 
 
+# Field words people write in capitals ("the subscription's MRR", not "mrr").
+_CAPITALS = frozenset(
+    {"mrr", "arr", "nps", "csat", "sla", "ttl", "iban", "vin", "kpi", "eta", "vat", "ip", "dns"}
+)
+
+
 def field_words(name: str) -> str:
     """How the instruction names a field: ``customer_email`` -> ``customer email``,
-    ``duration_seconds`` -> ``duration in seconds``."""
+    ``duration_seconds`` -> ``duration in seconds``, ``mrr`` -> ``MRR``."""
+    said = _field_words(name)
+    return " ".join(w.upper() if w in _CAPITALS else w for w in said.split(" "))
+
+
+def _field_words(name: str) -> str:
     if name in ROLE_WORDS:
         return ROLE_WORDS[name]
     head, _, unit = name.rpartition("_")

@@ -279,7 +279,7 @@ _TITLES: dict[str, tuple[str, ...]] = {
     "name": ("called {p}", "named {p}"),
     "topic": ("titled {p}", "about {p}"),
     "subject": ("with the subject {p}", "with the subject line {p}"),
-    "summary": ("titled {p}", "summed up as {p}"),
+    "summary": ("titled {p}", "with the summary {p}"),
 }
 # A person given in a role, as a verb or preposition: "assigned to Ann", "to Ann".
 _GIVEN_AS = {
@@ -298,6 +298,8 @@ _GIVEN_AS = {
 _NOTES = frozenset({"notes", "note", "memo", "remarks", "internal note", "internal notes"})
 _LEVELS = frozenset({"priority", "severity", "urgency", "status", "stage", "state"})
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# Actions that take a record to a value: "scale it to 8 replicas", "extend it until ...".
+_TO_VERBS = frozenset({"scale", "resize", "extend", "postpone", "grow", "shrink"})
 
 
 def _person_mod(label: str, role: str, who: str, v: int) -> tuple[int, str]:
@@ -338,7 +340,14 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
         return 4, f"for {p}"
     if low == "currency":
         return 4, f"in {p}"
-    moves = after.split(" ")[0] in ("move", "transfer", "copy")
+    verb = after.split(" ")[0]
+    if verb in _TO_VERBS and literal:
+        # "scale the deployment to 8 replicas", "extend the rental until "2026-04-03""
+        if low.endswith((" time", " date")):
+            return 4, f"until {p}"
+        if _NUMBER.fullmatch(p) and be(label) == "are":
+            return 4, f"to {p} {label}"
+    moves = verb in ("move", "transfer", "copy")
     if low.endswith(" id") and not literal and moves:
         return 4, f"to {p}"  # "move the file to the folder"
     if not literal:
@@ -735,6 +744,14 @@ class Writer:
             src_role = person_role(src)
             if role is not None and src_role:
                 return self._role_clause(role, self._of(src_role, owner), same=src_role)
+            if (
+                role == ""
+                and src_role == ""
+                and self.records[owner].note.get("noun") in _RECORD_NOUNS
+            ):
+                # one person's two entries: "the contact in CRM of the invoice's customer",
+                # not "the contact in CRM with the email of the customer of the invoice"
+                return f"of {self.np(owner)}", ""
             if role == "" and src_role == "":
                 return f"with {self._of(src, owner)}", ""
             if fwords == f"{owner} {src}":
@@ -1042,7 +1059,7 @@ class Writer:
             # "assign the issue (assignee email: Ann)" -> "assign the issue to Ann"; an issue
             # already "assigned to Keith" is reassigned
             verb = "reassign" if " assigned to " in f" {text} " else text.split(" ")[0]
-            who = self.ref(str(to), k)
+            who = self.person(str(to), k)  # "to the owner of Ann's contact", not "owner email"
             if who.endswith(" email") and not who.endswith('"'):
                 who = who.removesuffix(" email")  # "to the policy note's author"
             return f"{verb} {text.split(' ', 1)[1]} to {who}."
