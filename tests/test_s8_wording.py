@@ -311,3 +311,17 @@ def test_one_person_s_two_entries_are_theirs_not_a_shared_email() -> None:
     text = _render(plan, 0, goal='The order "A-1" needs a call.')
     assert "assigned to the owner of the contact record of the customer in Crm" in text, text
     assert "with the email of" not in text, text
+
+
+def test_a_person_s_own_address_in_a_role_is_that_person() -> None:
+    """ "the message from the customer of the order", not "the message whose sender is the
+    email of the customer of the order"."""
+    order = _find("shop.list_orders", "order", [["number", '"A-1"']])
+    fetch = {"kind": "fetch", "noun": "customer", "label": "customer",
+             "via": "the customer ID of the order"}  # fmt: skip
+    message = _find("mail.list_messages", "message", [["sender", "the email of the customer"]])
+    reply = {"kind": "action", "summary": "reply to the message", "values": [["body", '"Done."']]}
+    plan = [order, _step("shop.get_customer", fetch), message, _step("mail.reply", reply)]
+    text = _render(plan, 0, goal='The order "A-1" needs a reply.')
+    assert "reply to the message from the customer in Mail" in text, text
+    assert "whose sender" not in text, text

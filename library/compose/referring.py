@@ -744,11 +744,12 @@ class Writer:
             src_role = person_role(src)
             if role is not None and src_role:
                 return self._role_clause(role, self._of(src_role, owner), same=src_role)
-            if (
-                role == ""
-                and src_role == ""
-                and self.records[owner].note.get("noun") in _RECORD_NOUNS
-            ):
+            person = self.records[owner].note.get("noun") in _RECORD_NOUNS
+            if role and src_role == "" and person:
+                # a person's own address is that person: "the message from the order's
+                # customer", not "whose sender is the email of the customer of the order"
+                return self._role_clause(role, self.np(owner))
+            if role == "" and src_role == "" and person:
                 # one person's two entries: "the contact in CRM of the invoice's customer",
                 # not "the contact in CRM with the email of the customer of the invoice"
                 return f"of {self.np(owner)}", ""
