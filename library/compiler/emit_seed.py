@@ -65,6 +65,7 @@ from library.seed.pool import (
     LIKELIHOOD_FIELDS,
     LIVE_STATES,
     NOT_JOINED,
+    PARENT_ENDED,
     PRESENCE,
     START_FIELDS,
     TERMS_PLACES,
@@ -75,6 +76,7 @@ from library.seed.pool import (
     lifecycle_rank,
     place_of,
     score_range,
+    waiting_states,
     window_kind,
 )
 from library.seed.vocab import role_of
@@ -420,6 +422,7 @@ class _RecordWriter:
         self.comprehensions: list[tuple[str, Call, str]] = []  # (variable, item, group)
         self.windows: dict[tuple[str, str], str] = {}  # (start, end) -> window variable
         self.window_kinds: list[tuple[str, str]] = []  # (variable, kind)
+        self.date_windows: set[str] = set()  # starts of windows kept as dates
         self.hoisted: dict[str, str] = {}  # field name -> local variable
         self.hoist_lines: list[tuple[str, Expr]] = []
         self.distinct: dict[str, str] = {}  # field name -> list variable
@@ -441,6 +444,15 @@ class _RecordWriter:
         # the status's options where it says a happening one attends is under way now
         # (``pool.one_place``), else ""
         self.one_place = ""
+        # the status field of a happening one attends (drawn by ``pool.happening_state``:
+        # a few under way now), else ""
+        self.attended_status = ""
+        # (local holding a parent record, the attribute of its state): parents whose ended
+        # state this record's own follows (``pool.as_parent_allows``)
+        self.parent_states: list[tuple[str, str]] = []
+        # ... those of a record whose state is drawn in its call: (its attribute, parent
+        # local, parent's state attribute)
+        self.wrapped_states: list[tuple[str, str, str]] = []
         # states that follow the main one: (variable, values), and their drawing lines
         self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
         self.follow_lines: list[tuple[str, Expr]] = []
@@ -617,6 +629,8 @@ class _RecordWriter:
                 captures = self._captures(parent)
                 if captures:  # a recording is of a meeting that took place
                     expr = f"pool.begun(rng, {ids}, self.state.{target}, now)"
+                else:
+                    expr = self._parent_pick(str(target), ids, var)
                 self.body.append((var, f"self.state.{target}[{expr}]"))
                 self.parents[var] = str(target)
                 self.parent_reads.setdefault(str(target), lambda a, v=var: f"{v}.{a}")
@@ -630,10 +644,38 @@ class _RecordWriter:
                 continue
             self.after_times.append(f"{expr.removesuffix('.id')}.{born.attr}")
             out.append((attr, expr))
+        for own, parent, attr in self.wrapped_states:  # (a status not drawn ahead)
+            field_ = next(f for f in self.record.fields.values() if f.attr == own)
+            ended = _lit(_ended(field_.type.enum))
+            out = [
+                (a, _call("pool.as_parent_allows", e, ended, f"{parent}.{attr}", "rng"))
+                if a == own
+                else (a, e)
+                for a, e in out
+            ]
         if self.captured:  # the capture's moment and length, from the happening picked
             names = {f.attr: f.name for f in self.record.fields.values()}
             out = [(a, self.captured.get(names.get(a or "", ""), e)) for a, e in out]
         return out
+
+    def _outsiders(self) -> bool:
+        """Whether a record names someone outside our organisation, who takes part in what
+        it hangs on (an application's candidate, a registration's attendee)."""
+        for f in self.record.fields.values():
+            target = resolve_ref(f.type.ref, self.collections) if f.type.ref else None
+            if target and vocab.is_person_resource(target) and not vocab.is_staff_resource(target):
+                return True
+        return "person" in self.uses and not self.staff_subject
+
+    def _follows_state(self, parent: str, attr: str) -> None:
+        """This record's own state follows that of its parent (the record in local
+        ``parent``, its state in ``attr``): nothing hangs open under one closed."""
+        if self.status_var is not None:
+            self.parent_states.append((parent, attr))
+            return
+        status = next((f for f in self.record.fields.values() if _state_field_is(f)), None)
+        if status is not None and any(str(v).lower() in ENDED for v in status.type.enum):
+            self.wrapped_states.append((status.attr, parent, attr))
 
     def _born_after(self, target: str, ref: str, attr: str) -> None:
         """This record's creation follows that of ``target``'s record ``ref`` (a local
@@ -1044,9 +1086,24 @@ class _RecordWriter:
         var = self.refs.get(ref) or self._local(f"{ref}_ids")
         self.refs[ref] = var
         parent = self._local(singular(ref))
-        self.body.append((parent, f"self.state.{ref}[rng.choice({var})]"))
+        self.body.append((parent, f"self.state.{ref}[{self._parent_pick(ref, var, parent)}]"))
         self.parents[parent] = ref
         return parent
+
+    def _parent_pick(self, ref: str, ids: str, var: str) -> str:
+        """How the parent record of collection ``ref`` (its ids in ``ids``), held in local
+        ``var``, is picked, its state permitting: no one applies to a job not yet posted
+        (``pool.not_draft``); and this record's own state then follows the parent's
+        (``_follows_state``)."""
+        expr = f"rng.choice({ids})"
+        state = _state_field(self.w.plan.records.get(ref))
+        if state is None:
+            return expr
+        if self._outsiders() and _opens(state):
+            expr = f'pool.not_draft(rng, {ids}, self.state.{ref}, "{state.attr}")'
+        if set(map(str, state.type.enum)) & PARENT_ENDED:
+            self._follows_state(var, state.attr)
+        return expr
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
         """A tracking number in the format of the record's carrier."""
@@ -1169,6 +1226,11 @@ class _RecordWriter:
                 people += [g.var for g in self.groups.values()]
                 args = [self.status_var, self.one_place, busy, *people]
                 steps.append((self.status_var, _call("pool.one_place", *args)))
+            ended = _ended(self.status_enum)
+            for parent, attr in self.parent_states if ended else ():
+                # nothing hangs open under a parent closed or cancelled
+                args = [self.status_var, _lit(ended), f"{parent}.{attr}", "rng"]
+                steps.append((self.status_var, _call("pool.as_parent_allows", *args)))
             if self.colleague and person:
                 # a joiner's own record says they start soon; anyone else's that they started
                 employed = _call("pool.employed", "person", self.status_var, self.status_options)
@@ -1176,12 +1238,23 @@ class _RecordWriter:
             steps += self.follow_lines
             for var, kind in self.window_kinds if self._timed_status() else ():
                 if kind in HAPPENING:  # a meeting that ended lies in the past
-                    steps.append((var, f"pool.placed({var}, {self.status_var}, rng, now)"))
+                    args = [(None, var), (None, self.status_var), (None, "rng"), (None, "now")]
+                    args += self._waiting()
+                    starts = [s for (s, _), v in self.windows.items() if v == var]
+                    if set(starts) & self.date_windows:  # one ahead begins after today
+                        args.append(("dates", "True"))
+                    steps.append((var, Call("pool.placed", args)))
             for var, kind in self.window_kinds:
                 if kind == "terms" and set(map(str, self.status_enum)) & set(TERMS_PLACES):
                     # an overdue invoice is past its due date, a sent one not yet
                     placed = f'pool.placed({var}, {self.status_var}, rng, now, "terms")'
                     steps.append((var, placed))
+        for var, kind in self.window_kinds if person else ():
+            if kind in HELD_ALONE:  # one guest, one room a night, whatever the state
+                held = self._local("held")
+                lines.append(f"{pad}{held}: dict[str, list[Any]] = {{}}")  # before the loop
+                state = self.status_var or "None"
+                steps.append((var, _call("pool.apart", var, state, held, "now", "person")))
         after = self._after_parents()
         for var, expr in self.hoist_lines:
             if var == self.start_var and after:  # scheduled once what it is for was there
@@ -1391,6 +1464,8 @@ class _RecordWriter:
                 continue
             taken |= {name, end}
             kind = self._window_kind(name, end, fields[name].type.kind is Kind.DATE)
+            if fields[name].type.kind is Kind.DATE:
+                self.date_windows.add(name)
             var = self._local("span" if not self.window_kinds else f"span{len(self.windows) + 1}")
             self.window_kinds.append((var, kind))
             self.windows[(name, end)] = var
@@ -1435,7 +1510,9 @@ class _RecordWriter:
             return f'pool.moment("{kind}", rng, now, created){suffix}'
         if tokens & _SCHEDULED and self.status_var is not None and self._timed_status():
             moment = 'pool.moment("scheduled", rng, now)'  # a meeting that ended began before
-            return f"pool.placed_at({moment}, {self.status_var}, rng, now){suffix}"
+            args = [(None, moment), (None, self.status_var), (None, "rng"), (None, "now")]
+            at = Call("pool.placed_at", args + self._waiting())
+            return f"{at.flat()}{suffix}" if suffix else at
         if tokens & _SCHEDULED:
             return f'pool.moment("scheduled", rng, now){suffix}'
         self.uses.add("created")
@@ -1512,7 +1589,11 @@ class _RecordWriter:
         # something one is at, for a while, in person (a meeting, a call, a flight)
         presence = lone or any(kind in PRESENCE | HELD_ALONE for _, kind in self.window_kinds)
         presence = presence or bool({"ringing", "dialing"} & set(map(str, status.type.enum)))
+        # ... or a record its noun says is one (a flight booking kept without its dates)
+        presence = presence or window_kind("", "", self.noun, (), False) in PRESENCE | HELD_ALONE
         under_way = [v for v in status.type.enum if place_of(str(v)) == "live" or v in CALLING]
+        if presence and under_way:  # under way now for a few only (``pool.happening_state``)
+            self.attended_status = status.name
         # states that follow the main one (an order's fulfillment), numbers it implies (a
         # deal's win probability)
         followers = [
@@ -1556,6 +1637,17 @@ class _RecordWriter:
         "scheduled"."""
         values = status.type.enum if status is not None else self.status_enum
         return any(str(v).lower() in TIMED_STATES for v in values)
+
+    def _waiting(self) -> list[tuple[str | None, Expr]]:
+        """``pool.placed``'s keywords for the states of a happening one attends that wait
+        for it (a stay "confirmed" where "checked_in" says the guest is there): ahead where
+        a state says it is over, else only not under way (``pool.waiting_states``)."""
+        if not self.attended_status:  # (a to-do "todo" in its slot is only running late)
+            return []
+        waiting, over = waiting_states(self.status_enum, ENDED)
+        if not waiting:
+            return []
+        return [("ahead" if over else "not_now", _lit(waiting))]
 
     def _plan_start(self, fields: list[FieldPlan]) -> None:
         """A lone scheduled start (an interview's ``starts_at``) with no status that places
@@ -2121,6 +2213,13 @@ class _RecordWriter:
         if low not in STATUS_FIELDS:
             return every
         open_states = tuple(v for v in spec.enum if v not in TERMINAL)
+        if low == self.attended_status.lower() and not self.scope:
+            # a stay is "confirmed" or "checked_in" alike to a plain draw: 4 in 10 under way
+            listed = Call("", [(None, _lit(v)) for v in open_states or spec.enum])
+            return Call(
+                "pool.happening_state",
+                [(None, "rng"), (None, listed), (None, f"get_args({spec.annotation})")],
+            )
         if not open_states or len(open_states) == len(spec.enum):
             return every
         listed = Call("", [(None, _lit(v)) for v in open_states])
@@ -2837,6 +2936,16 @@ _STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})
 # Numbers a record's stage implies (won: 100, lost: 0).
 # Records that capture a happening of the record they refer to (a meeting's recording, a
 # call's transcript): made while it took place, never before it began.
+# A record's states once its business is over or given up: all it may be in under a parent
+# closed or cancelled (``pool.as_parent_allows``), and what waits for nothing.
+ENDED = frozenset(TERMINAL) | frozenset(
+    {"withdrawn", "wont_do", "wontfix", "wont_fix", "abandoned", "obsolete", "duplicate"}
+)
+# ... and the decisions that end it well: under a closed call for proposals, one was awarded.
+_DECIDED = frozenset({"awarded", "accepted", "approved", "granted", "won", "selected", "hired"})
+# A parent's states once it is open to outsiders (a job posted, an event on sale): while it is
+# a draft, no one outside applies or registers (``pool.not_draft``).
+_OPENS = frozenset({"open", "published", "live", "accepting", "accepting_responses", "on_sale"})
 _CAPTURES = frozenset({"recording", "transcript", "minutes", "attendance", "scorecard"})
 # A capture's moment: when it was recorded, started, captured or joined.
 _CAPTURE_MOMENTS = frozenset({"recorded", "started", "captured", "joined", "taken"})
@@ -2899,6 +3008,30 @@ _IP_SAID = re.compile(r"(?i)\bIP addresses?\b")
 # An id shown by example in a description ("each such as '1008292230'").
 _SUCH_AS = re.compile(r"(?i)\b(?:such as|e\.g\.|for example)[:,]?\s*['\"“‘]([\w-]*\d[\w-]*)['\"”’]")
 _ENDPOINT = re.compile(r"(?i)\bendpoint\b|\bapi\b")
+
+
+def _ended(states: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Of ``states``, those a record may be in under a parent closed or cancelled: ended,
+    given up or decided (``ENDED``, ``_DECIDED``)."""
+    return tuple(v for v in states if str(v).lower() in ENDED | _DECIDED)
+
+
+def _state_field_is(f: FieldPlan) -> bool:
+    return f.name in STATUS_FIELDS and f.type.kind is Kind.ENUM and f.type.is_text
+
+
+def _state_field(record: RecordPlan | None) -> FieldPlan | None:
+    """The field holding ``record``'s state (its status, stage), or None."""
+    if record is None:
+        return None
+    return next((f for f in record.fields.values() if _state_field_is(f)), None)
+
+
+def _opens(state: FieldPlan) -> bool:
+    """Whether a record with the state field ``state`` is drafted before it opens to others
+    (a job posted, an event on sale)."""
+    words = {str(v).lower() for v in state.type.enum}
+    return "draft" in words and bool(words & _OPENS)
 
 
 def _free_text(name: str, description: str) -> bool:
@@ -3231,6 +3364,8 @@ def _uses(expr: Expr, name: str) -> bool:
 
 
 def _lit(value: Any) -> str:
+    if isinstance(value, tuple):  # as ruff format writes it
+        return f"({', '.join(map(_lit, value))}{',' * (len(value) == 1)})"
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 

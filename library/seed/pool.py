@@ -580,6 +580,99 @@ class SeedPool:
         return status
 
     @staticmethod
+    def happening_state(
+        rng: random.Random, open_states: tuple[Any, ...], states: tuple[Any, ...]
+    ) -> Any:
+        """A seeded state of a happening one attends (a meeting, a stay, a rental, a flight,
+        a call): under way now (live, checked in, ringing) for a few (``UNDER_WAY_SHARE``),
+        else mostly an open one still ahead (confirmed, scheduled), now and then any (over,
+        cancelled)."""
+        live = [s for s in states if place_of(str(s).lower()) == "live" or s in CALLING]
+        if live and rng.random() < UNDER_WAY_SHARE:
+            return rng.choice(live)
+        # a call is placed as it rings: none lies ahead, most are over (missed, voicemail)
+        ahead = not any(s in CALLING for s in states)
+        waiting = [s for s in open_states if s not in live and place_of(_word(s)) != "past"]
+        waiting = waiting if ahead else []
+        waiting = waiting or [s for s in open_states if s not in live] or list(open_states)
+        rest = [s for s in states if s not in live] or list(states)
+        return rng.choice(waiting) if rng.random() < 0.7 else rng.choice(rest)
+
+    @staticmethod
+    def apart(
+        span: tuple[Any, Any],
+        status: Any,
+        held: dict[str, list[tuple[Any, Any]]],
+        now: dt.datetime,
+        *people: Any,
+    ) -> tuple[Any, Any]:
+        """One guest, one room a night; one driver, one rental car: ``span`` of a happening
+        held alone (``HELD_ALONE``) moved clear of the spans the same people already hold in
+        the collection (``held``: e-mail -> spans, updated), whatever its state: one that
+        lies behind further back, one ahead further ahead; one under way begins once their
+        last ended and ends the day their next begins (``one_place`` kept a second one of
+        theirs from being under way). One called off holds no one."""
+        state = str(getattr(status, "value", status) or "").lower()
+        emails = sorted(_emails(people))
+        if state in CALLED_OFF or not emails:
+            return span
+        start, end = (_as_datetime(t, now) for t in span)
+        theirs = [(a, b) for e in emails for a, b in held.get(e, [])]
+        if place_of(state) != "live":
+            for _ in range(len(theirs) + 1):  # each move clears one span; the next is checked
+                clash = [(a, b) for a, b in theirs if start < b and a < end]
+                if not clash:
+                    break
+                if end < now:  # behind: to end the day before the earliest clash starts
+                    first = min(a for a, _ in clash)
+                    shift = dt.timedelta(days=(end.date() - first.date()).days + 1)
+                    start, end = start - shift, end - shift
+                else:  # ahead: to start the day after the latest clash ends
+                    last = max(b for _, b in clash)
+                    shift = dt.timedelta(days=(last.date() - start.date()).days + 1)
+                    start, end = start + shift, end + shift
+        else:  # under way: it began once their last one ended, ends as their next begins
+            last = max((b for a, b in theirs if start < b and a < end and b <= now), default=None)
+            if last is not None:
+                start = max(start, last)
+            first = min((a for a, b in theirs if start < b and a < end and a > now), default=None)
+            if first is not None:
+                cut = first.replace(hour=end.hour, minute=end.minute)
+                end = cut if now < cut <= first and start < cut else end
+        for e in emails:
+            held.setdefault(e, []).append((start, end))
+        if (start, end) == tuple(_as_datetime(t, now) for t in span):
+            return span
+        return start, end
+
+    @staticmethod
+    def as_parent_allows(
+        status: Any, ended: tuple[Any, ...], parent_status: Any, rng: random.Random
+    ) -> Any:
+        """A record's state as its parent's allows: under a parent closed, cancelled,
+        archived or filled nothing hangs open (an issue of a closed sprint is done or
+        dropped, an application to a closed job hired or rejected, a registration for a
+        cancelled event cancelled): one of its ``ended`` states, a cancelled one under a
+        parent cancelled where it has one. As drawn otherwise."""
+        parent = str(getattr(parent_status, "value", parent_status) or "").lower()
+        state = str(getattr(status, "value", status) or "").lower()
+        if parent not in PARENT_ENDED or not ended or state in {str(s).lower() for s in ended}:
+            return status
+        if parent in CALLED_OFF:
+            off = [s for s in ended if str(s).lower() in CALLED_OFF]
+            if off:
+                return rng.choice(off)
+        return rng.choice(ended)
+
+    @staticmethod
+    def not_draft(rng: random.Random, ids: list[str], records: Mapping[str, Any], attr: str) -> str:
+        """A parent picked among those past their draft (``ids`` of ``records``, whose state
+        is ``attr``): a job not yet posted has no applicants, an event not yet published no
+        registrations. Any where all are drafts."""
+        posted = [i for i in ids if _word(getattr(records[i], attr, None)) != "draft"]
+        return rng.choice(posted or ids)
+
+    @staticmethod
     def currency_as(value: Any, options: tuple[str, ...]) -> Any:
         """A parent's currency for a record under it (an expense on a EUR report is in
         EUR), where the record allows it."""
@@ -880,13 +973,24 @@ class SeedPool:
         rng: random.Random,
         now: dt.datetime,
         kind: str = "",
+        ahead: tuple[Any, ...] = (),
+        not_now: tuple[Any, ...] = (),
+        dates: bool = False,
     ) -> tuple[Any, Any]:
         """``span`` where its record's ``status`` puts it against now (see ``placed``)."""
-        return placed(span, status, rng, now, kind)
+        return placed(span, status, rng, now, kind, ahead, not_now, dates)
 
-    def placed_at(self, when: Any, status: Any, rng: random.Random, now: dt.datetime) -> Any:
+    def placed_at(
+        self,
+        when: Any,
+        status: Any,
+        rng: random.Random,
+        now: dt.datetime,
+        ahead: tuple[Any, ...] = (),
+        not_now: tuple[Any, ...] = (),
+    ) -> Any:
         """A lone start (a meeting's ``starts_at``) where its record's ``status`` puts it."""
-        return placed((when, when), status, rng, now)[0]
+        return placed((when, when), status, rng, now, "", ahead, not_now)[0]
 
     def moment(self, kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> Any:
         """A single time of ``kind``: ``past`` (between ``after`` and now), ``recent``,
@@ -1123,6 +1227,24 @@ def follows(role: str) -> bool:
     department fills (an owner, a hiring manager), not one department's function (a
     recruiter, a technician: ``vocab.ROLE_DEPARTMENTS`` names one)."""
     return len(vocab.ROLE_DEPARTMENTS.get(role.lower(), ())) != 1
+
+
+def _word(value: Any) -> str:
+    """A state as its lower-case word (an enum's value, a string, or "")."""
+    return str(getattr(value, "value", value) or "").lower()
+
+
+# A parent's states once its business ended, under which nothing hanging on it is open
+# (``SeedPool.under``): a closed job's applications were decided, a cancelled event's
+# registrations cancelled. Not one paused or on hold: what hangs on it waits.
+PARENT_ENDED = frozenset(
+    {"closed", "canceled", "cancelled", "void", "voided", "archived", "filled", "expired",
+     "terminated"}
+)  # fmt: skip
+# States that call a record off: it holds no one (a cancelled stay books no room).
+CALLED_OFF = frozenset(
+    {"canceled", "cancelled", "void", "voided", "declined", "rejected", "withdrawn"}
+)  # fmt: skip
 
 
 def _emails(groups: tuple[Any, ...]) -> set[str]:
@@ -1440,19 +1562,36 @@ def place_of(state: str, kind: str = "") -> str:
 
 
 def placed(
-    span: tuple[Any, Any], status: Any, rng: random.Random, now: dt.datetime, kind: str = ""
+    span: tuple[Any, Any],
+    status: Any,
+    rng: random.Random,
+    now: dt.datetime,
+    kind: str = "",
+    ahead: tuple[Any, ...] = (),
+    not_now: tuple[Any, ...] = (),
+    dates: bool = False,
 ) -> Any:
     """``span`` moved, whole days at a time (a live one to the quarter hour), so that it lies
     where its record's ``status`` says: over, under way, or ahead; as it was otherwise.
-    ``kind``: the span's ``SPANS`` kind, where it reads states its own way (``terms``)."""
+    ``kind``: the span's ``SPANS`` kind, where it reads states its own way (``terms``).
+    ``ahead``, ``not_now``: states that say nothing of time alone but do beside the others of
+    their record (``waiting_states``): a stay "confirmed" where "checked_in" says the guest
+    is there and "completed" that they left lies ahead; a flight "confirmed" where only
+    "checked_in" says anything does not hold now (it may lie behind: no state says flown).
+    ``dates``: the span is kept as dates, so one ahead begins after today (a stay checking in
+    at three today is under way by its dates)."""
     start, end = (_as_datetime(t, now) for t in span)
     state = str(status.value if hasattr(status, "value") else status or "").lower()
     place = place_of(state, kind)
+    waiting = {str(s).lower() for s in (*ahead, *not_now)}
+    if not place and state in waiting and (state in map(str, ahead) or start <= now <= end):
+        place = "ahead"
     if place == "past" and kind == "terms" and end.date() >= now.date():  # due before today
         shift = -dt.timedelta(days=(end.date() - now.date()).days + 1 + rng.randint(0, 20))
     elif place == "past" and end > now:
         shift = -dt.timedelta(days=(end - now).days + 1 + rng.randint(0, 20))
-    elif place == "ahead" and start <= now:  # to a day after today's
+    elif place == "ahead" and (start.date() <= now.date() if dates else start <= now):
+        # to a day after today's
         shift = dt.timedelta(days=(now.date() - start.date()).days + 1 + rng.randint(0, 20))
     elif place == "live" and not start <= now <= end:
         length = end - start
@@ -1467,6 +1606,26 @@ def placed(
     else:
         return span
     return start + shift, end + shift
+
+
+def waiting_states(options: tuple[Any, ...], ended: frozenset[str]) -> tuple[tuple[Any, ...], bool]:
+    """The states of a happening's record (``options``) that wait for it: ones no word of
+    which places it in time, not ``ended`` (cancelled, released), in a record where another
+    says someone is there now (checked in, picked up, live). With them, whether the record
+    has a state for once it is over (checked out, completed): then the waiting ones lie
+    ahead, else they are only not under way (``placed``'s ``ahead`` or ``not_now``)."""
+    words = [str(o).lower() for o in options]
+    if not any(place_of(w) == "live" or w in CALLING for w in words):
+        return (), False
+    waiting = tuple(o for o, w in zip(options, words, strict=True) if not place_of(w))
+    waiting = tuple(o for o in waiting if str(o).lower() not in ended | CALLING)
+    return waiting, any(place_of(w) == "past" for w in words)
+
+
+# Of seeded happenings one attends (a meeting, a stay, a rental, a flight, a call), the share
+# under way at the moment the world starts: a few, as at any hour of a working day, where a
+# plain draw of open states puts one in three (a stay is either "confirmed" or "checked_in").
+UNDER_WAY_SHARE = 0.08
 
 
 def moment(kind: str, rng: random.Random, now: dt.datetime, after: Any = None) -> dt.datetime:
