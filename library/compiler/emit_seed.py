@@ -447,12 +447,12 @@ class _RecordWriter:
         # the status field of a happening one attends (drawn by ``pool.happening_state``:
         # a few under way now), else ""
         self.attended_status = ""
-        # (local holding a parent record, the attribute of its state): parents whose ended
-        # state this record's own follows (``pool.as_parent_allows``)
-        self.parent_states: list[tuple[str, str]] = []
-        # ... those of a record whose state is drawn in its call: (its attribute, parent
-        # local, parent's state attribute)
-        self.wrapped_states: list[tuple[str, str, str]] = []
+        # (local holding a parent record, "state" or "start", its attribute): what of its
+        # parent this record's own state follows: its ended state (``pool.as_parent_allows``)
+        # or its start (``pool.as_parent_began``)
+        self.parent_states: list[tuple[str, str, str]] = []
+        # ... for a record whose state is drawn in its call: (its attribute, *as above)
+        self.wrapped_states: list[tuple[str, str, str, str]] = []
         # states that follow the main one: (variable, values), and their drawing lines
         self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
         self.follow_lines: list[tuple[str, Expr]] = []
@@ -644,13 +644,10 @@ class _RecordWriter:
                 continue
             self.after_times.append(f"{expr.removesuffix('.id')}.{born.attr}")
             out.append((attr, expr))
-        for own, parent, attr in self.wrapped_states:  # (a status not drawn ahead)
+        for own, parent, kind, attr in self.wrapped_states:  # (a status not drawn ahead)
             field_ = next(f for f in self.record.fields.values() if f.attr == own)
-            ended = _lit(_ended(field_.type.enum))
             out = [
-                (a, _call("pool.as_parent_allows", e, ended, f"{parent}.{attr}", "rng"))
-                if a == own
-                else (a, e)
+                (a, _as_parent(e, field_.type.enum, parent, kind, attr)) if a == own else (a, e)
                 for a, e in out
             ]
         if self.captured:  # the capture's moment and length, from the happening picked
@@ -667,15 +664,17 @@ class _RecordWriter:
                 return True
         return "person" in self.uses and not self.staff_subject
 
-    def _follows_state(self, parent: str, attr: str) -> None:
-        """This record's own state follows that of its parent (the record in local
-        ``parent``, its state in ``attr``): nothing hangs open under one closed."""
-        if self.status_var is not None:
-            self.parent_states.append((parent, attr))
-            return
+    def _follows_state(self, parent: str, kind: str, attr: str) -> None:
+        """This record's own state follows its parent's (the record in local ``parent``):
+        its state (``kind`` "state", in ``attr``: nothing hangs open under one closed) or its
+        start ("start": no one checked in to an event that lies ahead)."""
         status = next((f for f in self.record.fields.values() if _state_field_is(f)), None)
-        if status is not None and any(str(v).lower() in ENDED for v in status.type.enum):
-            self.wrapped_states.append((status.attr, parent, attr))
+        if status is None or _as_parent("", status.type.enum, parent, kind, attr) is None:
+            return
+        if self.status_var is not None:
+            self.parent_states.append((parent, kind, attr))
+        else:
+            self.wrapped_states.append((status.attr, parent, kind, attr))
 
     def _born_after(self, target: str, ref: str, attr: str) -> None:
         """This record's creation follows that of ``target``'s record ``ref`` (a local
@@ -1096,13 +1095,26 @@ class _RecordWriter:
         (``pool.not_draft``); and this record's own state then follows the parent's
         (``_follows_state``)."""
         expr = f"rng.choice({ids})"
-        state = _state_field(self.w.plan.records.get(ref))
+        parent = self.w.plan.records.get(ref)
+        start = next(
+            (
+                f
+                for f in parent.fields.values()
+                if f.name in START_FIELDS and f.type.kind in (Kind.DATE, Kind.DATETIME)
+            )
+            if parent is not None
+            else (),
+            None,
+        )
+        if start is not None:  # an event that lies ahead has no one checked in yet
+            self._follows_state(var, "start", start.attr)
+        state = _state_field(parent)
         if state is None:
             return expr
         if self._outsiders() and _opens(state):
             expr = f'pool.not_draft(rng, {ids}, self.state.{ref}, "{state.attr}")'
         if set(map(str, state.type.enum)) & PARENT_ENDED:
-            self._follows_state(var, state.attr)
+            self._follows_state(var, "state", state.attr)
         return expr
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
@@ -1226,11 +1238,11 @@ class _RecordWriter:
                 people += [g.var for g in self.groups.values()]
                 args = [self.status_var, self.one_place, busy, *people]
                 steps.append((self.status_var, _call("pool.one_place", *args)))
-            ended = _ended(self.status_enum)
-            for parent, attr in self.parent_states if ended else ():
-                # nothing hangs open under a parent closed or cancelled
-                args = [self.status_var, _lit(ended), f"{parent}.{attr}", "rng"]
-                steps.append((self.status_var, _call("pool.as_parent_allows", *args)))
+            for parent, kind, attr in self.parent_states:
+                # nothing hangs open under a parent closed or cancelled; no one checked in
+                # to an event ahead
+                call = _as_parent(self.status_var, self.status_enum, parent, kind, attr)
+                steps.append((self.status_var, call))
             if self.colleague and person:
                 # a joiner's own record says they start soon; anyone else's that they started
                 employed = _call("pool.employed", "person", self.status_var, self.status_options)
@@ -3008,6 +3020,25 @@ _IP_SAID = re.compile(r"(?i)\bIP addresses?\b")
 # An id shown by example in a description ("each such as '1008292230'").
 _SUCH_AS = re.compile(r"(?i)\b(?:such as|e\.g\.|for example)[:,]?\s*['\"“‘]([\w-]*\d[\w-]*)['\"”’]")
 _ENDPOINT = re.compile(r"(?i)\bendpoint\b|\bapi\b")
+
+
+def _as_parent(status: Expr, states: tuple[Any, ...], parent: str, kind: str, attr: str) -> Any:
+    """``status`` (a record's state, of ``states``) as its parent (in local ``parent``)
+    allows, by its state (``kind`` "state") or its start ("start"), both in ``attr``; None
+    where ``states`` hold nothing the parent could rule out."""
+    if kind == "state":
+        ended = _ended(states)
+        if not ended:
+            return None
+        return _call("pool.as_parent_allows", status, _lit(ended), f"{parent}.{attr}", "rng")
+    words = [str(v).lower() for v in states]
+    begun = any(place_of(w) in ("live", "past") for w in words)
+    waiting = [v for v, w in zip(states, words, strict=True) if place_of(w) == "ahead"]
+    waiting = waiting or [v for v, w in zip(states, words, strict=True) if not place_of(w)]
+    waiting = [v for v in waiting if str(v).lower() not in ENDED]  # (not "cancelled")
+    if not begun or not waiting:
+        return None
+    return _call("pool.as_parent_began", status, _lit(waiting[0]), f"{parent}.{attr}", "now")
 
 
 def _ended(states: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -665,6 +665,15 @@ class SeedPool:
         return rng.choice(ended)
 
     @staticmethod
+    def as_parent_began(status: Any, waiting: Any, parent_start: Any, now: dt.datetime) -> Any:
+        """A record's state as its parent's start allows: one that says its part began or is
+        over (a registration checked in, an attendee's no-show) is ``waiting`` (confirmed)
+        while the parent (an event, a session) lies ahead. As drawn otherwise."""
+        if parent_start is None or _as_datetime(parent_start, now) <= now:
+            return status
+        return waiting if place_of(_word(status)) in ("live", "past") else status
+
+    @staticmethod
     def not_draft(rng: random.Random, ids: list[str], records: Mapping[str, Any], attr: str) -> str:
         """A parent picked among those past their draft (``ids`` of ``records``, whose state
         is ``attr``): a job not yet posted has no applicants, an event not yet published no
