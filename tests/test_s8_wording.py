@@ -325,3 +325,46 @@ def test_a_person_s_own_address_in_a_role_is_that_person() -> None:
     text = _render(plan, 0, goal='The order "A-1" needs a reply.')
     assert "reply to the message from the customer in Mail" in text, text
     assert "whose sender" not in text, text
+
+
+def test_a_field_of_a_record_a_summary_names_is_its_own() -> None:
+    """ "with the order ID as its description", not "with the ID of the order as ..."."""
+    user = _find("retail.list_users", "user", [["email", '"edward.cook@myers.com.au"']])
+    cancel = {"kind": "action", "summary": "cancel the order listed on the user"}
+    values = [["title", '"Refund"'], ["description", "the ID of the order"]]
+    ticket = {"kind": "create", "summary": "create a ticket", "label": "ticket", "values": values}
+    plan = [
+        user,
+        _step("retail.cancel", cancel),
+        _step("tickets.create", ticket, {"title": "Refund"}),
+    ]
+    text = _render(plan, 0)
+    assert "with the order ID as its description" in text, text
+
+
+def test_a_message_not_read_is_unread() -> None:
+    from library.compose.referring import flag_clauses
+
+    assert flag_clauses([("read", False)], "the key") == "mark the key as unread"
+    assert flag_clauses([("unread", False)], "it") == "mark it as read"
+
+
+def test_a_new_record_for_a_person_is_for_them() -> None:
+    """ "create a booking in Hotels for "ann@x.com"", not "with "ann@x.com" as guest"."""
+    note = {"kind": "create", "summary": "create a booking", "label": "booking",
+            "values": [["guest email", '"ann@x.com"'], ["rooms", "2"]]}  # fmt: skip
+    plan = [_step("hotels.create_booking", note, {"guest_email": "ann@x.com", "rooms": 2})]
+    text = _render(plan, 0, goal="Ann needs a room.")
+    assert 'booking in Hotels for "ann@x.com", with 2 rooms' in text, text
+
+
+def test_a_state_that_echoes_the_noun_follows_it() -> None:
+    """ "the booking organized by Edward in Workplace whose status is "booked"", not "the
+    booked booking"; "the on-hold ticket" keeps its word before the noun."""
+    for noun, value, said in (("booking", "booked", 'whose status is "booked"'),
+                              ("ticket", "on_hold", "on-hold ticket")):  # fmt: skip
+        found = _find("workplace.list", noun, [["organizer email", '"edward.cook@myers.com.au"']])
+        found["select"] = {"rule": "matching", "field": "status", "value": value}
+        done = {"kind": "action", "summary": f"cancel the {noun}"}
+        text = _render([found, _step("workplace.cancel", done)], 0)
+        assert said in text and "booked booking" not in text, text

@@ -308,6 +308,8 @@ def _person_mod(label: str, role: str, who: str, v: int) -> tuple[int, str]:
     form = _GIVEN_AS.get(role)
     if form is not None:
         return (0 if role == "recipient" else 2), form.format(p=who)
+    if role in _POSSESSIVE:
+        return 2, f"for {who}"  # whose it is: "a booking for Ann", not "with Ann as guest"
     many = label.endswith("s") and ", " in who
     said = said_role(role) + ("s" if many else "")
     if re.search(r" (?:as|with|whose) ", who):
@@ -425,6 +427,17 @@ def one_address(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     out = [pair for i, pair in enumerate(pairs) if i not in parts]
     out.insert(first, (f"{prefix or ''}address", said))
     return out
+
+
+def _possessed(name: str, what: str) -> str:
+    """A field of a record the request has named: "the order's total", "the order ID" (not
+    "the order's ID"), "the invoice's number" (not "the invoice's invoice number")."""
+    head = name.split(" ")[-1]
+    if what == "ID":
+        return f"the {name} ID"
+    if what.startswith(head + " "):
+        return f"the {name}'s{what[len(head) :]}"
+    return f"the {name}'s {what}"
 
 
 def _with_joined(parts: Sequence[str]) -> list[str]:
@@ -644,6 +657,12 @@ class Writer:
             noun = label  # "the Mail message": the label names its service
             self.named.add(rec.service)
         pre, post = _rule_words(rec.select)
+        select = rec.select or {}
+        echo = pre[:4] == noun.split(" ")[-1][:4] and "_" not in str(select.get("value"))
+        if pre and echo and select.get("rule") == "matching":  # ("_": the literal is "x-y")
+            # not "the booked booking": the state after the noun, as its field says it
+            said = field_words(str(select.get("field")))
+            pre, post = "", f'whose {said} is "{select.get("value")}"'
         if (rec.select or {}).get("rule") == "matching" and any(
             str(p).strip('"') == str(rec.select.get("value")) for _, p in t.get("by") or ()
         ):
@@ -791,12 +810,7 @@ class Writer:
         """``the ticket's assignee`` once the ticket is known, else ``the assignee of
         <the ticket in full>``."""
         if label in self.introduced:
-            name = self.called(label)
-            head = name.split(" ")[-1]
-            if what.startswith(head + " "):
-                # "the invoice's number", not "the invoice's invoice number"
-                return f"the {name}'s{what[len(head) :]}"
-            return f"the {name}'s {what}"
+            return _possessed(self.called(label), what)
         return f"the {what} of {self.np(label)}"
 
     def ref(self, phrase: str, k: int = 0) -> str:
@@ -806,6 +820,10 @@ class Writer:
         m = re.fullmatch(r"the (.+) of the (.+)", phrase)
         if m and m.group(2) in self.records:
             return self._of(m.group(1), m.group(2))
+        if m and (m.group(2) in self.created or re.fullmatch(r"[a-z]+", m.group(2))):
+            # a record named in a summary ("cancel the order listed on the user"): "the
+            # order ID", not "the ID of the order"
+            return _possessed(m.group(2), m.group(1))
         return phrase
 
     def embed(self, text: str, label: str | None, replacement: str) -> str:
@@ -1194,6 +1212,8 @@ def flag_clauses(flags: Sequence[tuple[str, bool]], name: str) -> str:
                 states.append(last)
             elif last.startswith("un") and last[2:] in _STATES:
                 states.append(last[2:])  # not unread: read
+            elif last == "read":
+                states.append("unread")  # "mark it as unread", not "as not read"
             else:
                 states.append(f"not {last}")
         else:
