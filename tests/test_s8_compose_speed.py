@@ -48,3 +48,33 @@ def test_a_long_walk_takes_no_step_after_it_has_wandered():
             walker.walk()
     assert stopped, "no walk wandered: the check is vacuous"
     assert not after, after
+
+
+def test_how_urgent_a_log_of_the_work_is_may_follow_the_record_it_logs():
+    """A follow-up task logging a renewal is about the subscription its text names: a
+    threshold on that subscription (its MRR) may decide the task's priority, though no id
+    ties the two."""
+    from library.compose import compose_tasks
+
+    lib = bundled_library(["subscriptions", "todo", "crm", "mail", "knowledge_base"])
+    env = make_env(lib.classes, lib.nodes)
+    decided = []
+    for seed in (0, 1):
+        for task in compose_tasks([], 30, env=env, seed=seed).tasks:
+            plan = task.gold_plan
+            for step in plan:
+                if step["kind"] != "create" or not step["write"]:
+                    continue
+                for bind in step["binds"].values():
+                    if bind.get("rule") != "threshold":
+                        continue
+                    source = plan[bind["step"]]
+                    service = source["tool"].split("__")[0]
+                    # the log names the record the threshold read, in its text
+                    texts = [v for v in step["arguments"].values() if isinstance(v, str)]
+                    decided.append((step["tool"], source["tool"], service, texts))
+        if len(decided) >= 2:
+            break
+    logs = [d for d in decided if d[0] == "todo__create_task"]
+    assert logs, decided
+    assert all(d[2] != "todo" for d in logs)

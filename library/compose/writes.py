@@ -471,6 +471,10 @@ class Writes(Binding):
         if not any(n.lower() in _NAMING for n in required):
             optional += [p for p in settable if p.name.lower() in _NAMING and not p.enum][:1]
         owners = [b.fact.entity for b in required.values() if b.fact and ties(b.fact.key)]
+        if logs and (about := self._logged_step()) is not None and about.entity is not None:
+            # a log is about the record its text names: how urgent the follow-up task for
+            # an invoice is may follow the invoice's total ("p1 over $5,000")
+            owners.append(about.entity)
         related = list(dict.fromkeys(owners))  # a new record is decided by what it belongs to
         extra, threshold_text = self._values(tool, optional, None, exclude, related)
         bound = self._in_the_money_s_currency(tool, {**required, **extra})
@@ -605,6 +609,18 @@ class Writes(Binding):
             out[p.name] = Bound.of(read) if read is not None else Bound.literal(value)
         return out
 
+    def _logged_step(self) -> Step | None:
+        """The write a log of the work is about: the last change to a record the request
+        found, or where the work only made records (a new DNS zone), the last it made (not a
+        message it sent: telling someone is no record of the work)."""
+        changed = [s for s in self.steps if s.write and s.entity and not s.entity.created]
+        changed = changed or [
+            s
+            for s in self.steps
+            if s.write and s.entity and s.kind == CREATE and not is_message(s.entity.collection)
+        ]
+        return changed[-1] if changed else None
+
     def _logs_the_work(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound] | None:
         """A record that logs the work done (a ticket for the refund) names the record the
         plan changed in its text: ``{description: the order's id}``, which is what makes
@@ -619,17 +635,10 @@ class Writes(Binding):
             and not p.enum
             and p.key is None
         ]
-        changed = [s for s in self.steps if s.write and s.entity and not s.entity.created]
-        # work that only made records (a new DNS zone) logs what it made, not a message it
-        # sent (telling someone is no record of the work)
-        changed = changed or [
-            s
-            for s in self.steps
-            if s.write and s.entity and s.kind == CREATE and not is_message(s.entity.collection)
-        ]
-        if not texts or not changed:
+        changed = self._logged_step()
+        if not texts or changed is None:
             return None
-        entity = changed[-1].entity
+        entity = changed.entity
         assert entity is not None
         fact = self._readable_name(entity)
         if fact is None:
@@ -639,8 +648,8 @@ class Writes(Binding):
         if self._said(fact.value):
             # a name the request gave already: the note says what was done with it
             # ("Created the zone cdn.example.com."), not the bare name
-            done = past(tool_verb(changed[-1].tool.name))
-            text = f"{done.capitalize()} {_as_named(the, changed[-1].tool.summary)} {fact.value}."
+            done = past(tool_verb(changed.tool.name))
+            text = f"{done.capitalize()} {_as_named(the, changed.tool.summary)} {fact.value}."
             return {texts[0].name: Bound.literal(text)} | self._log_title(tool, taken)
         phrase = f"the {field_words(fact.field)} of {the}"
         bind = Bound.of(fact).bind
