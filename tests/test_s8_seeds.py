@@ -273,6 +273,10 @@ def test_a_waiting_state_moves_out_of_now_by_its_record_s_other_states() -> None
     assert placed(behind, "confirmed", rng, now, not_now=("confirmed",)) == behind
     assert placed(behind, "confirmed", rng, now, ahead=("confirmed",))[0] > now
     assert placed(holding, "confirmed", rng, now) == holding  # as before, told nothing
+    assert placed(behind, "CONFIRMED", rng, now, ahead=("CONFIRMED",))[0] > now  # any case
+    today = (now + dt.timedelta(hours=6), now + dt.timedelta(days=2))  # checks in at three
+    assert placed(today, "confirmed", rng, now, not_now=("confirmed",)) == today
+    assert placed(today, "confirmed", rng, now, not_now=("confirmed",), dates=True) != today
 
 
 @pytest.mark.parametrize(

@@ -2945,9 +2945,6 @@ _STATE_BOUND = {
 }  # fmt: skip
 # Initial states a state that follows the main one starts in (an order is ``unfulfilled``).
 _STARTS = frozenset({"unfulfilled", "unpaid", "not_started", "pending", "none"})
-# Numbers a record's stage implies (won: 100, lost: 0).
-# Records that capture a happening of the record they refer to (a meeting's recording, a
-# call's transcript): made while it took place, never before it began.
 # A record's states once its business is over or given up: all it may be in under a parent
 # closed or cancelled (``pool.as_parent_allows``), and what waits for nothing.
 ENDED = frozenset(TERMINAL) | frozenset(
@@ -2958,6 +2955,9 @@ _DECIDED = frozenset({"awarded", "accepted", "approved", "granted", "won", "sele
 # A parent's states once it is open to outsiders (a job posted, an event on sale): while it is
 # a draft, no one outside applies or registers (``pool.not_draft``).
 _OPENS = frozenset({"open", "published", "live", "accepting", "accepting_responses", "on_sale"})
+# Numbers a record's stage implies (won: 100, lost: 0).
+# Records that capture a happening of the record they refer to (a meeting's recording, a
+# call's transcript): made while it took place, never before it began.
 _CAPTURES = frozenset({"recording", "transcript", "minutes", "attendance", "scorecard"})
 # A capture's moment: when it was recorded, started, captured or joined.
 _CAPTURE_MOMENTS = frozenset({"recorded", "started", "captured", "joined", "taken"})

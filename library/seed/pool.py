@@ -1592,8 +1592,9 @@ def placed(
     start, end = (_as_datetime(t, now) for t in span)
     state = str(status.value if hasattr(status, "value") else status or "").lower()
     place = place_of(state, kind)
-    waiting = {str(s).lower() for s in (*ahead, *not_now)}
-    if not place and state in waiting and (state in map(str, ahead) or start <= now <= end):
+    holds = start.date() <= now.date() <= end.date() if dates else start <= now <= end
+    waits = {str(s).lower() for s in (*ahead, *(not_now if holds else ()))}
+    if not place and state in waits:
         place = "ahead"
     if place == "past" and kind == "terms" and end.date() >= now.date():  # due before today
         shift = -dt.timedelta(days=(end.date() - now.date()).days + 1 + rng.randint(0, 20))
