@@ -368,3 +368,20 @@ def test_a_state_that_echoes_the_noun_follows_it() -> None:
         done = {"kind": "action", "summary": f"cancel the {noun}"}
         text = _render([found, _step("workplace.cancel", done)], 0)
         assert said in text and "booked booking" not in text, text
+
+
+def test_a_record_of_a_person_s_own_entry_is_simply_theirs() -> None:
+    """ "Capture Michael's payment in Payments with the largest amount", not "capture the
+    payment with the largest amount among those of Michael's customer record in
+    Payments"."""
+    customer = _find(
+        "payments.list_customers", "customer", [["email", '"edward.cook@myers.com.au"']]
+    )
+    payment = {"kind": "lookup", "noun": "payment", "nouns": "payments", "label": "payment",
+               "of": ["the customer"]}  # fmt: skip
+    found = _step("payments.list_payments", payment)
+    found["select"] = {"rule": "largest", "field": "amount"}
+    capture = _step("payments.capture", {"kind": "action", "summary": "capture the payment"})
+    text = _render([customer, found, capture], 0)
+    assert "Capture Edward's payment in Payments with the largest amount." in text, text
+    assert "among those" not in text and "customer record" not in text, text

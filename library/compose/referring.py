@@ -144,6 +144,18 @@ def _listed(noun: str, of: str, svc: str) -> str | None:
     return None
 
 
+def _theirs(posts: Sequence[str], service: str) -> tuple[str, str] | None:
+    """(``Michael's``, `` in Payments``) where a record's one detail is that it belongs to
+    a person's own entry in its own service (``of Michael's customer record in
+    Payments``): then it is simply Michael's."""
+    if len(posts) != 1:
+        return None
+    own = re.fullmatch(r"of (\S+'s) [\w ]+ (?:record|account)(?: in (.+))?", posts[0])
+    if own is None or own.group(2) not in (None, service):
+        return None
+    return own.group(1), f" in {service}" if own.group(2) else ""
+
+
 def _words_end(text: str, *ends: str) -> str | None:
     for end in ends:
         if text == end:
@@ -696,11 +708,18 @@ class Writer:
                 own = person_role(str(fwords)) == "" and clause.startswith("of ")
                 if own and noun in _RECORD_NOUNS and not head.endswith(_entry(noun)):
                     head += _entry(noun)  # "the customer record of the order's customer"
+        theirs = _theirs(posts, rec.service) if not owner else None
+        if theirs is not None:
+            # "Michael's payment in Payments whose status is ...", not "the payment whose
+            # status is ... among those of Michael's customer record in Payments"
+            owner, posts = theirs[0], []
         tail = _join_postmods(posts)
         det = owner or "the"
         # Named after what the phrase nests: "the expense of Ronald's expense report in
         # Expenses" names the service once, at the innermost record.
         svc = "" if own_name else self._in(rec.service, self._kind(rec, noun))
+        if theirs is not None and not svc:
+            svc = theirs[1]
         if not tail:
             return f"{det} {head}{svc}" + (f" {post}" if post else "")
         if len(self.introduced) == before:
