@@ -385,3 +385,12 @@ def test_a_record_of_a_person_s_own_entry_is_simply_theirs() -> None:
     text = _render([customer, found, capture], 0)
     assert "Capture Edward's payment in Payments with the largest amount." in text, text
     assert "among those" not in text and "customer record" not in text, text
+
+
+def test_a_stated_text_that_holds_a_quote_stays_whole() -> None:
+    """One full stop after a quote, unless that stop belongs to the stated text itself."""
+    said = 'He said "Done!". Then he left.'
+    plan = _task([["title", f'"{said}"']])
+    plan[-1]["arguments"] = {"title": said}
+    for variant in range(4):
+        assert f'"{said}"' in _render(plan, variant)

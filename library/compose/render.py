@@ -167,8 +167,11 @@ def render_instruction(
     if unnamed:  # a found record nothing mentions: say to find it, where the plan does
         text, unnamed = write_centric(plan, guards, answers, goal, variant, unnamed)
     if unnamed or any(lit not in text for lit in required_literals(plan)):
-        return end_quotes(introduce_once(_narrate(plan, guards, answers, goal, variant)))
-    return end_quotes(introduce_once(text))
+        text = _narrate(plan, guards, answers, goal, variant)
+    text = introduce_once(text)
+    ended = end_quotes(text)
+    # (a stated text that itself holds a quote ending in a full stop stays whole)
+    return ended if all(lit in ended for lit in required_literals(plan)) else text
 
 
 # A sentence that ends on a quote that ends its own sentence: ``saying "Done."``.
