@@ -391,3 +391,48 @@ def test_no_one_attended_what_lies_ahead(service: str, child: str, ref: str, par
                 ahead += 1
                 assert _state(r) not in {"checked_in", "attended", "no_show"}, _state(r)
     assert ahead
+
+
+def test_what_hangs_on_a_record_whose_business_ended_took_place_before() -> None:
+    """An interview of an application hired or rejected lies behind: no candidate turned
+    down is interviewed next week."""
+    ended = 0
+    for seed in SEEDS:
+        now, state = _seeded("recruiting", seed)
+        for r in state["interviews"].values():
+            application = state["applications"][r.application_id]
+            if application.created_at > now - dt.timedelta(days=5):
+                continue  # (made this week: no time for anything to have taken place)
+            if _state(application, "stage") in {"hired", "rejected"}:
+                ended += 1
+                assert r.starts_at < now - dt.timedelta(hours=12), (r.starts_at, now)
+    assert ended
+
+
+def test_behind_once_ended_keeps_what_its_parent_allows() -> None:
+    now = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+    made = now - dt.timedelta(days=9)
+    ahead = now + dt.timedelta(days=3)
+    rng = random.Random(1)
+    for _ in range(20):
+        at = SeedPool.behind_once_ended(ahead, "rejected", ("hired", "rejected"), rng, now, made)
+        assert made + dt.timedelta(days=3) < at < now and at.minute in (0, 30) and at.second == 0
+    assert SeedPool.behind_once_ended(ahead, "screen", ("rejected",), rng, now, made) == ahead
+    late = now - dt.timedelta(days=5)  # one day left: yesterday, in working hours
+    for _ in range(20):
+        at = SeedPool.behind_once_ended(ahead, "rejected", ("rejected",), rng, now, late)
+        assert at.date() == (now - dt.timedelta(days=1)).date() and 9 <= at.hour <= 16
+    just = now - dt.timedelta(days=3)  # made too late for anything to have taken place
+    assert SeedPool.behind_once_ended(ahead, "rejected", ("rejected",), rng, now, just) == ahead
+
+
+def test_a_record_made_between_close_times_is_made_between_them() -> None:
+    """An interview booked nine hours after its application was made: its record was made
+    in between (not days later, after the interview it schedules)."""
+    pool = seed_pool(0)
+    now = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+    applied = now - dt.timedelta(days=6, hours=1)
+    starts = applied + dt.timedelta(hours=9)
+    rng = random.Random(3)
+    for _ in range(50):
+        assert applied < pool.created(rng, now, starts, after=applied) < starts

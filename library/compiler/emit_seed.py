@@ -453,6 +453,9 @@ class _RecordWriter:
         self.parent_states: list[tuple[str, str, str]] = []
         # ... for a record whose state is drawn in its call: (its attribute, *as above)
         self.wrapped_states: list[tuple[str, str, str, str]] = []
+        # (parent local, its state attribute, its ended states): parents whose end puts this
+        # record's lone start behind (``pool.behind_once_ended``)
+        self.parent_ended: list[tuple[str, str, tuple[Any, ...]]] = []
         # states that follow the main one: (variable, values), and their drawing lines
         self.sub_states: list[tuple[str, tuple[Any, ...]]] = []
         self.follow_lines: list[tuple[str, Expr]] = []
@@ -1115,6 +1118,8 @@ class _RecordWriter:
             expr = f'pool.not_draft(rng, {ids}, self.state.{ref}, "{state.attr}")'
         if set(map(str, state.type.enum)) & PARENT_ENDED:
             self._follows_state(var, "state", state.attr)
+        if _ended(state.type.enum):  # no interview ahead for a candidate hired or rejected
+            self.parent_ended.append((var, state.attr, _ended(state.type.enum)))
         return expr
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
@@ -1271,6 +1276,10 @@ class _RecordWriter:
         for var, expr in self.hoist_lines:
             if var == self.start_var and after:  # scheduled once what it is for was there
                 expr = f'pool.moment("scheduled", rng, now, {after})'
+            for parent, attr, ended in self.parent_ended if var == self.start_var else ():
+                # what hangs on a record whose business ended took place before it did
+                args = [expr, f"{parent}.{attr}", _lit(ended), "rng", "now", after or "None"]
+                expr = _call("pool.behind_once_ended", *args)
             steps.append((var, expr))
         if {"created", "updated"} & self.uses:
             before = f", {self.before}" if self.before else ""

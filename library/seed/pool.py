@@ -674,6 +674,32 @@ class SeedPool:
         return waiting if place_of(_word(status)) in ("live", "past") else status
 
     @staticmethod
+    def behind_once_ended(
+        when: Any,
+        parent_state: Any,
+        ended: tuple[Any, ...],
+        rng: random.Random,
+        now: dt.datetime,
+        after: Any = None,
+    ) -> Any:
+        """A lone start (an interview's) of a record under a parent whose business ended
+        (``ended``: an application hired or rejected) that lies behind: it took place in
+        working hours on a day before today, days after ``after`` (the parent's making: its
+        own record was made in between, up to three days ahead of it); where no such day is
+        left, as drawn."""
+        if _word(parent_state) not in {_word(s) for s in ended} or _as_datetime(when, now) <= now:
+            return when
+        since = _as_datetime(after, now) if after is not None else now - dt.timedelta(days=40)
+        first = (since + dt.timedelta(days=4)).date()
+        last = (now - dt.timedelta(days=1)).date()
+        if first > last:
+            return when
+        day = first + dt.timedelta(days=rng.randint(0, (last - first).days))
+        hour, minute = rng.randint(9, 16), rng.choice((0, 30))
+        at = dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=now.tzinfo)
+        return at.date() if type(when) is dt.date else at
+
+    @staticmethod
     def not_draft(rng: random.Random, ids: list[str], records: Mapping[str, Any], attr: str) -> str:
         """A parent picked among those past their draft (``ids`` of ``records``, whose state
         is ``attr``): a job not yet posted has no applicants, an event not yet published no
@@ -1039,6 +1065,9 @@ class SeedPool:
             stamp = min(stamp, limit)
         if after is not None:
             since = _as_datetime(after, now)
+            end = _as_datetime(before, now) if before is not None else now
+            if limit <= since < end:  # hours between the two, not days: made halfway
+                limit = since + (end - since) / 2
             first = since + dt.timedelta(minutes=rng.randint(5, 2880))
             if stamp < first:
                 last = min(now, limit)
