@@ -394,3 +394,18 @@ def test_a_stated_text_that_holds_a_quote_stays_whole() -> None:
     plan[-1]["arguments"] = {"title": said}
     for variant in range(4):
         assert f'"{said}"' in _render(plan, variant)
+
+
+def test_a_person_s_entry_elsewhere_is_that_person_there() -> None:
+    """ "a payment for the invoice's customer in Payments", not "for the customer record
+    of the invoice's customer in Payments"."""
+    invoice = _find("invoicing.list", "invoice", [["number", '"INV-1"']])
+    customer = _find("payments.list_customers", "customer",
+                     [["email", "the customer email of the invoice"]])  # fmt: skip
+    values = [["amount", "the total of the invoice"]]
+    pay = {"kind": "create", "summary": "create a payment", "label": "payment",
+           "for": ["the customer"], "values": values}  # fmt: skip
+    send = _step("invoicing.send", {"kind": "action", "summary": "send the invoice"})
+    plan = [invoice, send, customer, _step("payments.create", pay)]
+    text = _render(plan, 0, goal='The invoice "INV-1" is due.')
+    assert "payment for the invoice's customer in Payments, for the invoice's total" in text, text

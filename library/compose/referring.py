@@ -713,6 +713,15 @@ class Writer:
             # "Michael's payment in Payments whose status is ...", not "the payment whose
             # status is ... among those of Michael's customer record in Payments"
             owner, posts = theirs[0], []
+        same = re.fullmatch(rf"of (the \S+'s {re.escape(noun)})", posts[0]) if posts else None
+        if same and len(posts) == 1 and head == noun + _entry(noun) and not owner:
+            # "the invoice's customer in Payments", not "the customer record of the
+            # invoice's customer in Payments"
+            return (
+                same.group(1)
+                + self._in(rec.service, self._kind(rec, noun))
+                + (f" {post}" if post else "")
+            )
         tail = _join_postmods(posts)
         det = owner or "the"
         # Named after what the phrase nests: "the expense of Ronald's expense report in
