@@ -1034,7 +1034,8 @@ def test_a_copy_keeps_its_status_and_its_dates_in_agreement() -> None:
     stay = next(r for r in stays if r.status == "confirmed" and r.check_in > now.date())
     with pytest.raises(ValueError, match="status and its dates"):
         walker._copy("hotels", info, stay, "res_copy", {"status": "checked_in"})
-    assert walker._copy("hotels", info, stay, "res_copy", {"rooms": 2}).rooms == 2
+    # (in its own place: a second stay beside it would book its guest twice)
+    assert walker._copy("hotels", info, stay, stay.id, {"rooms": 2}).rooms == 2
     began = {
         "status": "booked",
         "starts_at": "2026-01-01T09:00:00Z",

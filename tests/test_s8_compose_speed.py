@@ -78,3 +78,34 @@ def test_how_urgent_a_log_of_the_work_is_may_follow_the_record_it_logs():
     logs = [d for d in decided if d[0] == "todo__create_task"]
     assert logs, decided
     assert all(d[2] != "todo" for d in logs)
+
+
+def test_a_decoy_copy_never_books_its_guest_twice_for_the_same_nights():
+    """A record made beside a seeded one (a decoy for a selection rule, a stay moved to the
+    request's person) is refused where its guest would hold two stays on the same nights;
+    a copy on other nights, or for another guest, is made."""
+    import datetime as dt
+
+    import pytest
+
+    lib = bundled_library(["hotels", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    world, base = env.world(0)
+    walker = Walker(env, world, base, random.Random(0))
+    info = env.catalog.collection("hotels", "reservations")
+    assert info is not None
+    stays = world.services["hotels"].state.reservations
+    stay = next(r for r in stays.values() if r.status == "confirmed")
+    with pytest.raises(ValueError, match="twice"):
+        walker._copy("hotels", info, stay, "res_copy", {"confirmation_number": "ZZ000001"})
+    later = {
+        "check_in": stay.check_in + dt.timedelta(days=40),
+        "check_out": stay.check_out + dt.timedelta(days=40),
+    }
+    assert walker._copy("hotels", info, stay, "res_copy", later).id == "res_copy"
+    other = {
+        "guest_email": "someone.else@example.org",
+        "guest_name": "Someone Else",
+        "guest_phone": "+15550100999",
+    }
+    assert walker._copy("hotels", info, stay, "res_copy", other).id == "res_copy"

@@ -24,6 +24,7 @@ from library.compose.catalog import (
 from library.compose.coherence import (
     FINAL,
     OPT_OUT_FLAGS,
+    double_booked,
     money_taken,
     out_of_its_time,
     range_pairs,
@@ -51,6 +52,7 @@ from library.compose.roles import (
     hands_over,
     is_staff_role,
     names_person,
+    present_fields,
     role_of,
 )
 from library.compose.topics import ASKED_BY_COLLEAGUES, asked_by_colleague, matter_texts
@@ -1235,6 +1237,10 @@ class Lookups(Binding):
         if out_of_its_time(dump(copy), now) and not out_of_its_time(dump(base), now):
             # (a stay moved a month on while it says "checked in")
             raise ValueError(f"{info.name} {rid}: its status and its dates disagree")
+        others = (dump(r) for r in records.values())
+        if double_booked(dump(copy), info.noun, others, present_fields(info)) is not None:
+            # (a second stay of the same guest on the same nights, made as a decoy)
+            raise ValueError(f"{info.name} {rid}: books its guest twice for the same nights")
         return copy
 
     def _unset_in_its_state(

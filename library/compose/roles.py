@@ -8,8 +8,9 @@ role belongs to our own staff or to the outside world decides where its person c
 from __future__ import annotations
 
 import functools
+from typing import Any
 
-from library.seed.vocab import NAME_PARTS
+from library.seed.vocab import NAME_PARTS, is_person_resource
 from library.seed.vocab import role_of as field_role
 
 PERSON_KEYS = frozenset({"email", "person_name", "phone"})
@@ -89,3 +90,22 @@ def names_person(name: str, key: str | None) -> bool:
         or low in ("phone", "mobile", "username")
         or low.endswith(("_name", "_phone", "_mobile", "_username", "_email"))
     )
+
+
+def people_fields(info: Any) -> set[str]:
+    """The fields of a collection (a ``CollectionInfo``) that name who holds or handles a
+    record: its assignee's e-mail, its owner's id."""
+    if info is None:
+        return set()
+    return {
+        name
+        for name, meta in info.fields.items()
+        if (meta.key or "") in PERSON_KEYS
+        or ((meta.key or "").startswith("id:") and is_person_resource(meta.key[3:]))
+    }
+
+
+def present_fields(info: Any) -> list[str]:
+    """The fields naming who is there for what a record books (the guest, the driver), not
+    who booked it for them."""
+    return sorted(f for f in people_fields(info) if not is_staff_role(role_of(f)))

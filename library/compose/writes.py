@@ -57,7 +57,15 @@ from library.compose.motifs import (
 )
 from library.compose.plan import Bound, Step
 from library.compose.referring import tidy_summary
-from library.compose.roles import PERSON_KEYS, TAKES_WORK, hands_over, is_staff_role, role_of
+from library.compose.roles import (
+    PERSON_KEYS,
+    TAKES_WORK,
+    hands_over,
+    is_staff_role,
+    people_fields,
+    present_fields,
+    role_of,
+)
 from library.compose.tense import past
 from library.compose.topics import topic_texts
 from library.compose.walk_state import ListedId, Reject, as_record
@@ -295,20 +303,7 @@ class Writes(Binding):
         now = self.base.clock.isoformat()
         if kept_once_begun(record, noun, now, tool.name, changes):
             return True
-        return bool(waits_for_resume(record, tool.name, changes, self._people_fields(info)))
-
-    @staticmethod
-    def _people_fields(info: Any) -> set[str]:
-        """The fields of a collection that name who holds or handles a record (its
-        assignee's e-mail, its owner's id)."""
-        if info is None:
-            return set()
-        return {
-            name
-            for name, meta in info.fields.items()
-            if (meta.key or "") in PERSON_KEYS
-            or ((meta.key or "").startswith("id:") and is_person_resource(meta.key[3:]))
-        }
+        return bool(waits_for_resume(record, tool.name, changes, people_fields(info)))
 
     def _current(self, entity: Entity) -> dict[str, Any]:
         """``entity``'s record as the world holds it now (as last read where it is gone)."""
@@ -1275,7 +1270,7 @@ class Writes(Binding):
                     if str(status_of(values)) in _CALLED_OFF:
                         continue  # the work calls it off (hiring into it does not: "hired")
                     moved = set(d.updated.get(rid, {})) - {"updated_at"}
-                    handed = rid not in d.added and moved <= self._people_fields(info)
+                    handed = rid not in d.added and moved <= people_fields(info)
                     if self._halted_above(svc, info, values, handed, 2):
                         return True
         return False
@@ -1335,7 +1330,7 @@ class Writes(Binding):
                 if info is None:
                     continue
                 # who is there (the guest, the driver), not who booked it for them
-                who = sorted(f for f in self._people_fields(info) if not is_staff_role(role_of(f)))
+                who = present_fields(info)
                 records = getattr(self.world.services[svc].state, coll)
                 dump = self.env.dumps.dump
                 for rid in (*d.added, *d.updated):
