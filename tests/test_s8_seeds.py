@@ -401,8 +401,8 @@ def test_what_hangs_on_a_record_whose_business_ended_took_place_before() -> None
         now, state = _seeded("recruiting", seed)
         for r in state["interviews"].values():
             application = state["applications"][r.application_id]
-            if application.created_at > now - dt.timedelta(days=5):
-                continue  # (made this week: no time for anything to have taken place)
+            if application.created_at.date() >= (now - dt.timedelta(days=1)).date():
+                continue  # (made since yesterday: no day for anything to have taken place)
             if _state(application, "stage") in {"hired", "rejected"}:
                 ended += 1
                 assert r.starts_at < now - dt.timedelta(hours=12), (r.starts_at, now)
@@ -416,13 +416,13 @@ def test_behind_once_ended_keeps_what_its_parent_allows() -> None:
     rng = random.Random(1)
     for _ in range(20):
         at = SeedPool.behind_once_ended(ahead, "rejected", ("hired", "rejected"), rng, now, made)
-        assert made + dt.timedelta(days=3) < at < now and at.minute in (0, 30) and at.second == 0
+        assert made < at < now and at.minute in (0, 30) and at.second == 0
     assert SeedPool.behind_once_ended(ahead, "screen", ("rejected",), rng, now, made) == ahead
-    late = now - dt.timedelta(days=5)  # one day left: yesterday, in working hours
+    late = now - dt.timedelta(days=2)  # one day left: yesterday, in working hours
     for _ in range(20):
         at = SeedPool.behind_once_ended(ahead, "rejected", ("rejected",), rng, now, late)
         assert at.date() == (now - dt.timedelta(days=1)).date() and 9 <= at.hour <= 16
-    just = now - dt.timedelta(days=3)  # made too late for anything to have taken place
+    just = now - dt.timedelta(days=1)  # made too late for anything to have taken place
     assert SeedPool.behind_once_ended(ahead, "rejected", ("rejected",), rng, now, just) == ahead
 
 

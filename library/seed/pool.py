@@ -684,13 +684,13 @@ class SeedPool:
     ) -> Any:
         """A lone start (an interview's) of a record under a parent whose business ended
         (``ended``: an application hired or rejected) that lies behind: it took place in
-        working hours on a day before today, days after ``after`` (the parent's making: its
-        own record was made in between, up to three days ahead of it); where no such day is
-        left, as drawn."""
+        working hours on a day before today and after the day of ``after`` (the parent's
+        making; its own record was made in between: ``created``); where no such day is left,
+        as drawn."""
         if _word(parent_state) not in {_word(s) for s in ended} or _as_datetime(when, now) <= now:
             return when
         since = _as_datetime(after, now) if after is not None else now - dt.timedelta(days=40)
-        first = (since + dt.timedelta(days=4)).date()
+        first = (since + dt.timedelta(days=1)).date()
         last = (now - dt.timedelta(days=1)).date()
         if first > last:
             return when
