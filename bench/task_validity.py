@@ -171,6 +171,9 @@ BUSINESS_KEY = re.compile(
     r"^(sku|skus|code|reference|ref|external_id|tracking_number|confirmation_code|"
     r"[a-z_]*_number|[a-z_]*_ref|[a-z_]*_reference|[a-z_]*_code|[a-z_]*_sku)$"
 )
+# Fields that name a record (its name, its company) and fields of free text that log work.
+NAMED_BY = re.compile(r"^(name|title|subject|company|company_name|display_name|[a-z_]*_name)$")
+LOG_TEXT = re.compile(r"^(notes?|description|details|body|comment|memo|summary|text)$")
 ID_VALUE = re.compile(r"^[a-z]{2,6}_[0-9a-z]{6,}$")
 
 # Range families: a key holding a "low side" token pairs with the key holding the family's
@@ -1534,10 +1537,29 @@ def _linked(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     keys_a = {(v) for k, v in la if BUSINESS_KEY.match(k) and isinstance(v, str) and v}
     if any(v in keys_a for k, v in lb if BUSINESS_KEY.match(k) and isinstance(v, str) and v):
         return True
-    # ... or one record's number is what the other's text names (a to-do whose notes are
-    # the invoice's number is about that invoice, as one holding its id is)
+    # ... or one record's number or name is what the other's text names (a to-do whose
+    # notes are the invoice's number, or "Updated the subscription Atkinson Ltd.", is about
+    # that record, as one holding its id is)
     keys_b = {(v) for k, v in lb if BUSINESS_KEY.match(k) and isinstance(v, str) and v}
-    return any(v in keys_b for _, v in la) or any(v in keys_a for _, v in lb)
+    if any(v in keys_b for _, v in la) or any(v in keys_a for _, v in lb):
+        return True
+    return _text_names(la, lb) or _text_names(lb, la)
+
+
+def _text_names(named: list[tuple[str, Any]], texts: list[tuple[str, Any]]) -> bool:
+    """Whether a free text among ``texts`` (notes, a description) names the record of
+    ``named`` by its number or its name, as a whole phrase."""
+    names = {
+        v
+        for k, v in named
+        if isinstance(v, str) and len(v) >= 4 and (BUSINESS_KEY.match(k) or NAMED_BY.match(k))
+    }
+    prose = [v for k, v in texts if isinstance(v, str) and LOG_TEXT.match(k)]
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
+        for name in names
+        for text in prose
+    )
 
 
 # 8, 9, 10 ------------------------------------------------------------------------------

@@ -109,3 +109,26 @@ def test_a_decoy_copy_never_books_its_guest_twice_for_the_same_nights():
         "guest_phone": "+15550100999",
     }
     assert walker._copy("hotels", info, stay, "res_copy", other).id == "res_copy"
+
+
+def test_no_part_of_the_walker_overrides_another_s_method_with_other_parameters():
+    """The walker is made of parts (bindings, lookups, writes): a method one part defines
+    under a name another part already uses, with other parameters, silently replaces it
+    for every caller (``Writes._current(entity)`` once shadowed ``Binding._current(entity,
+    p)``, and every real-spec walk that reached it failed with a TypeError)."""
+    import inspect
+
+    clashes = []
+    mro = [c for c in Walker.__mro__ if c.__module__.startswith("library.")]
+    for i, cls in enumerate(mro):
+        for name, fn in vars(cls).items():
+            if not inspect.isfunction(fn) or name.startswith("__"):
+                continue
+            for base in mro[i + 1 :]:
+                other = vars(base).get(name)
+                if inspect.isfunction(other):
+                    mine = list(inspect.signature(fn).parameters)
+                    theirs = list(inspect.signature(other).parameters)
+                    if mine != theirs:
+                        clashes.append(f"{cls.__name__}.{name}{mine} over {base.__name__}")
+    assert not clashes, clashes

@@ -140,6 +140,13 @@ def test_detectors_on_hand_made_cases(tv: ModuleType) -> None:
     assert tv._linked(invoice, {"id": "tas_1", "notes": "INV-2027-0042"})
     assert tv._linked(invoice, {"id": "tas_1", "notes": "inv_1"})
     assert not tv._linked(invoice, {"id": "tas_1", "notes": "INV-2027-0043"})
+    # ... or a name its log's text gives, as a whole phrase (not inside another word)
+    sub = {"id": "sub_1", "company_name": "Atkinson Ltd", "mrr": 5200}
+    assert tv._linked(sub, {"id": "tas_2", "notes": "Updated the subscription Atkinson Ltd."})
+    assert tv._linked(sub, {"id": "tas_2", "notes": "Atkinson Ltd"})
+    assert not tv._linked(sub, {"id": "tas_2", "notes": "Atkinson Ltda renewal"})
+    assert not tv._linked(sub, {"id": "tas_2", "title": "Atkinson Ltd"})  # a title, not a log
+    assert not tv._linked(invoice, {"id": "tas_1", "notes": "Voided INV-2027-00421."})
 
     assert tv.email_agrees("Robert Hill", "melissa.schwartz@x.com") is False
     assert tv.email_agrees("Melissa Schwartz", "mschwartz@x.com") is True

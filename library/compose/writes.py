@@ -305,7 +305,7 @@ class Writes(Binding):
             return True
         return bool(waits_for_resume(record, tool.name, changes, people_fields(info)))
 
-    def _current(self, entity: Entity) -> dict[str, Any]:
+    def _record_now(self, entity: Entity) -> dict[str, Any]:
         """``entity``'s record as the world holds it now (as last read where it is gone)."""
         current = self._state_record(entity.service, entity.collection, entity.id)
         return self.env.dumps.dump(current) if current is not None else entity.record
@@ -1078,7 +1078,7 @@ class Writes(Binding):
         bound = self._spanned(tool, {str(tool.own): own, **required, **values})
         if self._back_on_their_plate(values) or self._takes_off(entity, values):
             return None
-        if self._against_its_state(tool, entity, self._current(entity), _set(bound, tool)):
+        if self._against_its_state(tool, entity, self._record_now(entity), _set(bound, tool)):
             return None  # a live meeting is not handed over, a paused plan's seats wait
         resent -= set(values)  # a value the step changes is said, not resent
         text: dict[str, Any] = {
@@ -1386,7 +1386,7 @@ class Writes(Binding):
             return None
         if against_its_verb(tool.name, entity.record, {n: b.value for n, b in required.items()}):
             return None  # an extension that brings the return forward
-        if self._against_its_state(tool, entity, self._current(entity), _set(bound, tool)):
+        if self._against_its_state(tool, entity, self._record_now(entity), _set(bound, tool)):
             return None  # a checked-in stay keeps its rooms
         if entity.created and status_of({n: b.value for n, b in required.items()}) in FINAL:
             return None  # nothing is made only to be set to "wont_do" or "closed"
