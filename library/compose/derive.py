@@ -19,6 +19,7 @@ from library.rubric import (
     RecordUnchanged,
     same,
 )
+from library.rubric.criteria import new_record
 from library.rubric.values import timestamp
 from library.runtime import WorldDiff
 
@@ -107,6 +108,12 @@ def state_criteria(
         meaningful |= {c for c in changed_fields(diff, given.get(svc)) if c[0] == svc}
     for svc in sorted(diff.services):
         args = given.get(svc, {})
+        # ids of the records the plan creates here: a field holding one is checked as "a
+        # new record of that collection", since another order of creates gives other ids
+        made = {rid: coll for coll, d in diff.services[svc].items() for rid in d.added}
+
+        def as_checked(value: Any, made: dict[str, str] = made) -> Any:
+            return new_record(made[value]) if isinstance(value, str) and value in made else value
 
         def chosen(name: str, value: Any, args: dict[str, list[Any]] = args) -> bool:
             return any(same(value, a) for a in args.get(name, ()))
@@ -138,7 +145,7 @@ def state_criteria(
                     )
 
                 fields = {
-                    k: v
+                    k: as_checked(v)
                     for k, v in sorted(record.items())
                     if k != "id"
                     and k not in VOLATILE
@@ -150,7 +157,7 @@ def state_criteria(
                 label = labels.get((svc, coll, rid), f"the {noun}")
                 for name, (_, new) in sorted(d.updated[rid].items()):
                     if (svc, coll, rid, name) in meaningful:
-                        out.append(FieldUpdated(svc, coll, rid, name, new, label=label))
+                        out.append(FieldUpdated(svc, coll, rid, name, as_checked(new), label=label))
             for rid in sorted(d.deleted):
                 label = labels.get((svc, coll, rid), f"the {noun}")
                 out.append(RecordDeleted(svc, coll, rid, label=label))
