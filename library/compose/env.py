@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import networkx as nx
@@ -54,6 +54,7 @@ from library.graph.keys import field_key
 from library.graph.nodes import name_words, tool_verb
 from library.runtime import Service, Snapshot, World
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
+from library.runtime.service import State
 from library.seed import SeedPool, seed_pool
 from library.seed.vocab import ADDRESS_PARTS, is_person_resource, meaning
 
@@ -608,6 +609,14 @@ class ComposeEnv:
             self._staff_memo[(key, value)] = memo
         return memo
 
+    def person_rows(self, states: Iterable[State]) -> Iterator[dict[str, Any]]:
+        """Every person record of ``states`` (one per service), as JSON rows."""
+        for state in states:
+            for coll in type(state).collection_types:
+                if is_person_resource(coll):
+                    for record in getattr(state, coll).values():
+                        yield self.dumps.dump(record)
+
     def away_in(self, base: Snapshot) -> frozenset[str]:
         """The e-mails of colleagues a person record of theirs in ``base`` (a seeded world)
         says are away or gone (an Identity user suspended, an employee on leave): worked out
@@ -617,12 +626,8 @@ class ComposeEnv:
             return hit[1]
         away = frozenset(
             email.casefold()
-            for state in base.states.values()
-            for coll in type(state).collection_types
-            if is_person_resource(coll)
-            for record in getattr(state, coll).values()
-            if isinstance(email := (row := self.dumps.dump(record)).get("email"), str)
-            and status_of(row) in AWAY_STATES
+            for row in self.person_rows(base.states.values())
+            if isinstance(email := row.get("email"), str) and status_of(row) in AWAY_STATES
         )
         self._away[id(base)] = (base, away)
         return away

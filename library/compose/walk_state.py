@@ -26,7 +26,6 @@ from library.compose.plan import Bound, Step
 from library.runtime import World
 from library.runtime.service import Record
 from library.runtime.world import Snapshot
-from library.seed.vocab import is_person_resource
 
 
 class Reject(Exception):
@@ -247,12 +246,7 @@ class WalkState:
     def person_rows(self) -> Iterator[dict[str, Any]]:
         """Every person record of every service in the world as it stands, as JSON rows
         (whose wishes and whereabouts the request must respect)."""
-        for service in self.world.services.values():
-            state = service.state
-            for coll in type(state).collection_types:
-                if is_person_resource(coll):
-                    for record in getattr(state, coll).values():
-                        yield self.env.dumps.dump(record)
+        return self.env.person_rows(s.state for s in self.world.services.values())
 
     def rewind(self, mark: Mark) -> None:
         """Back to the state ``mark`` took: the world, every list, and the entities later

@@ -1,4 +1,6 @@
-"""Composition does no work it throws away: a long walk that has wandered off stops."""
+"""Composition: no work thrown away (a long walk that wandered stops), thresholds a log of
+the work may carry, copies that keep the world coherent, and a walker whose parts do not
+shadow one another."""
 
 from __future__ import annotations
 
