@@ -177,7 +177,8 @@ def compose_stage(
     """Compose ``n`` verified tasks over the built library, sharded over sandbox workers.
 
     ``require_any``: keep only tasks touching at least one of these services (the nightly
-    expansion's new ones); walks are drawn ``oversample`` times as often to find them.
+    expansion's new ones); each shard drops the others as they come and may draw up to
+    ``oversample`` times as many walks as usual to find them.
     ``paraphrase`` (default: ``COMPOWORLD_PARAPHRASE`` set to 1/true): a model rewrites each
     instruction as a person would, literals kept verbatim (else the template stays), through
     the configured model (``COMPOWORLD_LLM_*``), replayed from ``llm_calls`` on reruns;
@@ -189,39 +190,46 @@ def compose_stage(
     if not services:
         raise LookupError("no built services with verified tools: run `compoworld build` first")
     shards = max(1, min(workers, n))
-    wanted = n * oversample if require_any else n
-    per_shard = shard_size(wanted, shards)
     cfg = {"min_services": min_services, "max_services": max_services, **(config or {})}
 
-    steps, finished = shards + 2, [0]  # the shards, the isolated recheck, the write
+    steps, finished = [shards + 2], [0]  # the shards, the isolated recheck, the write
     progress_lock = threading.Lock()
 
     def progress(note: str) -> None:
         if on_progress is not None:
             with progress_lock:
                 finished[0] += 1
-                on_progress(finished[0], steps, note)
+                on_progress(finished[0], steps[0], note)
 
-    def job(sandbox: Sandbox, shard: int) -> dict[str, Any]:
+    def job(sandbox: Sandbox, work: tuple[int, int, int]) -> dict[str, Any]:
+        shard, wanted, round_seed = work
         payload = load_library(sandbox, services)
-        payload |= {"n": per_shard, "seed": seed, "shard": shard, "shards": shards, "config": cfg}
+        limit = (40 * wanted + 200) * (oversample if require_any else 1)  # compose_tasks' bound
+        payload |= {"n": wanted, "seed": round_seed, "shard": shard, "shards": shards}
+        payload |= {"config": cfg, "require_any": sorted(require_any or ())}
+        payload["max_candidates"] = limit
         out = sandbox.invoke(COMPOSE, payload)
         progress(f"shard {shard + 1} of {shards} composed")
         return out
 
-    with SandboxPool(shards, COMPOSE_POLICY, fresh_per_job=False) as pool:
-        results = pool.map(job, range(shards))
     summary = ComposeSummary(requested=n)
     parts: list[list[Task]] = []
-    for r in results:
-        if not r.ok or r.value is None:
-            summary.rejections[f"sandbox: {r.reason}"] += 1
-            continue
-        found = [Task.model_validate(t) for t in r.value["tasks"]]
-        if require_any:
-            found = [t for t in found if require_any & set(t.services)]
-        parts.append(found)
-        summary.rejections.update(r.value["rejections"])
+    with SandboxPool(shards, COMPOSE_POLICY, fresh_per_job=False) as pool:
+        # Merging drops what two shards both made; a merge that falls short of ``n`` (a
+        # small library gives few plan shapes) is topped up once from other seeded worlds.
+        for round_seed in (seed, seed + 1):
+            short = n - len(merge_tasks(parts, n)[0])
+            if short <= 0:
+                break
+            if parts:
+                steps[0] += shards
+            wanted = shard_size(short, shards)
+            for r in pool.map(job, [(k, wanted, round_seed) for k in range(shards)]):
+                if not r.ok or r.value is None:
+                    summary.rejections[f"sandbox: {r.reason}"] += 1
+                    continue
+                parts.append([Task.model_validate(t) for t in r.value["tasks"]])
+                summary.rejections.update(r.value["rejections"])
     tasks, dropped = merge_tasks(parts, n)
     # The verdict again, here, with each service in a worker of its own: composition ran
     # beside every service it combines, where one module could tamper with another.

@@ -66,6 +66,7 @@ RULE_UNCHECKABLE = "rule_not_checkable"
 MUTANTS_ESCAPE = "mutants_escape"
 SERVICE_CAP = "service_cap"
 DOMAIN_CAP = "domain_cap"
+NONE_REQUIRED = "touches_none_required"
 _ANSWER_SKIP = frozenset({"id", "created_at", "updated_at", "description", "body"})
 
 
@@ -102,15 +103,19 @@ def compose_tasks(
     shards: int = 1,
     max_candidates: int | None = None,
     env: ComposeEnv | None = None,
+    require_any: Collection[str] | None = None,
 ) -> ComposeResult:
     """Up to ``n`` verified tasks and the count of rejected candidates per reason.
 
     ``service_classes``/``nodes``/``verified``/``config`` build the environment (see
     ``make_env``) unless ``env`` is given; ``shard``/``shards`` split the candidate stream
     for parallel callers (join with ``merge_tasks``); ``max_candidates`` bounds the work.
+    ``require_any``: only tasks touching one of these services count (the nightly's new
+    ones): the others are rejected as they come, so the shard stops once it has ``n``.
     """
     env = env or make_env(service_classes, nodes, verified, config)
     limit = max_candidates if max_candidates is not None else 40 * n + 200
+    required = frozenset(require_any or ())
     tasks: list[Task] = []
     rejections: Counter[str] = Counter()
     cache = DumpCache()
@@ -118,7 +123,7 @@ def compose_tasks(
     for j in range(shard, shard + shards * limit, shards):
         if len(tasks) >= n:
             break
-        out = candidate(env, seed, j, cache, balance, shards)
+        out = candidate(env, seed, j, cache, balance, shards, required)
         if isinstance(out, str):
             rejections[out] += 1
             balance.miss()
@@ -251,8 +256,11 @@ class Balance:
 
 def shard_size(n: int, shards: int) -> int:
     """How many tasks each of ``shards`` shards composes for a merged set of ``n``: merging
-    drops cross-shard near-duplicates (12-14% of what 2 shards make for 1,000 tasks)."""
-    return math.ceil(n / max(1, shards) * 1.18) + 5
+    drops cross-shard near-duplicates (12-14% of what 2 shards make for 1,000 tasks); one
+    shard has none to drop."""
+    if shards <= 1:
+        return n
+    return math.ceil(n / shards * 1.18) + 1
 
 
 def merge_tasks(
@@ -292,9 +300,11 @@ def candidate(
     cache: DumpCache | None = None,
     balance: Balance | None = None,
     shards: int = 1,
+    required: frozenset[str] = frozenset(),
 ) -> Task | str:
     """Candidate ``j``: a verified task, or the reason it was rejected (``balance``: the
-    run's counts so far, which steer the walk away from services and domains at a cap).
+    run's counts so far, which steer the walk away from services and domains at a cap;
+    ``required``: services one of which the task must touch, none if empty).
     Each shard (every ``shards``-th candidate) draws on every seeded world in turn: worlds
     differ in cost, and a shard held to some of them finishes well after the others."""
     cfg = env.config
@@ -344,6 +354,8 @@ def candidate(
     services = list(dict.fromkeys(s.tool.service for s in steps))
     if len(services) < env.config.min_services:
         return "too_few_services"
+    if required and not required & set(services):
+        return NONE_REQUIRED  # before the costly checks
     if len(steps) < env.config.min_steps:
         return "too_short"
     if _single_identity(env, steps):

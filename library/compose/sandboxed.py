@@ -38,7 +38,8 @@ def graph(ctx: InvokeContext, payload: dict[str, Any]) -> dict[str, Any]:
 
 def compose(ctx: InvokeContext, payload: dict[str, Any]) -> dict[str, Any]:
     """One shard of composition. Extra payload keys: ``n``, ``seed``, ``shard``, ``shards``,
-    ``config`` (``ComposeConfig`` fields)."""
+    ``config`` (``ComposeConfig`` fields), ``require_any`` (services, see ``compose_tasks``)
+    and ``max_candidates``."""
     classes, nodes = _inputs(ctx, payload)
     config = ComposeConfig(**payload.get("config", {}))
     verified = {s: dict.fromkeys(tools, True) for s, tools in payload["verified"].items()}
@@ -51,5 +52,7 @@ def compose(ctx: InvokeContext, payload: dict[str, Any]) -> dict[str, Any]:
         seed=int(payload.get("seed", 0)),
         shard=int(payload.get("shard", 0)),
         shards=int(payload.get("shards", 1)),
+        max_candidates=payload.get("max_candidates"),
+        require_any=payload.get("require_any"),
     )
     return {"tasks": [t.model_dump(mode="json") for t in tasks], "rejections": dict(rejections)}

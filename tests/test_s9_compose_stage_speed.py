@@ -1,0 +1,56 @@
+"""What the compose stage asks of its shards: no more tasks than it keeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from library.compose import compose_tasks, shard_size
+from library.compose.compose import NONE_REQUIRED
+from library.llm import LLMSettings
+from tasks.build import BuildSettings, build_services
+from tasks.compose import compose_stage
+from tasks.ingest import bundled_corpus, ingest_paths
+from warehouse import Warehouse
+
+from .libraries import bundled_library
+
+
+def test_a_shard_stops_once_it_has_n_tasks_touching_a_required_service() -> None:
+    """The nightly's new service: tasks that miss it are turned away as they come (before
+    the costly checks), not composed and dropped afterwards."""
+    lib = bundled_library(["crm", "helpdesk", "voice"])
+    free = compose_tasks(lib.classes, 4, nodes=lib.nodes, seed=0).tasks
+    missed = [s for s in ("voice", "crm", "helpdesk") if s not in free[0].services]
+    assert missed, [t.services for t in free]
+    out = compose_tasks(lib.classes, 2, nodes=lib.nodes, seed=0, require_any={missed[0]})
+    assert len(out.tasks) == 2
+    assert all(missed[0] in t.services for t in out.tasks)
+    assert out.rejections.get(NONE_REQUIRED, 0) > 0  # crm + helpdesk walks were drawn too
+
+
+def test_one_shard_composes_exactly_what_is_asked() -> None:
+    """Merging drops only what two shards both made: one shard composes ``n``, two a
+    margin over half of it each."""
+    assert shard_size(7, 1) == 7
+    assert 2 * shard_size(1000, 2) > 1000 * 1.15
+
+
+def test_a_merge_short_of_n_is_topped_up_from_other_worlds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shards that together fall short of ``n`` (here each composes one task a round) are
+    asked once more, on the next seed's worlds, for what is missing."""
+    wh = Warehouse(tmp_path / "wh")
+    ingest_paths(
+        [str(bundled_corpus() / "openapi" / s) for s in ("crm.yaml", "helpdesk.yaml")], wh.root
+    )
+    build_services(wh, BuildSettings(llm=LLMSettings(model=None)))
+    monkeypatch.setattr("tasks.compose.shard_size", lambda n, shards: 1)
+    notes: list[tuple[int, int, str]] = []
+    summary = compose_stage(wh, 4, workers=2, on_progress=lambda *a: notes.append(a))
+    # More than one round of two one-task shards can give (merging may still drop a repeat).
+    assert summary.composed == summary.written >= 3
+    assert [total for _, total, _ in notes] == [4, 4, 6, 6, 6, 6]  # a second round of shards
+    assert len(set(wh.query("select task_id from tasks").column(0).to_pylist())) >= 3
