@@ -50,6 +50,18 @@ _VERBS = {
     "creator": "created by {p}",
     "manager": "managed by {p}",
 }
+# Roles said as what the subject does, once the request calls them "they": "the event
+# they organize" (not "organized by them").
+_THEY = {
+    "organizer": "they organize",
+    "organiser": "they organize",
+    "host": "they host",
+    "manager": "they manage",
+    "reporter": "they reported",
+    "author": "they wrote",
+    "created_by": "they created",
+    "creator": "they created",
+}
 # Where messages are written, and a message named by its writer alone: "the message
 # written by Jessica" (with no rule or other detail after it).
 _PLACES = frozenset({"channel", "thread", "conversation", "room", "space", "chat", "topic"})
@@ -132,7 +144,7 @@ def _listed(noun: str, of: str, svc: str) -> str | None:
     order in Retail belonging to the sender of the message" (of ``the user account in
     Retail of the sender of the message``), "that user's order" (of ``that user``); None
     for other names."""
-    own = re.fullmatch(r"(\S+'s) [\w ]+ (?:record|account)( in .+)?", of)
+    own = re.fullmatch(r"(\S+'s|their) [\w ]+ (?:record|account)( in .+)?", of)
     if own:
         return f"{own.group(1)} {noun}{own.group(2) or svc}"
     held = re.fullmatch(r"the [\w ]+ (?:record|account)( in .+?)? of (the .+)", of)
@@ -150,7 +162,7 @@ def _theirs(posts: Sequence[str], service: str) -> tuple[str, str] | None:
     Payments``): then it is simply Michael's."""
     if len(posts) != 1:
         return None
-    own = re.fullmatch(r"of (\S+'s) [\w ]+ (?:record|account)(?: in (.+))?", posts[0])
+    own = re.fullmatch(r"of (\S+'s|their) [\w ]+ (?:record|account)(?: in (.+))?", posts[0])
     if own is None or own.group(2) not in (None, service):
         return None
     return own.group(1), f" in {service}" if own.group(2) else ""
@@ -510,6 +522,9 @@ class Writer:
         self.named: set[str] = set()
         self.force = set(force)
         self.subject = self._subject(goal)
+        # Whether the request calls its subject "they" after the opening (a hand-over of
+        # their work: "their deal", "the task assigned to them"), not their name each time.
+        self.pronoun = False
         self.opening = self._opening(goal)
 
     # -- who and what ------------------------------------------------------------------------
@@ -686,7 +701,7 @@ class Writer:
         search = t.get("search")
         if isinstance(search, str):
             if self.subject is not None and search == self.subject.said:
-                owner = f"{self.subject.first}'s"
+                owner = "their" if self.pronoun else f"{self.subject.first}'s"
                 if noun in _RECORD_NOUNS:
                     head += _entry(noun)  # "Jeffrey's user account", not "Jeffrey's user"
             elif _LITERAL.search(search):
@@ -776,7 +791,7 @@ class Writer:
         role = person_role(fwords)
         subject = self.subject
         if subject is not None and phrase == subject.said and role is not None:
-            return self._role_clause(role, subject.first, possessive=True)
+            return self._subject_role(role)
         if _LITERAL.search(phrase):
             if role and "@" in phrase and "(" in phrase:
                 return f"with {phrase} as {said_role(role)}", ""
@@ -785,7 +800,7 @@ class Writer:
         if m and subject is not None and role is not None and self._own_detail(*m.groups()):
             # Larry's own address read off the user record found by his name is Larry:
             # "the event organized by Larry", not "whose organizer email is the user's email"
-            return self._role_clause(role, subject.first, possessive=True)
+            return self._subject_role(role)
         if m and m.group(2) in self.records:
             src, owner = m.group(1), m.group(2)
             src_role = person_role(src)
@@ -817,6 +832,22 @@ class Writer:
             return False
         t = self.plan[0]["text"]
         return t.get("kind") == "lookup" and t.get("label") == owner
+
+    def _subject_role(self, role: str) -> tuple[str, str]:
+        """How a record relates to the request's subject in ``role``: by name ("organized
+        by Larry", "Larry's"), or once the request calls them "they" (``pronoun``): "the
+        event they organize", "the task assigned to them", "their deal"."""
+        assert self.subject is not None
+        if not self.pronoun:
+            return self._role_clause(role, self.subject.first, possessive=True)
+        key = role.replace(" ", "_")
+        if role in ("", "owner") or role in _POSSESSIVE:
+            return "", "their"
+        if key in _THEY:
+            return _THEY[key], ""
+        if key in _VERBS:
+            return _VERBS[key].format(p="them"), ""
+        return f"with them as {said_role(role)}", ""
 
     @staticmethod
     def _role_clause(
@@ -1165,6 +1196,79 @@ class Writer:
         noun = str(rec.note.get("noun", rec.label))
         return kind.split(" ")[-1] == noun.split(" ")[-1]
 
+    def unnamed_before(self, i: int, t: Note) -> tuple[list[Record], list[Record]]:
+        """(records found before step ``i`` and not yet named that its write ``t`` could
+        change the finding of, records the request must still ask to find): both are
+        named in a sentence of their own before the write."""
+        refs = self._closure(self._mentions(self._note_phrases(t)))
+        pending = [
+            rec
+            for rec in sorted(self.records.values(), key=lambda r: r.step)
+            if rec.step < i and rec.label not in self.introduced and rec.label not in refs
+        ]
+        affected = [rec for rec in pending if self.affects(t, rec)]
+        forced = [rec for rec in pending if rec not in affected and rec.label in self.force]
+        return affected, forced
+
+    def commute(self, a: Note, b: Note) -> bool:
+        """Whether two writes may be asked for in either order: neither could change what
+        finding the other's records gives."""
+        for first, second in ((a, b), (b, a)):
+            found = self._closure(self._mentions(self._note_phrases(second)))
+            if any(self.affects(first, self.records[lab]) for lab in found):
+                return False
+        return True
+
+    def may_join(self, j: int, plan: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether the write of step ``j`` may be said now, in an earlier sentence: it
+        needs no record found (named) in a sentence before it."""
+        t = plan[j]["text"]
+        affected, forced = self.unnamed_before(j, t)
+        deep = self.too_deep(self._mentions(self._note_phrases(t)))
+        return not affected and not forced and deep is None
+
+    def subjects_role(self, label: str) -> str | None:
+        """The role the request's subject has in the found record ``label`` (the job
+        "with Larry as hiring manager": ``hiring manager``; "Larry's deal": ``owner``),
+        where that is how it is found; else None."""
+        rec = self.records.get(label)
+        if rec is None or self.subject is None:
+            return None
+        for fwords, phrase in rec.note.get("by") or ():
+            role = person_role(str(fwords))
+            m = re.fullmatch(r"the (.+) of the (.+)", str(phrase))
+            if role is not None and (
+                phrase == self.subject.said or (m is not None and self._own_detail(*m.groups()))
+            ):
+                return role
+        return None
+
+    def hands_over_work(self, notes: Sequence[Note], k: int) -> bool:
+        """Whether ``hand_over`` says "hand their work over to Ann: ..." (a verb phrase
+        that may follow another: "suspend their account and hand ..."), not "Ann takes
+        over from them: ..."."""
+        return len(notes) <= 2 or (self.variant + k) % 2 == 0
+
+    def hand_over(self, notes: Sequence[Note], k: int, lead: str) -> str:
+        """One sentence for updates that each hand a record of the subject's over to the
+        same colleague: "hand their work over to Ann Lee ("ann@..."): their deal in CRM,
+        the task assigned to them in Todo and the meeting they host in Meetings", not a
+        sentence ("make Ann the owner of the deal owned by Larry in CRM") per record."""
+        handed = _handover(notes[0])
+        assert handed is not None
+        who = handed[1]
+        items = [self.np(str(self.written_label(t)), k) for t in notes]
+        if any(", " in x or " and " in x for x in items):
+            listed = "; ".join(items[:-1]) + "; and " + items[-1]
+        else:
+            listed = _join(items)
+        if len(items) <= 2:
+            return f"{lead}hand {listed} over to {who}."
+        if self.hands_over_work(notes, k):
+            return f"{lead}hand their work over to {who}: {listed}."
+        lead = "" if lead in ("please ", "first, ") else lead  # not "please Ann takes over"
+        return f"{lead}{who} takes over from them: {listed}."
+
     def depth(self, label: str, seen: frozenset[str] = frozenset()) -> int:
         """How many records not yet named a first mention of ``label`` would describe."""
         if label in self.introduced or label in seen:
@@ -1353,27 +1457,81 @@ def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], v
     return _cap(glue.join(parts)) + "."
 
 
+# The close of a hand-over: whatever the request does not hand over stays (every other
+# record of the kinds it changes, and those it only reads, as the guards check).
+_LEFT_AS_IT_IS = (
+    "Leave everything else as it is.",
+    "Nothing else should change.",
+    "Everything else stays as it is.",
+)
+
+
+def _role_key(role: str) -> str:
+    """One name per role: ``assigned to`` is the assignee, ``CSM`` the csm."""
+    role = role.lower()
+    return "assignee" if role in ("assignee", "assigned to", "assigned") else role
+
+
+def _handover(t: Note) -> tuple[str, str] | None:
+    """(role, person) where an update only hands its record to one named colleague."""
+    if t.get("kind") != "update" or t.get("threshold"):
+        return None
+    given = [(_label(str(a)), str(b)) for a, b in t.get("values") or ()]
+    if any(b in _YES_NO for _, b in given):
+        return None
+    return _handed_over(given)
+
+
+def handover_group(w: Writer, plan: Plan) -> list[int]:
+    """The writes (plan indices, in order) that hand records of the request's subject
+    over to one colleague in the role the subject has in them (their deal to its new
+    owner, the task assigned to them to its new assignee), which a person asks for
+    together, at the first one's place ("hand their work over to Ann: ..."): at least
+    two, each one free to move there (``Writer.commute`` with every write it passes).
+    Where several colleagues take over, the one given the most."""
+    by_who: dict[str, list[int]] = {}
+    for i, step in enumerate(plan):
+        t = step["text"]
+        handed = _handover(t) if step.get("write") else None
+        label = w.written_label(t) if handed is not None else None
+        role = w.subjects_role(label) if label is not None else None
+        if handed is not None and role is not None and _role_key(role) == _role_key(handed[0]):
+            by_who.setdefault(handed[1], []).append(i)
+    best: list[int] = []
+    for members in by_who.values():
+        kept = members[:1]
+        for j in members[1:]:
+            passed = [
+                plan[x]["text"]
+                for x in range(kept[0] + 1, j)
+                if plan[x].get("write") and x not in kept
+            ]
+            if all(w.commute(plan[j]["text"], other) for other in passed):
+                kept.append(j)
+        labels = {w.written_label(plan[j]["text"]) for j in kept}
+        if len(kept) >= 2 and len(labels) == len(kept) and len(kept) > len(best):
+            best = kept
+    return best
+
+
 def write_centric(
     plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int, force: Iterable[str] = ()
 ) -> tuple[str, set[str]]:
     """(the instruction, the labels of found records it never names)."""
     w = Writer(plan, goal, variant, force)
+    handover = handover_group(w, plan)
+    w.pronoun = bool(handover)
+    handed_together = False
     body: list[str] = []
     last: str | None = None  # the record the last sentence wrote, if "it" may follow
     k = 0
+    done: set[int] = set()
     for i, step in enumerate(plan):
         t = step["text"]
-        if not step.get("write"):
+        if not step.get("write") or i in done:
             continue
-        refs = w._closure(w._mentions(w._note_phrases(t)))
         service = str(t["service"])
-        pending = [
-            rec
-            for rec in sorted(w.records.values(), key=lambda r: r.step)
-            if rec.step < i and rec.label not in w.introduced and rec.label not in refs
-        ]
-        affected = [rec for rec in pending if w.affects(t, rec)]
-        forced = [rec for rec in pending if rec not in affected and rec.label in w.force]
+        affected, forced = w.unnamed_before(i, t)
         for recs, where in ((affected, service), (forced, None)):
             if recs:
                 body.append(_cap(w.intro(recs, where, k)))
@@ -1383,6 +1541,20 @@ def write_centric(
             body.append(_cap(w.intro([deep], None, k)))
             k += 1
             last = None
+        together = [j for j in handover if j == i or w.may_join(j, plan)] if i in handover else []
+        if handover and handover[0] == i and len(together) >= 2:
+            done.update(together)
+            handed_together = True
+            notes = [plan[j]["text"] for j in together]
+            if last is not None and len(body[-1].split()) <= 8 and w.hands_over_work(notes, k):
+                # "Suspend their account in Identity and hand their work over to Ann: ..."
+                body[-1] = body[-1][:-1] + " and " + w.hand_over(notes, k, "")
+            else:
+                lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
+                body.append(_cap(w.hand_over(notes, k, lead)))
+            last = None
+            k += 1
+            continue
         label = w.written_label(t)
         it = bool(body) and label is not None and label == last
         kind = t["kind"]
@@ -1414,7 +1586,12 @@ def write_centric(
         k += 1
     if len(body) == 1 and body[0].startswith("First, "):
         body[0] = _cap(body[0].removeprefix("First, "))  # no "first" where nothing follows
-    tail = [_guard_sentence(guards, plan, variant)] if guards else []
+    if not guards:
+        tail = []
+    elif handed_together:  # the work is one hand-over: the rest of it simply stays
+        tail = [_LEFT_AS_IT_IS[variant % len(_LEFT_AS_IT_IS)]]
+    else:
+        tail = [_guard_sentence(guards, plan, variant)]
     if answers:
         asked = _join([w.ref(f"the {a['field']} of {a['of']}") for a in answers])
         tail.append(_ASK[variant % len(_ASK)].format(asked=asked))
