@@ -96,17 +96,3 @@ def test_a_task_on_a_thing_stays_in_the_first_services_stack(library: Library) -
     assert stack == THING_STACKS["commerce"]
     assert service_domain("xero_com_xero_files") in stack  # the shop's books
     assert service_domain("kubectl_mcp_server") not in stack  # not the shop's cluster
-
-
-def test_an_incident_is_logged_in_the_ticket_system(library: Library) -> None:
-    """A cluster's incident (a deployment scaled) is logged where the team logs its work:
-    the ticket system (a support tool) is in an engineering task's stack, as a shop's is."""
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
-    cluster_lookup = next(
-        t
-        for t in env.catalog.tools.values()
-        if t.service == "kubectl_mcp_server" and t.kind == LOOKUP
-    )
-    stack = env.stack_of(Step(tool=cluster_lookup, args={}, binds={}, text={}))
-    assert stack is not None and service_domain("ticket_api") in stack
-    assert service_domain("izettle_com_products") not in stack  # not the shop's catalogue

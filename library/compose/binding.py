@@ -11,6 +11,7 @@ from library.compose.catalog import (
     CREATE,
     Param,
     ToolInfo,
+    access_words,
     ref_collection,
     singular,
     title,
@@ -37,6 +38,7 @@ from library.compose.direction import (
     is_verdict,
     rank,
 )
+from library.compose.domains import TEAM_WORK
 from library.compose.inject import clone, new_id
 from library.compose.literals import literal
 from library.compose.matters import Matters, is_message, matters_of, worked_on
@@ -686,6 +688,17 @@ class Binding(WalkState):
                 out.append(fact)
         return out
 
+    def _team_s_own_thing(self) -> bool:
+        """Whether the request is a team's own work on a thing of its own (a DNS server, a
+        deployment, an API key), about no person: a message it sends tells a colleague
+        (who asked, or who works with it) that the work is done."""
+        return (
+            bool(self.steps)
+            and self.motif is not None
+            and self.motif.name in TEAM_WORK
+            and not self.subjects()
+        )
+
     def _colleague(self, p: Param, service: str | None = None) -> Bound | None:
         """A colleague for a staff role the agent has not read anywhere: stated in the
         instruction by name and e-mail. One role keeps one colleague across the task.
@@ -695,7 +708,8 @@ class Binding(WalkState):
         role = role_of(p.name)
         # Someone leaving hands all their work to one colleague, who is the one told.
         taking_over = self.hands_work_over() and (hands_over(role) or role in _TAKER_ROLES)
-        if key not in PERSON_KEYS or not (taking_over or is_staff_role(role)):
+        told = role == "recipient" and self._team_s_own_thing()
+        if key not in PERSON_KEYS or not (taking_over or is_staff_role(role) or told):
             return None
         staff = self.env.staff
         if not staff:
@@ -998,7 +1012,15 @@ class Binding(WalkState):
         acting_on = entity or acting_on
         out: dict[str, Bound] = {}
         if entity is not None:
-            out.update(self._new_address(tool, skip))
+            for name, b in self._new_address(tool, skip, entity).items():
+                # a part the new address shares with the old (the country) is resent as
+                # the record holds it, not stated: the request names what changes
+                p = tool.param(name)
+                same = p is not None and b.value == entity.record.get(name)
+                kept = self._current(entity, p) if p is not None and same else None
+                if kept is not None and resent is not None:
+                    resent.add(name)
+                out[name] = kept or b
             skip = skip | set(out)
         # E-mails first: a name in the same role then follows the e-mail's owner.
         params = sorted(tool.params, key=lambda p: (p.key or p.item_key) != "email")
@@ -1018,10 +1040,13 @@ class Binding(WalkState):
         out = fitted_to_kind(out, self._where(tool), self.rng)
         return ordered_times(tool, {n: out[n] for n in order if n in out})
 
-    def _new_address(self, tool: ToolInfo, skip: set[str]) -> dict[str, Bound]:
+    def _new_address(self, tool: ToolInfo, skip: set[str], entity: Entity) -> dict[str, Bound]:
         """A new address for a record (an order's delivery address), stated whole: every
         part from one real address, so street, city, postcode and country agree. Only
-        where nothing the agent found could fill it (a customer's own address would)."""
+        where nothing the agent found could fill it (a customer's own address would). A
+        correction stays where the record was going: the same city where the pool has an
+        address there, else the same country (a Paris order is not put right by sending it
+        to Austin)."""
         where = self._where(tool)
         parts: dict[str, str] = {}
         for p in tool.params:
@@ -1041,7 +1066,7 @@ class Binding(WalkState):
         if self.by_mail:
             # Where the customer wants it is theirs to say, and their e-mail does not.
             raise Reject("not_in_the_mail")
-        person = self.rng.choice(self.env.pool.people)
+        person = self.rng.choice(near_places(self.env.pool.people, entity.record))
         out: dict[str, Bound] = {}
         for name, kind in parts.items():
             value = self.rng.choice(_SECOND_LINES) if kind == "line2" else getattr(person, kind)
@@ -1500,7 +1525,12 @@ class Binding(WalkState):
         out = {n: b for n, b in out.items() if n not in drop}
         return out, rule_text_
 
-    def _pairs(self, bound: dict[str, Bound], skip: set[str]) -> list[list[str]]:
+    def _pairs(
+        self, bound: dict[str, Bound], skip: set[str], tool: ToolInfo | None = None
+    ) -> list[list[str]]:
+        """(field words, value as said) of what a write states; ``tool``: the write, whose
+        record's permission flags are named as access ("read access")."""
+        info = self._coll(tool.service, tool.collection) if tool is not None else None
         said = {t for step in self.steps for t in step.literals}
         # (a person the request names by their address is named by their full name too)
         said |= {
@@ -1509,7 +1539,12 @@ class Binding(WalkState):
             if "@" in t and (person := self.env.person_by_email(t)) is not None
         }
         return [
-            [field_words(name), _as_said(b, said)]
+            [
+                access_words(name, info.fields)
+                if info is not None and isinstance(b.value, bool)
+                else field_words(name),
+                _as_said(b, said),
+            ]
             for name, b in bound.items()
             if name not in skip and b.bind.get("rule") != "threshold"
         ]
@@ -1585,3 +1620,23 @@ def fitted_to_kind(out: dict[str, Bound], where: str, rng: random.Random) -> dic
         if kinds and bound.value not in table[kinds[0]]:
             out[name] = Bound.literal(rng.choice(table[kinds[0]]))
     return out
+
+
+def near_places(people: list[Any], record: dict[str, Any]) -> list[Any]:
+    """The pool's people living in the country of ``record``'s address (its own fields or
+    a nested address) but not in its city (a new address, not the old one's neighbour);
+    anyone where it states no place or the pool has no one there."""
+    places: dict[str, str] = {}
+    nested = next((v for v in record.values() if isinstance(v, dict)), {})
+    for key, value in [*record.items(), *nested.items()]:
+        kind = "country" if key.lower() in ("country", "country_code") else meaning(key)
+        if kind in ("city", "country") and isinstance(value, str) and value:
+            places.setdefault(kind, value.casefold())
+    city, country = places.get("city"), places.get("country")
+    there = [
+        p
+        for p in people
+        if str(getattr(p, "country", "")).casefold() == country
+        and str(getattr(p, "city", "")).casefold() != city
+    ]
+    return there or people

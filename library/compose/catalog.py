@@ -46,6 +46,23 @@ def words(name: str) -> str:
     )
 
 
+# What a key, token or role lets its holder do, as yes/no fields (a MailScript key's
+# ``read`` and ``write``): "turn off read access", where a message's lone ``read`` is a
+# state ("mark it as unread").
+_ACCESS_VERBS = frozenset(
+    {"read", "write", "delete", "execute", "admin", "manage", "send", "receive", "publish"}
+)
+
+
+def access_words(name: str, fields: Mapping[str, FieldMeta]) -> str:
+    """How a request names the yes/no field ``name`` of a record with ``fields``: ``read``
+    -> ``read access`` where the record has two or more such permission flags."""
+    flags = [f for f, meta in fields.items() if f in _ACCESS_VERBS and meta.type == "boolean"]
+    if name in flags and len(flags) >= 2:
+        return f"{name} access"
+    return words(name)
+
+
 def title(service: str) -> str:
     """``customer_success`` -> ``Customer Success``; ``braze_com`` -> ``Braze`` (see
     ``service_names``)."""

@@ -1024,7 +1024,10 @@ def _distractor_services(env: ComposeEnv, services: Sequence[str], rng: random.R
     """Other services to mount in gateway mode: same-domain ones first, as in the paper's
     sample trajectories (15 mounted, a few that matter)."""
     room = max(0, env.config.gateway_size - len(services))
-    others = sorted(set(env.classes) - set(services))
+    # Never a twin of a task's service under its name (``tau_bench_retail`` beside
+    # ``retail``, both "Retail"): the request's "in Retail" would name either.
+    named = {title(s) for s in services}
+    others = sorted(s for s in set(env.classes) - set(services) if title(s) not in named)
     domains = {service_domain(s) for s in services}
     near = [s for s in others if service_domain(s) in domains]
     far = [s for s in others if service_domain(s) not in domains]

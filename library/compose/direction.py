@@ -34,6 +34,9 @@ _PIPELINE = re.compile(r"(^|_)stage$")
 _GIVES_UP = frozenset({"rejected", "declined", "withdrawn", "closed_lost", "lost"})
 # Workflows that speed a delivery up: a delivery problem is not answered by slower shipping.
 SPEEDS_UP = frozenset({"fulfilment"})
+# Values naming one half of a pair set up together: a lone KSK signs no zone (the ZSK
+# does), a lone ZSK's keys no parent trusts; a CSK (combined signing key) stands alone.
+IN_PAIRS = frozenset({"ksk", "zsk"})
 _SPEED_FIELDS = re.compile(r"(^|_)(service_level|shipping_method|delivery_method)$")
 # Workflows that chase someone for news: they leave a case's urgency as it is.
 _CHASES = frozenset({"follow-up"})
@@ -196,7 +199,10 @@ def forward(
     out = [v for v in out if not _against(v, against)]
     if workflow in _MOVES_PEOPLE_ON:
         out = [v for v in out if str(v).lower() not in _NEGATIVE]
-    return out
+    # One of a pair that works only together (a DNSSEC key-signing key beside its zone-
+    # signing key) is never asked for alone where the field has a value that stands alone.
+    alone = [v for v in out if str(v).lower() not in IN_PAIRS]
+    return alone or out
 
 
 def is_stage(field: str) -> bool:

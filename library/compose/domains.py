@@ -71,6 +71,9 @@ SERVICE_DOMAINS: dict[str, str] = {
     "esign": "collaboration",
     "workplace": "people",
 }
+# Workflows a team does on its own things (a DNS change, a scaled deployment, a rotated
+# key): what one reports goes to a colleague, never into a customer's queue.
+TEAM_WORK = frozenset({"incident", "domain setup", "access", "file sharing"})
 _KEYWORDS = (
     ("sales", ("crm", "deal", "lead", "market", "campaign", "quote")),
     ("support", ("help", "ticket", "support", "desk")),
@@ -104,8 +107,9 @@ CATEGORIES: dict[str, tuple[str, frozenset[str]]] = {
          "advertising ads ad seo analytics"),
         ("social", "marketing", "social post posts tweet tweets follower followers feed like "
          "likes hashtag hashtags instagram twitter facebook"),
-        ("support", "support", "ticket tickets helpdesk support agent agents sla incident "
-         "incidents complaint complaints case cases faq"),
+        # (a customer's queue: incidents are an on-call team's, under devops)
+        ("support", "support", "ticket tickets helpdesk support agent agents sla "
+         "complaint complaints case cases faq"),
         ("ecommerce", "commerce", "ecommerce shop store product products catalog catalogue "
          "order orders cart carts inventory stock sku skus discount discounts pos merchant"),
         ("shipping", "commerce", "shipping shipment shipments parcel parcels label labels "
@@ -128,7 +132,8 @@ CATEGORIES: dict[str, tuple[str, frozenset[str]]] = {
          "credentials certificate certificates"),
         ("devops", "engineering", "deployment deployments deploy cluster clusters pod pods "
          "namespace namespaces container containers kubernetes node nodes build builds "
-         "pipeline pipelines cloud instance instances"),
+         "pipeline pipelines cloud instance instances incident incidents alert alerts "
+         "oncall outage outages"),
         ("code", "engineering", "repository repositories repo repos git commit commits branch "
          "branches pull issue issues code github"),
         ("dns", "engineering", "dns zone zones domain domains whois nameserver "

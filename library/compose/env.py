@@ -32,6 +32,7 @@ from library.compose.config import ComposeConfig
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.inject import clone
 from library.compose.literals import literal
+from library.compose.matters import is_message
 from library.compose.motifs import (
     BY_NAME,
     CORE,
@@ -85,11 +86,11 @@ THING_STACKS: dict[str, frozenset[str]] = {
         {"finance", "commerce", "sales", "people", "collaboration", "communications"}
     ),
     "people": INTERNAL_STACK,
-    # an incident or an access change is logged in the ticket system (support's tools)
-    "engineering": frozenset(
-        {"engineering", "it", "data", "collaboration", "communications", "support"}
-    ),
-    "it": frozenset({"it", "engineering", "people", "collaboration", "communications", "support"}),
+    # Not support: its queue holds customers' requests (a ticket system's seeded tickets are
+    # customers' returns and questions), no place for a team's DNS change or a scaled
+    # deployment; the team logs its work in its own tools (an issue tracker, its chat).
+    "engineering": frozenset({"engineering", "it", "data", "collaboration", "communications"}),
+    "it": frozenset({"it", "engineering", "people", "collaboration", "communications"}),
     "data": frozenset({"data", "engineering", "it", "marketing", "collaboration"}),
     "travel": frozenset({"travel", "finance", "people", "collaboration", "communications"}),
     "media": frozenset({"media", "marketing", "collaboration", "communications", "data"}),
@@ -162,6 +163,7 @@ class ComposeEnv:
         self._kin: dict[tuple[str, str], tuple[Kin, ...]] = {}
         self.twins = self._twins()
         self.log_tools = self._log_tools()
+        self.report_tools = self._report_tools()
         self.handover_tools = self._handover_tools()
         self.handover_lookups = self._handover_lookups()
         self.workflows = self._workflows()
@@ -239,6 +241,17 @@ class ComposeEnv:
             if (t := self.catalog.tools[q]).kind == CREATE
             and not any(p.required and (p.key or p.item_key) for p in t.params)
             and any(p.name in LOG_TEXTS and p.key is None for p in t.params)
+        )
+
+    def _report_tools(self) -> frozenset[str]:
+        """Creates that send a message to one person by e-mail (``sendMessage(to, subject,
+        body)``): how a team's work on its own things is reported to a colleague."""
+        return frozenset(
+            q
+            for q, t in self.catalog.tools.items()
+            if t.kind == CREATE
+            and is_message(str(t.collection or ""))
+            and [p.key for p in t.params if p.required and p.key] == ["email"]
         )
 
     def _twins(self) -> dict[str, frozenset[str]]:

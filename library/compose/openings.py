@@ -38,12 +38,38 @@ WORK: dict[str, str] = {
     "follow-up": "a follow-up",
 }
 
+# What the request asks to be done, with whom or what it is for in it (``{who}``): "could you
+# process a refund for them?". A motif without one opens with the families below alone.
+JOB: dict[str, str] = {
+    "onboarding": "finish an onboarding for {who}",
+    "offboarding": "wrap up an offboarding for {who}",
+    "escalation": "handle an escalation for {who}",
+    "refund": "process a refund for {who}",
+    "renewal": "prepare a renewal for {who}",
+    "scheduling": "find some time in the calendar for {who}",
+    "billing": "settle a billing matter for {who}",
+    "fulfilment": "sort out a delivery for {who}",
+    "hiring": "take a hiring step for {who}",
+    "procurement": "put a purchase through for {who}",
+    "travel": "handle a travel booking for {who}",
+    "expenses": "deal with an expense claim for {who}",
+    "incident": "deal with an incident affecting {who}",
+    "domain setup": "make a DNS change for {who}",
+    "access": "make a credential change for {who}",
+    "file sharing": "share some files for {who}",
+    "follow-up": "follow up on {who}",
+}
+
 # A colleague whose work items the request touches: the user is helping them out.
+# ({job_them}: the motif's job for the person named before; {job}: naming them in it.)
 STAFF = (
     "{subject} is out today; please pick up {work} from their plate.",
     "{subject} asked me to take care of {work} for them.",
     "I'm covering for {subject} today, {work} of theirs included.",
     "{Work} came in for {subject}, who is away.",
+    "{subject} is off sick, and {work} of theirs can't wait.",
+    "{subject} is on leave this week; could you take over {work} they had open?",
+    "Could you pick up {work} from {subject}? They're away today.",
 )
 # ... who takes part in the work the request gives (an assignee, a recipient): not away.
 STAFF_HERE = (
@@ -51,13 +77,21 @@ STAFF_HERE = (
     "{subject} needs a hand with {work}.",
     "I'm helping {subject} with {work} today.",
     "{subject} and I have {work} to finish today.",
+    "Could you give {subject} a hand with {work}?",
+    "{subject} asked whether we could help with {work} today.",
 )
-# A customer (or any outside person) whose records the request touches.
+# A customer (or any outside person) whose records the request touches: what brought the
+# work in (a call, an e-mail, the chat, a wait) and the work itself.
 CUSTOMER = (
     "{subject} got in touch about {work}.",
     "{subject} wrote in; we have {work} to sort out.",
     "{Work} for {subject}: can you help me with it?",
     "{subject} is waiting on us: {work}.",
+    "{subject} called this morning; could you {job_them}?",
+    "{subject} e-mailed us yesterday; please {job_them}.",
+    "Could you {job}? They asked on the support chat.",
+    "{subject} has been waiting since last week, so let's {job_them} today.",
+    "{subject} asked us this morning; please {job_them}.",
 )
 # A record the user names.
 RECORD = (
@@ -65,6 +99,9 @@ RECORD = (
     "{subject} is part of {work} I'm working on.",
     "{subject} came up in {work} I'm working on.",
     "{subject} needs looking at; it is {work}.",
+    "Could you {job}?",
+    "{subject} came up in today's review; please {job_it}.",
+    "Please {job} today.",
 )
 # A customer's e-mail asking for the work (``the message "Please cancel my order"``).
 MAIL = (
@@ -72,12 +109,57 @@ MAIL = (
     "{subject} came in from a customer; it is {work}.",
     "A customer wrote in with {subject}, {work} for us.",
     "{Work} came in by e-mail today: {subject}.",
+    "A customer sent {subject} this morning; could you {job_them}?",
+    "{subject} arrived from a customer overnight; please {job_them}.",
+    "There is {subject} from a customer in the inbox; could you {job_them}?",
 )
 RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." needs no "a shipment"
     "About {subject}:",
     "I need a hand with {subject}.",
     "{subject} needs some work today.",
+    "Could you look into {subject} today?",
+    "{subject} came up in today's review.",
 )
+# What set off the work on a record, in a motif's own words: an alert for an incident, a
+# review for a credential change (said of the record; the steps then say what to do).
+RECORD_CAUSES: dict[str, tuple[str, ...]] = {
+    "incident": (
+        "Monitoring flagged {subject} overnight, and it needs attention.",
+        "The on-call engineer was paged about {subject}; please step in.",
+        "Users are reporting trouble with {subject}.",
+        "{subject} has been misbehaving since this morning.",
+    ),
+    "domain setup": (
+        "The web team asked for some DNS work on {subject}.",
+        "{subject} needs some DNS set-up today.",
+        "We have DNS changes to make on {subject} this week.",
+    ),
+    "access": (
+        "The access review turned up {subject}: its credentials need changing.",
+        "Security asked for a credential change on {subject}.",
+        "{subject} is due for a credential change.",
+    ),
+    "file sharing": ("A colleague asked for some files to be shared around {subject}.",),
+    "fulfilment": ("The warehouse flagged {subject}: its delivery needs sorting out.",),
+    "refund": ("{subject} is to be refunded.",),
+}
+# What a customer's own words set off, by motif (said of the customer).
+CUSTOMER_CAUSES: dict[str, tuple[str, ...]] = {
+    "refund": (
+        "{subject} wants their money back.",
+        "{subject} asked us for a refund.",
+    ),
+    "fulfilment": (
+        "{subject} has a question about a delivery.",
+        "{subject} is chasing a delivery.",
+    ),
+    "billing": ("{subject} has a question about their bill.",),
+    "renewal": ("{subject} asked about renewing.",),
+    "escalation": ("{subject} is unhappy with how long their case is taking.",),
+    "travel": ("{subject} needs a change to their travel plans.",),
+    "follow-up": ("{subject} is waiting to hear back from us.",),
+    "scheduling": ("{subject} asked for some time with us.",),
+}
 # No workflow: the request only says who it is about.
 GENERIC = (
     "{subject} needs a few things sorted out.",
@@ -116,9 +198,22 @@ def opening(
         families = MAIL
     elif staff is None:
         last = noun.split(" ")[-1] if noun else ""
-        families = RECORD_ALONE if last and last in work.split(" ") else RECORD
+        alone = RECORD_ALONE if last and last in work.split(" ") else RECORD
+        families = alone + RECORD_CAUSES.get(motif, ())
+    elif staff:
+        families = STAFF_HERE if here else STAFF
     else:
-        families = (STAFF_HERE if here else STAFF) if staff else CUSTOMER
+        families = CUSTOMER + CUSTOMER_CAUSES.get(motif, ())
+    job = JOB.get(motif, "")
+    if not job:  # no words for the work as a job: the families that say it as a noun
+        families = tuple(f for f in families if "{job" not in f) or GENERIC
     template = families[variant % len(families)]
-    text = template.format(subject=subject, work=work, Work=work[:1].upper() + work[1:])
+    text = template.format(
+        subject=subject,
+        work=work,
+        Work=work[:1].upper() + work[1:],
+        job=job.format(who=subject),
+        job_them=job.format(who="them"),
+        job_it=job.format(who="it"),
+    )
     return text[:1].upper() + text[1:]

@@ -35,6 +35,9 @@ _DOMAIN_PARTS = frozenset(
 # Words of packaging, dropped anywhere; "api"/"service" only after a web domain (``braze_com_api``,
 # but our own ``field_service`` keeps its name).
 _PACKAGING = frozenset({"mcp", "server", "openapi", "swagger"})
+# Benchmarks a spec was collected from (``tau_bench/retail.json`` -> ``tau_bench_retail``,
+# BFCL's ``GorillaFileSystem``): where the tools come from, not what a shop calls its system.
+_BENCHMARKS = frozenset({"tau", "tau2", "bench", "bfcl", "gorilla", "livemcp"})
 _AFTER_DOMAIN = frozenset({"api", "apis", "service", "v"})
 _VERSION = re.compile(r"^v\d+(?:[a-z]+\d*)?$|^\d+$")
 
@@ -99,8 +102,10 @@ def _word(token: str, first: bool = True) -> str:
 def human_service_name(service: str) -> str:
     """``whatsapp`` -> ``WhatsApp``; ``braze_com`` -> ``Braze``; ``hubapi_com_files`` ->
     ``HubSpot Files``; ``twilio_com_twilio_microvisor_v1`` -> ``Twilio Microvisor``;
-    ``kubectl_mcp_server`` -> ``Kubernetes``; ``customer_success`` -> ``Customer Success``."""
-    tokens = [t for t in _tokens(service) if t not in _PACKAGING] or _tokens(service)
+    ``kubectl_mcp_server`` -> ``Kubernetes``; ``tau_bench_retail`` -> ``Retail``;
+    ``customer_success`` -> ``Customer Success``."""
+    dropped = _PACKAGING | _BENCHMARKS
+    tokens = [t for t in _tokens(service) if t not in dropped] or _tokens(service)
     if not tokens:
         return service
     # A web domain in the name (``braze_com``): its parts before the suffix are the vendor,

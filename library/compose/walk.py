@@ -470,6 +470,9 @@ class Walker(Lookups, Writes):
             # names the changed record, a link no shared key draws in the graph.
             for q in self.env.log_tools:
                 scores.setdefault(q, 1.0)
+            if self._team_s_own_thing():  # (a DNS change is reported to a colleague)
+                for q in self.env.report_tools:
+                    scores.setdefault(q, 1.0)
         if self.steps and self.hands_work_over():
             # What someone leaving handled is found by their name wherever it is; most of
             # all work that has states (their open tickets, not the closed ones: which is
@@ -594,6 +597,8 @@ class Walker(Lookups, Writes):
             # Asked for every candidate tool of every step: worked out once per opening.
             self._stack = (first, self.env.stack_of(first))
         group = self._stack[1]
+        if self._team_s_own_thing() and service_domain(service) == "support":
+            return False  # a team's DNS change is no ticket in the customers' queue
         return group is None or service_domain(service) in group
 
     def _one_person(self) -> bool:

@@ -434,10 +434,10 @@ class Writes(Binding):
             self._tells_subject(tool, required) or self._files_for_subject(tool, required)
         ):
             logged = self._logs_the_work(tool, set(required))
-            if logged is None:
+            if logged is None and not self._reports_team_work(tool):
                 return None  # a create that uses nothing the agent found is not a flow
-            required = {**required, **logged}
-            logs = set(logged)
+            required = {**required, **(logged or {})}
+            logs = set(logged or {})
         else:
             logs = set()
         told = self._addresses_subject(tool, required) and not self.core_work(tool)
@@ -615,6 +615,15 @@ class Writes(Binding):
             if s.write and s.entity and s.kind == CREATE and not is_message(s.entity.collection)
         ]
         return changed[-1] if changed else None
+
+    def _reports_team_work(self, tool: ToolInfo) -> bool:
+        """Whether ``tool`` tells a colleague by e-mail that a team's work on its own thing
+        is done (the DNS change made), after the work: the report is part of the flow."""
+        return (
+            tool.qualified in self.env.report_tools
+            and self._team_s_own_thing()
+            and any(s.write for s in self.steps)
+        )
 
     def _logs_the_work(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound] | None:
         """A record that logs the work done (a ticket for the refund) names the record the
@@ -1085,7 +1094,7 @@ class Writes(Binding):
             "kind": UPDATE,
             "service": title(tool.service),
             "target": entity.the,
-            "values": self._pairs(bound, {str(tool.own)} | resent),
+            "values": self._pairs(bound, {str(tool.own)} | resent, tool),
         }
         if self.motif is not None and self.motif.name in ABOUT_NOT_FOR:
             text["unasked"] = True  # their values are ours to set, not what they asked
