@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
 import pytest
 
-from library.compose import compose_tasks, shard_size
+from library.compose import compose_tasks, composed, make_env, shard_size
 from library.compose.compose import NONE_REQUIRED
 from library.llm import LLMSettings
 from tasks.build import BuildSettings, build_services
@@ -54,3 +55,13 @@ def test_a_merge_short_of_n_is_topped_up_from_other_worlds(
     assert summary.composed == summary.written >= 3
     assert [total for _, total, _ in notes] == [4, 4, 6, 6, 6, 6]  # a second round of shards
     assert len(set(wh.query("select task_id from tasks").column(0).to_pylist())) >= 3
+
+
+def test_the_task_stream_is_compose_tasks_one_by_one() -> None:
+    """``composed`` yields what ``compose_tasks`` returns, in order: a test looking for one
+    kind of task can stop at the first one and still see the tasks it would have seen."""
+    lib = bundled_library(["crm", "helpdesk", "mail"])
+    env = make_env(lib.classes, lib.nodes)
+    whole = compose_tasks([], 4, env=env, seed=3).tasks
+    streamed = list(islice(composed(env, 3), 4))
+    assert [t.task_id for t in streamed] == [t.task_id for t in whole]

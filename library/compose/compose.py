@@ -9,11 +9,12 @@ so a run is reproducible and splits into shards (``shard`` of ``shards`` takes e
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import random
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import orjson
@@ -115,24 +116,38 @@ def compose_tasks(
     """
     env = env or make_env(service_classes, nodes, verified, config)
     limit = max_candidates if max_candidates is not None else 40 * n + 200
-    required = frozenset(require_any or ())
-    tasks: list[Task] = []
     rejections: Counter[str] = Counter()
+    stream = composed(env, seed, shard, shards, limit, require_any, rejections)
+    tasks = list(itertools.islice(stream, n))
+    return ComposeResult(tasks, dict(sorted(rejections.items())))
+
+
+def composed(
+    env: ComposeEnv,
+    seed: int = 0,
+    shard: int = 0,
+    shards: int = 1,
+    max_candidates: int = 10_000,
+    require_any: Collection[str] | None = None,
+    rejections: Counter[str] | None = None,
+) -> Iterator[Task]:
+    """The verified tasks of ``compose_tasks`` one by one, as they are found (its first
+    ``n`` are its result): a caller looking for one kind of task stops composing once it
+    has it. ``rejections`` (if given) counts the rejected candidates per reason."""
+    required = frozenset(require_any or ())
     cache = DumpCache()
     balance = Balance(env)
-    for j in range(shard, shard + shards * limit, shards):
-        if len(tasks) >= n:
-            break
+    for j in range(shard, shard + shards * max_candidates, shards):
         out = candidate(env, seed, j, cache, balance, shards, required)
         if isinstance(out, str):
-            rejections[out] += 1
+            if rejections is not None:
+                rejections[out] += 1
             balance.miss()
             continue
         balance.completed()
         balance.shapes[out.shape()] += 1
         balance.add(out)
-        tasks.append(out)
-    return ComposeResult(tasks, dict(sorted(rejections.items())))
+        yield out
 
 
 class Balance:
