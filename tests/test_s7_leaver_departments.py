@@ -174,7 +174,7 @@ def test_a_colleague_named_for_a_role_is_one_who_would_hold_it() -> None:
                         continue  # read from a record: whoever it names
                     assert _department(env, value) in wanted, (step.tool.qualified, name, value)
                     named += 1
-    assert named >= 15, named
+    assert named >= 12, named  # (17 before the seeded worlds fitted departments, 14 after)
 
 
 def test_a_leavers_records_that_name_a_department_are_of_theirs(

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
+from collections.abc import Mapping
 from typing import Any
 
+from library.compiler.naming import a_or_an
 from library.compose.catalog import (
     CREATE,
     Param,
@@ -668,9 +671,14 @@ class Binding(WalkState):
         the pool does not know it)."""
         if not self.hands_work_over():
             return None
+        return self.subject_department()
+
+    def subject_department(self) -> str | None:
+        """The department of the colleague the request is about (the one leaving, the one
+        I cover for): None where it is about no colleague, or the pool does not know it."""
         for email in sorted(self.subjects()):
             person = self.env.person_by_email(email)
-            if person is not None and getattr(person, "department", ""):
+            if person is not None and person.staff and getattr(person, "department", ""):
                 return str(person.department)
         return None
 
@@ -1231,11 +1239,9 @@ class Binding(WalkState):
         nouns = target.nouns if target else words(str(tool.collection))
         src_noun = source.noun if source else words(bound.fact.entity.collection)
         heading = f"{text['param'].capitalize()} policy for {nouns}"
-        body = (
-            f"When the {text['field']} of the {src_noun} {be(text['field'])} above "
-            f"{text['limit']}, the "
-            f"{noun}'s {text['param']} is {text['above']}; otherwise it is {text['otherwise']}."
-        )
+        fact = bound.fact.entity
+        same = (fact.service, fact.collection) == (tool.service, tool.collection)
+        body = policy_text(heading, noun, src_noun, same, text)
         # Our own policy, written by a colleague: a note about no customer (a notes app's
         # note is often about a contact), copied from one about nobody outside if any is,
         # and from one in force (published, in English, for our staff) where any is.
@@ -1620,6 +1626,44 @@ def fitted_to_kind(out: dict[str, Bound], where: str, rng: random.Random) -> dic
         if kinds and bound.value not in table[kinds[0]]:
             out[name] = Bound.literal(rng.choice(table[kinds[0]]))
     return out
+
+
+# A policy note states a standing rule of a team's, for every record of its kind ("a task
+# for a reservation whose ..."), never one written for the record at hand ("When the total
+# price of the reservation is above 2400, the task's priority is ..."). One wording per
+# note, by its title (no draw from the walk's stream).
+_POLICY_FOR_OTHERS = (
+    "Our rule: {a_noun} for {a_src} whose {field} {be} above {limit} gets the {param} "
+    "{above}; for any other {src}, the {param} is {otherwise}.",
+    "How we work: whenever {a_src}'s {field} {be} above {limit}, {a_noun} for it is given "
+    "the {param} {above}. For every other {src} we use {otherwise}.",
+)
+_POLICY_FOR_ITSELF = (
+    "Our rule: {a_noun} whose {field} {be} above {limit} gets the {param} {above}; any "
+    "other {noun} gets {otherwise}.",
+    "How we work: we give every {noun} whose {field} {be} above {limit} the {param} "
+    "{above}, and every other {noun} the {param} {otherwise}.",
+)
+
+
+def policy_text(heading: str, noun: str, src_noun: str, same: bool, text: Mapping[str, Any]) -> str:
+    """The body of a policy note stating a threshold ``text`` (field, limit, param, above,
+    otherwise) as our standing rule for every ``noun``: by its own field (``same``) or by
+    the field of the ``src_noun`` it is for."""
+    forms = _POLICY_FOR_ITSELF if same else _POLICY_FOR_OTHERS
+    form = forms[zlib.crc32(f"{heading}:{text['limit']}".encode()) % len(forms)]
+    return form.format(
+        a_noun=a_or_an(noun),
+        a_src=a_or_an(src_noun),
+        noun=noun,
+        src=src_noun,
+        field=text["field"],
+        be=be(str(text["field"])),
+        limit=text["limit"],
+        param=text["param"],
+        above=text["above"],
+        otherwise=text["otherwise"],
+    )
 
 
 def near_places(people: list[Any], record: dict[str, Any]) -> list[Any]:

@@ -29,6 +29,7 @@ from library.compose.catalog import (
 )
 from library.compose.coherence import AWAY_STATES, status_of
 from library.compose.config import ComposeConfig
+from library.compose.departments import fit_departments
 from library.compose.domains import has_profile, profiles_of, register_profiles, service_domain
 from library.compose.inject import clone
 from library.compose.literals import literal
@@ -131,6 +132,8 @@ class ComposeEnv:
         self.graph = graph if graph is not None else build_graph(self.nodes)
         self.pool: SeedPool = seed_pool(self.config.pool_seed)
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
+        # Records' JSON by identity (records are frozen; most are the seeded worlds' own).
+        self.dumps = DumpCache()
         self.starts = self._start_tools()
         # Services whose opening finds e-mails: where requests arrive.
         self.inboxes = frozenset(
@@ -178,8 +181,6 @@ class ComposeEnv:
                 for p in t.params
             )
         )
-        # Records' JSON by identity (records are frozen; most are the seeded worlds' own).
-        self.dumps = DumpCache()
 
     def _catalogs(self) -> frozenset[tuple[str, str]]:
         """(service, collection) of shared reference records: other records of the service
@@ -630,6 +631,14 @@ class ComposeEnv:
                     for record in getattr(state, coll).values():
                         yield self.dumps.dump(record)
 
+    def _away_among(self, states: Iterable[State]) -> frozenset[str]:
+        """The e-mails of colleagues a person record of theirs in ``states`` says are away."""
+        return frozenset(
+            email.casefold()
+            for row in self.person_rows(states)
+            if isinstance(email := row.get("email"), str) and status_of(row) in AWAY_STATES
+        )
+
     def away_in(self, base: Snapshot) -> frozenset[str]:
         """The e-mails of colleagues a person record of theirs in ``base`` (a seeded world)
         says are away or gone (an Identity user suspended, an employee on leave): worked out
@@ -637,11 +646,7 @@ class ComposeEnv:
         hit = self._away.get(id(base))
         if hit is not None and hit[0] is base:
             return hit[1]
-        away = frozenset(
-            email.casefold()
-            for row in self.person_rows(base.states.values())
-            if isinstance(email := row.get("email"), str) and status_of(row) in AWAY_STATES
-        )
+        away = self._away_among(base.states.values())
         self._away[id(base)] = (base, away)
         return away
 
@@ -651,6 +656,10 @@ class ComposeEnv:
         if cached is None:
             world = World([self.classes[n]() for n in sorted(self.classes)], seed=world_seed)
             world.seed_states(self.pool, self.config.seed_size)
+            # Who holds what fits their department (a ticket is Support's); no work goes to
+            # a colleague who is away.
+            away = self._away_among(s.state for s in world.services.values())
+            fit_departments(world, self.catalog, self.pool, away)
             self._tie_owned_lists(world)
             cached = (world, world.snapshot())
             self._worlds[world_seed] = cached

@@ -36,7 +36,6 @@ from library.compose.lookups import Lookups
 from library.compose.matters import is_message
 from library.compose.motifs import (
     BY_NAME,
-    CONTRADICTS,
     ONE_MATTER,
     SEQUELS,
     STAFF_WORK,
@@ -44,6 +43,7 @@ from library.compose.motifs import (
     Motif,
     for_an_outsider,
     motif_of,
+    refuses,
     staff_work,
 )
 from library.compose.plan import Step
@@ -53,7 +53,7 @@ from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
-from library.graph.nodes import name_words, tool_verb
+from library.graph.nodes import name_words
 from library.runtime import World
 from library.runtime.world import Snapshot
 from library.seed.vocab import is_person_resource, is_staff_resource
@@ -150,15 +150,15 @@ class Walker(Lookups, Writes):
                     # A long request is often more than one piece of work for one person (a
                     # refund, then its escalation): every workflow that follows from the
                     # first is allowed too.
-                    # Never what contradicts the first (a refund, then a new charge).
-                    against = CONTRADICTS.get(self.motif.name, frozenset())
+                    # Never what the first refuses (a refund, then a new charge).
+                    tools = self.catalog.tools
                     for name in SEQUELS.get(self.motif.name, ()):
                         sequel = BY_NAME.get(name)
                         if sequel is not None and any(m is sequel for m, _ in self.env.workflows):
                             self.allowed = self.allowed | {
                                 q
                                 for q in self.env.sequel_tools(sequel)
-                                if tool_verb(self.catalog.tools[q].name) not in against
+                                if not refuses(self.motif, tools[q].name, tools[q].collection)
                             }
         self.max_matters = self._matters_allowed(hard)
         if self.motif is not None:
@@ -387,13 +387,14 @@ class Walker(Lookups, Writes):
         info = self._coll(tool.service, tool.collection)
         return info is not None and any(f in STATUS_FIELDS or f in DONE_FLAGS for f in info.fields)
 
-    def _leavers_department(self, lookup: ToolInfo) -> bool:
-        """Whether a lookup finds work the colleague leaving would hold: by a hand-over role
-        someone of their department holds there (a Finance colleague's tickets in Helpdesk
-        are not theirs to hand over), or by no hand-over role at all."""
-        if not self.hands_work_over() or not self.steps:
+    def _subjects_department(self, lookup: ToolInfo) -> bool:
+        """Whether a lookup finds work the colleague the request is about would hold (the
+        one leaving, the one I cover for): by a hand-over role someone of their department
+        holds there (a Finance colleague's tickets in Helpdesk are not theirs to hand over,
+        a Support agent has no engineering issues), or by no hand-over role at all."""
+        if not self.steps:
             return True
-        department = self.leaver_department()
+        department = self.subject_department()
         roles = {
             role_of(p.name)
             for p in lookup.params
@@ -510,7 +511,7 @@ class Walker(Lookups, Writes):
                 continue
             if move == "explore_lookup" and self._leaver_elsewhere(name):
                 continue
-            if tool.kind == LOOKUP and not self._leavers_department(tool):
+            if tool.kind == LOOKUP and not self._subjects_department(tool):
                 continue
             if move.startswith("explore") and not self._fits_stack(tool.service):
                 continue

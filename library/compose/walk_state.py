@@ -18,6 +18,7 @@ from library.compose.catalog import (
     words,
 )
 from library.compose.context import Entity, Fact, facts_of
+from library.compose.departments import filed_in_department
 from library.compose.env import ComposeEnv
 from library.compose.inject import Injection, clone, new_id, put
 from library.compose.matters import Matters
@@ -290,6 +291,11 @@ class WalkState:
 
     def _inject(self, service: str, collection: str, record: Record) -> None:
         record = self._own_children(service, collection, record)
+        info = self._coll(service, collection)
+        if info is not None:  # made someone's: of their department (their HR file, a job)
+            state = self.world.services[service].state
+            filed = filed_in_department(state, info, record, self.env.pool)
+            record = record.model_copy(update=filed) if filed else record
         was = self._state_record(service, collection, record.id)
         injection = Injection(service, collection, record)
         put(self.world, injection)
