@@ -1232,7 +1232,7 @@ def test_a_check_in_is_done_on_its_day() -> None:
     lib = bundled_library(["workplace", "calendar", "mail"])
     env = make_env(lib.classes, lib.nodes)
     checked = 0
-    tasks = (t for seed in (2, 3) for t in islice(task_stream(env, seed), 40))
+    tasks = (t for seed in (3, 2, 4) for t in islice(task_stream(env, seed), 40))  # 3 has one early
     for task in tasks:
         if checked >= 1:  # (a check-in is rare: the unit checks above carry the rule)
             break
