@@ -36,6 +36,7 @@ from library.compose.motifs import (
     fits,
     name_motif,
     part_of,
+    refuses,
 )
 from library.compose.mutants import MutationReport
 from library.compose.plan import QUERY_PARAMS, Bound, Step
@@ -523,9 +524,9 @@ def test_a_long_request_adds_only_work_that_follows_from_the_first(composed):
             continue
         walked += 1
         sequels = [m for m, _ in env.workflows if m.name in SEQUELS[walker.motif.name]]
-        against = CONTRADICTS.get(walker.motif.name, frozenset())
+        tools = env.catalog.tools
         fitting = env.motif_tools(walker.motif).union(*(env.sequel_tools(m) for m in sequels)) - {
-            q for q in env.catalog.tools if tool_verb(q.split("__", 1)[1]) in against
+            q for q in tools if refuses(walker.motif, tools[q].name, tools[q].collection)
         }
         # A long walk that fell short of the hard band was cut back to an ordinary request
         # (``Walker._back_to_one_matter``), which carries out its own workflow only.

@@ -4,17 +4,27 @@ their deal in CRM, the task assigned to them in Todo, ..."), the leaver is "they
 the opening (not "Larry's" ten times), and the request closes in a few words ("Leave
 everything else as it is."). Only writes free to move together are grouped: one whose
 record a write in between could change stays in its place. The plans are hand-made in the
-shape composition writes (``text`` notes, binds, ``select``)."""
+shape composition writes (``text`` notes, binds, ``select``).
+
+And a request is one piece of work: someone asking to meet is not checked in to a flight,
+nor does their meeting leave a comment on some document of theirs."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
+from library.compose import ComposeConfig, make_env
+from library.compose.motifs import BY_NAME, at_home, part_of
 from library.compose.referring import _listed, write_centric
 from library.compose.render import render_instruction, required_literals
+from library.compose.walk import Walker
+from library.compose.walk_state import Reject
+from tests.compose_walks import forced
+from tests.libraries import bundled_library
 
 LARRY = "larry.owens@changfisher.com"
 JASON = 'Jason Owen ("jason.owen@changfisher.com")'
@@ -200,3 +210,45 @@ def test_one_record_handed_over_keeps_the_leaver_s_name() -> None:
 def test_their_own_entry_lists_their_records() -> None:
     """ "their order in Retail" (of "their user account in Retail"), as for "Edward's"."""
     assert _listed("order", "their user account in Retail", "") == "their order in Retail"
+
+
+# -- one piece of work: what a workflow's request may take on ------------------------------
+def test_someone_asking_to_meet_is_not_checked_in_to_a_flight() -> None:
+    """A flight, hotel or car booking is a trip's: a scheduling request books rooms and
+    meetings, it does not check anyone in to a flight (``motifs.AWAY_DOMAINS``); a trip
+    still does, and a room booking is still scheduling's."""
+    scheduling, travel = BY_NAME["scheduling"], BY_NAME["travel"]
+    assert not at_home(scheduling, "check_in_booking", "bookings", "travel")
+    assert not at_home(scheduling, "update_reservation", "reservations", "travel")
+    assert at_home(scheduling, "create_booking", "bookings", "people")
+    assert at_home(travel, "check_in_booking", "bookings", "travel")
+
+
+def test_a_scheduling_request_leaves_no_comment_on_some_record() -> None:
+    """What is scheduled is told by its invitation or a message: "Meeting booked." as a
+    comment on some document of the person's is a chore of its own (``motifs.NO_REMARKS``).
+    Other work still remarks on its own records (an escalated issue, a handed document)."""
+    assert not part_of(BY_NAME["scheduling"], "create_comment", "comments")
+    assert part_of(BY_NAME["scheduling"], "send_message", "messages")
+    assert part_of(BY_NAME["escalation"], "create_comment", "comments")
+    assert part_of(BY_NAME["offboarding"], "create_comment", "comments")
+
+
+def test_a_long_scheduling_request_takes_no_remark_from_the_work_that_follows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long request may add the work that follows its own (a follow-up after scheduling),
+    never what its own refuses (``motifs.refuses``): a follow-up's comment does not come
+    back in through it. (The walk is stopped once it has chosen what it may write.)"""
+    library = bundled_library(["workplace", "meetings", "docs", "helpdesk", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=1.0))
+    monkeypatch.setattr(Walker, "_start", lambda self: False)
+    world, base = env.world(0)
+    walker = forced("scheduling")(env, world, base, random.Random(0))
+    with pytest.raises(Reject):
+        walker.walk()
+    assert walker.allowed is not None
+    follow_up = env.sequel_tools(BY_NAME["follow-up"])
+    assert any("comment" in q for q in follow_up)  # what would come back in
+    assert not any("comment" in q for q in walker.allowed), sorted(walker.allowed)
+    assert any("mail__" in q for q in walker.allowed)  # telling people still follows

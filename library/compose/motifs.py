@@ -272,11 +272,19 @@ ONE_MATTER = frozenset({"scheduling", "travel", "file sharing"})
 HOME_DOMAINS: dict[str, frozenset[str]] = {"travel": frozenset({"travel"})}
 
 
+# ... and domains whose records of its kind are another workflow's: a flight, hotel or car
+# booking is a trip's, so someone asking to meet is not checked in to a flight.
+AWAY_DOMAINS: dict[str, frozenset[str]] = {"scheduling": frozenset({"travel"})}
+
+
 def at_home(motif: Motif, tool_name: str, collection: str | None, domain: str) -> bool:
     """Whether a write on a record of ``collection`` in a service of ``domain`` may be the
-    workflow's own (``HOME_DOMAINS``): records of its kind elsewhere are someone else's."""
+    workflow's own (``HOME_DOMAINS``, ``AWAY_DOMAINS``): records of its kind elsewhere are
+    someone else's."""
+    if motif.name not in _claimed(tool_name, collection):
+        return True
     home = HOME_DOMAINS.get(motif.name)
-    return home is None or domain in home or motif.name not in _claimed(tool_name, collection)
+    return (home is None or domain in home) and domain not in AWAY_DOMAINS.get(motif.name, ())
 
 
 def claimed_by(collection: str) -> frozenset[str]:
@@ -320,7 +328,7 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
     of an allied workflow (the part of it that joins others), and never one that
     contradicts it."""
     verb = tool_verb(tool_name)
-    if verb in CONTRADICTS.get(motif.name, frozenset()):
+    if refuses(motif, tool_name, collection):
         return False
     if verb in ("create", "add") and _makes_what_it_undoes(motif, str(collection or "")):
         return False  # someone leaving is not added anywhere; a refund charges no one
@@ -340,6 +348,16 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         fits(BY_NAME[a], tool_name, collection) >= CORE and joins(BY_NAME[a], tool_name, collection)
         for a in motif.allies
     )
+
+
+def refuses(motif: Motif, tool_name: str, collection: str | None) -> bool:
+    """Whether a write is never part of a request for ``motif``, not even as the work of a
+    workflow that follows it: a verb that contradicts it (``CONTRADICTS``: onboarding
+    suspends no one), a remark where it makes none (``NO_REMARKS``: "Meeting booked." on
+    some document of theirs tells no one anything)."""
+    if tool_verb(tool_name) in CONTRADICTS.get(motif.name, frozenset()):
+        return True
+    return motif.name in NO_REMARKS and bool(_words(str(collection or "")) & _REMARKS)
 
 
 # Money a refund gives back, never makes anew (no new payment, charge, invoice or order).
@@ -367,6 +385,11 @@ _NOT_EDITED: dict[str, frozenset[str]] = {
     "hiring": frozenset({"job", "jobs", "candidate", "candidates"}),
 }
 _EDITS = frozenset({"update", "edit", "modify", "patch", "set", "change", "put"})
+# Workflows whose news goes to people, never as a remark on a record: what is scheduled is
+# told by the invitation (or a message), and what it books takes no comments; a comment
+# there could only go on some other record of the person's, a chore of its own.
+NO_REMARKS = frozenset({"scheduling"})
+_REMARKS = frozenset({"comment", "comments"})
 # Sending out a bill asks for money (what a refund gives back).
 _ASKS = frozenset({"send", "issue", "finalize", "remind"})
 _BILLS = frozenset({"invoice", "invoices", "quote", "quotes", "bill", "bills"})

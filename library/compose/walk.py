@@ -36,7 +36,6 @@ from library.compose.lookups import Lookups
 from library.compose.matters import is_message
 from library.compose.motifs import (
     BY_NAME,
-    CONTRADICTS,
     ONE_MATTER,
     SEQUELS,
     STAFF_WORK,
@@ -44,6 +43,7 @@ from library.compose.motifs import (
     Motif,
     for_an_outsider,
     motif_of,
+    refuses,
     staff_work,
 )
 from library.compose.plan import Step
@@ -53,7 +53,7 @@ from library.compose.task import HARD_SERVICES, HARD_STEPS
 from library.compose.topics import request_texts
 from library.compose.walk_state import ListedId, Reject
 from library.compose.writes import Writes
-from library.graph.nodes import name_words, tool_verb
+from library.graph.nodes import name_words
 from library.runtime import World
 from library.runtime.world import Snapshot
 from library.seed.vocab import is_person_resource, is_staff_resource
@@ -150,15 +150,15 @@ class Walker(Lookups, Writes):
                     # A long request is often more than one piece of work for one person (a
                     # refund, then its escalation): every workflow that follows from the
                     # first is allowed too.
-                    # Never what contradicts the first (a refund, then a new charge).
-                    against = CONTRADICTS.get(self.motif.name, frozenset())
+                    # Never what the first refuses (a refund, then a new charge).
+                    tools = self.catalog.tools
                     for name in SEQUELS.get(self.motif.name, ()):
                         sequel = BY_NAME.get(name)
                         if sequel is not None and any(m is sequel for m, _ in self.env.workflows):
                             self.allowed = self.allowed | {
                                 q
                                 for q in self.env.sequel_tools(sequel)
-                                if tool_verb(self.catalog.tools[q].name) not in against
+                                if not refuses(self.motif, tools[q].name, tools[q].collection)
                             }
         self.max_matters = self._matters_allowed(hard)
         if self.motif is not None:
