@@ -218,10 +218,23 @@ _ROUTE = re.compile(
 )
 
 
+# What tells a carrier how to hand a parcel over ("Call before delivery."), and the states
+# of a delivery that is done: an order fulfilled or delivered takes no such note any more.
+_HANDOVER_NOTE = re.compile(r"(^|_)(note|notes|instructions|delivery_instructions)(_|$)")
+_DELIVERY_STATES = ("fulfillment_status", "shipment_status", "delivery_status", "status")
+_DELIVERED = frozenset({"fulfilled", "delivered"})
+
+
 def set_in_motion(record: Mapping[str, Any], field: str) -> bool:
     """Whether ``field`` says how a consignment travels and the record is already on its
-    way (a shipment in transit keeps its carrier and its service level)."""
-    return status_of(record) in _ON_ITS_WAY and bool(_ROUTE.search(field.lower()))
+    way (a shipment in transit keeps its carrier and its service level), or is a note for
+    its delivery and the delivery is done (no "Call before delivery." on a fulfilled
+    order)."""
+    name = field.lower()
+    if status_of(record) in _ON_ITS_WAY and _ROUTE.search(name):
+        return True
+    states = {str(record.get(f)).lower() for f in _DELIVERY_STATES}
+    return bool(states & _DELIVERED) and bool(_HANDOVER_NOTE.search(name))
 
 
 # A trip or stay under way: where and when it began is history.

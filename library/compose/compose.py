@@ -32,7 +32,7 @@ from library.compose.mutants import mutation_report
 from library.compose.openings import opening
 from library.compose.plan import Step, user_knowable
 from library.compose.prune import purposeful, renumber
-from library.compose.realism import chosen_by, is_number, is_time
+from library.compose.realism import answer_purpose, chosen_by, is_number, is_time
 from library.compose.render import render_instruction
 from library.compose.roles import PERSON_KEYS, is_staff_role, role_of
 from library.compose.task import (
@@ -491,7 +491,14 @@ def candidate(
     instruction = render_instruction(
         plan,
         guards,
-        [{"field": field_words(f.field), "of": f.entity.the} for f, _ in answers],
+        [
+            {
+                "field": field_words(f.field),
+                "of": f.entity.the,
+                "why": answer_purpose(f.field, f.key, f.value, motif) or "",
+            }
+            for f, _ in answers
+        ],
         goal=_goal(env, steps, motif, variant, _not_started(walker), walker.by_mail),
         variant=variant,
     )
@@ -861,6 +868,9 @@ def _answer_facts(
     searched = {
         v for s in walker.steps if not s.write for v in s.args.values() if isinstance(v, str)
     }
+    # whom the plan itself wrote to needs no asking for ("e-mail the ticket's customer ...
+    # and tell me the ticket's customer email")
+    used = {(f.entity.id, f.field) for s in walker.steps if s.write for f in s.sources}
     facts = [
         f
         for f in walker.facts
@@ -868,6 +878,8 @@ def _answer_facts(
         and unchanged(f)
         and _answerable(f, [*literals, *searched])
         and _bears_on(motif, f)
+        and answer_purpose(f.field, f.key, f.value, motif) is not None
+        and not (f.key in PERSON_KEYS and (f.entity.id, f.field) in used)
         and not _private(walker, f)
     ]
     if not facts:

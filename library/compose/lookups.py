@@ -41,10 +41,11 @@ from library.compose.realism import (
     MATCHING,
     Rule,
     apply_rule,
-    chosen_by,
     matching_literal,
+    picks_by,
     rule_options,
     rule_text,
+    rule_words,
 )
 from library.compose.roles import (
     EXTERNAL_ROLES,
@@ -649,11 +650,16 @@ class Lookups(Binding):
                 for o in options
                 if not _DUE.search(o.field) or not work_over(records[apply_rule(o, records)])
             ]
+            # only a rule a person would state, in their words ("their next booking"): none
+            # by a size that is no reason to pick one ("the issue with the most points")
+            said = {o: rule_words(o, records, info, now) for o in options}
+            options = [o for o in options if said[o] is not None]
             if not options:
                 raise Reject("ambiguous")
             rule = self.rng.choice(options)
             index = apply_rule(rule, records)
-            text["rule"] = rule_text(rule, info.noun)
+            text["rule"] = rule_text(rule, info.noun, said[rule])
+            text["pick"] = list(said[rule] or ("", ""))
             if rule.kind == MATCHING:
                 literals = [*literals, matching_literal(rule.field, rule.value)]
             for path, rec in found:
@@ -991,7 +997,7 @@ class Lookups(Binding):
                 continue
             if meta.enum and len(meta.enum) >= 2:
                 candidates.append((name, MATCHING))
-            elif chosen_by(name, meta, value) and shifted(value, self.rng, set()) is not None:
+            elif picks_by(name, meta, value) and shifted(value, self.rng, set()) is not None:
                 kind = LATEST if meta.key in ("date", "datetime") else LARGEST
                 candidates.append((name, kind))
         if not candidates:

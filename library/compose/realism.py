@@ -8,6 +8,7 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,8 @@ from library.compose.catalog import CollectionInfo, FieldMeta, words
 from library.compose.context import field_words
 from library.graph.nodes import name_words
 from library.rubric.values import normalize, timestamp
+from library.seed.vocab import is_person_resource
+from library.seed.vocab import role_of as field_role
 
 LATEST, EARLIEST, LARGEST, SMALLEST, MATCHING = (
     "latest",
@@ -170,15 +173,143 @@ def matching_literal(field: str, value: Any) -> str:
     return str(value).replace("_", "-") if said_before(field, value) else str(value)
 
 
-def rule_text(rule: Rule, noun: str) -> str:
-    """``If more than one ticket matches, use the one whose creation time is the latest.``"""
-    if rule.kind == MATCHING:
-        which = f'whose {field_words(rule.field)} is "{rule.value}"'
+def rule_text(rule: Rule, noun: str, said: tuple[str, str] | None = None) -> str:
+    """``If more than one ticket matches, use the one that's due first.`` (``said``: the
+    rule as ``rule_words`` words it; without it, the field and the order plainly)."""
+    if said is not None and said[0]:
+        which = f"the {said[0]} one"
+    elif said is not None and said[1]:
+        which = f"the one {said[1]}"
+    elif rule.kind == MATCHING:
+        which = f'the one whose {field_words(rule.field)} is "{rule.value}"'
     elif rule.kind in (LATEST, EARLIEST):
-        which = f"whose {time_words(rule.field)} is the {rule.kind}"
+        which = f"the one whose {time_words(rule.field)} is the {rule.kind}"
     else:
-        which = f"with the {rule.kind} {field_words(rule.field)}"
-    return f"If more than one {noun} matches, use the one {which}."
+        which = f"the one with the {rule.kind} {field_words(rule.field)}"
+    return f"If more than one {noun} matches, use {which}."
+
+
+# How a person says which of several records they mean, by what makes one of them the one
+# the work is about: the work due first, the booking that comes next, the contract up for
+# renewal first, the invoice issued last, the biggest deal, the cheapest rate. Each in the
+# one direction that is a reason (no one picks "the ticket due last" or "the smallest
+# order"). Sizes that are no reason to pick (seats, story points, guests) and times that are
+# bookkeeping (a billing period's start) have no words: no rule picks by them.
+_DUE_FIRST = re.compile(r"(^|_)(due|deadline)(_|$)")
+_STARTS = re.compile(
+    r"^(start|starts|begin|begins|check_in|checkin|pickup|departure|departs|scheduled)"
+    r"(_(at|on|date|time|start))?$"
+)
+_FIRST_BY = (
+    (re.compile(r"(^|_)(renewal|renews)(_|$)"), "that's up for renewal first"),
+    (re.compile(r"(^|_)(expires|expiry|expiration)(_|$)"), "that expires first"),
+    (re.compile(r"(^|_)(close|closes)(_|$)"), "that's set to close first"),
+)
+_ISSUED = re.compile(r"(^|_)(issue|issued)(_|$)")
+# The amount that says how big a matter is (an order's total, a deal's amount, an
+# account's ARR): not a part of it (a subtotal, the shipping) nor what has happened to it.
+_HEADLINE_MONEY = re.compile(
+    r"^(amount|total|total_amount|total_price|total_cost|grand_total|arr|mrr|annual_revenue"
+    r"|balance|total_spent)$"
+)
+_VALUE = re.compile(r"^(value|contract_value|deal_value)$")
+_PRICE = re.compile(r"^(price|unit_price|ticket_price|nightly_rate|rate|fare)$")
+
+
+# Values of fields said as a person tells one record from another ("the ticket that came
+# in by phone"), not as a field ("whose channel is "phone"").
+_MATCHED_AS = {
+    "channel": 'that came in by "{v}"',
+    "source": 'that came in through "{v}"',
+    "resolution": 'asking for a "{v}"',
+    "priority": 'marked "{v}" priority',
+    "severity": 'marked "{v}" severity',
+    "health": 'marked "{v}"',
+}
+
+
+def rule_words(
+    rule: Rule,
+    records: list[dict[str, Any]],
+    info: CollectionInfo | None,
+    now: str | None = None,
+) -> tuple[str, str] | None:
+    """(the words before the noun, those after "the one") that say which of ``records``
+    ``rule`` picks, as a person says it: ("next", "") for the booking that starts first
+    where all are ahead of ``now``, ("", "that's due first"), ("larger", "") between two
+    orders; None where no one would pick by it (the issue with the most story points)."""
+    if rule.kind == MATCHING:
+        before = said_before(rule.field, rule.value)
+        if before:
+            return before, ""
+        said = _MATCHED_AS.get(rule.field, 'whose {f} is "{v}"')
+        return "", said.format(f=field_words(rule.field), v=rule.value)
+    snake = "_".join(name_words(rule.field))
+    two = len(records) == 2
+    if is_time(_meta(info, rule.field), records[0].get(rule.field)):
+        if rule.kind == EARLIEST and _DUE_FIRST.search(snake):
+            return "", "that's due first"
+        if rule.kind == EARLIEST and _STARTS.fullmatch(snake):
+            if info is not None and is_person_resource(info.name):
+                return None  # "the next employee" is no one
+            first = timestamp(records[apply_rule(rule, records)].get(rule.field))
+            today = timestamp(now)
+            ahead = first is not None and today is not None and first > today
+            return ("next", "") if ahead else None  # the earliest of past ones: no reason
+        for pattern, said in _FIRST_BY:
+            if rule.kind == EARLIEST and pattern.search(snake):
+                return "", said
+        if rule.kind == LATEST and _ISSUED.search(snake):
+            return ("more recently issued" if two else "most recently issued"), ""
+        return None
+    if not _one_money_order(rule, records, info):
+        return None  # "the largest order" must not depend on which amount is read
+    if rule.kind == LARGEST and _HEADLINE_MONEY.fullmatch(snake):
+        return ("larger" if two else "largest"), ""
+    if rule.kind == LARGEST and _VALUE.fullmatch(snake):
+        return ("more valuable" if two else "most valuable"), ""
+    if rule.kind == SMALLEST and _PRICE.fullmatch(snake):
+        return ("cheaper" if two else "cheapest"), ""
+    return None
+
+
+def picks_by(name: str, meta: FieldMeta | None, value: Any) -> bool:
+    """Whether ``rule_words`` words a rule ordering records by field ``name`` one way at
+    least (a due date, a start, a total, a price): what decoys that a rule tells apart may
+    differ in."""
+    snake = "_".join(name_words(name))
+    if is_time(meta, value):
+        times = (_DUE_FIRST, _ISSUED, *(p for p, _ in _FIRST_BY))
+        return bool(_STARTS.fullmatch(snake) or any(p.search(snake) for p in times))
+    if not is_number(meta, value) or _MONEY_SO_FAR.search(snake):
+        return False
+    return any(p.fullmatch(snake) for p in (_HEADLINE_MONEY, _VALUE, _PRICE))
+
+
+def _meta(info: CollectionInfo | None, name: str) -> FieldMeta | None:
+    return info.fields.get(name) if info else None
+
+
+def _one_money_order(
+    rule: Rule, records: list[dict[str, Any]], info: CollectionInfo | None
+) -> bool:
+    """Whether every amount the records carry (total, subtotal, price ...) picks the one
+    ``rule`` picks: then "the largest order" is that order by any reading."""
+    chosen = apply_rule(rule, records)
+    for name in records[0]:
+        snake = "_".join(name_words(name))
+        meta = _meta(info, name)
+        amount = (meta is not None and meta.key == "money") or any(
+            p.fullmatch(snake) for p in (_HEADLINE_MONEY, _VALUE, _PRICE)
+        )
+        if name == rule.field or not amount or _MONEY_SO_FAR.search(snake) or "compare" in snake:
+            continue
+        values = [normalize(r.get(name)) for r in records]
+        if not all(is_number(None, v) for v in values) or len(set(values)) < len(values):
+            continue
+        if apply_rule(Rule(rule.kind, name), records) != chosen:
+            return False
+    return True
 
 
 def nice(value: float) -> float | int:
@@ -243,3 +374,55 @@ def number_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+# Why the person asking wants a value back, said as they would say it ("... so I can keep
+# them posted"): who to tell or check in with, the number to pass on, the amount to confirm
+# or check against a budget, a date to plan around. A value with no such use (an order's
+# subtotal beside its total, a customer's seats, when a billing period began) is not asked.
+_IN_CHARGE = frozenset(
+    {"assignee", "assigned_to", "owner", "recruiter", "manager", "hiring_manager", "approver",
+     "host", "organizer", "csm", "rep", "account_manager", "technician", "reviewer"}
+)  # fmt: skip
+_BUDGETED = frozenset({"expenses", "travel", "procurement"})
+_FROM_PEOPLE = frozenset({"email", "person_name", "phone"})
+
+
+def answer_purpose(field: str, key: str | None, value: Any, motif: str | None) -> str | None:
+    """The reason a request gives for asking for ``field``'s value (``key``: its semantic
+    key), in work of ``motif``: "so I can keep them posted" for a ticket's requester, "so I
+    can pass it on" for an order number; None where no one would need it back."""
+    snake = "_".join(name_words(field))
+    if key in _FROM_PEOPLE:
+        # whom the work is for hears of it (the requester, the record's own customer);
+        # whoever handles it is checked in with
+        role = field_role(snake)
+        if role in _IN_CHARGE:
+            return "so I know who to check in with"
+        if key == "person_name":
+            return "so I know who it's for"
+        if motif == "offboarding":
+            return "so I can tell them who's taking over"  # the leaver's work changes hands
+        return "so I can keep them posted"
+    if key is not None and key.startswith("key:"):
+        return "so I can pass it on"
+    if is_time(None, value):
+        return "so I can plan around it" if picks_by(field, None, value) else None
+    if not is_number(None, value):
+        return None
+    if snake == "health_score" and motif == "renewal":
+        return "so I can judge how much the renewal is at risk"
+    if not (_HEADLINE_MONEY.fullmatch(snake) or _VALUE.fullmatch(snake)):
+        return None  # a part of the amount (a subtotal, the shipping) or a size
+    if motif in _BUDGETED:
+        return "so I can check it against the budget"
+    if motif == "renewal":
+        return "so I have it for the renewal conversation"
+    return "so I can confirm it with them"
+
+
+def why_asked(answers: Sequence[Mapping[str, Any]]) -> str:
+    """What follows the question in the request: " so I can keep them posted" (the reason
+    ``answer_purpose`` gave the last value asked for), or nothing."""
+    why = str(answers[-1].get("why") or "") if answers else ""
+    return f" {why}" if why else ""

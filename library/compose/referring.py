@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compose.context import be, field_words
-from library.compose.realism import said_before, time_words
+from library.compose.realism import said_before, time_words, why_asked
 
 Note = Mapping[str, Any]
 Notes = Sequence[Note]
@@ -683,7 +683,7 @@ class Writer:
         if own_name:
             noun = label  # "the Mail message": the label names its service
             self.named.add(rec.service)
-        pre, post = _rule_words(rec.select)
+        pre, post = t.get("pick") or _rule_words(rec.select)  # (as the lookup worded it)
         select = rec.select or {}
         echo = pre[:4] == noun.split(" ")[-1][:4] and "_" not in str(select.get("value"))
         if pre and echo and select.get("rule") == "matching":  # ("_": the literal is "x-y")
@@ -1594,6 +1594,7 @@ def write_centric(
         tail = [_guard_sentence(guards, plan, variant)]
     if answers:
         asked = _join([w.ref(f"the {a['field']} of {a['of']}") for a in answers])
+        asked += why_asked(answers)
         tail.append(_ASK[variant % len(_ASK)].format(asked=asked))
     text = " ".join(s for s in [goal, *body, *tail] if s)
     missing = set(w.records) - w.introduced

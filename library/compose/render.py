@@ -17,7 +17,7 @@ from typing import Any
 
 from library.compose.context import be
 from library.compose.plan import literal_texts
-from library.compose.realism import matching_literal
+from library.compose.realism import matching_literal, why_asked
 from library.compose.referring import write_centric
 
 Note = Mapping[str, Any]
@@ -236,5 +236,6 @@ def _narrate(plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int)
     sentences += [_guard(g, variant) for g in guards]
     if answers:
         asked = " and ".join(f"the {a['field']} of {a['of']}" for a in answers)
+        asked += why_asked(answers)
         sentences.append(_ASK[variant % len(_ASK)].format(asked=asked))
     return " ".join(sentences)
