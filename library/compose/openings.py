@@ -54,8 +54,8 @@ JOB: dict[str, str] = {
     "travel": "handle a travel booking for {who}",
     "expenses": "deal with an expense claim for {who}",
     "incident": "deal with an incident affecting {who}",
-    "domain setup": "make a DNS change for {who}",
-    "access": "make a credential change for {who}",
+    "domain setup": "carry out a DNS change for {who}",
+    "access": "put a credential change through for {who}",
     "file sharing": "share some files for {who}",
     "follow-up": "follow up on {who}",
 }
@@ -97,11 +97,11 @@ CUSTOMER = (
 RECORD = (
     "{Work} to do with {subject} is on my plate today.",
     "{subject} is part of {work} I'm working on.",
-    "{subject} came up in {work} I'm working on.",
     "{subject} needs looking at; it is {work}.",
     "Could you {job}?",
-    "{subject} came up in today's review; please {job_it}.",
+    "Today's review turned up {subject}; please {job_it}.",
     "Please {job} today.",
+    "A colleague flagged {subject}; could you {job_it}?",
 )
 # A customer's e-mail asking for the work (``the message "Please cancel my order"``).
 MAIL = (
@@ -118,7 +118,7 @@ RECORD_ALONE = (  # the work's noun is the record's own: "the shipment ..." need
     "I need a hand with {subject}.",
     "{subject} needs some work today.",
     "Could you look into {subject} today?",
-    "{subject} came up in today's review.",
+    "Today's review turned up {subject}.",
 )
 # What set off the work on a record, in a motif's own words: an alert for an incident, a
 # review for a credential change (said of the record; the steps then say what to do).
@@ -127,21 +127,21 @@ RECORD_CAUSES: dict[str, tuple[str, ...]] = {
         "Monitoring flagged {subject} overnight, and it needs attention.",
         "The on-call engineer was paged about {subject}; please step in.",
         "Users are reporting trouble with {subject}.",
-        "{subject} has been misbehaving since this morning.",
+        "Since this morning, {subject} has been misbehaving.",
     ),
     "domain setup": (
         "The web team asked for some DNS work on {subject}.",
-        "{subject} needs some DNS set-up today.",
+        "Some DNS set-up is needed on {subject} today.",
         "We have DNS changes to make on {subject} this week.",
     ),
     "access": (
         "The access review turned up {subject}: its credentials need changing.",
         "Security asked for a credential change on {subject}.",
-        "{subject} is due for a credential change.",
+        "It is time for a credential change on {subject}.",
     ),
     "file sharing": ("A colleague asked for some files to be shared around {subject}.",),
     "fulfilment": ("The warehouse flagged {subject}: its delivery needs sorting out.",),
-    "refund": ("{subject} is to be refunded.",),
+    "refund": ("A refund is due on {subject}.",),
 }
 # What a customer's own words set off, by motif (said of the customer).
 CUSTOMER_CAUSES: dict[str, tuple[str, ...]] = {
