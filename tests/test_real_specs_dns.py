@@ -2,7 +2,8 @@
 made on a server (``POST /servers/{server_id}/zones`` answers an untyped object, yet it
 makes a zone), its pieces (crypto keys, metadata) live under it so it is no shared
 reference, a new zone is made with its domain, work that only made records logs what it
-made, and the seeded records read as DNS (domains of ours, record types, TTLs)."""
+made (to a colleague by e-mail: a team's DNS change is no ticket in the customers' queue),
+and the seeded records read as DNS (domains of ours, record types, TTLs)."""
 
 from __future__ import annotations
 
@@ -23,15 +24,17 @@ from tests.compose_walks import finished_walks, initial_world
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 POWERDNS = SPECS / "openapi" / "powerdns.local.json"
 TICKETS = SPECS / "functions" / "bfcl_multi_turn" / "ticket_api.json"
+GMAIL = SPECS / "mcp" / "docker" / "gmail-mcp.json"
 
 pytestmark = pytest.mark.skipif(
-    not (POWERDNS.is_file() and TICKETS.is_file()), reason="../shared/specs not present"
+    not (POWERDNS.is_file() and TICKETS.is_file() and GMAIL.is_file()),
+    reason="../shared/specs not present",
 )
 
 
 @pytest.fixture(scope="module")
 def lib() -> Library:
-    return spec_library([POWERDNS, TICKETS])
+    return spec_library([POWERDNS, GMAIL, TICKETS])
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +67,9 @@ def test_a_record_with_pieces_under_it_is_no_shared_reference(env: ComposeEnv) -
 
 def test_dns_work_names_what_it_makes_and_logs_it(env: ComposeEnv) -> None:
     """A new zone is made with its domain (one of ours), a new TSIG key with its name; a
-    plan that only made records logs what it made in the ticket, by name; no record is named by
-    its API address ("the server https://powerdns-local.../servers/c7549137c4")."""
+    plan that only made records tells a colleague what it made, by name, once it is done
+    (nothing is made after the report), never in the customers' ticket queue; no record is
+    named by its API address ("the server https://powerdns-local.../servers/c7549137c4")."""
     org = seed_pool().org
     assert org is not None
     walks = finished_walks(env, 40, "dns", _DnsChange)
@@ -77,13 +81,16 @@ def test_dns_work_names_what_it_makes_and_logs_it(env: ComposeEnv) -> None:
                 assert str(step.args.get("name", "")).endswith(org.domain), step.args
             if step.tool.name == "createTSIGKey":
                 assert step.args.get("name"), step.args
-            if step.tool.name == "create_ticket":
+            assert step.tool.name != "create_ticket", walker.steps
+            if step.tool.name == "sendMessage":
                 # named as a person writes it: the made record's name, never its raw id
-                written = [s.entity for s in walker.steps if s.write and s.entity is not None]
-                ids = {e.id for e in written}
-                names = {v for e in written for v in e.record.values() if isinstance(v, str)}
-                described = step.args.get("description")
-                assert described in names and described not in ids, step.args
+                made = [s.entity for s in walker.steps if s.write and s is not step and s.entity]
+                names = {v for e in made for v in e.record.values() if isinstance(v, str)}
+                described = str(step.args.get("body"))
+                assert any(n in described for n in names), step.args
+                assert not any(str(e.id) in described for e in made), step.args
+                after = walker.steps[walker.steps.index(step) + 1 :]
+                assert not any(s.write for s in after), [s.tool.name for s in after]
                 logged += 1
             for _, value in step.text.get("by", ()):
                 assert "://" not in value, step.text

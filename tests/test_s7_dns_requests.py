@@ -1,7 +1,7 @@
 """DNS work read as a team writes it (PowerDNS and a ticket API from ``../shared/specs``): a
 new zone is of a kind that needs nothing the request leaves out (a "Slave" zone needs its
-masters, which no request gives), and a ticket logging the work says what was done with a
-name the request gave ("Created the zone cdn.example.com."), not the bare name."""
+masters, which no request gives), and the report of the work to a colleague says what was
+done with a name the request gave ("Created the zone cdn.example.com."), not the bare name."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from library.compose.spec_library import spec_library
 from tests.compose_walks import finished_walks
 
 # the real specs it reads, and a walk that makes a DNS change
-from tests.test_real_specs_dns import POWERDNS, TICKETS, _DnsChange, pytestmark  # noqa: F401
+from tests.test_real_specs_dns import GMAIL, POWERDNS, TICKETS, _DnsChange, pytestmark  # noqa: F401
 
 
 @pytest.fixture(scope="module")
 def env() -> ComposeEnv:
-    lib = spec_library([POWERDNS, TICKETS])
+    lib = spec_library([POWERDNS, GMAIL, TICKETS])
     return make_env(lib.classes, lib.nodes, config=ComposeConfig())
 
 
@@ -51,13 +51,13 @@ def test_no_new_zone_is_a_slave_zone_without_masters(env: ComposeEnv) -> None:
     assert made and all(args.get("kind") != "Slave" or args.get("masters") for args in made)
 
 
-def test_a_ticket_says_what_was_done_with_a_name_the_request_gave(env: ComposeEnv) -> None:
-    """No ticket's description is a bare copy of a value the request states elsewhere."""
+def test_a_report_says_what_was_done_with_a_name_the_request_gave(env: ComposeEnv) -> None:
+    """No report's body is a bare copy of a value the request states elsewhere."""
     sentences = 0
     for walker in finished_walks(env, 60, "logs", _DnsChange):
         for step in walker.steps:
-            text = step.args.get("description")
-            if step.tool.qualified != "ticket_api__create_ticket" or not isinstance(text, str):
+            text = step.args.get("body")
+            if step.tool.qualified != "gmail_mcp__sendMessage" or not isinstance(text, str):
                 continue
             stated = {
                 v

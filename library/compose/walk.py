@@ -183,6 +183,8 @@ class Walker(Lookups, Writes):
             remaining = len(self.steps) + target_steps - kept
             if self._next(target_services, remaining, writes_only=since > STALL) is None:
                 break
+            if self.reported_the_work():
+                break
         while self.motif is not None and not self._did_core_work():
             # The workflow's own work is what the request is for: a few more steps to
             # reach it before the walk is dropped.
@@ -499,6 +501,8 @@ class Walker(Lookups, Writes):
                 continue
             if must_write and not tool.write:
                 continue
+            if tool.write and self.reported_the_work():
+                continue  # the work was reported done
             if tool.write and allowed is not None and name not in allowed:
                 continue
             new_service = tool.service not in self.services

@@ -430,14 +430,19 @@ class Writes(Binding):
         ):
             return None  # known before the rest is bound (checked again with all of it below)
         flows = any(b.fact is not None for b in required.values())
-        if not flows and not (
+        if self._reports_team_work(tool):
+            # the report of a team's work says in its body what was made, by name
+            logged = self._logs_the_work(tool, set(required) - {"body"})
+            if logged is None:
+                return None
+            required, logs = {**required, **logged}, set(logged)
+        elif not flows and not (
             self._tells_subject(tool, required) or self._files_for_subject(tool, required)
         ):
             logged = self._logs_the_work(tool, set(required))
-            if logged is None and not self._reports_team_work(tool):
+            if logged is None:
                 return None  # a create that uses nothing the agent found is not a flow
-            required = {**required, **(logged or {})}
-            logs = set(logged or {})
+            required, logs = {**required, **logged}, set(logged)
         else:
             logs = set()
         told = self._addresses_subject(tool, required) and not self.core_work(tool)
@@ -623,6 +628,18 @@ class Writes(Binding):
             tool.qualified in self.env.report_tools
             and self._team_s_own_thing()
             and any(s.write for s in self.steps)
+            and (self.motif is None or self._did_core_work())  # once the work is done
+        )
+
+    def reported_the_work(self) -> bool:
+        """Whether a step told a colleague that a team's work is done: nothing is done
+        after saying it is ("DNS change made", then two more keys made)."""
+        return (
+            any(
+                s.write and s.tool.qualified in self.env.report_tools and s.entity is not None
+                for s in self.steps
+            )
+            and self._team_s_own_thing()
         )
 
     def _logs_the_work(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound] | None:
@@ -633,7 +650,10 @@ class Writes(Binding):
         texts = [
             p
             for p in tool.params
-            if p.name in LOG_TEXTS
+            if (
+                p.name in LOG_TEXTS
+                or (p.name == "body" and tool.qualified in self.env.report_tools)
+            )
             and p.name not in taken
             and p.type == "string"
             and not p.enum
