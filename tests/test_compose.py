@@ -355,7 +355,7 @@ def test_same_seed_same_tasks(library: Library) -> None:
 
 def test_shards_merge_without_duplicates(reference) -> None:
     env, _, _ = reference
-    parts = [compose_tasks([], 25, env=env, seed=9, shard=i, shards=2).tasks for i in range(2)]
+    parts = [compose_tasks([], 27, env=env, seed=9, shard=i, shards=2).tasks for i in range(2)]
     merged, _ = merge_tasks(parts, 30)
     assert len(merged) == 30
     assert len({t.task_id for t in merged}) == 30

@@ -639,7 +639,7 @@ def test_money_is_taken_for_what_is_owed() -> None:
     library = bundled_library(["quotes", "payments", "invoicing", "crm", "todo", "mail"])
     env = make_env(library.classes, library.nodes, config=ComposeConfig(hard_share=0.3))
     paid = 0
-    for walker in finished_walks(env, 400, "owed"):
+    for walker in finished_walks(env, 560, "owed"):
         for step in walker.steps:
             if not (step.write and step.tool.service == "payments" and step.kind == "create"):
                 continue

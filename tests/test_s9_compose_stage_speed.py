@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from library.compose import compose_tasks, composed, make_env, shard_size
+from library.compose import ComposeConfig, compose_tasks, composed, make_env, shard_size
 from library.compose.compose import NONE_REQUIRED
 from library.llm import LLMSettings
 from tasks.build import BuildSettings, build_services
@@ -65,3 +65,27 @@ def test_the_task_stream_is_compose_tasks_one_by_one() -> None:
     whole = compose_tasks([], 4, env=env, seed=3).tasks
     streamed = list(islice(composed(env, 3), 4))
     assert [t.task_id for t in streamed] == [t.task_id for t in whole]
+
+
+def test_caps_lifted_for_a_starving_run_come_back() -> None:
+    """A run that starves under the share caps has them lifted for the next ``RELIEF``
+    tasks, then back (twice as long a relief the next time): one narrow stretch no longer
+    leaves the rest of a long run uncapped."""
+    from types import SimpleNamespace
+
+    from library.compose.compose import Balance
+
+    balance = Balance(SimpleNamespace(config=ComposeConfig()))  # type: ignore[arg-type]
+    task = SimpleNamespace(motif="refund", capabilities=[], difficulty="easy", domain="sales")
+    for _ in range(Balance.WARM_UP):
+        balance.add(SimpleNamespace(**vars(task), services=["crm", f"s{balance.total}"]))  # type: ignore[arg-type]
+    assert balance.over(["crm"], "sales") is not None  # crm is in every task: capped
+    for _ in range(balance.patience):
+        balance.miss()
+    assert balance.lifted and balance.over(["crm"], "sales") is None
+    for _ in range(Balance.RELIEF):
+        balance.add(SimpleNamespace(**vars(task), services=["crm"]))  # type: ignore[arg-type]
+    assert not balance.lifted and balance.over(["crm"], "sales") is not None
+    for _ in range(balance.patience):
+        balance.miss()
+    assert balance.lifted and balance.relief == 2 * Balance.RELIEF

@@ -159,12 +159,16 @@ class Balance:
     service is added or opened in, no workflow drawn whose work lies only in full domains;
     what still ends over a cap is rejected before the costly checks. A library too narrow
     for the caps would starve the run: after ``balance_patience`` candidates in a row
-    without a task the caps are lifted; after as many more, one more task per plan shape
+    without a task the caps are lifted for the next ``RELIEF`` tasks (twice as many each
+    time the run starves again, so a library that can never meet them starves a few times,
+    and one narrow stretch no longer leaves the rest of a long run uncapped: one service in
+    56% of 150 tasks); while they are lifted, after as many more, one more task per plan shape
     is allowed (up to ``max_shape_repeats``: a small library, such as a user's few specs,
     offers few shapes, and gives several tasks of each on other records, as tau-bench's
     many refunds)."""
 
     WARM_UP = 20
+    RELIEF = 10
 
     def __init__(self, env: ComposeEnv) -> None:
         cfg = env.config
@@ -177,6 +181,8 @@ class Balance:
         self.max_shape_cap = max(cfg.max_per_shape, cfg.max_shape_repeats)
         self.misses = 0  # candidates since the last task (or since the last relief)
         self.lifted = False
+        self.lifts = 0  # how often the run starved under the caps
+        self.relief = 0  # tasks left until the caps are back
         self.total = 0
         self.services: Counter[str] = Counter()
         self.domains: Counter[str] = Counter()
@@ -240,6 +246,8 @@ class Balance:
             return
         if not self.lifted:
             self.lifted = True
+            self.lifts += 1
+            self.relief = self.RELIEF * 2 ** (self.lifts - 1)
             self.avoid = self.avoid_domains = frozenset()
             self.misses = 0
         elif self.shape_cap < self.max_shape_cap:
@@ -260,7 +268,10 @@ class Balance:
         self.services.update(task.services)
         self.domains[task.domain] += 1
         if self.lifted:
-            return
+            self.relief -= 1
+            if self.relief > 0:
+                return
+            self.lifted = False  # the caps are back
         self.avoid = frozenset(
             s for s, k in self.services.items() if self._full(k, self.service_share)
         )
