@@ -7,6 +7,7 @@ asked that no one needs (an order's subtotal, the address the plan just wrote to
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from library.compose import ComposeConfig, ComposeEnv, make_env
 from library.compose.catalog import CollectionInfo, FieldMeta
 from library.compose.coherence import set_in_motion
-from library.compose.compose import _answer_facts
+from library.compose.compose import _answer_facts, asked_in_turn
 from library.compose.realism import (
     EARLIEST,
     LARGEST,
@@ -247,6 +248,18 @@ def test_the_question_ends_with_its_reason(variant: int) -> None:
     plan = [found, _update("reservation")]
     steps = render_instruction(plan, (), answers, goal=GOAL, variant=variant, steps=True)
     assert steps.endswith("so I can pass it on."), steps
+
+
+def test_a_date_is_asked_where_no_identifier_or_amount_can_be() -> None:
+    """Identifiers and amounts are looked at first, the others after them, not never: an
+    order number with no rival to tell it from leaves the due date to ask for."""
+    email = SimpleNamespace(key="email", value="a@x.com")
+    number = SimpleNamespace(key="key:order_number", value="#1042")
+    amount = SimpleNamespace(key=None, value=12.5)
+    due = SimpleNamespace(key="date", value="2026-08-01")
+    order = asked_in_turn([due, email, number, amount], random.Random(3))
+    assert len(order) == 4 and order[-1] is due, order
+    assert {id(f) for f in order[:3]} == {id(email), id(number), id(amount)}
 
 
 # -- in composed walks ----------------------------------------------------------------------

@@ -896,13 +896,10 @@ def _answer_facts(
     if not facts:
         return []
     stated = _stated_values(walker)
-    # Identifiers and amounts are what people ask for; prefer them.
-    rich = [f for f in facts if user_knowable(f.key) or isinstance(f.value, int | float)]
     needed = purposeful(walker.steps, [])
     # Asked about the records the work goes through, not about one read just for the
     # question ("and tell me the sender of some call" is not what the request is for).
-    pool = [f for f in rich or facts if f.step in needed]
-    rng.shuffle(pool)
+    pool = asked_in_turn([f for f in facts if f.step in needed], rng)
     seen = _seen_values(walker, needed)
     # what the plan overwrote (a ticket's previous assignee) a reply may say it changed
     changed = {rid: fields for (_, _, rid), fields in edited.items()}
@@ -912,6 +909,17 @@ def _answer_facts(
         if excludes:
             return [(fact, excludes)]
     return []
+
+
+def asked_in_turn(facts: Sequence[Fact], rng: random.Random) -> list[Fact]:
+    """``facts`` in the order an answer is looked for among them: identifiers and amounts
+    first (what people ask for), each kind shuffled, then the others (a due date to plan
+    around): an order number nothing could be confused with leaves them to be asked."""
+    rich = [f for f in facts if user_knowable(f.key) or isinstance(f.value, int | float)]
+    rest = [f for f in facts if f not in rich]
+    rng.shuffle(rich)
+    rng.shuffle(rest)
+    return [*rich, *rest]
 
 
 def _bears_on(motif: str | None, f: Fact) -> bool:
