@@ -29,6 +29,7 @@ from library.compose import (
     run_task,
     sample_markdown,
 )
+from library.compose.compose import Balance
 from library.compose.corpus import Library
 from library.compose.domains import task_domain
 from library.compose.motifs import BY_NAME, STAFF_WORK, claimed_by, staff_work
@@ -511,11 +512,14 @@ def test_a_task_is_in_its_workflows_domain() -> None:
 def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:
     # Balance: a run's tasks stay within the share caps (a meetings tool fits nearly every
     # workflow; uncapped, one service was in 54% of the bundled corpus's tasks).
+    # A run that starves under the caps has them lifted for ``Balance.RELIEF`` tasks, then
+    # back: what one relief lets through is over the cap at most by that many.
     env, tasks, _ = corpus
     cfg = env.config
     services = Counter(s for t in tasks for s in t.services)
     domains = Counter(t.domain for t in tasks)
-    assert max(services.values()) <= math.ceil(cfg.max_service_share * CORPUS_TASKS), services
+    most = math.ceil(cfg.max_service_share * CORPUS_TASKS) + Balance.RELIEF
+    assert max(services.values()) <= most, services
     assert max(domains.values()) <= math.ceil(cfg.max_domain_share * CORPUS_TASKS), domains
     # A library too narrow for the caps (mail in every workflow) still gives every task.
     _, few, _ = reference

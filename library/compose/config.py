@@ -75,8 +75,11 @@ class ComposeConfig:
     # hard band at 19.6% once a leaver's work is of their department, 2.0 took threshold and
     # answer under 25%; 1.8 gives 21.1%, 26.7%, 26.7% on 1,000 tasks, seed 0). With long walks
     # that wander stopped early, a threshold floor of 0.28 gave 25.8%; 0.30 gives 26.3%.
+    # Selection rules a person would state and answers with a purpose (ninth session) left
+    # threshold at 24.4% with 1.8 (the only floor then under its share: answer 33.2%, hard
+    # 26.5%); 2.4 gives 25.0%, 3.0 gives 26.0% (answer 33%, hard 26%).
     floors: tuple[tuple[str, float], ...] = (("threshold", 0.30), ("answer", 0.28), ("hard", 0.22))
-    floor_odds: float = 1.8
+    floor_odds: float = 3.0
 
     def hard(self) -> ComposeConfig:
         """The settings of a walk aiming for the hard band."""
