@@ -84,10 +84,15 @@ def test_a_collection_guard_is_one_a_tool_could_break() -> None:
     def entity(coll: str) -> NS:
         return NS(service="mail", collection=coll, created=False)
 
-    inputs, keys = entity("inputs"), entity("keys")
-    tools = {"mail__update_key": NS(service="mail", collection="keys", write=True)}
-    walker = NS(entities=[inputs, keys], catalog=NS(tools=tools))
-    steps = [NS(entity=inputs, write=False), NS(entity=keys, write=False)]
+    inputs, keys, rules = entity("inputs"), entity("keys"), entity("rules")
+    write = NS(service="mail", collection="keys", write=True, params=[NS(name="read")])
+    tools = {"mail__update_key": write}
+    walker = NS(entities=[inputs, keys, rules], catalog=NS(tools=tools))
+    steps = [
+        NS(entity=inputs, write=False, args={}),
+        NS(entity=keys, write=False, args={}),
+        NS(entity=rules, write=True, args={"rule_id": "r1", "read": False}),
+    ]
     for seed in range(20):
-        guarded = _untouched(walker, steps, set(), random.Random(seed), 1.0, 2)  # type: ignore[arg-type]
+        guarded = _untouched(walker, steps, {("mail", "rules")}, random.Random(seed), 1.0, 2)  # type: ignore[arg-type]
         assert guarded == [("mail", "keys")], guarded

@@ -810,11 +810,18 @@ def _untouched(
     p: float,
     most: int = 1,
 ) -> list[tuple[str, str]]:
-    """Collections the task reads but must not write, now and then: ones some tool can
-    write (a rule "leave the servers alone" where nothing writes servers cannot be broken,
-    so it is no rule)."""
+    """Collections the task reads but must not write, now and then: ones a tool could
+    write with the change the task makes elsewhere (a rule "leave the servers alone" where
+    nothing writes servers cannot be broken, and "leave the users alone" beside a cancelled
+    order guards against nothing anyone would do; beside a new delivery address, where the
+    user's own address could be changed too, it does)."""
     read = {(s.entity.service, s.entity.collection) for s in steps if s.entity and not s.write}
-    writable = {(t.service, t.collection) for t in walker.catalog.tools.values() if t.write}
+    changed = {n for s in steps if s.write for n in s.args if not _names_a_record(n)}
+    writable = {
+        (t.service, t.collection)
+        for t in walker.catalog.tools.values()
+        if t.write and changed & {p.name for p in t.params if not _names_a_record(p.name)}
+    }
     read_only = sorted(
         {(e.service, e.collection) for e in walker.entities if not e.created}
         & read
@@ -823,6 +830,12 @@ def _untouched(
     if not read_only or rng.random() >= p:
         return []
     return sorted(rng.sample(read_only, min(most, len(read_only))))
+
+
+def _names_a_record(name: str) -> bool:
+    """Whether an argument named ``name`` says which record (``order_id``), not what to
+    change on it."""
+    return name == "id" or name.endswith(("_id", "Id", "_ids"))
 
 
 def _answerable(f: Fact, literals: Sequence[str]) -> bool:
