@@ -493,16 +493,17 @@ class Walker(Lookups, Writes):
         held = {(e.service, e.collection) for e in self.entities}
         # records known by the id another record lists can be acted on too
         live |= {(f.entity.service, str(f.key)[3:]) for f in self.facts if isinstance(f, ListedId)}
-        # A workflow's plan writes only what the workflow does.
+        # A workflow's plan writes only what the workflow does; nothing once it is reported done.
         allowed = self.allowed
+        reported = self.reported_the_work()
         for name in sorted(scores):
             tool = self.catalog.tools.get(name)
             if tool is None or tool.kind is None or name in self.used:
                 continue
             if must_write and not tool.write:
                 continue
-            if tool.write and self.reported_the_work():
-                continue  # the work was reported done
+            if tool.write and reported:
+                continue
             if tool.write and allowed is not None and name not in allowed:
                 continue
             new_service = tool.service not in self.services
