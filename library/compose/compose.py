@@ -510,7 +510,15 @@ def candidate(
             }
             for f, _ in answers
         ],
-        goal=_goal(env, steps, motif, variant, _not_started(walker), walker.by_mail),
+        goal=_goal(
+            env,
+            steps,
+            motif,
+            variant,
+            _not_started(walker),
+            walker.by_mail,
+            [initial.states[s] for s in services],
+        ),
         variant=variant,
     )
     if any(lit not in instruction for lit in literals):
@@ -618,11 +626,13 @@ def _goal(
     variant: int,
     not_started: frozenset[str] = frozenset(),
     by_mail: bool = False,
+    states: Sequence[State] = (),
 ) -> str:
     """The opening sentence: what the request is about (the person or record the task
     starts from) and, when the plan's workflow is about that person, which workflow. A
     colleague who has not started yet (``not_started``) is not away: no one covers for
-    them; a customer's e-mail asking for the work (``by_mail``) came in from them."""
+    them; a customer's e-mail asking for the work (``by_mail``) came in from them; the
+    task's initial ``states`` show how a customer reached us (``ComposeEnv.heard_from``)."""
     first = steps[0]
     t = first.text
     said = _said(first)
@@ -646,6 +656,7 @@ def _goal(
             staff=person.staff,
             about=about,
             here=here,
+            heard=() if person.staff else env.heard_from(states, email, person.phone),
         )
     noun = str(t.get("noun", "record"))
     return opening(f"the {noun} {said}", motif, variant, noun=noun, mail=by_mail)

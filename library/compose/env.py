@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -103,6 +104,8 @@ THING_STACKS: dict[str, frozenset[str]] = {
 _FINDS = frozenset({LOOKUP, FETCH, CREATE})
 # Collections of e-mails a mailbox keeps.
 _MAILBOX = frozenset({"messages", "emails", "mails", "inbox", "threads"})
+# A mail record's fields that say who sent it.
+_SENDER = re.compile(r"sender|from|author", re.I)
 # Collections a policy note can be: written documents people look things up in.
 _DOCUMENTS = frozenset({"articles", "documents", "docs", "notes", "pages", "policies", "posts"})
 
@@ -134,6 +137,12 @@ class ComposeEnv:
         self._worlds: dict[int, tuple[World, Snapshot]] = {}
         # Records' JSON by identity (records are frozen; most are the seeded worlds' own).
         self.dumps = DumpCache()
+        self.twins = self._twins()
+        # Of a product published twice, the copies after the first (by name): one
+        # organisation runs one of them, so no task opens in or works through the others
+        # (both would double one workflow's share of a run: 13 of 20 real-spec tasks a
+        # reviewer read were one shop's refunds).
+        self.copies = frozenset(s for s, same in self.twins.items() if min(same) < s)
         self.starts = self._start_tools()
         # Services whose opening finds e-mails: where requests arrive.
         self.inboxes = frozenset(
@@ -164,7 +173,6 @@ class ComposeEnv:
         self.catalogs = self._catalogs()
         self.owned_lists = self._owned_lists()
         self._kin: dict[tuple[str, str], tuple[Kin, ...]] = {}
-        self.twins = self._twins()
         self.log_tools = self._log_tools()
         self.report_tools = self._report_tools()
         self.handover_tools = self._handover_tools()
@@ -482,7 +490,8 @@ class ComposeEnv:
             cached = frozenset(
                 q
                 for q in self.motif_tools(motif)
-                if fits(motif, *self._name_coll(q)) >= CORE
+                if self.catalog.tools[q].service not in self.copies
+                and fits(motif, *self._name_coll(q)) >= CORE
                 and (motif.name not in STAFF_WORKFLOWS or self._staff_keep(q))
             )
             self._core_tools[motif.name] = cached
@@ -631,6 +640,37 @@ class ComposeEnv:
                     for record in getattr(state, coll).values():
                         yield self.dumps.dump(record)
 
+    def heard_from(self, states: Iterable[State], email: str, phone: str = "") -> frozenset[str]:
+        """How ``states`` (a task's initial states) show the person with ``email`` and
+        ``phone`` reached us: ``mail`` where a mailbox holds a message they sent,
+        ``call`` where a call log holds a call with their number. An opening claims only
+        these ("Ann e-mailed us yesterday" needs her e-mail in the inbox)."""
+        email = email.casefold()
+        out: set[str] = set()
+        for state in states:
+            for coll in type(state).collection_types:
+                words = set(name_words(coll))
+                channel = (
+                    "mail"
+                    if coll in _MAILBOX or (is_message(coll) and "email" in words)
+                    else "call"
+                    if words & {"call", "calls"}
+                    else None
+                )
+                if channel is None or channel in out:
+                    continue
+                sought = email if channel == "mail" else phone
+                if not sought:
+                    continue
+                for record in getattr(state, coll).values():
+                    row = self.dumps.dump(record)
+                    if channel == "mail":  # sent by them, not to them
+                        row = {k: v for k, v in row.items() if _SENDER.search(k)}
+                    if any(sought in v.casefold() for v in strings_in(row)):
+                        out.add(channel)
+                        break
+        return frozenset(out)
+
     def _away_among(self, states: Iterable[State]) -> frozenset[str]:
         """The e-mails of colleagues a person record of theirs in ``states`` says are away."""
         return frozenset(
@@ -719,7 +759,7 @@ class ComposeEnv:
         can pick one of by a value they know (the project named "Website relaunch")."""
         out, by_name, listings = [], [], []
         for tool in self.catalog.tools.values():
-            if tool.kind != LOOKUP or tool.collection is None:
+            if tool.kind != LOOKUP or tool.collection is None or tool.service in self.copies:
                 continue
             naming = self.naming(tool)
             required = [p for p in tool.params if p.required]

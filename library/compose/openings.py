@@ -17,6 +17,8 @@ shipment") the opening names the record alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # The piece of work a workflow is, as a noun phrase: "got in touch about {work}".
 WORK: dict[str, str] = {
     "onboarding": "an onboarding",
@@ -92,6 +94,21 @@ CUSTOMER = (
     "Could you {job}? They asked on the support chat.",
     "{subject} has been waiting since last week, so let's {job_them} today.",
     "{subject} asked us this morning; please {job_them}.",
+)
+# How a customer's request reached us, said only where the task's world shows it (their
+# e-mail in the inbox, their call in the log: the ``heard`` of ``opening``); else one of
+# the openings after, which claim no way in.
+CLAIMS: dict[str, str] = {
+    "{subject} wrote in; we have {work} to sort out.": "mail",
+    "{subject} e-mailed us yesterday; please {job_them}.": "mail",
+    "{subject} called this morning; could you {job_them}?": "call",
+    "Could you {job}? They asked on the support chat.": "chat",
+}
+UNCLAIMED = (
+    "Could you {job}? They are expecting it today.",
+    "Next on my list is {subject}: could you {job_them}?",
+    "Please {job} today.",
+    "{subject} needs {work} sorted out today.",
 )
 # A record the user names.
 RECORD = (
@@ -180,12 +197,14 @@ def opening(
     about: tuple[str, ...] = (),
     here: bool = False,
     mail: bool = False,
+    heard: Iterable[str] = (),
 ) -> str:
     """The opening sentence. ``subject``: how the request names who or what it starts
     from (``Craig Thomas ("craig.thomas@...")`` or ``the shipment "6349707628"``);
     ``staff``: for a person, whether they are a colleague (None: a record); ``noun``: a
     record subject's noun; ``about``: the motif's own openings, used when the workflow is
-    about this person; ``mail``: the record is a customer's e-mail asking for the work."""
+    about this person; ``mail``: the record is a customer's e-mail asking for the work;
+    ``heard``: how the world shows a customer reached us (``mail``, ``call``)."""
     work = WORK.get(motif, "")
     if about:
         # ``Name ("e-mail")'s application`` reads badly: the motif's other openings then
@@ -203,7 +222,9 @@ def opening(
     elif staff:
         families = STAFF_HERE if here else STAFF
     else:
-        families = CUSTOMER + CUSTOMER_CAUSES.get(motif, ())
+        ways = set(heard)
+        said = tuple(f for f in CUSTOMER if CLAIMS.get(f, "") in ways | {""})
+        families = said + UNCLAIMED + CUSTOMER_CAUSES.get(motif, ())
     job = JOB.get(motif, "")
     if not job:  # no words for the work as a job: the families that say it as a noun
         families = tuple(f for f in families if "{job" not in f) or GENERIC

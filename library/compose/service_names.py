@@ -81,6 +81,23 @@ BRANDS: dict[str, str] = {
 }  # fmt: skip
 
 
+# Systems a benchmark names by what they do (``tau_bench_retail``, BFCL's ``ticket_api``):
+# no product of that name exists, and no team says "in Retail" or "in Ticket API"; they
+# say what the system is ("in the store admin", "in the help desk"). By the name's words
+# once the benchmark's and packaging words are gone.
+PLAIN: dict[str, str] = {
+    "retail": "the store admin", "ticket api": "the help desk", "ticket": "the help desk",
+    "airline": "the reservation system", "telecom": "the telecom account system",
+    "telecom user": "the phone settings", "message api": "the messaging app",
+    "posting api": "the social media app", "travel booking": "the travel booking system",
+    "trading bot": "the trading platform", "vehicle control": "the car controls",
+    "math api": "the calculator", "web search": "the search engine",
+    "banking knowledge": "the bank knowledge base", "file system": "the file system",
+    "filesystem": "the file system", "taskmanager": "the task manager",
+    "database": "the database",
+}  # fmt: skip
+
+
 def _tokens(service: str) -> list[str]:
     return [t for t in re.split(r"[_\-.\s]+", service.lower()) if t]
 
@@ -102,12 +119,15 @@ def _word(token: str, first: bool = True) -> str:
 def human_service_name(service: str) -> str:
     """``whatsapp`` -> ``WhatsApp``; ``braze_com`` -> ``Braze``; ``hubapi_com_files`` ->
     ``HubSpot Files``; ``twilio_com_twilio_microvisor_v1`` -> ``Twilio Microvisor``;
-    ``kubectl_mcp_server`` -> ``Kubernetes``; ``tau_bench_retail`` -> ``Retail``;
+    ``kubectl_mcp_server`` -> ``Kubernetes``; ``tau_bench_retail`` -> ``the store admin``;
     ``customer_success`` -> ``Customer Success``."""
     dropped = _PACKAGING | _BENCHMARKS
     tokens = [t for t in _tokens(service) if t not in dropped] or _tokens(service)
     if not tokens:
         return service
+    plain = PLAIN.get(" ".join(tokens))
+    if plain is not None:
+        return plain
     # A web domain in the name (``braze_com``): its parts before the suffix are the vendor,
     # the rest (after the ``__`` the file used) the product.
     suffix_at = next((i for i, t in enumerate(tokens) if i > 0 and t in _DOMAIN_PARTS), None)

@@ -662,6 +662,12 @@ class Writes(Binding):
         changed = self._logged_step()
         if not texts or changed is None:
             return None
+        if tool.qualified in self.env.report_tools and texts[0].name == "body":
+            # A report says all the work done, not its last piece ("Created the domain
+            # api.example.com and the TSIG key backup-agent.", not only the key).
+            whole = self._work_done_text()
+            if whole is not None:
+                return {texts[0].name: Bound.literal(whole)} | self._log_title(tool, taken)
         entity = changed.entity
         assert entity is not None
         fact = self._readable_name(entity)
@@ -690,6 +696,32 @@ class Writes(Binding):
             )
         out = {texts[0].name: Bound(fact.value, bind, phrase, (), fact)}
         return out | self._log_title(tool, taken)
+
+    def _work_done_text(self) -> str | None:
+        """Every record the work made or changed, in a report's words ("Created the domain
+        api.example.com, the Cryptokey and the TSIG key backup-agent."); None where the
+        work touched only one record (the report names that one, as a log does)."""
+        told = self.env.log_tools | self.env.report_tools
+        done: dict[int, Step] = {}
+        for s in self.steps:
+            entity = s.entity
+            if not s.write or entity is None or s.tool.qualified in told:
+                continue
+            if is_message(entity.collection):
+                continue
+            done.setdefault(id(entity), s)  # a record once, by its first change
+        if len(done) < 2:
+            return None
+        clauses: dict[str, list[str]] = {}
+        for s in done.values():
+            assert s.entity is not None
+            the = _as_named(s.entity.the.split(" listed on ")[0], s.tool.summary)
+            fact = self._readable_name(s.entity)
+            if fact is not None and self._said(fact.value):
+                the = f"{the} {fact.value}"
+            clauses.setdefault(past(tool_verb(s.tool.name)), []).append(the)
+        text = _and([f"{verb} {_and(things)}" for verb, things in clauses.items()])
+        return f"{text[:1].upper()}{text[1:]}."
 
     def _log_title(self, tool: ToolInfo, taken: set[str]) -> dict[str, Bound]:
         """A log's title as we would title the work, not as a customer's complaint."""
@@ -1589,3 +1621,8 @@ def _as_named(the: str, summary: str) -> str:
         return the
     said = _SUMMARY_NOUN.match(summary.strip())
     return f"the {said.group(1).strip()}" if said else the
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
