@@ -64,6 +64,8 @@ from library.seed.pool import (
     HELD_ALONE,
     LIKELIHOOD_FIELDS,
     LIVE_STATES,
+    MONEY_BACK_NOUNS,
+    MONEY_TAKEN,
     NOT_JOINED,
     PARENT_ENDED,
     PRESENCE,
@@ -468,6 +470,9 @@ class _RecordWriter:
         self.start_var: str | None = None  # a lone scheduled start (``_plan_start``)
         self.pay_by: tuple[str, str] | None = None  # (title, contract) locals (``_plan_pay``)
         self.until: str | None = None  # when the parent was sealed (``_follow_parent``)
+        # (parent local, its collection, its state attribute, the reference's attribute): the
+        # charge a refund gives money back from (``_parent_pick``, ``_given_back``)
+        self.gives_back: tuple[str, str, str, str] | None = None
         # (parent collection, reference, parent total, line amount, parent update stamp,
         # line creation stamp): the parent's total is its lines' sum (``_lines_of``)
         self.lines: tuple[str, str, str, str, str, str] | None = None
@@ -634,6 +639,8 @@ class _RecordWriter:
                     expr = f"pool.begun(rng, {ids}, self.state.{target}, now)"
                 else:
                     expr = self._parent_pick(str(target), ids, var)
+                    if self.gives_back is not None and self.gives_back[0] == var:
+                        self.gives_back = (*self.gives_back[:3], f.attr)
                 self.body.append((var, f"self.state.{target}[{expr}]"))
                 self.parents[var] = str(target)
                 self.parent_reads.setdefault(str(target), lambda a, v=var: f"{v}.{a}")
@@ -653,6 +660,8 @@ class _RecordWriter:
                 (a, _as_parent(e, field_.type.enum, parent, kind, attr)) if a == own else (a, e)
                 for a, e in out
             ]
+        if self.gives_back is not None and self.gives_back[3]:
+            out = self._given_back(out)
         if self.captured:  # the capture's moment and length, from the happening picked
             names = {f.attr: f.name for f in self.record.fields.values()}
             out = [(a, self.captured.get(names.get(a or "", ""), e)) for a, e in out]
@@ -1120,7 +1129,52 @@ class _RecordWriter:
             self._follows_state(var, "state", state.attr)
         if _ended(state.type.enum):  # no interview ahead for a candidate hired or rejected
             self.parent_ended.append((var, state.attr, _ended(state.type.enum)))
+        if (
+            self.noun.rsplit("_", 1)[-1] in MONEY_BACK_NOUNS
+            and {str(v).lower() for v in state.type.enum} & MONEY_TAKEN
+        ):  # a refund is of a charge that took money
+            self.gives_back = (var, ref, state.attr, "")
+            pick = self._local(f"{singular(ref)}_id")
+            how = _call("pool.charged", "rng", ids, f"self.state.{ref}", json.dumps(state.attr))
+            self.body.append((pick, how))
+            expr = pick
         return expr
+
+    def _given_back(self, values: list[tuple[str | None, Expr]]) -> list[tuple[str | None, Expr]]:
+        """A refund tells one story with the charge it gives money back from (``gives_back``):
+        it is in the charge's currency, no more than what is left of it once the refunds
+        before it are taken off, and done (succeeded) only where the charge shows money
+        went back (``pool.given_back``, ``pool.back_as_charge``)."""
+        assert self.gives_back is not None
+        var, ref, state_attr, link = self.gives_back
+        theirs = {_snake(g.name): g for g in self.w.plan.records[ref].fields.values()}
+        charge = theirs.get("amount") or theirs.get("total")
+        mine = {f.attr: f for f in self.record.fields.values()}
+        out: list[tuple[str | None, Expr]] = []
+        for attr, expr in values:
+            f = mine.get(attr or "")
+            low = _snake(f.name) if f is not None else ""
+            if f is None:
+                pass
+            elif low == "currency" and "currency" in theirs:
+                options = f"get_args({f.type.annotation})" if f.type.kind is Kind.ENUM else "()"
+                expr = _call("pool.currency_as", f"{var}.{theirs['currency'].attr}", options)
+            elif low == "amount" and charge is not None and f.type.kind in (Kind.INT, Kind.FLOAT):
+                before = _call(
+                    "pool.values_of",
+                    f"self.state.{self.resource}",
+                    json.dumps(link),
+                    f"{var}.id",
+                    json.dumps(f.attr),
+                )
+                back = theirs.get("amount_refunded")  # what the charge shows went back
+                shown = [f"{var}.{back.attr}"] if back is not None else []
+                expr = _call("pool.given_back", expr, f"{var}.{charge.attr}", before, *shown)
+            elif _state_field_is(f) and expr != self.status_var:
+                options = f"get_args({f.type.annotation})"
+                expr = _call("pool.back_as_charge", expr, f"{var}.{state_attr}", options)
+            out.append((attr, expr))
+        return out
 
     def _plan_carrier(self, fields: list[FieldPlan]) -> None:
         """A tracking number in the format of the record's carrier."""

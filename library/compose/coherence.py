@@ -18,6 +18,7 @@ from library.seed.pool import (
     HAPPENING,
     HELD_ALONE,
     LIVE_STATES,
+    MONEY_BACK_NOUNS,
     PAST_STATES,
     PRESENCE,
     START_FIELDS,
@@ -564,3 +565,68 @@ def double_booked(
             if all(isinstance(x, str) for x in (a, b, c, d)) and a < d and c < b:  # type: ignore[operator]
                 return other
     return None
+
+
+def born_after(
+    record: Mapping[str, Any], parents: list[Mapping[str, Any]], now: str
+) -> dict[str, Any] | None:
+    """The creation stamp that puts ``record`` (a JSON row made another's: an order moved
+    to the customer a task is about) after the records it refers to (``parents``): no
+    order predates its customer, no refund its payment. ``{}`` where it already comes
+    after; a stamp halfway between the latest parent's creation and the record's last
+    update (or ``now``, its update then moved there too); None where no time is left."""
+    born = record.get("created_at")
+    mine = _comparable(born)
+    latest = max(
+        (t for p in parents if isinstance(t := _comparable(p.get("created_at")), str)),
+        default=None,
+    )
+    if not isinstance(mine, str) or latest is None or mine >= latest:
+        return {}
+    first = dt.datetime.fromisoformat(latest)
+    seen = _comparable(record.get("updated_at"))
+    upper = dt.datetime.fromisoformat(seen if isinstance(seen, str) and seen > latest else now)
+    if upper <= first:
+        return None
+    at = (first + (upper - first) / 2).replace(microsecond=0)
+    out: dict[str, Any] = {"created_at": at if "T" in str(born) else at.date()}
+    if not (isinstance(seen, str) and seen > latest) and "updated_at" in record:
+        out["updated_at"] = upper
+    return out
+
+
+# A record's own stamps of when it came about (a message sent, a request filed).
+_MADE_STAMPS = ("created_at", "sent_at", "received_at", "submitted_at", "requested_at")
+
+
+def predates(record: Mapping[str, Any], others: Any) -> bool:
+    """Whether ``record`` (a JSON row: a customer's message asking for a refund) came about
+    before the latest of ``others`` (rows: the order it asks about) was made."""
+    mine = [t for f in _MADE_STAMPS if isinstance(t := _comparable(record.get(f)), str)]
+    made = [t for o in others if isinstance(t := _comparable(o.get("created_at")), str)]
+    return bool(mine and made) and min(mine) < max(made)
+
+
+def gives_back_untaken(child: Mapping[str, Any], noun: str, charge: Mapping[str, Any]) -> bool:
+    """Whether ``child`` (a JSON row, a ``noun``) gives money back from ``charge``, a charge
+    that took none (a refund of a payment only authorised, failed or cancelled)."""
+    return noun.rsplit("_", 1)[-1] in MONEY_BACK_NOUNS and not money_taken(charge)
+
+
+def moved_after(
+    times: Mapping[str, dt.datetime], others: Any, now: dt.datetime, share: float
+) -> dict[str, dt.datetime] | None:
+    """A record's ``times`` (its stamps) moved together, their order kept, so that the
+    first lies after the latest creation among ``others`` (rows) and the last before
+    ``now``: ``share`` (0-1) of the room left is taken before it. None where the record's
+    span does not fit in between."""
+    made = [t for o in others if isinstance(t := _comparable(o.get("created_at")), str)]
+    if not times or not made:
+        return None
+    since = dt.datetime.fromisoformat(max(made))
+    first, last = min(times.values()), max(times.values())
+    room = now - since - (last - first)
+    if room <= dt.timedelta(0):
+        return None
+    delta = since + room * share - first
+    return {n: (v + delta).replace(microsecond=0) for n, v in times.items()}

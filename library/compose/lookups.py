@@ -24,9 +24,13 @@ from library.compose.catalog import (
 from library.compose.coherence import (
     FINAL,
     OPT_OUT_FLAGS,
+    born_after,
     double_booked,
+    gives_back_untaken,
     money_taken,
+    moved_after,
     out_of_its_time,
+    predates,
     range_pairs,
     status_of,
     work_over,
@@ -62,6 +66,7 @@ from library.runtime.service import Record
 from library.seed.pool import (
     BIRTH_FIELDS,
     LIKELIHOOD_FIELDS,
+    MONEY_BACK_NOUNS,
     SeedPool,
     grade_order,
     graded_score,
@@ -777,6 +782,8 @@ class Lookups(Binding):
             return False
         said = {t[0] for t in texts}
         made = {(e.service, e.collection, e.id) for e in self.entities if e.created}
+        # what it is about was made before it (no "Please cancel my order" before the order)
+        matter = [e.record for e in self.entities if e.service != tool.service and not e.created]
         self.rng.shuffle(texts)
         changed = False
         for (_, row), (subject, body, _) in zip(found, texts, strict=False):
@@ -795,6 +802,16 @@ class Lookups(Binding):
                 elif name in ("body", "text", "content", "body_text") or kind.startswith("body"):
                     changes[name] = body
             else:
+                if changes and predates(self.env.dumps.dump(base), matter):
+                    times = {
+                        n: v
+                        for n, v in base.model_dump().items()
+                        if isinstance(v, dt.datetime) and v.tzinfo
+                    }
+                    later = moved_after(times, matter, self.base.clock, self.rng.uniform(0.3, 0.9))
+                    if later is None:
+                        continue  # (no time left for it between the matter and now)
+                    changes |= later
                 try:
                     copy = clone(base, base.id, changes) if changes else None
                 except ValueError:
@@ -1186,6 +1203,54 @@ class Lookups(Binding):
         rec = record.model_dump(mode="json")
         self.decoys.append((Entity(service, coll, record.id, rec, 0, "", info.noun), "distractor"))
 
+    def _referred(
+        self, service: str, info: CollectionInfo, changes: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The records (JSON rows) of ``service`` that ``changes`` make a record refer to,
+        as the request finds them (before the plan's writes: a payment it captures is
+        still only authorised there)."""
+        kinds = type(self.world.services[service].state).collection_types
+        out = []
+        for name, value in changes.items():
+            key = str(getattr(info.fields.get(name), "key", "") or "")
+            coll = ref_collection(key[3:], kinds) if key.startswith("id:") else None
+            if coll and isinstance(value, str) and (p := self._at_start(service, coll, value)):
+                out.append(self.env.dumps.dump(p))
+        return out
+
+    def _at_start(self, service: str, coll: str, rid: str) -> Record | None:
+        """Record ``rid`` as the request finds it: as last injected, else as seeded."""
+        for i in reversed(self.injections):
+            if i.record.id == rid and i.collection == coll and i.service == service:
+                return i.record
+        return getattr(self._seeded(service), coll).get(rid)
+
+    def _money_at_odds(self, service: str, info: CollectionInfo, copy: Record) -> bool:
+        """Whether ``copy`` is a refund of a charge that took no money, or a charge that
+        took none while a refund of it stands (a payment made "authorised" in place)."""
+        row = self.env.dumps.dump(copy)
+        if info.noun.rsplit("_", 1)[-1] in MONEY_BACK_NOUNS:
+            refs = {n: row.get(n) for n in info.fields}
+            charges = self._referred(service, info, refs)
+            return any(gives_back_untaken(row, info.noun, p) for p in charges)
+        if money_taken(row):
+            return False
+        state = self.world.services[service].state  # (refunds the plan makes come after)
+        for coll in type(state).collection_types:
+            child = self._coll(service, coll)
+            if child is None or child.noun.rsplit("_", 1)[-1] not in MONEY_BACK_NOUNS:
+                continue
+            links = [
+                n
+                for n, m in sorted(child.fields.items())
+                if str(m.key or "").startswith("id:")
+                and ref_collection(str(m.key)[3:], [info.name]) == info.name
+            ]
+            records = getattr(state, coll).values()
+            if any(getattr(r, n, None) == copy.id for r in records for n in links):
+                return True
+        return False
+
     def _copy(
         self, service: str, info: CollectionInfo, base: Record, rid: str, changes: dict[str, Any]
     ) -> Record:
@@ -1240,6 +1305,12 @@ class Lookups(Binding):
         changes |= self._unset_in_its_state(base, records, changes)
         copy = clone(base, rid, changes)
         now, dump = self.base.clock.isoformat(), self.env.dumps.dump  # (JSON rows, cached)
+        later = born_after(dump(copy), self._referred(service, info, changes), now)
+        if later is None:  # (made the customer's, an order would predate its customer)
+            raise ValueError(f"{info.name} {rid}: older than the records it refers to")
+        copy = clone(base, rid, changes | later) if later else copy
+        if self._money_at_odds(service, info, copy):
+            raise ValueError(f"{info.name} {rid}: a refund of a payment that took no money")
         if out_of_its_time(dump(copy), now) and not out_of_its_time(dump(base), now):
             # (a stay moved a month on while it says "checked in")
             raise ValueError(f"{info.name} {rid}: its status and its dates disagree")

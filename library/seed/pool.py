@@ -708,6 +708,46 @@ class SeedPool:
         return rng.choice(posted or ids)
 
     @staticmethod
+    def charged(rng: random.Random, ids: list[str], records: Mapping[str, Any], attr: str) -> str:
+        """The charge a refund gives money back from (``ids`` of ``records``, whose state is
+        ``attr``): one that took money (``MONEY_TAKEN``: succeeded, paid, part refunded),
+        never one only authorised, failed or cancelled. Any where none took money."""
+        taken = [i for i in ids if _word(getattr(records[i], attr, None)) in MONEY_TAKEN]
+        return rng.choice(taken or ids)
+
+    @staticmethod
+    def given_back(amount: Any, charge: Any, before: Any, refunded: Any = None) -> Any:
+        """A refund's ``amount`` as its charge allows: no more than what is left of the
+        ``charge`` (of what it shows ``refunded``, where it shows any) once the refunds
+        ``before`` it (amounts) are taken off."""
+        if not isinstance(amount, int | float) or not isinstance(charge, int | float):
+            return amount
+        cap = refunded if isinstance(refunded, int | float) and 0 < refunded <= charge else charge
+        left = round(cap - sum(a for a in before if isinstance(a, int | float)), 2)
+        if left <= 0:  # (all of it went back already: at most that much)
+            left = cap
+        # over what is left: the unrefunded remainder, as a refund without an amount is
+        return amount if amount <= left else type(amount)(left)
+
+    @staticmethod
+    def values_of(records: Mapping[str, Any], link: str, ident: str, attr: str) -> list[Any]:
+        """The ``attr`` of every one of ``records`` whose ``link`` names ``ident`` (the
+        amounts of the refunds of one payment)."""
+        return [getattr(r, attr, None) for r in records.values() if getattr(r, link, None) == ident]
+
+    @staticmethod
+    def back_as_charge(status: Any, charge_status: Any, options: tuple[Any, ...]) -> Any:
+        """A refund's state as its charge's shows it: one done (succeeded) only on a charge
+        that says money went back (refunded, part refunded); on one that shows none, the
+        refund is still under way (pending). As drawn otherwise."""
+        if _word(status) not in MONEY_BACK_DONE or _word(charge_status) in MONEY_SENT_BACK:
+            return status
+        if _word(charge_status) not in MONEY_TAKEN:
+            return status
+        waiting = [o for o in options if _word(o) in MONEY_BACK_WAITING]
+        return waiting[0] if waiting else status
+
+    @staticmethod
     def currency_as(value: Any, options: tuple[str, ...]) -> Any:
         """A parent's currency for a record under it (an expense on a EUR report is in
         EUR), where the record allows it."""
@@ -1279,6 +1319,16 @@ PARENT_ENDED = frozenset(
     {"closed", "canceled", "cancelled", "void", "voided", "archived", "filled", "expired",
      "terminated"}
 )  # fmt: skip
+# A charge's states once it took money (some may have gone back since), those that say
+# money went back, and a refund's states done or still under way (``SeedPool.charged``).
+MONEY_TAKEN = frozenset(
+    {"succeeded", "paid", "captured", "settled", "completed", "partially_refunded", "refunded"}
+)
+MONEY_SENT_BACK = frozenset({"partially_refunded", "refunded"})
+MONEY_BACK_DONE = frozenset({"succeeded", "completed", "processed", "paid", "refunded"})
+MONEY_BACK_WAITING = frozenset({"pending", "processing", "requested", "in_progress"})
+# Records that give money back from the charge they name (a refund of a payment).
+MONEY_BACK_NOUNS = frozenset({"refund", "chargeback", "reversal"})
 # States that call a record off: it holds no one (a cancelled stay books no room).
 CALLED_OFF = frozenset(
     {"canceled", "cancelled", "void", "voided", "declined", "rejected", "withdrawn"}
