@@ -153,3 +153,31 @@ def test_a_product_published_twice_is_worked_through_one_copy() -> None:
     tasks = compose_tasks([], 10, env=env, seed=0, max_candidates=600).tasks
     assert tasks and all("tau_bench_retail" not in t.services for t in tasks)
     assert any("retail" in t.services for t in tasks)
+
+
+def test_a_report_on_a_record_the_request_named_says_what_was_done_to_it() -> None:
+    """An incident's report to a colleague says "Scaled the deployment search-service.",
+    not only "search-service": the request named the deployment, so the mail can say
+    what was done with it."""
+    kubectl = SPECS / "mcp" / "docker" / "kubectl-mcp-server.json"
+    _present(kubectl, GMAIL)
+    library = spec_library([kubectl, GMAIL])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    tasks = compose_tasks([], 6, env=env, seed=0, max_candidates=600).tasks
+    checked = 0
+    for task in tasks:
+        picked = {
+            str(s["select"]["value"])
+            for s in task.gold_plan
+            if s.get("select", {}).get("rule") == "matching"
+        }
+        for step in task.gold_plan:
+            body = step["arguments"].get("body")
+            if step["tool"] not in env.report_tools or not isinstance(body, str):
+                continue
+            named = [p for p in picked if p in body]
+            if not named:
+                continue
+            checked += 1
+            assert body not in picked and body.endswith(".") and " " in body, body
+    assert checked >= 1, [t.instruction for t in tasks]

@@ -675,9 +675,12 @@ class Writes(Binding):
             return None  # a note a person writes names the work in words, never by a raw id
         # "the order listed on the user" was just named as the order the work changed
         the = entity.the.split(" listed on ")[0]
-        if self._said(fact.value):
+        reports = tool.qualified in self.env.report_tools and texts[0].name == "body"
+        if self._said(fact.value) or (reports and self._picked_by(fact.value)):
             # a name the request gave already: the note says what was done with it
-            # ("Created the zone cdn.example.com."), not the bare name
+            # ("Created the zone cdn.example.com."), not the bare name; so does a report
+            # on the record the request named ("Scaled the deployment search-service.",
+            # not an e-mail saying only "search-service")
             done = past(tool_verb(changed.tool.name))
             text = f"{done.capitalize()} {_as_named(the, changed.tool.summary)} {fact.value}."
             return {texts[0].name: Bound.literal(text)} | self._log_title(tool, taken)
@@ -732,6 +735,11 @@ class Writes(Binding):
                     return {p.name: Bound.literal(self.rng.choice(titles))}
                 break
         return {}
+
+    def _picked_by(self, value: object) -> bool:
+        """Whether the request picks a record by ``value`` (the deployment "search-service"
+        found in a list by its name)."""
+        return any(s.rule is not None and same(s.rule.value, value) for s in self.steps)
 
     def _said(self, value: object) -> bool:
         """Whether the request states ``value`` already (an argument the user gave)."""
