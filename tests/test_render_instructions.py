@@ -366,8 +366,8 @@ def test_an_action_that_sets_one_named_value_says_it_in_the_sentence() -> None:
         ),
     ]  # fmt: skip
     text = render_instruction(plan, goal=GOAL, variant=0)
-    assert 'Change the status of the issue assigned to Ronald in Issue Tracker to "done".' in text
-    advance = 'dvance the application with Ronald as recruiter in Recruiting to stage "hired".'
+    assert "Change the status of the issue assigned to Ronald in Issue Tracker to done." in text
+    advance = "dvance the application with Ronald as recruiter in Recruiting to stage hired."
     assert advance in text, text
 
 

@@ -220,7 +220,7 @@ def test_values_set_on_the_subject_s_own_record_are_what_they_asked(variant: int
     # how we track the work (a ticket's status, its assignee) is ours, never theirs to ask
     plan[1]["text"]["values"] = [["status", '"pending"'], ["assignee email", '"jo@ex.com"']]
     text = render_instruction(plan, goal=f"Ann Lee ({email}) wrote in.", variant=variant)
-    assert "asked" not in text and '"pending"' in text, text
+    assert "asked" not in text and "pending" in text, text
 
 
 @pytest.mark.parametrize("variant", range(3))
@@ -582,10 +582,10 @@ def test_a_record_found_by_a_name_is_not_picked_by_it_again() -> None:
         ("currency", "AUD", "the AUD ticket", "whose currency"),
         ("stage", "negotiation", "the negotiation-stage ticket", "whose stage"),
         # "the new ticket" would read as one just created: the value is quoted instead
-        ("status", "new", 'whose status is "new"', "new ticket"),
-        ("channel", "web_form", 'whose channel is "web_form"', "web-form"),
+        ("status", "new", "marked new", "new ticket"),
+        ("channel", "web_form", "that came in by web form", "web-form"),
         # "the open ticket" when another is "new" (open too, in plain words): quoted
-        ("status", "open", 'whose status is "open"', "open ticket"),
+        ("status", "open", "that's open", "open ticket"),
     ],
 )
 def test_a_record_picked_by_its_state_is_named_by_it(

@@ -144,16 +144,16 @@ def test_a_value_is_said_as_a_person_tells_records_apart() -> None:
     records = [{"id": "a", "channel": "phone"}, {"id": "b", "channel": "chat"}]
     assert rule_words(Rule(MATCHING, "channel", "phone"), records, info, NOW) == (
         "",
-        'that came in by "phone"',
+        "that came in by phone",
     )
     assert rule_words(Rule(MATCHING, "status", "pending"), records, info, NOW) == ("pending", "")
     assert rule_words(Rule(MATCHING, "health", "at_risk"), records, info, NOW) == (
         "",
-        'marked "at_risk"',
+        "marked at risk",
     )
     assert rule_words(Rule(MATCHING, "priority", "highest"), records, info, NOW) == (
         "",
-        'marked "highest" priority',
+        "marked highest priority",
     )
 
 

@@ -88,7 +88,7 @@ CUSTOMER = (
     "{subject} got in touch about {work}.",
     "{subject} wrote in; we have {work} to sort out.",
     "{Work} for {subject}: can you help me with it?",
-    "{subject} is waiting on us: {work}.",
+    "{subject} is waiting on us about {work}.",
     "{subject} called this morning; could you {job_them}?",
     "{subject} e-mailed us yesterday; please {job_them}.",
     "Could you {job}? They asked on the support chat.",
@@ -114,7 +114,7 @@ UNCLAIMED = (
 RECORD = (
     "{Work} to do with {subject} is on my plate today.",
     "{subject} is part of {work} I'm working on.",
-    "{subject} needs looking at; it is {work}.",
+    "{subject} needs looking at for {work}.",
     "Could you {job}?",
     "Today's review turned up {subject}; please {job_it}.",
     "Please {job} today.",
@@ -122,10 +122,10 @@ RECORD = (
 )
 # A customer's e-mail asking for the work (``the message "Please cancel my order"``).
 MAIL = (
-    "A customer sent us {subject}: {work} to sort out.",
-    "{subject} came in from a customer; it is {work}.",
-    "A customer wrote in with {subject}, {work} for us.",
-    "{Work} came in by e-mail today: {subject}.",
+    "A customer sent us {subject}, so we have {work} to sort out.",
+    "{subject} came in from a customer about {work}.",
+    "A customer wrote in with {subject} about {work}.",
+    "{Work} came in by e-mail today, in {subject}.",
     "A customer sent {subject} this morning; could you {job_them}?",
     "{subject} arrived from a customer overnight; please {job_them}.",
     "There is {subject} from a customer in the inbox; could you {job_them}?",

@@ -142,7 +142,7 @@ def time_words(field: str) -> str:
 # Enumerated fields whose value a person says before the noun ("the on-hold ticket", "the AUD
 # expense report", "the high-priority ticket"), with the word that follows the value.
 _SAID_BEFORE = {
-    "status": "", "state": "", "direction": "", "type": "", "employment_type": "",
+    "status": "", "state": "", "direction": "", "type": "", "kind": "", "employment_type": "",
     "segment": "", "tier": "", "category": "", "currency": "",
     "priority": "-priority", "severity": "-severity", "stage": "-stage",
 }  # fmt: skip
@@ -169,8 +169,87 @@ def said_before(field: str, value: Any) -> str:
 
 
 def matching_literal(field: str, value: Any) -> str:
-    """A matching rule's value as the request states it (checked to be in the request)."""
-    return str(value).replace("_", "-") if said_before(field, value) else str(value)
+    """A matching rule's value as the request states it (checked to be in the request):
+    "on-hold" before the noun, "partially fulfilled" after it (an enum's word, never
+    its underscore)."""
+    if said_before(field, value):
+        return str(value).replace("_", "-")
+    if isinstance(value, str) and _WORDISH.fullmatch(value):
+        return value.replace("_", " ")
+    return str(value)
+
+
+# Fields whose value is a level, a state or a kind out of a fixed list: a person says the
+# value as a word ("with high priority", "set the status to closed", "a renewal CTA"), not
+# as a quoted text. (Names, titles and texts a person wrote stay quoted.)
+_PLAIN_FIELDS = re.compile(
+    r"(?:^|\s|key)(?:priority|severity|urgency|status|stage|state|type|kind|category|tier"
+    r"|segment|level|condition|resolution|channel|source|method|mode|visibility|health"
+    r"|currency|direction|frequency|interval|plan|carrier|class)$"
+)
+# One word a list of values holds: "p2", "high", "Master", "on-hold" (not "in_progress":
+# a stated literal is said verbatim, and a person never writes an underscore).
+_ONE_WORD = re.compile(r'"([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)?)"')
+
+
+def plain_value(label: str, phrase: str) -> str:
+    """``phrase`` as a person says a value of field ``label``: the word itself where the
+    field holds a level, state or kind (``priority``, ``"p2"`` -> ``p2``), else as is."""
+    m = _ONE_WORD.fullmatch(phrase)
+    if m is None or not _PLAIN_FIELDS.search(label.lower()):
+        return phrase
+    return m.group(1)
+
+
+# State values a person says as "the one that's <value>": past participles and the states
+# read as adjectives. Others are "marked <value>" ("the task marked todo").
+_ADJECTIVE_STATES = frozenset(
+    {"open", "active", "pending", "paid", "unpaid", "due", "overdue", "live", "idle",
+     "inactive", "online", "offline", "available", "busy", "late", "current", "past",
+     "upcoming", "ongoing", "complete", "incomplete", "void", "public", "private", "done"}
+)  # fmt: skip
+_STATE_FIELDS = re.compile(r"(?:^|_)(?:status|state)$")
+_STAGE_FIELDS = re.compile(r"(?:^|_)(?:stage|phase)$")
+
+
+def matched_words(field: str, value: Any) -> str:
+    """How a person says which record holds ``value`` in ``field``, after "the <noun>"
+    or "the one": "that's booked", "marked todo", "at the screening stage", "that came in
+    by phone", "with UPS as its carrier"; never ``whose status is "booked"``. Holds
+    ``matching_literal(field, value)``."""
+    v = matching_literal(field, value)
+    if field in _MATCHED_AS:
+        return _MATCHED_AS[field].format(v=v, a=article(v))
+    said = field_words(field)
+    word = isinstance(value, str) and _WORDISH.fullmatch(value) is not None
+    if _STATE_FIELDS.search(field) and word:
+        low = v.lower()
+        if low.startswith(("requires ", "needs ")):
+            return f"that {v}"  # "the payment that requires capture"
+        if low in _ADJECTIVE_STATES or (low.endswith("ed") and len(low) > 4):
+            return f"that's {v}"
+        return f"marked {v}"
+    if _STAGE_FIELDS.search(field) and word:
+        return f"at the {v} {said.split(' ')[-1]}"
+    if word and not re.search(r"\d", v):
+        return f"with {v} as its {said}"
+    return f'with {said} "{v}"'
+
+
+def article(word: str) -> str:
+    """ "a" or "an" before ``word`` as it sounds: "an open ticket", "a user", "an SLA",
+    "an hour"."""
+    w = word.strip('"')
+    if not w:
+        return "a"
+    if (len(w) > 1 and w.isupper()) or len(w) == 1:
+        return "an" if w[0].upper() in "AEFHILMNORSX" else "a"
+    low = w.lower()
+    if low.startswith(("hour", "honest", "honou", "heir")):
+        return "an"
+    if low.startswith(("uni", "use", "usu", "uti", "ura", "eu", "one", "once", "ubiq")):
+        return "a"
+    return "an" if low[0] in "aeiou" else "a"
 
 
 def rule_text(rule: Rule, noun: str, said: tuple[str, str] | None = None) -> str:
@@ -181,7 +260,7 @@ def rule_text(rule: Rule, noun: str, said: tuple[str, str] | None = None) -> str
     elif said is not None and said[1]:
         which = f"the one {said[1]}"
     elif rule.kind == MATCHING:
-        which = f'the one whose {field_words(rule.field)} is "{rule.value}"'
+        which = f"the one {matched_words(rule.field, rule.value)}"
     elif rule.kind in (LATEST, EARLIEST):
         which = f"the one whose {time_words(rule.field)} is the {rule.kind}"
     else:
@@ -219,12 +298,13 @@ _PRICE = re.compile(r"^(price|unit_price|ticket_price|nightly_rate|rate|fare)$")
 # Values of fields said as a person tells one record from another ("the ticket that came
 # in by phone"), not as a field ("whose channel is "phone"").
 _MATCHED_AS = {
-    "channel": 'that came in by "{v}"',
-    "source": 'that came in through "{v}"',
-    "resolution": 'asking for a "{v}"',
-    "priority": 'marked "{v}" priority',
-    "severity": 'marked "{v}" severity',
-    "health": 'marked "{v}"',
+    "channel": "that came in by {v}",
+    "source": "that came in through {v}",
+    "resolution": "asking for {a} {v}",
+    "priority": "marked {v} priority",
+    "severity": "marked {v} severity",
+    "health": "marked {v}",
+    "condition": "in {v} condition",
 }
 
 
@@ -242,8 +322,7 @@ def rule_words(
         before = said_before(rule.field, rule.value)
         if before:
             return before, ""
-        said = _MATCHED_AS.get(rule.field, 'whose {f} is "{v}"')
-        return "", said.format(f=field_words(rule.field), v=rule.value)
+        return "", matched_words(rule.field, rule.value)
     snake = "_".join(name_words(rule.field))
     two = len(records) == 2
     if is_time(_meta(info, rule.field), records[0].get(rule.field)):

@@ -22,7 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compose.context import be, field_words
-from library.compose.realism import said_before, time_words, why_asked
+from library.compose.realism import (
+    article,
+    matched_words,
+    plain_value,
+    said_before,
+    time_words,
+    why_asked,
+)
 
 Note = Mapping[str, Any]
 Notes = Sequence[Note]
@@ -100,9 +107,13 @@ _RECORD_NOUNS = frozenset(
 
 
 def _entry(noun: str) -> str:
-    """What a person's own entry is called after its noun: a user has an "account" (what
-    people suspend), the others a "record" ("Ann's customer record")."""
-    return " account" if noun == "user" else " record"
+    """What a person's own entry is called after its noun, in the words of the people who
+    use it: a user or a customer has an "account" (what people suspend), the others a
+    "profile" ("Ann's contact profile"), never a "record"."""
+    return " account" if noun in _ACCOUNT_NOUNS else " profile"
+
+
+_ACCOUNT_NOUNS = frozenset({"user", "customer", "client", "subscriber", "member"})
 
 
 # Words before "email" that say which address, not whose.
@@ -144,10 +155,10 @@ def _listed(noun: str, of: str, svc: str) -> str | None:
     order in Retail belonging to the sender of the message" (of ``the user account in
     Retail of the sender of the message``), "that user's order" (of ``that user``); None
     for other names."""
-    own = re.fullmatch(r"(\S+'s|their) [\w ]+ (?:record|account)( in .+)?", of)
+    own = re.fullmatch(r"(\S+'s|their) [\w ]+ (?:record|account|profile)( in .+)?", of)
     if own:
         return f"{own.group(1)} {noun}{own.group(2) or svc}"
-    held = re.fullmatch(r"the [\w ]+ (?:record|account)( in .+?)? of (the .+)", of)
+    held = re.fullmatch(r"the [\w ]+ (?:record|account|profile)( in .+?)? of (the .+)", of)
     if held:  # "the order in Retail belonging to the sender of the message"
         return f"the {noun}{held.group(1) or svc} belonging to {held.group(2)}"
     short = re.fullmatch(r"(the|that) ([\w ]+?)( in .+)?", of)
@@ -162,7 +173,7 @@ def _theirs(posts: Sequence[str], service: str) -> tuple[str, str] | None:
     Payments``): then it is simply Michael's."""
     if len(posts) != 1:
         return None
-    own = re.fullmatch(r"of (\S+'s|their) [\w ]+ (?:record|account)(?: in (.+))?", posts[0])
+    own = re.fullmatch(r"of (\S+'s|their) [\w ]+ (?:record|account|profile)(?: in (.+))?", posts[0])
     if own is None or own.group(2) not in (None, service):
         return None
     return own.group(1), f" in {service}" if own.group(2) else ""
@@ -218,7 +229,7 @@ def _rule_words(select: Mapping[str, Any] | None) -> tuple[str, str]:
         return "", f"with the {kind} {words}"
     if kind == "matching":
         before = said_before(name, select.get("value"))
-        return (before, "") if before else ("", f'whose {words} is "{select.get("value")}"')
+        return (before, "") if before else ("", matched_words(name, select.get("value")))
     return "", ""
 
 
@@ -321,6 +332,7 @@ _GIVEN_AS = {
 }
 _NOTES = frozenset({"notes", "note", "memo", "remarks", "internal note", "internal notes"})
 _LEVELS = frozenset({"priority", "severity", "urgency", "status", "stage", "state"})
+_GRADES = frozenset({"priority", "severity", "urgency"})
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # Actions that take a record to a value: "scale it to 8 replicas", "extend it until ...".
 _TO_VERBS = frozenset({"scale", "resize", "extend", "postpone", "grow", "shrink"})
@@ -355,6 +367,9 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
             return 5, (f"with the note {p}", f"with {p} in its notes")[v % 2]
         return 5, (f"noting {p}", f"with {p} in its notes")[v % 2]
     if low in _LEVELS:
+        p = plain_value(low, p)
+        if low in _GRADES and re.fullmatch(r"[A-Za-z]+", p):
+            return 4, f"with {p} {low}"  # "with high priority", not 'with priority "high"'
         return 4, f"with {low} {p}"
     if low in ("start time", "start date", "start"):
         return 3, f"starting {p}"
@@ -380,12 +395,24 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
         return 4, f"with {p} as its {label}"
     if _NUMBER.fullmatch(p) and be(label) == "are":
         return 4, f"with {p} {label}"  # "with 3 rooms"
+    if plain_value(label, p) != p and low == "condition":
+        return 4, f"in {plain_value(label, p)} condition"  # "in damaged condition"
+    if plain_value(label, p) != p:
+        return 4, f"with {label} {plain_value(label, p)}"  # a kind's word: "with channel email"
     return 4, (f"with the {label} {p}" if p.startswith('"') else f"with {label} {p}")
 
 
 # "create a CTA" and its type said before the noun: 'create a "renewal" CTA'.
 _TYPED = re.compile(r"an? ([\w ]+)")
 _TYPES = frozenset({"type", "kind", "category"})
+
+
+def _is_type(label: str) -> bool:
+    """A field naming a new record's kind: ``type``, ``category``, ``keytype`` (a "csk"
+    key is 'a csk Cryptokey', not 'a Cryptokey with the keytype "csk"')."""
+    return label in _TYPES or re.fullmatch(r"[a-z]+type", label) is not None
+
+
 # What a new record is put on (a comment on a ticket) or in (a message in a channel),
 # by the last word of its noun and of its parent's; "for" elsewhere.
 _ON = frozenset({"comment", "note", "review", "reaction", "rating", "annotation", "label", "tag"})
@@ -396,7 +423,7 @@ _IN_PLACES = frozenset(
 
 
 def _article(word: str) -> str:
-    return "an" if word[:1].lower() in ("a", "e", "i", "o") else "a"
+    return article(word)
 
 
 def _no_new(summary: str) -> str:
@@ -688,8 +715,7 @@ class Writer:
         echo = pre[:4] == noun.split(" ")[-1][:4] and "_" not in str(select.get("value"))
         if pre and echo and select.get("rule") == "matching":  # ("_": the literal is "x-y")
             # not "the booked booking": the state after the noun, as its field says it
-            said = field_words(str(select.get("field")))
-            pre, post = "", f'whose {said} is "{select.get("value")}"'
+            pre, post = "", matched_words(str(select.get("field")), select.get("value"))
         if (rec.select or {}).get("rule") == "matching" and any(
             str(p).strip('"') == str(rec.select.get("value")) for _, p in t.get("by") or ()
         ):
@@ -870,7 +896,14 @@ class Writer:
         <the ticket in full>``."""
         if label in self.introduced:
             return _possessed(self.called(label), what)
-        return f"the {what} of {self.np(label)}"
+        of = self.np(label)
+        own = re.fullmatch(r"(\S+'s|their) [\w ]+ (?:account|profile)( in .+)?", of)
+        if own and person_role(what):
+            # a person's own colleague: "Mark's account owner in CRM", not "the owner of
+            # Mark's contact profile in CRM"
+            role = "account owner" if what == "owner" else what
+            return f"{own.group(1)} {role}{own.group(2) or ''}"
+        return f"the {what} of {of}"
 
     def ref(self, phrase: str, k: int = 0) -> str:
         """A value phrase of the notes with each found record named as it should be."""
@@ -977,7 +1010,8 @@ class Writer:
                 f" Check {note} for what its {param} should be.",
             )[v]
         read, is_ = self._read(th, target, k)
-        limit, above, otherwise = th["limit"], th["above"], th["otherwise"]
+        limit = th["limit"]
+        above, otherwise = plain_value(param, th["above"]), plain_value(param, th["otherwise"])
         return (
             f" If {read} {is_} above {limit}, its {param} should be {above};"
             f" otherwise {otherwise}.",
@@ -996,7 +1030,8 @@ class Writer:
             note = self._policy(th)
             return (f"set {what} as {note} says", f"set {what} according to {note}")[v]
         read, is_ = self._read(th, target, k)
-        limit, above, otherwise = th["limit"], th["above"], th["otherwise"]
+        limit, param = th["limit"], str(th["param"])
+        above, otherwise = plain_value(param, th["above"]), plain_value(param, th["otherwise"])
         return (
             f"set {what} to {above} if {read} {is_} above {limit}, or to {otherwise} if not",
             f"set {what}: {above} if {read} {is_} above {limit}, otherwise {otherwise}",
@@ -1012,11 +1047,11 @@ class Writer:
             verb = choices[(self.variant + k) % len(choices)]
             summary = f"{verb} {rest}"
         kind = _TYPED.fullmatch(rest)
-        typed = next((p for p in pairs if str(p[0]) in _TYPES and _LITERAL.search(str(p[1]))), None)
+        typed = next((p for p in pairs if _is_type(str(p[0])) and _LITERAL.search(str(p[1]))), None)
         if kind and typed is not None:
             # 'create a "renewal" CTA', not "create a CTA, with type "renewal""
-            said = str(typed[1])
-            summary = f"{verb} {_article(said.strip(chr(34)))} {said} {kind.group(1)}"
+            said = plain_value(str(typed[0]), str(typed[1]))  # 'a renewal CTA', no quotes
+            summary = f"{verb} {article(said)} {said} {kind.group(1)}"
             pairs.remove(typed)
         service = str(t["service"])
         was_named = service in self.named
@@ -1092,7 +1127,7 @@ class Writer:
         said = _label(label)
         role = person_role(said)
         if not role or raw in _YES_NO:
-            return said, self.ref(raw, k)
+            return said, plain_value(said, self.ref(raw, k))
         if _NAMED_COLLEAGUE.fullmatch(raw):
             return said_role(role), raw
         m = re.fullmatch(r"the (.+) of the (.+)", raw)
@@ -1108,8 +1143,9 @@ class Writer:
             return False
         if any(set(re.findall(r"[a-z]+", lab.lower())) & _OUR_FIELDS for lab, _ in pairs):
             return False  # a customer asks for two rooms, never for their ticket's status
-        return all(
-            p.startswith('"') or re.fullmatch(r"-?\d+(\.\d+)?", p) is not None for _, p in pairs
+        return all(  # a stated text, a number or a kind's word ("a minivan")
+            p.startswith('"') or re.fullmatch(r"-?\d+(\.\d+)?|[A-Za-z][\w-]*", p) is not None
+            for _, p in pairs
         )
 
     def action(self, t: Note, k: int, it: bool) -> str:
@@ -1120,11 +1156,12 @@ class Writer:
         m = re.fullmatch(r"(.+) to an? (\w+)", summary)
         if m and len(pairs) == 1 and pairs[0][0] == m.group(2):
             # "advance the application to a stage (stage: "hired")" -> "... to stage "hired""
-            summary, pairs = f"{m.group(1)} to {m.group(2)} {pairs[0][1]}", []
+            said = plain_value(m.group(2), str(pairs[0][1]))
+            summary, pairs = f"{m.group(1)} to {m.group(2)} {said}", []
         m = re.fullmatch(r"change the ([\w ]+) of (the .+)", summary)
         if m and len(pairs) == 1 and pairs[0][0] == m.group(1):
             # "change the status of the issue (status: "done")" -> "... to "done""
-            summary, pairs = f"{summary} to {pairs[0][1]}", []
+            summary, pairs = f"{summary} to {plain_value(m.group(1), str(pairs[0][1]))}", []
         if it and label and summary.startswith(f"{summary.split(' ')[0]} the {label}"):
             name = "it"
         elif label in self.records:

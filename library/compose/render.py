@@ -17,7 +17,7 @@ from typing import Any
 
 from library.compose.context import be
 from library.compose.plan import literal_texts
-from library.compose.realism import matching_literal, why_asked
+from library.compose.realism import matching_literal, plain_value, why_asked
 from library.compose.referring import write_centric
 
 Note = Mapping[str, Any]
@@ -26,7 +26,7 @@ Plan = Sequence[Mapping[str, Any]]
 
 
 def _values(pairs: Sequence[Sequence[str]]) -> str:
-    return "; ".join(f"{label}: {phrase}" for label, phrase in pairs)
+    return "; ".join(f"{label}: {plain_value(label, phrase)}" for label, phrase in pairs)
 
 
 def _threshold(t: Note | None) -> str:
@@ -37,7 +37,8 @@ def _threshold(t: Note | None) -> str:
     return (
         f" If the {t['field']} of {t['of']} {be(str(t['field']))} above {t['limit']}, its"
         f" {t['param']} must be "
-        f"{t['above']}; otherwise {t['otherwise']}."
+        f"{plain_value(t['param'], t['above'])}; otherwise"
+        f" {plain_value(t['param'], t['otherwise'])}."
     )
 
 
@@ -49,7 +50,10 @@ def _lookup(t: Note, v: int = 0) -> str:
     if t.get("search"):
         core = f"{verb} the {t['noun']} matching {t['search']}"
     else:
-        clauses = [f"whose {label} is {phrase}" for label, phrase in t.get("by") or ()]
+        clauses = [
+            f"with {label} {phrase}" if phrase.startswith('"') else f"whose {label} is {phrase}"
+            for label, phrase in t.get("by") or ()
+        ]
         owners = " and ".join(t.get("of") or ())
         noun = t["nouns"] if t.get("rule") else t["noun"]
         core = f"{verb} the {noun}" + (f" of {owners}" if owners else "")
@@ -75,11 +79,11 @@ def _create(t: Note, v: int = 0) -> str:
 
 
 def _update(t: Note, v: int = 0) -> str:
-    sets = " and ".join(f"{label} to {phrase}" for label, phrase in t.get("values") or ())
+    values = [(label, plain_value(label, phrase)) for label, phrase in t.get("values") or ()]
+    sets = " and ".join(f"{label} to {phrase}" for label, phrase in values)
     if v % 2 == 0:
         core = f"update {t['target']}" + (f": set {sets}" if sets else "")
     else:
-        values = t.get("values") or ()
         its = " and ".join(f"its {label} {be(label)} {phrase}" for label, phrase in values)
         core = f"change {t['target']}" + (f" so that {its}" if its else "")
     return core + "." + _threshold(t.get("threshold"))
