@@ -41,7 +41,7 @@ _ENUM = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 # deployment "search-service"", but not "with the keytype "csk"").
 _NAMING = re.compile(
     r"(?:\b(?:named|called|titled|labell?ed|saying|text|subject|line|note|labels?|tags?"
-    r"|reason|name is|name to)|(?<!with )\b(?:the|a|an|that) [a-z]+"
+    r"|reason|name is|name to)|(?<!with )\b(?:[Tt]he|[Aa]n?|[Tt]hat) [a-z]+"
     r"(?: (?!(?:to|is|are|be|as|of|for|and|or|by|in|on|with)\b)[a-z]+)?) $"
 )
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
@@ -53,6 +53,11 @@ _DATA_NOUN = re.compile(
 _WHOSE = re.compile(r"\bwhose ([a-z][\w ]{0,30}?) (?:is|are|was|were)\b")
 _DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"\b([Aa]n?)\s+([A-Za-z][\w\-]*)")
+# a person's detail said as the field that stores it: "the issue's reporter email"
+_PERSON_FIELD = re.compile(
+    r"'s (?:reporter|requester|assignee|owner|customer|recipient|sender|host|employee"
+    r"|client|author|manager) (?:email|name)\b"
+)
 # a clause's slot filled by a bare noun phrase: "Ann is waiting on us: a refund."
 _COLON_BARE = re.compile(r":\s+(?:a|an|the|some)\s+[\w'\-]+(?:\s+[\w'\-]+){0,3}[.!?]")
 
@@ -81,6 +86,7 @@ def flags(text: str) -> dict[str, list[str]]:
             m.group(0) for m in _ARTICLE.finditer(bare) if article(m.group(2)) != m.group(1).lower()
         ],
         "colon_bare_np": [m.group(0) for m in _COLON_BARE.finditer(bare)],
+        "person_field": [m.group(0) for m in _PERSON_FIELD.finditer(bare)],
     }
     out.update({k: v for k, v in found.items() if v})
     return out
@@ -98,6 +104,7 @@ def flags(text: str) -> dict[str, list[str]]:
         ("Add a task task in Todo.", "doubled_word"),
         ("Close a open ticket.", "article"),
         ("Ann is waiting on us: a refund.", "colon_bare_np"),
+        ("Then tell me the issue's reporter email.", "person_field"),
     ],
 )
 def test_the_checker_flags_what_reads_as_a_schema(text: str, kind: str) -> None:
@@ -294,3 +301,47 @@ def test_composed_requests_read_as_a_person_wrote_them(composed: list[Any]) -> N
     assert len(flagged) <= len(composed) // 10, flagged
     quoted = [q for f in flagged.values() for q in f.get("quoted_enum", ())]
     assert all("_" in q for q in quoted), quoted
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        ("reporter email", "the e-mail address of the issue's reporter"),
+        ("requester name", "the name of the issue's requester"),
+        ("customer email", "the e-mail address of the issue's customer"),
+        ("due date", "the issue's due date"),
+        ("first name", "the issue's first name"),  # no person in "first"
+    ],
+)
+def test_a_person_s_detail_the_answer_reports_is_asked_by_the_person(field: str, said: str) -> None:
+    """ "let me know the e-mail address of the issue's reporter", not "the issue's reporter
+    email"."""
+    issue = _find("issues.list", "issue", [["assignee email", _EDWARD]])
+    plan = [issue, _step("issues.close", {"kind": "action", "summary": "close the issue"})]
+    answers = [{"field": field, "of": "the issue", "why": ""}]
+    for variant in range(3):
+        text = render_instruction(plan, answers=answers, goal="Edward asked.", variant=variant)
+        assert said in text, text
+        assert "person_field" not in flags(text), text
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("recipient name", "Thomas Randall", 'the shipment sent to "Thomas Randall"'),
+        ("assignee email", "ann@x.com", 'the shipment assigned to "ann@x.com"'),
+        ("customer email", "ann@x.com", 'the shipment for "ann@x.com"'),
+    ],
+)
+def test_a_record_found_by_a_person_s_stated_detail_is_theirs(
+    field: str, value: str, said: str
+) -> None:
+    """'the shipment sent to "Thomas Randall"', not 'the shipment with recipient name
+    "Thomas Randall"': the field that stores the person is no one's word for them."""
+    found = _find("shipping.list", "shipment", [[field, f'"{value}"']])
+    found["arguments"] = {field.replace(" ", "_"): value}
+    found["binds"] = {field.replace(" ", "_"): {"from": "user"}}
+    plan = [found, _step("shipping.cancel", {"kind": "action", "summary": "cancel the shipment"})]
+    text = render_instruction(plan, goal="Please help.", variant=0)
+    assert said in text and field not in text, text
+    assert value in text

@@ -507,6 +507,16 @@ def _with_joined(parts: Sequence[str]) -> list[str]:
     return out
 
 
+# A person's detail on a record: "reporter email", "requester name" (not "email" alone:
+# the record's own address).
+_PERSON_DETAIL = re.compile(r"([a-z][a-z ]*[a-z]) (email|name)")
+_PEOPLE = frozenset(
+    {"reporter", "requester", "recipient", "sender", "owner", "host", "organizer", "assignee",
+     "manager", "author", "creator", "approver", "reviewer", "recruiter", "interviewer",
+     "agent", "rep", "csm", "payer", "account manager", "hiring manager", "booker"}
+)  # fmt: skip
+
+
 class Writer:
     """One instruction's body: its write sentences, guards and answer request."""
 
@@ -821,6 +831,13 @@ class Writer:
         if _LITERAL.search(phrase):
             if role and "@" in phrase and "(" in phrase:
                 return f"with {phrase} as {said_role(role)}", ""
+            named = _PERSON_DETAIL.fullmatch(fwords)
+            if named and phrase.startswith('"') and named.group(1) in _VERBS:
+                # a person by their stated name or address: "the shipment sent to "Ann
+                # Lee"", not 'with recipient name "Ann Lee"'
+                return _VERBS[named.group(1)].format(p=phrase), ""
+            if named and phrase.startswith('"') and named.group(1) in _POSSESSIVE:
+                return f"for {phrase}", ""  # "the order for "ann@x.com""
             return f"with {fwords} {phrase}", ""
         m = re.fullmatch(r"the (.+) of the (.+)", phrase)
         if m and subject is not None and role is not None and self._own_detail(*m.groups()):
@@ -904,6 +921,17 @@ class Writer:
             role = "account owner" if what == "owner" else what
             return f"{own.group(1)} {role}{own.group(2) or ''}"
         return f"the {what} of {of}"
+
+    def asked(self, field: str, of: str) -> str:
+        """A value the answer reports, as a person asks for it: a person's detail by the
+        person ("the e-mail address of the issue's reporter", "the name of the ticket's
+        requester"), not the field ("the issue's reporter email"); others as the field
+        of their record ("the order's total")."""
+        m = _PERSON_DETAIL.fullmatch(field)
+        if m and (m.group(1) in _PEOPLE or m.group(1) in _POSSESSIVE):
+            detail = "e-mail address" if m.group(2) == "email" else "name"
+            return f"the {detail} of {self.ref(f'the {said_role(m.group(1))} of {of}')}"
+        return self.ref(f"the {field} of {of}")
 
     def ref(self, phrase: str, k: int = 0) -> str:
         """A value phrase of the notes with each found record named as it should be."""
@@ -1630,7 +1658,7 @@ def write_centric(
     else:
         tail = [_guard_sentence(guards, plan, variant)]
     if answers:
-        asked = _join([w.ref(f"the {a['field']} of {a['of']}") for a in answers])
+        asked = _join([w.asked(str(a["field"]), str(a["of"])) for a in answers])
         asked += why_asked(answers)
         tail.append(_ASK[variant % len(_ASK)].format(asked=asked))
     text = " ".join(s for s in [goal, *body, *tail] if s)
