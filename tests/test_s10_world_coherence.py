@@ -169,3 +169,31 @@ def test_a_customers_mail_about_the_matter_comes_after_the_matter() -> None:
             checked += bool(matter)
             assert not predates(row, matter), (row, [m.get("created_at") for m in matter])
     assert checked >= 5, checked
+
+
+def test_a_return_request_made_the_customers_names_their_order_the_request_read() -> None:
+    """A return request composition makes the customer's names the order of theirs the
+    request read (in another service), one that has left the warehouse: no return of order
+    A beside a refund of order B, none of an order not sent yet."""
+    from library.compose import ComposeConfig, make_env
+    from library.compose.coherence import not_yet_sent
+    from tests.compose_walks import finished_walks, forced, initial_world
+    from tests.libraries import bundled_library
+
+    library = bundled_library(["storefront", "returns", "mail", "todo"])
+    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    tied = 0
+    for walker in finished_walks(env, 200, "s10ret", forced("refund", "fulfilment")):
+        world = initial_world(walker)
+        orders = world.services["storefront"].state.orders
+        made = {i.record.id for i in walker.injections if i.collection == "return_requests"}
+        for request in world.services["returns"].state.return_requests.values():
+            order = orders.get(request.order_id)
+            if order is None or request.id not in made:
+                continue
+            tied += 1
+            row = order.model_dump(mode="json")
+            assert row["customer_email"] == request.customer_email, (request, row)
+            assert not not_yet_sent(row), (request, row)
+            assert getattr(request, "currency", None) in (None, row["currency"]), (request, row)
+    assert tied >= 3, tied

@@ -610,7 +610,17 @@ def predates(record: Mapping[str, Any], others: Any) -> bool:
 def gives_back_untaken(child: Mapping[str, Any], noun: str, charge: Mapping[str, Any]) -> bool:
     """Whether ``child`` (a JSON row, a ``noun``) gives money back from ``charge``, a charge
     that took none (a refund of a payment only authorised, failed or cancelled)."""
-    return noun.rsplit("_", 1)[-1] in MONEY_BACK_NOUNS and not money_taken(charge)
+    return gives_back(noun) and not money_taken(charge)
+
+
+def gives_back(noun: str) -> bool:
+    """Whether a record called ``noun`` ("refund", "payment_refund") gives money back."""
+    return re.split(r"[_\s]+", noun.strip())[-1] in MONEY_BACK_NOUNS
+
+
+def sends_back(noun: str) -> bool:
+    """Whether a record called ``noun`` ("return request", "rma") sends goods back."""
+    return bool(set(re.split(r"[_\s]+", noun.strip())) & SENDS_BACK)
 
 
 def moved_after(
@@ -630,3 +640,19 @@ def moved_after(
         return None
     delta = since + room * share - first
     return {n: (v + delta).replace(microsecond=0) for n, v in times.items()}
+
+
+# States of a consignment once it left (a return needs one that reached the customer, or
+# part of it did); and the nouns of records that send something back.
+_LEFT = frozenset(
+    {"fulfilled", "delivered", "partial", "partially_fulfilled", "shipped", "in_transit",
+     "out_for_delivery", "returned", "partially_returned", "completed"}
+)  # fmt: skip
+SENDS_BACK = frozenset({"return", "returns", "rma"})
+
+
+def not_yet_sent(record: Mapping[str, Any]) -> bool:
+    """Whether ``record`` (an order, a JSON row) says its goods have not left yet: nothing
+    of it is returned (a return request names an order fulfilled, or part of it)."""
+    states = [str(record[f]).lower() for f in _DELIVERY_STATES[:3] if record.get(f)]
+    return bool(states) and not set(states) & _LEFT

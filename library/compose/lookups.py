@@ -26,12 +26,15 @@ from library.compose.coherence import (
     OPT_OUT_FLAGS,
     born_after,
     double_booked,
+    gives_back,
     gives_back_untaken,
     money_taken,
     moved_after,
+    not_yet_sent,
     out_of_its_time,
     predates,
     range_pairs,
+    sends_back,
     status_of,
     work_over,
 )
@@ -66,7 +69,6 @@ from library.runtime.service import Record
 from library.seed.pool import (
     BIRTH_FIELDS,
     LIKELIHOOD_FIELDS,
-    MONEY_BACK_NOUNS,
     SeedPool,
     grade_order,
     graded_score,
@@ -1225,11 +1227,57 @@ class Lookups(Binding):
                 return i.record
         return getattr(self._seeded(service), coll).get(rid)
 
+    def _tied_across(
+        self, service: str, info: CollectionInfo, base: Record, changes: dict[str, Any]
+    ) -> dict[str, Entity]:
+        """The records of other services the request holds that a copy of ``base`` made a
+        person's names by its fields that refer there: the one it is given, or where
+        ``changes`` give it a person's e-mail and no such name, in place of the one ``base``
+        named, the one record of theirs the request read, in its currency (a return request
+        names the customer's order). A return of an order that has not left yet is refused
+        (ValueError)."""
+        emails = {
+            v.casefold()
+            for n, v in changes.items()
+            if isinstance(v, str) and getattr(info.fields.get(n), "key", None) == "email"
+        }
+        own = type(self.world.services[service].state).collection_types
+        money = changes.get("currency", getattr(base, "currency", None))
+
+        def theirs(e: Entity) -> bool:  # the person's, in the copy's currency where it has one
+            held = {str(v).casefold() for v in e.record.values() if isinstance(v, str)}
+            same = sends_back(info.noun) or e.record.get("currency", money) in (None, money)
+            return bool(emails & held) and same  # (a return is refunded in the order's)
+
+        out: dict[str, Entity] = {}
+        for name, meta in sorted(info.fields.items()):
+            key = str(meta.key or "")
+            if not key.startswith("id:") or ref_collection(key[3:], own):
+                continue
+            held = [
+                e
+                for e in self.entities
+                if e.service != service
+                and not e.created
+                and ref_collection(key[3:], [e.collection]) == e.collection
+                and (
+                    e.id == changes[name]
+                    if name in changes
+                    else getattr(base, name, None) is not None and theirs(e)
+                )
+            ]
+            if len(held) != 1:
+                continue
+            if sends_back(info.noun) and not_yet_sent(held[0].record):
+                raise ValueError(f"{info.name}: a return of {held[0].id}, not sent yet")
+            out[name] = held[0]
+        return out
+
     def _money_at_odds(self, service: str, info: CollectionInfo, copy: Record) -> bool:
         """Whether ``copy`` is a refund of a charge that took no money, or a charge that
         took none while a refund of it stands (a payment made "authorised" in place)."""
         row = self.env.dumps.dump(copy)
-        if info.noun.rsplit("_", 1)[-1] in MONEY_BACK_NOUNS:
+        if gives_back(info.noun):
             refs = {n: row.get(n) for n in info.fields}
             charges = self._referred(service, info, refs)
             return any(gives_back_untaken(row, info.noun, p) for p in charges)
@@ -1238,7 +1286,7 @@ class Lookups(Binding):
         state = self.world.services[service].state  # (refunds the plan makes come after)
         for coll in type(state).collection_types:
             child = self._coll(service, coll)
-            if child is None or child.noun.rsplit("_", 1)[-1] not in MONEY_BACK_NOUNS:
+            if child is None or not gives_back(child.noun):
                 continue
             links = [
                 n
@@ -1303,9 +1351,15 @@ class Lookups(Binding):
             # flagged "do not contact" is not Victor's unless Victor asked)
             changes |= {f: False for f in OPT_OUT_FLAGS if getattr(base, f, None) is True}
         changes |= self._unset_in_its_state(base, records, changes)
+        across = self._tied_across(service, info, base, changes)
+        changes |= {name: e.id for name, e in across.items()}
+        for e in across.values():  # (the refund of a return is in the order's currency)
+            if "currency" in info.fields and isinstance(e.record.get("currency"), str):
+                changes["currency"] = e.record["currency"]
         copy = clone(base, rid, changes)
         now, dump = self.base.clock.isoformat(), self.env.dumps.dump  # (JSON rows, cached)
-        later = born_after(dump(copy), self._referred(service, info, changes), now)
+        named = self._referred(service, info, changes) + [e.record for e in across.values()]
+        later = born_after(dump(copy), named, now)
         if later is None:  # (made the customer's, an order would predate its customer)
             raise ValueError(f"{info.name} {rid}: older than the records it refers to")
         copy = clone(base, rid, changes | later) if later else copy
