@@ -114,7 +114,7 @@ UNCLAIMED = (
 RECORD = (
     "{Work} to do with {subject} is on my plate today.",
     "{subject} is part of {work} I'm working on.",
-    "{subject} needs looking at for {work}.",
+    "{subject} needs looking at as part of {work}.",
     "Could you {job}?",
     "Today's review turned up {subject}; please {job_it}.",
     "Please {job} today.",
