@@ -255,29 +255,39 @@ def _replies(param: str, field: str) -> bool:
 class Binding(WalkState):
     """Where each argument of a step comes from."""
 
+    def _fact_index(
+        self,
+    ) -> tuple[dict[str | None, list[Fact]], dict[tuple[str, Any], list[Fact]]]:
+        """The facts so far by semantic key, and the id facts by (service, collection), in
+        their order: ``_facts_for`` asks for each argument of each try, and ``facts`` is
+        only ever replaced, never changed in place, so the index lasts until it is."""
+        index = self.fact_index
+        if index is None or index[0] is not self.facts:
+            by_key: dict[str | None, list[Fact]] = {}
+            ids: dict[tuple[str, Any], list[Fact]] = {}
+            for f in self.facts:
+                by_key.setdefault(f.key, []).append(f)
+                if f.field == "id":
+                    ids.setdefault((f.entity.service, f.entity.collection), []).append(f)
+            index = self.fact_index = (self.facts, by_key, ids)
+        return index[1], index[2]
+
     def _facts_for(self, p: Param, service: str, exclude: tuple[str, str | None]) -> list[Fact]:
         key = p.key or p.item_key
         if key is None or key in ("date", "datetime"):
             # Times are stated, not copied: "schedule it when the message was sent" is not
             # how anyone asks.
             return []
+        by_key, ids = self._fact_index()
         if key.startswith("id:"):
             coll = ref_collection(
                 key.split(":", 1)[1], self.world.services[service].State.collection_types
             )
-            return [
-                f
-                for f in self.facts
-                if f.field == "id"
-                and f.entity.service == service
-                and f.entity.collection == coll
-                and not f.entity.deleted
-            ]
+            return [f for f in ids.get((service, coll), ()) if not f.entity.deleted]
         out = [
             f
-            for f in self.facts
-            if f.key == key
-            and not f.entity.deleted
+            for f in by_key.get(key, ())
+            if not f.entity.deleted
             and ((f.entity.service, f.entity.collection) != exclude or _replies(p.name, f.field))
             and compatible(p, f.value)
             and (f.entity.service == service or carries_across(p.name, key, f.field))

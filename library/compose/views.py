@@ -50,6 +50,7 @@ class DumpCache:
 
 class _Collection(Mapping[str, Any]):
     __slots__ = ("_cache", "_records")
+    holds_records = True  # every value is a record (``rubric.criteria.collections_of``)
 
     def __init__(self, records: dict[str, Record], cache: DumpCache) -> None:
         self._records = records

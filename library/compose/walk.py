@@ -121,6 +121,8 @@ class Walker(Lookups, Writes):
         self._scored = 0
         self._stack: tuple[Step, frozenset[str] | None] | None = None
         self._work_services: tuple[frozenset[str], frozenset[str]] | None = None
+        # (subjects, their department, lookup -> whether it finds work of theirs)
+        self._department_fits: tuple[set[str], str | None, dict[str, bool]] | None = None
         self.moves: dict[str, Callable[[ToolInfo], Step | None]] = {
             LOOKUP: self._lookup,
             FETCH: self._fetch,
@@ -396,13 +398,21 @@ class Walker(Lookups, Writes):
         a Support agent has no engineering issues), or by no hand-over role at all."""
         if not self.steps:
             return True
-        department = self.subject_department()
-        roles = {
-            role_of(p.name)
-            for p in lookup.params
-            if (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
-        }
-        return not roles or any(fits_department(department, lookup.service, r) for r in roles)
+        # Asked for every candidate lookup of every step: worked out once per subject.
+        subjects = self.subjects()
+        memo = self._department_fits
+        if memo is None or memo[0] is not subjects:
+            memo = self._department_fits = (subjects, self.subject_department(), {})
+        fits = memo[2].get(lookup.qualified)
+        if fits is None:
+            roles = {
+                role_of(p.name)
+                for p in lookup.params
+                if (p.key or p.item_key) in PERSON_KEYS and hands_over(role_of(p.name))
+            }
+            fits = not roles or any(fits_department(memo[1], lookup.service, r) for r in roles)
+            memo[2][lookup.qualified] = fits
+        return fits
 
     def _works_in(self, service: str) -> bool:
         """Whether the workflow writes anything in ``service`` (a lookup there can lead to
@@ -496,9 +506,11 @@ class Walker(Lookups, Writes):
         # A workflow's plan writes only what the workflow does; nothing once it is reported done.
         allowed = self.allowed
         reported = self.reported_the_work()
+        tools, used, twins = self.catalog.tools, self.used, self.env.twins
+        services = set(self.services)
         for name in sorted(scores):
-            tool = self.catalog.tools.get(name)
-            if tool is None or tool.kind is None or name in self.used:
+            tool = tools.get(name)
+            if tool is None or tool.kind is None or name in used:
                 continue
             if must_write and not tool.write:
                 continue
@@ -506,10 +518,10 @@ class Walker(Lookups, Writes):
                 continue
             if tool.write and allowed is not None and name not in allowed:
                 continue
-            new_service = tool.service not in self.services
+            new_service = tool.service not in services
             if new_service and tool.service in self.avoid:
                 continue  # at its share cap in this run (``ComposeConfig.max_service_share``)
-            if new_service and self.env.twins.get(tool.service, frozenset()) & set(self.services):
+            if new_service and not twins.get(tool.service, frozenset()).isdisjoint(services):
                 continue  # the same product as a service the task uses (``ComposeEnv.twins``)
             move = _move_class(tool, new_service)
             if must_explore and not move.startswith("explore"):

@@ -207,6 +207,8 @@ class WalkState:
         self.avoid: frozenset[str] = frozenset()
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
+        self.fact_index: tuple[list[Fact], dict[Any, list[Fact]], dict[Any, list[Fact]]] | None
+        self.fact_index = None  # ``Binding._fact_index``
         # Whether a record is the subject's own, of the kind the work is about (found by
         # them): ``Binding._in_story``.
         self.story_records: dict[Entity, bool] = {}

@@ -297,7 +297,12 @@ def collections_of(states: States, service: str) -> dict[str, Mapping[str, Any]]
     return {
         name: coll
         for name, coll in svc.items()
-        if isinstance(coll, Mapping) and all(isinstance(r, Mapping) for r in coll.values())
+        if isinstance(coll, Mapping)
+        # (a view over a state's collections says so: no record is read to find out)
+        and (
+            getattr(coll, "holds_records", False)
+            or all(isinstance(r, Mapping) for r in coll.values())
+        )
     }
 
 
