@@ -8,6 +8,7 @@ number formatting, and nothing else.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,7 @@ def timestamp(value: object) -> str | None:
     return _timestamp(value.strip()) if isinstance(value, str) else None
 
 
+@functools.lru_cache(maxsize=1 << 16)  # composition asks it of the same seeded values often
 def _timestamp(text: str) -> str | None:
     """The canonical UTC spelling of an ISO date or timestamp, or None if ``text`` is neither."""
     if not _ISO.match(text):
@@ -50,11 +52,7 @@ _ROOTED_NAME = re.compile(r"^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z]
 def normalize(value: Any) -> Any:
     """A canonical form: equal meanings give equal forms."""
     if isinstance(value, str):
-        stamp = _timestamp(value.strip())
-        if stamp is not None:
-            return stamp
-        text = " ".join(value.split()).casefold()
-        return text[:-1] if _ROOTED_NAME.match(text) else text
+        return _normal_text(value)
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int | float):
@@ -64,6 +62,15 @@ def normalize(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [normalize(v) for v in value]
     return value
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _normal_text(value: str) -> str:
+    stamp = _timestamp(value.strip())
+    if stamp is not None:
+        return stamp
+    text = " ".join(value.split()).casefold()
+    return text[:-1] if _ROOTED_NAME.match(text) else text
 
 
 def same(a: Any, b: Any) -> bool:
