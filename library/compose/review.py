@@ -190,11 +190,15 @@ class _Reviewer:
         self.plan_fields = _plan_fields(task)
         # Who reads each step's output: (step, record prefix) -> [(reader step, arg, field path)]
         self.readers: dict[tuple[int, str], list[tuple[int, str, str]]] = {}
+        # Who follows the policy a note step found: note step -> [(reader step, arg)]
+        self.policy_readers: dict[int, list[tuple[int, str]]] = {}
         for j, step in enumerate(self.plan):
             for name, b in (step.get("binds") or {}).items():
                 if isinstance(b.get("step"), int) and b.get("from") in ("step", "rule"):
                     prefix, fpath = _split_path(str(b.get("path", "")))
                     self.readers.setdefault((b["step"], prefix), []).append((j, name, fpath))
+                if isinstance(b.get("policy"), int):
+                    self.policy_readers.setdefault(b["policy"], []).append((j, name))
 
     # initial state ------------------------------------------------------------------------------
     def collections(self, service: str) -> dict[str, dict[str, Any]]:
@@ -391,7 +395,13 @@ class _Reviewer:
             review.select = _rule_words(select)
             review.select_text = str(text.get("rule", ""))
         note = text.get("threshold")
-        if isinstance(note, Mapping) and note:
+        if isinstance(note, Mapping) and note.get("policy"):
+            # the rule lives in a policy note the plan reads, not in the instruction
+            review.threshold = (
+                f"its {note.get('param', '?')} as the policy note {note['policy']} in "
+                f"{note.get('service', '?')} says (see the house rules)"
+            )
+        elif isinstance(note, Mapping) and note:
             review.threshold = (
                 f"If the {note.get('field')} of {note.get('of')} is above {note.get('limit')}, "
                 f"its {note.get('param', '?')} must be {note.get('above')}; "
@@ -408,6 +418,8 @@ class _Reviewer:
             readers = self.readers[(k, prefix)]
             for j, name, fpath in readers:
                 review.feeds.append(f"step {j + 1} {name} <- {fpath or 'record'}")
+        for j, name in self.policy_readers.get(k, ()):
+            review.feeds.append(f"step {j + 1} {name} <- the policy the note states")
         service, own = _service(step["tool"]), self.guess_collection(step)
         for value in (step.get("arguments") or {}).values():
             target = self.find_id(service, value)
