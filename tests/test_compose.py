@@ -518,7 +518,9 @@ def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:
     cfg = env.config
     services = Counter(s for t in tasks for s in t.services)
     domains = Counter(t.domain for t in tasks)
-    most = math.ceil(cfg.max_service_share * CORPUS_TASKS) + Balance.RELIEF
+    # (reliefs double each time the run starves again: 10, 20, 40 in this run; a second
+    # relief lets through twice what the first did)
+    most = math.ceil(cfg.max_service_share * CORPUS_TASKS) + 2 * Balance.RELIEF
     assert max(services.values()) <= most, services
     assert max(domains.values()) <= math.ceil(cfg.max_domain_share * CORPUS_TASKS), domains
     # A library too narrow for the caps (mail in every workflow) still gives every task.

@@ -712,8 +712,11 @@ class SeedPool:
         """The charge a refund gives money back from (``ids`` of ``records``, whose state is
         ``attr``): one that took money (``MONEY_TAKEN``: succeeded, paid, part refunded),
         never one only authorised, failed or cancelled. Any where none took money."""
+        drawn = rng.choice(ids)  # (one draw, as any parent's: the stream after stays as it was)
         taken = [i for i in ids if _word(getattr(records[i], attr, None)) in MONEY_TAKEN]
-        return rng.choice(taken or ids)
+        if drawn in taken or not taken:
+            return drawn
+        return taken[(ids.index(drawn) * 7) % len(taken)]  # another, chosen by the draw
 
     @staticmethod
     def given_back(amount: Any, charge: Any, before: Any, refunded: Any = None) -> Any:
