@@ -1124,13 +1124,23 @@ class Lookups(Binding):
         (a customer's ``order_ids``). A change that gives the record to another customer
         (not ``keeps_owner``) also spares every record another one points at (a payment's
         invoice): what hangs on it would name someone else."""
-        named: Counter[str] = Counter()
         state = self.world.services[service].state
-        for coll in type(state).collection_types:
-            for record in getattr(state, coll).values():
-                named.update(self._names_in(record, keeps_owner))
-        # (a record names its own id once, outside a list)
-        out = {v for v, n in named.items() if n > (0 if keeps_owner else 1)}
+        key = (id(state), keeps_owner)
+        hit = _HELD.get(key)
+        if hit is None or hit[0] is not state:
+            # States are never changed in place: worked out once per state (every supply asks)
+            named: Counter[str] = Counter()
+            for coll in type(state).collection_types:
+                for record in getattr(state, coll).values():
+                    named.update(self._names_in(record, keeps_owner))
+            if len(_HELD) >= 20_000:
+                _HELD.clear()
+            # (a record names its own id once, outside a list)
+            hit = _HELD[key] = (
+                state,
+                {v for v, n in named.items() if n > (0 if keeps_owner else 1)},
+            )
+        out = set(hit[1])
         out |= {e.id for e in self.entities if e.service == service}
         out |= {d.id for d, _ in self.decoys if d.service == service}
         for step in self.steps:
@@ -1791,6 +1801,7 @@ def _listed_as(row: dict[str, Any], person: Any) -> bool:
 
 # ``Lookups._names_in``'s memo: (record identity, lists only) -> (record, its strings).
 _NAMES: dict[tuple[int, bool], tuple[Record, tuple[str, ...]]] = {}
+_HELD: dict[tuple[int, bool], tuple[Any, set[str]]] = {}  # ``Lookups._held``, per state
 
 
 def _twins(a: Record, b: Record) -> bool:
