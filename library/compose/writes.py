@@ -1140,6 +1140,16 @@ class Writes(Binding):
         required = self._bind_required(tool, {str(tool.own)}, where, entity, resent)
         if required is None:
             return None
+        for name, b in list(required.items()):
+            # A value the record already holds is resent, not a change to ask for ("set the
+            # key's address to the input's address" of the key found by that address).
+            p = tool.param(name)
+            if name in values or name in resent or p is None or b.value != entity.record.get(name):
+                continue
+            kept = self._current(entity, p)
+            if kept is not None:
+                required[name] = kept
+                resent.add(name)
         if not values and all(
             n in resent or b.value == entity.record.get(n) for n, b in required.items()
         ):
