@@ -130,9 +130,12 @@ TOPIC_TEXTS: dict[str, _T] = {
         "ticket_subject": ("Where is my order?", "Delivery delayed"),
         "meeting_topic": ("Delivery review", "Order status call"),
         "email_subject": ("An update on your order", "About your delivery"),
+        # (the message follows the change made, whatever it was: an address put right, a
+        # shipment made; "we've looked into your order" answered an address change with
+        # nothing about the address)
         "body:message": (
-            "We've looked into your order; we'll keep you posted on its delivery.",
-            "Your order is sorted; we'll keep you posted on its delivery.",
+            "We've updated your order as you asked; we'll keep you posted on its delivery.",
+            "Your order is changed as you asked; we'll keep you posted on its delivery.",
         ),
         "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
         "task_title": ("Confirm the delivery", "Check the shipment"),
@@ -314,10 +317,14 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Expense report update", "Expense report handled"),
         "body:message": ("I've taken care of the expense report; the details are on it.",),
     },
-    # the colleague keeps the case moving whether or not the plan wrote to the customer
+    # the colleague keeps the case moving whether or not the plan wrote to the customer, and
+    # whoever owes the next word ("Rebecca is waiting on us", then a task titled "Waiting on
+    # the customer" told two stories)
     "follow-up": {
-        "email_subject": ("Waiting on the customer", "Follow-up in progress"),
-        "body:message": ("We are waiting to hear back from them; please pick it up if they do.",),
+        "email_subject": ("Customer follow-up", "Follow-up in progress"),
+        "body:message": (
+            "The customer's follow-up is in progress; please pick it up if they write again.",
+        ),
     },
     "incident": {
         "email_subject": ("Incident follow-up", "Incident update"),
