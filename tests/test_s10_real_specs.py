@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from library.compose import ComposeConfig, compose_tasks, make_env
+from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
 from library.compose.catalog import title
 from library.compose.openings import CLAIMS, JOB, opening
 from library.compose.spec_library import spec_library
@@ -24,6 +24,13 @@ POWERDNS = SPECS / "openapi" / "powerdns.local.json"
 ANN = 'Ann Lee ("ann.lee@example.com")'
 # How an opening says a customer reached us.
 CLAIMED = re.compile(r"e-mailed|wrote in|called|support chat", re.I)
+
+
+def _env(*paths: Path) -> ComposeEnv:
+    """The composition environment over these specs (skipped where one is missing)."""
+    _present(*paths)
+    library = spec_library(list(paths))
+    return make_env(library.classes, library.nodes, config=ComposeConfig())
 
 
 def _present(*paths: Path) -> None:
@@ -62,9 +69,7 @@ def test_a_benchmark_s_system_is_named_by_what_it_is() -> None:
 
 
 def test_the_world_shows_a_mail_its_sender_sent_not_one_sent_to_them() -> None:
-    _present(GMAIL, RETAIL)
-    library = spec_library([RETAIL, GMAIL])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    env = _env(RETAIL, GMAIL)
     _, base = env.world(0)
     states = list(base.states.values())
     message = next(iter(base.states["gmail_mcp"].messages.values()))
@@ -79,9 +84,7 @@ def test_the_world_shows_a_mail_its_sender_sent_not_one_sent_to_them() -> None:
 
 @pytest.fixture(scope="module")
 def shop_tasks() -> list:
-    _present(RETAIL, GMAIL, TICKETS)
-    library = spec_library([RETAIL, GMAIL, TICKETS])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    env = _env(RETAIL, GMAIL, TICKETS)
     return compose_tasks([], 24, env=env, seed=0, max_candidates=1500).tasks
 
 
@@ -108,9 +111,7 @@ def test_a_customer_opening_says_they_e_mailed_only_with_their_mail_in_the_inbox
 def test_a_report_of_the_work_names_every_record_it_made() -> None:
     """A DNS change that made a zone and a TSIG key reports both ("Created the domain
     api.example.com and the TSIG key backup-agent."), not only the key made last."""
-    _present(POWERDNS, GMAIL)
-    library = spec_library([POWERDNS, GMAIL])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    env = _env(POWERDNS, GMAIL)
     tasks = compose_tasks([], 16, env=env, seed=0, max_candidates=800).tasks
     checked = 0
     for task in tasks:
@@ -143,9 +144,7 @@ def test_a_product_published_twice_is_worked_through_one_copy() -> None:
     through the first copy only, so one shop's refunds do not get twice the share of a
     run (twice the service cap, twice the plan shapes)."""
     twin = SPECS / "functions" / "tau_bench" / "retail.json"
-    _present(RETAIL, twin, GMAIL, TICKETS)
-    library = spec_library([RETAIL, twin, GMAIL, TICKETS])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    env = _env(RETAIL, twin, GMAIL, TICKETS)
     assert env.copies == {"tau_bench_retail"}, env.twins
     assert not any(t.service in env.copies for t in env.starts)
     for motif, _ in env.workflows:
@@ -160,9 +159,7 @@ def test_a_report_on_a_record_the_request_named_says_what_was_done_to_it() -> No
     not only "search-service": the request named the deployment, so the mail can say
     what was done with it."""
     kubectl = SPECS / "mcp" / "docker" / "kubectl-mcp-server.json"
-    _present(kubectl, GMAIL)
-    library = spec_library([kubectl, GMAIL])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
+    env = _env(kubectl, GMAIL)
     tasks = compose_tasks([], 6, env=env, seed=0, max_candidates=600).tasks
     checked = 0
     for task in tasks:

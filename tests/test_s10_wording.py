@@ -32,6 +32,8 @@ from library.compose.openings import (
 from library.compose.realism import article, matched_words, matching_literal, plain_value
 from library.compose.render import render_instruction, required_literals
 from tests.libraries import bundled_library
+from tests.plan_steps import find_step as _find
+from tests.plan_steps import plan_step as _step
 
 # -- the checker ------------------------------------------------------------------------------
 _QUOTED = re.compile(r'"([^"]*)"')
@@ -211,21 +213,6 @@ def test_a_or_an_as_the_word_sounds(word: str, a: str) -> None:
 # -- hand-made plans in the shape composition writes ------------------------------------------
 _EDWARD = '"edward.cook@myers.com.au"'
 _SABRINA = 'Sabrina Leon ("sabrina.leon@changfisher.com")'
-
-
-def _step(tool: str, text: dict[str, Any], stated: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {
-        "tool": tool,
-        "write": text["kind"] not in ("lookup", "fetch"),
-        "arguments": dict(stated or {}),
-        "binds": {name: {"from": "user"} for name in stated or {}},
-        "text": {"service": tool.split(".")[0].title(), **text},
-    }
-
-
-def _find(tool: str, noun: str, by: list[list[str]], **more: Any) -> dict[str, Any]:
-    text = {"kind": "lookup", "noun": noun, "nouns": f"{noun}s", "label": noun, "by": by}
-    return _step(tool, {**text, **more})
 
 
 def _plans() -> list[list[dict[str, Any]]]:

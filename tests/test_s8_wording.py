@@ -12,27 +12,13 @@ import pytest
 
 from library.compose.referring import _listed, _rule_words, one_address
 from library.compose.render import end_quotes, render_instruction, required_literals
+from tests.plan_steps import find_step as _find
+from tests.plan_steps import plan_step as _step
 
 SABRINA = 'Sabrina Leon ("sabrina.leon@changfisher.com")'
 GOAL = 'Edward Cook ("edward.cook@myers.com.au") got in touch about a refund.'
 # "label: value" lists and field names read aloud, which no person writes
 _DUMPED = re.compile(r"\((?:[a-z][\w ]*): |\b(?:assignee|host|owner|body) email\b|body text")
-
-
-def _step(tool: str, text: dict[str, Any], stated: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A plan step as composition writes it (``stated`` arguments from the user)."""
-    return {
-        "tool": tool,
-        "write": text["kind"] not in ("lookup", "fetch"),
-        "arguments": dict(stated or {}),
-        "binds": {name: {"from": "user"} for name in stated or {}},
-        "text": {"service": tool.split(".")[0].title(), **text},
-    }
-
-
-def _find(tool: str, noun: str, by: list[list[str]], **more: Any) -> dict[str, Any]:
-    text = {"kind": "lookup", "noun": noun, "nouns": f"{noun}s", "label": noun, "by": by}
-    return _step(tool, {**text, **more})
 
 
 _ORDER = _find(

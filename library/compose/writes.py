@@ -662,7 +662,8 @@ class Writes(Binding):
         changed = self._logged_step()
         if not texts or changed is None:
             return None
-        if tool.qualified in self.env.report_tools and texts[0].name == "body":
+        reports = tool.qualified in self.env.report_tools and texts[0].name == "body"
+        if reports:
             # A report says all the work done, not its last piece ("Created the domain
             # api.example.com and the TSIG key backup-agent.", not only the key).
             whole = self._work_done_text()
@@ -675,7 +676,6 @@ class Writes(Binding):
             return None  # a note a person writes names the work in words, never by a raw id
         # "the order listed on the user" was just named as the order the work changed
         the = entity.the.split(" listed on ")[0]
-        reports = tool.qualified in self.env.report_tools and texts[0].name == "body"
         if self._said(fact.value) or (reports and self._picked_by(fact.value)):
             # a name the request gave already: the note says what was done with it
             # ("Created the zone cdn.example.com."), not the bare name; so does a report
