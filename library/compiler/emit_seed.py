@@ -2415,6 +2415,7 @@ class _RecordWriter:
 
     def _model(self, name: str, model: ModelPlan, depth: int, who: str) -> Expr:
         low = _snake(name)
+        one_of_them = False  # the object is a person in a role (a task's ``assignee``)
         if not who:
             holder = role_of(low.removesuffix("_address").removesuffix("address") or low)
             if low in _ORG_ADDRESSES:
@@ -2424,6 +2425,7 @@ class _RecordWriter:
                 who = "person"
             elif holder and self._person_role(holder):
                 who = self._who(holder)
+                one_of_them = True
         args: list[tuple[str | None, Expr | None]] = []
         self.scope.append(low)
         paired = {**self._paired(model, who), **self.item_forced.get(model.name, {})}
@@ -2438,7 +2440,11 @@ class _RecordWriter:
             text = f.type.kind is Kind.STR  # a ``location`` object is not the city's name
             # a declared pattern decides (``state: [A-Z]{2}`` is a code, not the region's name)
             text = text and patterned_text(f.type, "rng") is None
-            if who and text and kind in ("street", "line2", "city", "region", "postal_code"):
+            if one_of_them and text and _snake(f.name) in _OWN_NAMES:
+                # ``{email, name}`` of an assignee: the name of the person the e-mail is
+                # (not a record's name: "tom.mccoy@..." is no "orders-backup")
+                expr = _fitted(f"{who}.full_name", f.type)
+            elif who and text and kind in ("street", "line2", "city", "region", "postal_code"):
                 if kind == "line2":
                     expr: Expr | None = '""' if f.required else None
                 else:
@@ -3030,6 +3036,8 @@ _DIRECTIONS = frozenset(
      "new", "primary", "secondary"}
 )  # fmt: skip
 _NAME_WORDS = frozenset({"name", "title", "label", "display_name", "subject"})
+# What a person object calls its person's name (``assignee: {email, name}``).
+_OWN_NAMES = frozenset({"name", "display_name", "full_name", "displayname", "fullname"})
 _CONTAINER_WORDS = re.compile(r"(?i)\b(container|docker|oci|registry|kubernetes|pod)\b")
 # Fields that name the record they are on: one collection's records never share one.
 _RECORD_NAMES = frozenset({"name", "title", "label", "display_name"})

@@ -226,6 +226,13 @@ def by_name(
     return None
 
 
+# How a person's own name is shown (``displayName``, ``preferred_name``).
+_SHOWN = frozenset({"display", "preferred"})
+# What a person signs in with: an e-mail address where its description says so ("The user's
+# username, usually their email address"), else a handle.
+_LOGINS = frozenset({("user", "name"), ("username",), ("login",), ("login", "name")})
+
+
 def _name_kind(last: str, prev: str, owner: str | None) -> tuple[str, str | None] | None:
     """``full_name``/``customer_name`` are people, ``company_name`` a company; a bare ``name``
     is whatever the record holding it is."""
@@ -233,8 +240,8 @@ def _name_kind(last: str, prev: str, owner: str | None) -> tuple[str, str | None
         return PERSON, None
     if prev in _COMPANY_WORDS:
         return COMPANY, None
-    if not prev and owner in _PERSON_RESOURCES:
-        return PERSON, None
+    if (not prev or prev in _SHOWN) and owner in _PERSON_RESOURCES:
+        return PERSON, None  # (a user's ``displayName`` is their name, a group's is not)
     if not prev and owner in _COMPANY_RESOURCES:
         return COMPANY, None
     return None
@@ -307,6 +314,9 @@ def infer_field(
     example = by_example(node)
     if example:
         return example, None, "example"
+    login = toks[-2:] in _LOGINS or toks[-1:] in _LOGINS
+    if login and by_description(node.get("description")) == EMAIL:
+        return EMAIL, None, "description"
     if toks and toks[-1] in _SELF_DESCRIBING:
         return None, None, None
     described = by_description(node.get("description"))

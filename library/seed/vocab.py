@@ -1079,6 +1079,9 @@ _BY_FIELD: dict[str, str] = {
     "recurrence": "recurrence", "rrule": "recurrence", "password": "password",
     "passcode": "passcode", "pin": "passcode", "seat": "seat", "seat_number": "seat",
     "flight_number": "flight_number", "origin": "airport", "destination": "airport",
+    # where a trip leaves from and goes to (BFCL's ``book_flight(travel_from, travel_to)``)
+    "travel_from": "airport", "travel_to": "airport", "departure_airport": "airport",
+    "arrival_airport": "airport", "origin_airport": "airport", "destination_airport": "airport",
     "vehicle_class": "vehicle_class", "car_class": "vehicle_class",
     "pickup_location": "rental_branch", "dropoff_location": "rental_branch",
     "bin_location": "bin_location", "home_base": "depot", "office": "office",
