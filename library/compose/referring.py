@@ -922,6 +922,19 @@ class Writer:
             return f"{own.group(1)} {role}{own.group(2) or ''}"
         return f"the {what} of {of}"
 
+    def subjects_entry(self, label: str) -> str | None:
+        """The request's person's own entry ("Kevin's user account") where the record
+        ``label`` is it, found by who they are (their name or address as the opening gives)."""
+        rec = self.records[label]
+        noun = str(rec.note.get("noun") or label)
+        if self.subject is None or noun not in _RECORD_NOUNS:
+            return None
+        said = [str(rec.note.get("search") or ""), *(str(p) for _, p in rec.note.get("by") or ())]
+        if not any(s and s in self.subject.said for s in said):
+            return None
+        owner = "their" if self.pronoun else f"{self.subject.first}'s"
+        return f"{owner} {noun}{_entry(noun)}"
+
     def asked(self, field: str, of: str) -> str:
         """A value the answer reports, as a person asks for it: a person's detail by the
         person ("the e-mail address of the issue's reporter", "the name of the ticket's
@@ -1468,6 +1481,20 @@ _GUARDS = (
     ("apart from that, no other {o} should change", "the {c} stay as they are",
      "the {c} stay as they are", ", and "),
 )  # fmt: skip
+# A kind the work only reads, where the request found records of it: those records by
+# the names the request gave them, then the rest of the kind ("don't change the server or
+# any other server"; "Kevin's user account", not "the users", in a shop).
+_NAMED_GUARDS = (
+    "leave {r} as it is, and every other {o} too",
+    "don't change {r} or any other {o}",
+    "{r} and every other {o} should stay as they are",
+)
+# ... and a person's own entry the request found by who they are ("Kevin's user account").
+_OWN_GUARDS = (
+    "leave {r} as it is, and everyone else's too",
+    "don't change {r} or anyone else's",
+    "{r} and everyone else's should stay as they are",
+)
 _ASK = (
     "Finally, tell me {asked}.",
     "When you're done, let me know {asked}.",
@@ -1481,7 +1508,12 @@ def _cap(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], variant: int) -> str:
+def _guard_sentence(
+    guards: Sequence[Note],
+    plan: Sequence[Mapping[str, Any]],
+    variant: int,
+    w: Writer | None = None,
+) -> str:
     if not guards:
         return ""
     where: dict[str, set[str]] = {}
@@ -1509,9 +1541,11 @@ def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], v
         dict.fromkeys(named(str(g["noun"]), str(g["service"])) for g in guards
                       if g["scope"] != "collection")
     )  # fmt: skip
+    kept = [g for g in guards if g["scope"] == "collection"]
+    found = {id(g): _found_of(w, g) for g in kept}
     colls = list(
-        dict.fromkeys(named(str(g["nouns"]), str(g["service"])) for g in guards
-                      if g["scope"] == "collection")
+        dict.fromkeys(named(str(g["nouns"]), str(g["service"])) for g in kept
+                      if not found[id(g)])
     )  # fmt: skip
     o_form, c_alone, c_after, glue = _GUARDS[variant % len(_GUARDS)]
     parts = []
@@ -1519,7 +1553,29 @@ def _guard_sentence(guards: Sequence[Note], plan: Sequence[Mapping[str, Any]], v
         parts.append(o_form.format(o=_join(others, "or")))
     if colls:
         parts.append((c_after if others else c_alone).format(c=_join(colls, "and")))
+    for g in kept:
+        labels = found[id(g)]
+        if labels and w is not None:
+            noun = str(w.records[labels[0]].note.get("noun") or labels[0])
+            owner = w.subjects_entry(labels[0]) if len(labels) == 1 else None
+            said = owner or _join([w.np(label, variant) for label in labels], "and")
+            forms = _OWN_GUARDS if owner else _NAMED_GUARDS
+            form = forms[(variant + len(parts)) % len(forms)]
+            if len(labels) > 1:
+                form = form.replace("as it is", "as they are")
+            parts.append(form.format(r=said, o=named(noun, str(g["service"]))))
     return _cap(glue.join(parts)) + "."
+
+
+def _found_of(w: Writer | None, guard: Note) -> list[str]:
+    """The labels of the records the request found of a kind a guard keeps as it is."""
+    if w is None:
+        return []
+    return [
+        label
+        for label, rec in w.records.items()
+        if rec.service == guard["service"] and rec.note.get("nouns") == guard["nouns"]
+    ]
 
 
 # The close of a hand-over: whatever the request does not hand over stays (every other
@@ -1656,7 +1712,7 @@ def write_centric(
     elif handed_together:  # the work is one hand-over: the rest of it simply stays
         tail = [_LEFT_AS_IT_IS[variant % len(_LEFT_AS_IT_IS)]]
     else:
-        tail = [_guard_sentence(guards, plan, variant)]
+        tail = [_guard_sentence(guards, plan, variant, w)]
     if answers:
         asked = _join([w.asked(str(a["field"]), str(a["of"])) for a in answers])
         asked += why_asked(answers)
