@@ -128,8 +128,11 @@ def test_a_long_request_states_the_changes_not_the_reads() -> None:
     assert "on the most recently updated document owned by Ronald in Docs" in text
     assert "the least recently updated event organized by Ronald" in text
     assert "the newest calendar owned by Ronald" in text
-    # A chain of reads becomes one phrase: the expense of his expense report.
-    assert "the employee of the expense of Ronald's expense report in Expenses" in text
+    # A chain of reads becomes one phrase, of two links at most: the expense of his
+    # expense report, named first, then its employee (not "the employee of the expense of
+    # Ronald's expense report in Expenses", three links: tests/test_s11_wording_chains.py)
+    assert "the expense of Ronald's expense report in Expenses" in text
+    assert "hosted by the expense's employee" in text
     # Two changes to one record read as one sentence.
     assert re.search(r'set the location to "Cafeteria", then cancel it\.', text) or re.search(
         r'its location is "Cafeteria", then cancel it\.', text

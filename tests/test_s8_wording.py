@@ -295,7 +295,8 @@ def test_one_person_s_two_entries_are_theirs_not_a_shared_email() -> None:
     task = {"kind": "create", "summary": "add a new task", "label": "new task", "values": values}
     plan = [order, customer, contact, _step("todo.create", task, {"title": "Call"})]
     text = _render(plan, 0, goal='The order "A-1" needs a call.')
-    assert "assigned to the owner of the contact profile of the customer in Crm" in text, text
+    # (its owner is the customer's: tests/test_s11_wording_chains.py)
+    assert "assigned to the account owner in Crm of the customer" in text, text
     assert "with the email of" not in text, text
 
 

@@ -17,7 +17,7 @@ sentence. Deterministic: ``variant`` picks among the phrasings of each part.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -808,6 +808,13 @@ class Writer:
                         who, where = str(wrote["who"]), ""
                     # "where Megan wrote in Chat", not "where Megan in Chat wrote"
                     return f"the {base}{svc} where {who} wrote" + (f" in {where}" if where else "")
+                bare = self._bare(owner, of)
+                kin = base.startswith(self.called(owner).split(" ")[-1] + " ")
+                if bare is not None and not (bare and svc) and not kin:
+                    # "the order's customer", not "the customer of the order": one link
+                    # less wherever the phrase is nested ("the account owner of ..."); not
+                    # "the expense's report" for the expense report of an expense
+                    return _possessed(self.called(owner), base) + (svc or bare)
                 return f"the {base}{svc} of {of}"
         m = re.fullmatch(rf"the {re.escape(noun)} (listed on|of) the (.+)", via)
         if m and m.group(2) in self.records:
@@ -920,7 +927,49 @@ class Writer:
             # Mark's contact profile in CRM"
             role = "account owner" if what == "owner" else what
             return f"{own.group(1)} {role}{own.group(2) or ''}"
+        whose = self._entry_of(label, of) if person_role(what) else None
+        if whose is not None:
+            # the same for a person the request names by a role: "the account owner in CRM
+            # of the payment's payer", not "the owner of the contact profile of the
+            # payment's payer in CRM" (three links for one person)
+            role = "account owner" if what == "owner" else what
+            return f"the {role}{whose[1]} of {whose[0]}"
+        if self._bare(label, of) == "":
+            # "the order's customer"; not where its service follows ("the message's cc
+            # recipients in Gmail" would put the recipients in Gmail)
+            return _possessed(self.called(label), what)
         return f"the {what} of {of}"
+
+    def _bare(self, label: str, of: str) -> str | None:
+        """`` in <service>`` or "" where ``of`` names ``label`` by its noun alone ("the
+        payment in Payments"), so that a field of it may be its own ("the payment's payer
+        in Payments"); else None."""
+        for det in ("the", "that"):
+            head = f"{det} {self.called(label)}"
+            if of == head:
+                return ""
+            if of == f"{head} in {self.records[label].service}":
+                return of[len(head) :]
+        return None
+
+    def _entry_of(self, label: str, of: str) -> tuple[str, str] | None:
+        """(the person, `` in <service>``) where ``of``, the first mention of ``label``, is
+        a person's own entry named by its person: "the contact profile of the payment's
+        payer in CRM" -> ("the payment's payer", " in CRM"); else None."""
+        noun = str(self.records[label].note.get("noun") or label)
+        head = f"the {noun}{_entry(noun)}"
+        if noun not in _RECORD_NOUNS or not of.startswith(head + " "):
+            return None
+        rest, svc = of[len(head) :], f" in {self.records[label].service}"
+        if rest.startswith(svc + " "):
+            rest = rest[len(svc) :]
+        elif rest.endswith(svc):
+            rest = rest[: -len(svc)]
+        else:
+            svc = ""
+        if not rest.startswith(" of ") or " whose " in rest or " among " in rest:
+            return None
+        return rest[4:], svc
 
     def subjects_entry(self, label: str) -> str | None:
         """The request's person's own entry ("Kevin's user account") where the record
@@ -1067,6 +1116,8 @@ class Writer:
         "update the issue. Its priority should be ..."."""
         v = (self.variant + k) % 2
         what = f"its {th['param']}" if name == "it" else f"the {th['param']} of {name}"
+        if name != "it" and chain_links(name) >= 2:  # not a third link: "on <name>, set its"
+            return f"on {name}, " + self.ruled(th, "it", target, k)
         if th.get("policy"):
             note = self._policy(th)
             return (f"set {what} as {note} says", f"set {what} according to {note}")[v]
@@ -1128,16 +1179,24 @@ class Writer:
         pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
         flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
+        # a record named through two links is not named through a third ("make Ann the
+        # lead of the project of the issue's sprint"): its fields are "its"
+        long = chain_links(name) >= 2
+        if long and v == 2 and len(pairs) == 1 and not it:
+            v = 1
         given = [(_label(str(a)), str(b)) for a, b in t.get("values") or () if b not in _YES_NO]
         handed = _handed_over(given) if not flags else None
         if handed is not None:
             role, who = handed
+            make = f"make {who} the {role} of {name}"
+            if long:
+                make = f"on {name}, make {who} its {role}"
             core = (
                 f"reassign {name} to {who}"
                 if role == "assignee"
-                else (f"make {who} the {role} of {name}", f"hand {name} over to {who}")[v % 2]
+                else (make, f"hand {name} over to {who}")[v % 2]
                 if _role_in(name, role)
-                else f"make {who} the {role} of {name}"
+                else make
             )
         elif not pairs and not flags and isinstance(t.get("threshold"), Mapping):
             return self.ruled(t["threshold"], name, label, k) + "."
@@ -1302,7 +1361,9 @@ class Writer:
         needs no record found (named) in a sentence before it."""
         t = plan[j]["text"]
         affected, forced = self.unnamed_before(j, t)
-        deep = self.too_deep(self._mentions(self._note_phrases(t)))
+        deep = self.too_deep(self._mentions(self._note_phrases(t))) or self.too_linked(
+            self.note_said(t)
+        )
         return not affected and not forced and deep is None
 
     def subjects_role(self, label: str) -> str | None:
@@ -1365,6 +1426,60 @@ class Writer:
             if lab not in self.introduced and self.depth(lab) == most
         ]
         return min(inner, key=lambda r: r.step) if inner else None
+
+    def _said(self, say: Callable[[], str]) -> str:
+        """What ``say`` would write now, with nothing it names counted as named."""
+        saved = (set(self.introduced), set(self.named), dict(self.alias))
+        try:
+            return say()
+        finally:
+            self.introduced.clear()
+            self.introduced.update(saved[0])
+            self.named.clear()
+            self.named.update(saved[1])
+            self.alias.clear()
+            self.alias.update(saved[2])
+
+    def too_linked(
+        self, phrases: Iterable[tuple[str, Callable[[], str]]], most: int = 2
+    ) -> Record | None:
+        """A record to name first, in a sentence of its own, so that no reference in the
+        phrases (each with how it is said) chains more than ``most`` links: not "the owner
+        of the contact profile of the payment's payer" nor "the assignee of the ticket of
+        the message's sender" (three), which nobody says. The outermost record not yet
+        named of the first such phrase, or, where its own first mention chains too many,
+        the record inside it that does; None where every phrase reads."""
+        for phrase, say in phrases:
+            fresh = [lab for lab in self._mentions([phrase]) if lab not in self.introduced]
+            if not fresh:
+                continue
+            links = [chain_links(self._said(say))]
+            links += [chain_links(self._said(lambda lab=lab: self.np(lab))) for lab in fresh]
+            if max(links) <= most:
+                continue
+            rec = self.records[min(fresh, key=lambda lab: self.records[lab].step)]
+            seen = {rec.label}
+            while chain_links(self._said(lambda r=rec: self.np(r.label))) > most:  # type: ignore[misc]
+                inner = [d for d in rec.deps if d not in self.introduced and d not in seen]
+                if not inner:
+                    break
+                rec = self.records[max(inner, key=lambda d: self.records[d].step)]
+                seen.add(rec.label)
+            return rec
+        return None
+
+    def note_said(self, t: Note) -> list[tuple[str, Callable[[], str]]]:
+        """A write note's phrases, each with how the request would say it now: a value that
+        holds a person as that person ("the account owner in CRM of ...", ``person``)."""
+        people = {
+            str(raw)
+            for label, raw in t.get("values") or ()
+            if person_role(_label(str(label))) and not _LITERAL.search(str(raw))
+        }
+        return [
+            (p, lambda p=p: self.person(p, 0) if p in people else self.ref(p))  # type: ignore[misc]
+            for p in self._note_phrases(t)
+        ]
 
     def intro(self, recs: Sequence[Record], service: str | None, k: int) -> str:
         """Reads narrated, in one sentence: because they must happen before a write in
@@ -1502,6 +1617,47 @@ _ASK = (
 )
 _FIRST = ("", "please ", "", "first, ", "")
 _THEN = ("", "then ", "", "also, ", "", "next, ", "", "after that, ")
+
+
+# Words that end a reference: a chain of links ("the X of the Y's Z") runs through nouns.
+_CHAIN_ENDS = frozenset(
+    {"to", "and", "or", "so", "with", "as", "is", "are", "for", "from", "by", "on", "in",
+     "that", "which", "who", "whose", "where", "when", "among", "a", "an", "it", "its",
+     "their", "them", "they", "i", "me", "my", "you", "your", "if", "then", "but", "saying",
+     "titled", "called", "noting", "set", "was", "were", "be", "at", "into", "about", "know",
+     "let", "tell", "include", "should", "must", "can", "could", "please", "after", "before"}
+)  # fmt: skip
+
+
+def chain_links(text: str) -> int:
+    """The most links ("of", "'s") that one reference in ``text`` chains:
+    "the owner of the contact profile of the payment's payer in CRM" has three, "the
+    ticket's assignee" one. Quoted values are left out."""
+    toks = re.findall(r"'s\b|[\w\-]+|[^\w\s]", re.sub(r'"[^"]*"', " QUOTE ", text))
+    most, links, nouns, i = 0, 0, 0, 0
+    while i < len(toks):
+        tok = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if tok == "'s" and nouns:
+            links, nouns = links + 1, 0
+        elif tok == "of" and nouns:
+            links, nouns = links + 1, 0
+            i += nxt in ("the", "that")
+        elif tok == "in" and nxt[:1].isupper() and nouns:
+            i += 1  # "the contact profile in CRM of ...": the service inside the chain
+            while i + 1 < len(toks) and toks[i + 1][:1].isupper() and toks[i + 1] != "QUOTE":
+                i += 1
+        elif re.fullmatch(r"[\w\-]+", tok) and tok.lower() not in _CHAIN_ENDS and tok != "QUOTE":
+            nouns += 1
+            if nouns > 4:
+                links, nouns = 0, 1
+        elif tok.lower() in ("the", "that") and not nouns:
+            pass
+        else:
+            links, nouns = 0, 0
+        most = max(most, links)
+        i += 1
+    return most
 
 
 def _cap(sentence: str) -> str:
@@ -1658,7 +1814,9 @@ def write_centric(
                 body.append(_cap(w.intro(recs, where, k)))
                 k += 1
                 last = None
-        while (deep := w.too_deep(w._mentions(w._note_phrases(t)))) is not None:
+        while (
+            deep := w.too_deep(w._mentions(w._note_phrases(t))) or w.too_linked(w.note_said(t))
+        ) is not None:
             body.append(_cap(w.intro([deep], None, k)))
             k += 1
             last = None
@@ -1702,7 +1860,8 @@ def write_centric(
         body.append(_cap(w.intro(sorted(rest, key=lambda r: r.step), None, k)))
         k += 1
     asks = {a for x in answers for a in w._mentions([str(x["of"])])}
-    while (deep := w.too_deep(asks)) is not None:
+    said = [(str(a["of"]), lambda a=a: w.asked(str(a["field"]), str(a["of"]))) for a in answers]
+    while (deep := w.too_deep(asks) or w.too_linked(said)) is not None:
         body.append(_cap(w.intro([deep], None, k)))
         k += 1
     if len(body) == 1 and body[0].startswith("First, "):
