@@ -16,6 +16,7 @@ from library.compiler.envelopes import Layer
 from library.compiler.ids import new_id_source
 from library.compiler.model import (
     ActionPlan,
+    FieldPlan,
     Kind,
     ParamPlan,
     RecordPlan,
@@ -654,8 +655,27 @@ class ToolWriter:
         kw = [f"id={new_id}", *(f"{k}={v}" for k, v in changes + made)]
         lines += call("update = dict", kw, 2)
         lines.append(f"{PAD}update = {{k: v for k, v in update.items() if v is not None}}")
+        # its own flags, as a new record's: a reply to a starred, unread message is neither
+        fresh = [
+            f"{f.attr}={self._as_created(record, name, f)}"
+            for name, f in record.fields.items()
+            if f.type.kind is Kind.BOOL and f.attr not in given
+        ]
+        if fresh:
+            lines += call("update.update", fresh, 2)
         coll = json.dumps(record.resource)
         return lines + call("return self.put", [coll, "record.model_copy(update=update)"], 2)
+
+    def _as_created(self, record: RecordPlan, name: str, f: FieldPlan) -> str:
+        """The value a record of ``record``'s kind made new holds in ``name``: what its
+        create sets, else the spec's default, else none (false where it must have one)."""
+        for tool in self.plan.tools:
+            if tool.resource == record.resource and name in tool.server_values:
+                return tool.server_values[name]
+        default = f.type.schema.get("default")
+        if isinstance(default, bool):
+            return repr(default)
+        return "False" if f.required and not f.type.nullable else "None"
 
     # -- list, search and count -----------------------------------------------------------
     def _list(self, tool: ToolPlan, record: RecordPlan) -> list[str]:
