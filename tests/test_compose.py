@@ -77,7 +77,9 @@ CORPUS_TASKS = 150
 def reference() -> tuple[ComposeEnv, list[Task], dict[str, int]]:
     classes = reference_service_classes()
     env = make_env(classes)
-    tasks, rejections = compose_tasks(classes, 60, env=env, seed=3)
+    # (a request never asks for a name it states: in this small library that leaves fewer
+    # tasks to the 40-per-task bound, hence a larger one)
+    tasks, rejections = compose_tasks(classes, 60, env=env, seed=3, max_candidates=6000)
     return env, tasks, rejections
 
 
@@ -233,6 +235,10 @@ def test_every_mutation_fails_its_task(fixture: str, request: pytest.FixtureRequ
     env, tasks, _ = request.getfixturevalue(fixture)
     kinds: Counter[str] = Counter()
     wanted = {"drop", "argument", "guard", "answer"}
+    if fixture == "reference":
+        # the reference services' only answers would be names of people the request
+        # states (asked of no one): their answers are the corpus's to check
+        wanted.remove("answer")
     for i, task in enumerate(tasks[:40]):  # the gate checks all of them at compose
         if i >= 12 and wanted <= set(kinds):
             break  # 12 tasks, and as many more as it takes to see every kind
@@ -368,7 +374,9 @@ def test_shards_merge_without_duplicates(reference) -> None:
             most[shape] = max(most[shape], k)
     merged_shapes = Counter(t.shape() for t in merged)
     assert all(k <= most[shape] for shape, k in merged_shapes.items()), merged_shapes
-    assert len(merged_shapes) >= 24
+    # (20 of the 23 shapes the two shards found: without the answers that asked a name the
+    # request states, these four services give fewer shapes than the 28 they gave)
+    assert len(merged_shapes) >= 20
 
 
 def test_rejections_are_counted_with_reasons() -> None:

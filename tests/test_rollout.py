@@ -373,12 +373,15 @@ class _Omits(Criterion):
 
 
 def test_final_summary_never_costs_an_answer_criterion(
-    tasks: list[Task], monkeypatch: pytest.MonkeyPatch
+    compiled: tuple[list[type[Service]], dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A summary sentence that would say a forbidden value (a decoy's, which may be any
     word, "Mail" included) is left out; the gold answer and the other sentences stay."""
     # Registered for this test only: the registry is global and other tests list it.
     monkeypatch.setitem(REGISTRY, _Omits.kind, _Omits)
+    # A task that asks a question: the reference services' six ask none (their only answers
+    # would be names the request states), the compiled corpus's ask some.
+    tasks = compose_tasks(compiled[0], 6, seed=0).tasks
     task = next(t for t in tasks if t.answer and any(s.get("write") for s in t.gold_plan))
     plain = task.model_copy(update={"gold_reply": ""})  # our own change sentences
     said = final_message(plain)

@@ -925,6 +925,9 @@ def _answer_facts(
     # whom the plan itself wrote to needs no asking for ("e-mail the ticket's customer ...
     # and tell me the ticket's customer email")
     used = {(f.entity.id, f.field) for s in walker.steps if s.write for f in s.sources}
+    # nor who the request is about, whom the opening names ("Megan Rivera (megan@...) ...
+    # tell me the name of the shipment's recipient")
+    subjects = walker.subjects()
     facts = [
         f
         for f in walker.facts
@@ -934,6 +937,7 @@ def _answer_facts(
         and _bears_on(motif, f)
         and answer_purpose(f.field, f.key, f.value, motif) is not None
         and not (f.key in PERSON_KEYS and (f.entity.id, f.field) in used)
+        and not (f.key in PERSON_KEYS and walker.env.identity(str(f.key), f.value) in subjects)
         and not _private(walker, f)
     ]
     if not facts:
