@@ -101,6 +101,44 @@ def told_code(description: str) -> str | None:
     return f"^{re.escape(prefix)}\\d{{{len(digits)}}}$"
 
 
+# An id a description quotes by example ("such as 'ZFA04Y'", "such as 'sara_doe_496'").
+_TOLD_ID = re.compile(r"(?:such as|e\.g\.,?|for example,?|like)\s+['\"`]([^'\"`\s]{3,40})['\"`]")
+# A booking reference: a few capitals and digits, both (``ZFA04Y``, ``8JX2WO``).
+_REFERENCE = re.compile(r"^(?=.*[A-Z])(?=.*\d)[A-Z\d]{5,10}$")
+# A handle: lower-case words and a number, joined by ``_``, ``.`` or ``-`` (``sara_doe_496``).
+_HANDLE = re.compile(r"^[a-z]{2,12}(?:[_.-][a-z]{2,12})*[_.-]?\d{1,6}$")
+
+
+def told_id(node: dict[str, Any] | None) -> str | None:
+    """The pattern of the ids an id parameter shows by example when a person could quote
+    one (a code, a booking reference, a handle): tau's "The reservation ID, such as
+    'ZFA04Y'" -> ``^[A-Z0-9]{6}$``, "The user id, such as 'sara_doe_496'" -> ids of that
+    shape. None for ids shown no such way (an opaque UUID, no example)."""
+    node = node or {}
+    description = str(node.get("description") or "")
+    code = told_code(description)
+    if code is not None:
+        return code
+    shown = [e for e in [*(node.get("examples") or []), node.get("example")] if isinstance(e, str)]
+    shown += _TOLD_ID.findall(description)
+    for example in shown:
+        if _REFERENCE.match(example):
+            return f"^[A-Z0-9]{{{len(example)}}}$"
+        if _HANDLE.match(example):
+            parts = re.findall(r"[a-z]+|\d+|[_.-]", example)
+            return "^" + "".join(_shape(part) for part in parts) + "$"
+    return None
+
+
+def _shape(part: str) -> str:
+    """One run of a handle as a pattern: words of a name's length, the number's digits."""
+    if part.isdigit():
+        return f"\\d{{{len(part)}}}"
+    if part.isalpha():
+        return "[a-z]{3,7}"
+    return re.escape(part)
+
+
 # Ids the runtime makes (``<prefix>_<10 hex digits>``): a pattern must take all of them, not
 # one that happens to hold ``123`` (``[1-5]\d\d`` is searched, not matched).
 _RUNTIME_LIKE = ("rec_0123456789", "abc_abcdefabcd", "x_ffffffffff", "rec_a0a0a0a0a0")

@@ -23,7 +23,7 @@ from library.compiler.arguments import (
     shapes_answer,
     stored_name,
 )
-from library.compiler.ids import ID_WORDS, id_key, id_style, told_code
+from library.compiler.ids import ID_WORDS, id_key, id_style, told_id
 from library.compiler.model import RUNTIME, FieldPlan, IdStyle, Kind, RecordPlan, TypeSpec
 from library.compiler.naming import MODEL_ATTRS, collection_for, field_attr, identifier
 from library.compiler.types import (
@@ -826,9 +826,10 @@ def _style_from_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdSt
 
 
 def _told_by_params(resource: str, tools: list[tuple[ToolSpec, str]]) -> IdStyle | None:
-    """The ids an id parameter's description shows by example, when they are codes."""
+    """The ids an id parameter shows by example, when a person could quote them (a code, a
+    booking reference, a handle: ``told_id``)."""
     for node in _id_param_nodes(resource, tools):
-        told = told_code(str((node or {}).get("description") or ""))
+        told = told_id(node)
         if told is not None:
             return IdStyle("pattern", told, 0, None)
     return None

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from library.compiler.ids import told_id
 from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
 from library.graph.nodes import ToolNode, name_addressed, name_words, schema_fields, tool_verb
@@ -95,6 +96,10 @@ class Param:
     minimum: float | None = None
     maximum: float | None = None
     fmt: str | None = None
+    # The ids of an id parameter the spec shows by example as something a person quotes (a
+    # booking reference 'ZFA04Y', a username 'sara_doe_496'), as a pattern (``told_id``): a
+    # request may state an id that matches it.
+    quoted: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,11 +159,12 @@ class ToolInfo:
 
 def _param(name: str, node: Mapping[str, Any], required: bool) -> Param:
     items = node.get("items") if isinstance(node.get("items"), dict) else {}
+    key = field_key(node.get(SEMANTIC_KEY), node.get(REF_KEY), name, node.get("type"))
     return Param(
         name=name,
         required=required,
         type=node.get("type") if isinstance(node.get("type"), str) else None,
-        key=field_key(node.get(SEMANTIC_KEY), node.get(REF_KEY), name, node.get("type")),
+        key=key,
         enum=tuple(node.get("enum") or ()),
         item_type=items.get("type") if isinstance(items.get("type"), str) else None,
         item_key=field_key(items.get(SEMANTIC_KEY), items.get(REF_KEY), name, items.get("type")),
@@ -169,6 +175,7 @@ def _param(name: str, node: Mapping[str, Any], required: bool) -> Param:
         minimum=node.get("minimum", node.get("exclusiveMinimum")),
         maximum=node.get("maximum", node.get("exclusiveMaximum")),
         fmt=node.get("format"),
+        quoted=told_id(node) if str(key).startswith("id:") else None,
     )
 
 
@@ -322,6 +329,20 @@ class Catalog:
 
     def collection(self, service: str, name: str) -> CollectionInfo | None:
         return self.collections.get((service, name))
+
+    def quoted(self, service: str, collection: str) -> str | None:
+        """The pattern of a collection's ids where its tools show them as something a
+        person quotes (``Param.quoted``: a booking reference), else None."""
+        return next(
+            (
+                p.quoted
+                for t in self.tools.values()
+                if t.service == service and t.collection == collection
+                for p in t.params
+                if p.quoted and p.name == t.own
+            ),
+            None,
+        )
 
     def _tool(self, cls: type[Service], td: Any, by_shape: dict[frozenset[str], str]) -> ToolInfo:
         props = top_level(td.input_schema)

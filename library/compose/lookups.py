@@ -394,12 +394,14 @@ class Lookups(Binding):
                 if p.key in PERSON_KEYS and not self._fits_role(p.name, str(p.key), value):
                     continue  # a seeded record whose staff field holds a customer
                 choices.append((p, fname))
+            elif p.name == tool.own and p.quoted and re.fullmatch(p.quoted, anchor.id):
+                choices.append((p, "id"))  # a booking reference, a username: theirs to quote
         if not choices:
             if self.env.listing(tool):
                 return self._open_listing(tool, info, anchor.id)
             raise Reject("start_unbindable")
         p, fname = self.rng.choice(choices)
-        value = record[fname]
+        value = anchor.id if fname == "id" else record[fname]
         search = p.name in QUERY_PARAMS and p.type == "string"
         args = {p.name: value}
         if any(q.required and q.name != p.name for q in tool.params):
@@ -413,7 +415,15 @@ class Lookups(Binding):
         if search:
             text["search"] = show(value)
         else:
-            text["by"] = [[field_words(fname), show(value)]]
+            text["by"] = [[field_words(p.name if fname == "id" else fname), show(value)]]
+        if fname == "id":
+            # fetched by the id the user quotes: that record and no other, nothing to pick
+            envelope = self._call(tool, args)
+            found = found_records(envelope["data"], tool.many, info.id_key)
+            if [r.get("id") for _, r in found] != [value]:
+                raise Reject("fetch_mismatch")
+            binds = {p.name: {"from": "user"}}
+            return self._found_step(tool, args, binds, text, [value], envelope, found, 0, None, [])
         if not search and self.rng.random() < self.cfg.p_distractor:
             self._distract(tool.service, coll, anchor, fname, info)
         return self._finish_lookup(

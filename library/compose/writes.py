@@ -749,6 +749,12 @@ class Writes(Binding):
             for name, arg in step.args.items()
         )
 
+    def _quoted_id(self, entity: Entity, value: str) -> bool:
+        """Whether an id is one people quote (a booking reference 'ZFA04Y'), as the tools
+        taking it show (``Catalog.quoted``)."""
+        pattern = self.catalog.quoted(entity.service, entity.collection)
+        return pattern is not None and re.fullmatch(pattern, value) is not None
+
     def _readable_name(self, entity: Entity) -> Fact | None:
         """What a person writing about ``entity`` calls it: its business number (an order
         number) or its name, title or subject; None where it has none (only its id)."""
@@ -771,7 +777,7 @@ class Writes(Binding):
             if f.entity is entity
             and f.field in {"id", info.id_key if info is not None else "id"}
             and isinstance(f.value, str)
-            and CODE_ID.fullmatch(f.value)
+            and (CODE_ID.fullmatch(f.value) or self._quoted_id(entity, f.value))
         ]
         # a number quoted back is the surest name; a title next
         facts.sort(key=lambda f: (not str(f.key or "").startswith("key:"), f.field))
