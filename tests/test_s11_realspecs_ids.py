@@ -57,6 +57,14 @@ def test_seeded_ids_look_like_the_examples(lib: Library) -> None:
     state = world.services["airline"].state
     assert state.reservations and all(re.fullmatch(r"[A-Z0-9]{6}", r) for r in state.reservations)
     assert state.users and all(re.fullmatch(r"[a-z]+_[a-z]+_\d{3}", u) for u in state.users)
+    # a user's handle is their own name, as 'sara_doe_496' is Sara Doe's
+    named = 0
+    for uid, user in state.users.items():
+        first, last = (re.sub(r"[^a-z]", "", w) for w in str(user.name).lower().split()[:2])
+        if 2 <= len(first) <= 12 and 2 <= len(last) <= 12:  # (else a drawn one)
+            assert uid.startswith(f"{first}_{last}_"), (uid, user.name)
+            named += 1
+    assert named >= 3, named
 
 
 def test_a_request_opens_by_the_id_its_user_quotes(env: ComposeEnv) -> None:

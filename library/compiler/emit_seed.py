@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS, TARGETS, TERMINAL, action_word
-from library.compiler.ids import new_id_source
+from library.compiler.ids import is_handle, new_id_source
 from library.compiler.model import (
     FieldPlan,
     Kind,
@@ -1375,6 +1375,10 @@ class _RecordWriter:
         steps = _created_first(steps)
         keep = self.carrier is not None and person
         new_id = new_id_source(self.record.id_style, self.record.id_prefix, self.record.resource)
+        if keep and self.carrier == "person" and is_handle(self.record.id_style.pattern):
+            # a person's handle is their own name ('sara_doe_496'), not drawn letters
+            pattern, taken = json.dumps(self.record.id_style.pattern), f"self.state.{self.resource}"
+            new_id = f"(pool.handle_id(person, rng, {pattern}, {taken}) or {new_id})"
         record_id = new_id
         if keep or self.tree or any(_uses(e, "record_id") for _, e in values):
             steps.append(("record_id", new_id))

@@ -130,12 +130,22 @@ def told_id(node: dict[str, Any] | None) -> str | None:
     return None
 
 
+def is_handle(pattern: str | None) -> bool:
+    """Whether ``told_id`` made ``pattern`` from a handle ('sara_doe_496'): a person's
+    record then takes an id of their own name (``SeedPool.handle_id``)."""
+    return bool(pattern) and re.fullmatch(_HANDLE_SHAPE, str(pattern)) is not None
+
+
+# What ``told_id`` makes of a handle: words of a name's length, digits, separators.
+_HANDLE_SHAPE = r"\^(?:\[a-z\]\{2,12\}|\\d\{\d+\}|\\?[_.-])+\$"
+
+
 def _shape(part: str) -> str:
     """One run of a handle as a pattern: words of a name's length, the number's digits."""
     if part.isdigit():
         return f"\\d{{{len(part)}}}"
     if part.isalpha():
-        return "[a-z]{3,7}"
+        return "[a-z]{2,12}"
     return re.escape(part)
 
 

@@ -1149,6 +1149,24 @@ class SeedPool:
         return made
 
     @staticmethod
+    def handle_id(person: Person, rng: random.Random, pattern: str, taken: Any) -> str | None:
+        """An id of the person's own name where the spec shows ids as handles ('sara_doe_496'
+        for Sara Doe: their first and last names, then digits); None where their name does
+        not fit ``pattern`` (``told_id``), so that a drawn one is used."""
+        words = [_slug(person.first_name), _slug(person.last_name)]
+        runs = re.findall(r"\[a-z\]\{\d+,\d+\}|\\d\{(\d+)\}|\\?([_.-])", pattern)
+        for _ in range(5):
+            names, text = iter(words), ""
+            for digits, sep in runs:
+                if digits:
+                    text += "".join(str(rng.randrange(10)) for _ in range(int(digits)))
+                else:
+                    text += sep or next(names, "")
+            if re.fullmatch(pattern, text) and text not in taken:
+                return text
+        return None
+
+    @staticmethod
     def employed(person: Person, status: Any, options: tuple[Any, ...]) -> Any:
         """The state of a colleague's own record (their HR file, their account): a joiner's
         is the first state before one starts (``NOT_JOINED``: onboarding, staged) where the
