@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from library.compose.catalog import singular, title, words
+from library.compose.catalog import title, words
 from library.compose.coherence import NOT_STARTED, status_of
 from library.compose.config import ComposeConfig
 from library.compose.context import Entity, Fact, field_words
@@ -48,7 +48,7 @@ from library.compose.task import (
 )
 from library.compose.verify import GOLD_FAILS, REDUNDANT_WRITE, canonical, run_plan, verify
 from library.compose.views import DumpCache, StateView
-from library.compose.walk import Walker
+from library.compose.walk import Walker, single_identity
 from library.compose.walk_state import Reject
 from library.graph import ToolNode, nodes_from_service
 from library.graph.nodes import is_verified
@@ -165,6 +165,7 @@ def composed(
             continue
         balance.completed()
         balance.shapes[out.shape()] += 1
+        balance.plans[tuple(s["tool"] for s in out.gold_plan)] += 1
         balance.add(out)
         yield out
 
@@ -188,6 +189,7 @@ class Balance:
 
     WARM_UP = 20
     RELIEF = 10
+    LEARN, GOOD_OPENING = 8, 0.2
 
     def __init__(self, env: ComposeEnv) -> None:
         cfg = env.config
@@ -197,6 +199,7 @@ class Balance:
         self.patience = cfg.balance_patience
         self.shape_cap = cfg.max_per_shape  # tasks per plan shape (near-duplicates)
         self.shapes: Counter[str] = Counter()  # the run's tasks per plan shape
+        self.plans: Counter[tuple[str, ...]] = Counter()  # ... per tool sequence
         self.max_shape_cap = max(cfg.max_per_shape, cfg.max_shape_repeats)
         self.misses = 0  # candidates since the last task (or since the last relief)
         self.lifted = False
@@ -212,11 +215,32 @@ class Balance:
         self.drawn: Counter[str] = Counter()
         self.done: Counter[str] = Counter()
         self.last_workflow = ""
+        # (workflow, opening tool) -> [walks, walks that did the workflow's core work]
+        self.openings: dict[tuple[str, str], list[int]] = {}
         # Per floor (``ComposeConfig.floors``): tasks of each workflow that carry it.
         self.floors = cfg.floors
         self.floor_odds = cfg.floor_odds
         self.carried: dict[str, Counter[str]] = {name: Counter() for name, _ in cfg.floors}
         self.tasks_of: Counter[str] = Counter()
+
+    def opened(self, walker: Walker) -> None:
+        """Count the walk's opening for its workflow, and whether it got to the work."""
+        if walker.motif is None or not walker.steps:
+            return
+        seen = self.openings.setdefault((walker.motif.name, walker.steps[0].tool.qualified), [0, 0])
+        seen[0] += 1
+        seen[1] += walker._did_core_work()
+
+    def opening_odds(self, workflow: str, tool: str) -> float:
+        """How likely a walk for ``workflow`` is to try opening on ``tool``: walks that open
+        where they never get to the work are dropped as ``no_workflow`` (half of all
+        candidates; some openings never lead to it, such as an offboarding opened on a
+        database's backups), so after ``LEARN`` walks an opening is tried in proportion to
+        how often it led to the work, up to always at ``GOOD_OPENING``."""
+        seen = self.openings.get((workflow, tool))
+        if seen is None or seen[0] < self.LEARN:
+            return 1.0
+        return min(1.0, (seen[1] + 0.5) / (seen[0] * self.GOOD_OPENING))
 
     def drew(self, workflow: str) -> None:
         self.drawn[workflow] += 1
@@ -277,6 +301,11 @@ class Balance:
         """Whether the run has as many tasks of this plan shape as it takes."""
         return self.shapes[shape] >= self.shape_cap
 
+    def has_plan(self, tools: tuple[str, ...]) -> bool:
+        """Whether the run has as many tasks calling these tools in this order as a plan
+        shape takes (what a walk's plan would most likely be a near-duplicate of)."""
+        return self.plans[tools] >= self.shape_cap
+
     def add(self, task: Task) -> None:
         self.misses = 0
         self.total += 1
@@ -301,11 +330,11 @@ class Balance:
 
 def shard_size(n: int, shards: int) -> int:
     """How many tasks each of ``shards`` shards composes for a merged set of ``n``: merging
-    drops cross-shard near-duplicates (13-16% of what 2 shards make for 1,000 tasks); one
+    drops cross-shard near-duplicates (17% of what 2 shards make for 1,000 tasks); one
     shard has none to drop."""
     if shards <= 1:
         return n
-    return math.ceil(n / shards * 1.2) + 2
+    return math.ceil(n / shards * 1.25) + 2
 
 
 def merge_tasks(
@@ -360,6 +389,8 @@ def candidate(
     if balance is not None:
         walker.avoid, walker.avoid_domains = balance.avoid, balance.avoid_domains
         walker.workflow_odds = balance.workflow_odds()
+        walker.taken = balance.has_plan
+        walker.opening_odds = balance.opening_odds
     try:
         walker.walk()
     except Reject as exc:
@@ -367,6 +398,7 @@ def candidate(
     finally:
         if balance is not None:
             balance.drew(walker.motif.name if walker.motif is not None else "")
+            balance.opened(walker)
     cache = cache or DumpCache()
 
     # The initial state: the seeded base plus everything the walk injected.
@@ -403,7 +435,7 @@ def candidate(
         return NONE_REQUIRED  # before the costly checks
     if len(steps) < env.config.min_steps:
         return "too_short"
-    if _single_identity(env, steps):
+    if single_identity(env, steps):
         return SINGLE_IDENTITY
     if walker.motif is not None and not _fits_the_subject(env, steps, walker.motif.name):
         return WRONG_SUBJECT
@@ -774,30 +806,6 @@ def _rules_matter(steps: Sequence[Step], answers: Sequence[Fact]) -> bool:
         if not read - chosen.shared:
             return False
     return True
-
-
-def _single_identity(env: ComposeEnv, steps: Sequence[Step]) -> bool:
-    """Whether one person fills every person argument of the plan across two or more
-    roles (the customer is also the assignee and the host): different roles are
-    different people, so such a plan is not a coherent piece of work."""
-    roles: set[str] = set()
-    people: set[str] = set()
-    subject = ""  # the first person the plan names: whom the request is about
-    for step in steps:
-        for name, value in step.args.items():
-            p = step.tool.param(name)
-            key = (p.key or p.item_key) if p else None
-            if key not in PERSON_KEYS:
-                continue
-            role = role_of(name) or singular(str(step.tool.collection or step.tool.name))
-            for v in value if isinstance(value, list) else [value]:
-                who = env.identity(str(key), v)
-                subject = subject or who
-                if role == "recipient" and who == subject:
-                    continue  # a reply to the customer who asked is no second role of theirs
-                roles.add(role)
-                people.add(who)
-    return len(roles) >= 2 and len(people) == 1
 
 
 def _future_ids(

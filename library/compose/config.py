@@ -78,7 +78,7 @@ class ComposeConfig:
     # Selection rules a person would state and answers with a purpose (ninth session) left
     # threshold at 24.4% with 1.8 (the only floor then under its share: answer 33.2%, hard
     # 26.5%); 2.4 gives 25.0%, 3.0 gives 26.0% (answer 33%, hard 26%).
-    floors: tuple[tuple[str, float], ...] = (("threshold", 0.30), ("answer", 0.28), ("hard", 0.22))
+    floors: tuple[tuple[str, float], ...] = (("threshold", 0.34), ("answer", 0.28), ("hard", 0.22))
     floor_odds: float = 3.0
 
     def hard(self) -> ComposeConfig:

@@ -264,11 +264,15 @@ class Lookups(Binding):
             # on: in a service with many ways in, most of them find something else.
             if at_work and i % 4 == 1:
                 tool = self.rng.choice(at_work)
+                if self._hopeless_opening(tool):
+                    continue
                 if self._attempt_start(tool) is not None:
                     return True
                 continue
             pick = home if home and i % 4 != 3 else services
             tool = self.rng.choice(by_service[self.rng.choice(pick)])
+            if self._hopeless_opening(tool):
+                continue
             step = self._attempt_start(tool)
             if step is not None:
                 return True
@@ -277,6 +281,13 @@ class Lookups(Binding):
     def start_services(self) -> frozenset[str] | None:
         """Services a walk should open in (None: any)."""
         return None
+
+    def _hopeless_opening(self, tool: ToolInfo) -> bool:
+        """Whether to pass over an opening that seldom led this run's walks for the same
+        workflow to its work (``Balance.opening_odds``)."""
+        if self.opening_odds is None or self.motif is None:
+            return False
+        return self.rng.random() >= self.opening_odds(self.motif.name, tool.qualified)
 
     def mail_request(self) -> tuple[str, str, str] | None:
         """(subject, body, reason) of the e-mail the request arrives in, or None."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS
@@ -79,6 +79,8 @@ WRITE_MOVES = frozenset({"explore_create", "act", "local_create", "delete"})
 # A walk that ends in few services takes up to this many more steps toward this many
 # services (``Walker._widen``).
 WIDEN_TRIES, WIDE = 2, 3
+# A walk whose plan the run already has takes up to this many more steps (``Walker._vary``).
+VARY_TRIES = 3
 # A long walk that added this many steps in a row without one it keeps may only write next
 # (lookups that lead nowhere are pruned, and walking on costs more than it finds); a tool
 # that failed this often in a walk is not tried again in it (98% of retries failed).
@@ -94,6 +96,30 @@ WANDER_STEPS, WANDER_KEPT = 10, 0.4
 def wandered(steps: int, kept: int) -> bool:
     """Whether a long walk of ``steps`` steps, ``kept`` of them kept, has wandered off."""
     return steps >= WANDER_STEPS and kept < WANDER_KEPT * steps
+
+
+def single_identity(env: ComposeEnv, steps: Sequence[Step]) -> bool:
+    """Whether one person fills every person argument of the plan across two or more
+    roles (the customer is also the assignee and the host): different roles are
+    different people, so such a plan is not a coherent piece of work."""
+    roles: set[str] = set()
+    people: set[str] = set()
+    subject = ""  # the first person the plan names: whom the request is about
+    for step in steps:
+        for name, value in step.args.items():
+            p = step.tool.param(name)
+            key = (p.key or p.item_key) if p else None
+            if key not in PERSON_KEYS:
+                continue
+            role = role_of(name) or singular(str(step.tool.collection or step.tool.name))
+            for v in value if isinstance(value, list) else [value]:
+                who = env.identity(str(key), v)
+                subject = subject or who
+                if role == "recipient" and who == subject:
+                    continue  # a reply to the customer who asked is no second role of theirs
+                roles.add(role)
+                people.add(who)
+    return len(roles) >= 2 and len(people) == 1
 
 
 def _move_class(tool: ToolInfo, new_service: bool) -> str:
@@ -116,6 +142,8 @@ class Walker(Lookups, Writes):
         self.want_colleague = False
         self._by_mail: bool | None = None  # whether this request arrived by e-mail
         self.workflow_odds: dict[str, float] | None = None  # see ``Balance.workflow_odds``
+        # Whether the run has as many tasks of a plan (its tools in order) as it takes.
+        self.taken: Callable[[tuple[str, ...]], bool] | None = None
         self.misses_of: Counter[str] = Counter()  # failed attempts per tool
         self._scores: dict[str, float] = {}
         self._scored = 0
@@ -200,6 +228,7 @@ class Walker(Lookups, Writes):
         if hard:
             self._back_to_one_matter()
         self._widen()
+        self._vary()
         if self.motif is not None:
             self._act_on_selections()
         self._nothing_left_behind()
@@ -302,6 +331,28 @@ class Walker(Lookups, Writes):
             if len(self.steps) >= longest:
                 return
             if self._next(len(self.services) + 1, len(self.steps) + 2) is None:
+                return
+
+    def _vary(self) -> None:
+        """A plan the run already has (the same tools in the same order) is a near-duplicate,
+        dropped after all the work of its walk (a fifth of a run's CPU went to such walks):
+        its last write, unless that is the workflow's own work, gives way to another."""
+        if self.taken is None:
+            return
+        for _ in range(VARY_TRIES):
+            plan = tuple(self.steps[i].tool.qualified for i in purposeful(self.steps, ()))
+            if not self.taken(plan):
+                return
+            last = max((i for i, s in enumerate(self.steps) if s.write), default=0)
+            dropped = self.steps[last].tool
+            mark = next((m for m in self.marks if m.steps == last), None)
+            if mark is None or self.core_work(dropped):
+                return
+            self.rewind(mark)
+            self.misses_of[dropped.qualified] = MAX_MISSES  # not the same write again
+            if self._next(0, len(self.steps) + 2, writes_only=True) is None:
+                del self.misses_of[dropped.qualified]  # the plan as it was: still a task
+                self._attempt(dropped)
                 return
 
     def _for_this_person(self, motif: Motif) -> bool:
@@ -620,19 +671,8 @@ class Walker(Lookups, Writes):
         return group is None or service_domain(service) in group
 
     def _one_person(self) -> bool:
-        """Whether one person fills every person argument so far, in two or more roles."""
-        roles: set[str] = set()
-        people: set[str] = set()
-        for step in self.steps:
-            for name, value in step.args.items():
-                p = step.tool.param(name)
-                key = (p.key or p.item_key) if p else None
-                if key not in PERSON_KEYS:
-                    continue
-                roles.add(role_of(name) or str(step.tool.collection))
-                for v in value if isinstance(value, list) else [value]:
-                    people.add(self.env.identity(str(key), v))
-        return len(roles) >= 2 and len(people) == 1
+        """Whether the plan so far, as it will be kept, is ``single_identity``."""
+        return single_identity(self.env, [self.steps[i] for i in purposeful(self.steps, ())])
 
     def may_act_on(self, service: str, collection: str) -> bool:
         if (service, collection) in self.env.catalogs:

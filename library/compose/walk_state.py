@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,6 +206,8 @@ class WalkState:
         # Services at their share cap in this run: the walk adds none of them (balance).
         self.avoid: frozenset[str] = frozenset()
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
+        # How likely the walk is to try opening on a tool, for its workflow (``Balance``).
+        self.opening_odds: Callable[[str, str], float] | None = None
         self.subject_cache: tuple[Step, set[str]] | None = None  # who the request is about
         self.fact_index: tuple[list[Fact], dict[Any, list[Fact]], dict[Any, list[Fact]]] | None
         self.fact_index = None  # ``Binding._fact_index``
