@@ -248,17 +248,20 @@ def shop() -> Library:
 @pytest.mark.skipif(not (RETAIL.is_file() and GMAIL.is_file()), reason="specs not present")
 def test_a_customer_s_only_order_is_reached_through_their_record(shop: Library) -> None:
     """tau2 retail has no lookup of orders: a user's record lists their order ids
-    (inferred from "including their orders"), so an agent that found the user by e-mail
-    fetches the one order listed there, reading its id at ``order_ids[0]``, and can then
-    cancel it."""
+    (inferred from "including their orders"), so an agent that found the user's id by
+    e-mail and then read the user's details fetches the one order listed there, reading
+    its id at ``order_ids[0]`` of the details, and can then cancel it."""
     env = make_env(shop.classes, shop.nodes, config=ComposeConfig())
     assert env.owned_lists[("retail", "users")] == {"order_ids": "orders"}
     opener = env.catalog.tools["retail__find_user_id_by_email"]
+    details = env.catalog.tools["retail__get_user_details"]
     fetch = env.catalog.tools["retail__get_order_details"]
     fetched = 0
     for _, walker in _opened(env, opener, 16):
         user = walker.steps[0].entity
-        assert user is not None
+        assert user is not None and "order_ids" not in user.record  # its id alone
+        assert walker._attempt(fetch) is None  # no order is known before the details
+        assert walker._attempt(details) is not None and "order_ids" in user.record
         step = walker._attempt(fetch)
         if len(user.record["order_ids"]) != 1:
             assert step is None  # which of several orders is meant: nothing says
@@ -266,6 +269,7 @@ def test_a_customer_s_only_order_is_reached_through_their_record(shop: Library) 
         assert step is not None
         fetched += 1
         assert step.args["order_id"] == user.record["order_ids"][0]
+        assert step.binds["order_id"]["step"] == 1  # read off the details, not the id
         assert step.binds["order_id"]["path"].endswith("order_ids[0]")
         assert step.text["via"] == "the order listed on the user"
     assert fetched >= 3
@@ -429,8 +433,9 @@ def test_a_small_library_repeats_plan_shapes_rather_than_starve() -> None:
 
 def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Library) -> None:
     """A refund that arrives by e-mail opens on the customer's own message asking for it
-    ("Ordered by mistake"), finds them by its sender, cancels with the reason they gave,
-    and replies to the sender (a reply is not a second copy of their message)."""
+    ("Ordered by mistake"), finds their user id by its sender, reads their details, cancels
+    with the reason they gave, and replies to the sender (a reply is not a second copy of
+    their message)."""
     from library.compose import compose_tasks
     from library.compose.topics import request_texts
 
@@ -451,6 +456,12 @@ def test_a_request_by_mail_is_the_customer_s_message_and_gets_a_reply(shop: Libr
         assert "listed on" not in task.instruction, task.instruction
         lookup = task.gold_plan[1]
         assert lookup["binds"]["email"]["path"].endswith("sender"), task.instruction
+        # the sender's user id, then their details: what they ordered is read off those
+        assert task.gold_plan[2]["tool"] == "retail__get_user_details", task.gold_plan
+        off_lookup = [
+            b for s in task.gold_plan[2:] for b in s["binds"].values() if b.get("step") == 1
+        ]
+        assert off_lookup and {b["path"] for b in off_lookup} == {"user_id"}, task.gold_plan
         # it came in from a customer, not "a refund to do with the message ... is on my plate"
         assert "customer" in task.instruction.split(".")[0] or "by e-mail" in task.instruction
         for step in task.gold_plan:

@@ -17,6 +17,7 @@ from library.compiler.ids import told_id
 from library.compose.service_names import human_service_name
 from library.graph.keys import field_key
 from library.graph.nodes import ToolNode, name_addressed, name_words, schema_fields, tool_verb
+from library.ingest.infer_output import says_id_alone
 from library.ingest.stated_values import kept_for
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
@@ -148,6 +149,9 @@ class ToolInfo:
     # The record field ``own`` is matched against: its id, or its name where the tool
     # finds the record by name (``scale_deployment(name)``; ``graph.nodes.name_addressed``).
     own_field: str = "id"
+    # A read answering the found record's id alone (``find_user_id_by_email``): what else
+    # the record holds is known once a fetch by that id reads it.
+    id_only: bool = False
 
     @property
     def qualified(self) -> str:
@@ -377,6 +381,7 @@ class Catalog:
             words = name_words(td.name)
             verb = next((w for w in words if w in DELETING | _UPDATING), verb)
         kind: str | None
+        id_only = False
         if not td.write:
             # A read that returns one record found by values, not by its id (a customer by
             # name and date of birth), is a lookup as a list search is.
@@ -384,6 +389,10 @@ class Catalog:
                 p.required and not (p.key or "").startswith("id:") for p in params
             )
             kind = LOOKUP if many or (own is None and by_values) else (FETCH if own else None)
+            declared = ref_collection(self._resources.get(qualified(cls.name, td.name)), colls)
+            if kind is None and declared and _untyped(td.output_schema) and own is None:
+                id_only = says_id_alone(td.name, td.description or "")
+                kind, out_coll = (LOOKUP, declared) if id_only else (kind, out_coll)
         elif own is None:
             kind = CREATE if out_coll is not None and not many else None
         elif verb in DELETING:
@@ -403,4 +412,5 @@ class Catalog:
             own=own,
             many=many,
             own_field=own_field,
+            id_only=id_only,
         )

@@ -42,7 +42,7 @@ from library.compose.coherence import (
 from library.compose.context import Entity, Fact, field_words, ties
 from library.compose.env import naming_fields, strings_in
 from library.compose.inject import clone, fresh_key, new_id, shifted
-from library.compose.plan import QUERY_PARAMS, Bound, Step, show, user_knowable
+from library.compose.plan import QUERY_PARAMS, Bound, Step, id_alone, show, user_knowable
 from library.compose.realism import (
     LARGEST,
     LATEST,
@@ -596,7 +596,13 @@ class Lookups(Binding):
         sources: list[Fact],
     ) -> Step:
         coll = info.name
-        envelope = self._call(tool, args)
+        try:
+            envelope = self._call(tool, args)
+        except Reject as exc:
+            # a read answering an id alone says "not found" where a search lists nothing
+            if not tool.id_only or exc.reason != "call_failed:not_found":
+                raise
+            envelope = {"data": None}
         found = found_records(envelope["data"], tool.many, info.id_key)
         if not found:
             if any(f.entity.created for f in sources):
@@ -1730,11 +1736,15 @@ class Lookups(Binding):
         self._inject(tool.service, info.name, copy)
 
     def _fetch(self, tool: ToolInfo) -> Step | None:
-        """Follow a reference: get the record another record's id field points at."""
+        """Follow a reference: get the record another record's id field points at, or the
+        record a read found by its id alone (``id_alone``: a user's id, then their details)."""
         p = tool.param(str(tool.own))
         coll = tool.collection
         info = self._coll(tool.service, coll)
-        if p is None or info is None or self._has_entity(tool.service, coll):
+        if p is None or info is None:
+            return None
+        held = [e for e in self.entities if e.service == tool.service and e.collection == coll]
+        if held and not (len(held) == 1 and id_alone(held[0].record) and not held[0].deleted):
             return None
         refs = [
             f
@@ -1746,6 +1756,8 @@ class Lookups(Binding):
             and (f.key or "").startswith("id:")
             and ref_collection(str(f.key).split(":", 1)[1], [coll]) == coll
         ]
+        if held:  # the id the lookup answered
+            refs = [f for f in self.facts if f.entity is held[0] and f.field == "id"]
         if not refs:
             return None
         fact = self.rng.choice(refs)
@@ -1753,28 +1765,34 @@ class Lookups(Binding):
         record = as_record(envelope["data"], info.id_key)
         if record is None or record.get("id") != fact.value:
             raise Reject("fetch_mismatch")
-        entity = Entity(
-            tool.service,
-            str(coll),
-            fact.value,
-            record,
-            len(self.steps),
-            "",
-            self._label(tool.service, str(coll), created=False),
-        )
-        self._add_entity(entity)
-        entity.link(fact.entity)
+        bind, via = Bound.of(fact).bind, fact.phrase()  # as found, before a refresh
+        if held:
+            # the record found by its id is read in full: later steps bind from this one
+            entity = held[0]
+            self._refresh(entity, record, len(self.steps), "")
+        else:
+            entity = Entity(
+                tool.service,
+                str(coll),
+                fact.value,
+                record,
+                len(self.steps),
+                "",
+                self._label(tool.service, str(coll), created=False),
+            )
+            self._add_entity(entity)
+            entity.link(fact.entity)
         text = {
             "kind": FETCH,
             "service": title(tool.service),
             "noun": info.noun,
-            "via": fact.phrase(),
+            "via": via,
             "label": entity.label,
         }
         return Step(
             tool,
             {p.name: fact.value},
-            {p.name: Bound.of(fact).bind},
+            {p.name: bind},
             text,
             [],
             envelope,

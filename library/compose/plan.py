@@ -20,6 +20,12 @@ def user_knowable(key: str | None) -> bool:
     return key is not None and (key in USER_KEYS or key.startswith("key:"))
 
 
+def id_alone(record: dict[str, Any]) -> bool:
+    """Whether a found record is known by its id alone (a read answering the id only, as
+    ``find_user_id_by_email`` does): what else it holds is read by fetching it."""
+    return set(record) == {"id"}
+
+
 def show(value: Any) -> str:
     """How a literal reads in the instruction."""
     if isinstance(value, str):

@@ -46,7 +46,7 @@ from library.compose.motifs import (
     refuses,
     staff_work,
 )
-from library.compose.plan import Step
+from library.compose.plan import Step, id_alone
 from library.compose.prune import purposeful
 from library.compose.roles import PERSON_KEYS, hands_over, role_of
 from library.compose.task import HARD_SERVICES, HARD_STEPS
@@ -639,7 +639,10 @@ class Walker(Lookups, Writes):
                 step = self._attempt(self.catalog.tools[name])
                 if step is not None:
                     return step
-            self.core_misses += 1
+            # A lookup that found a record's id alone (``ToolInfo.id_only``: a user's id by
+            # their e-mail) reaches the work through the fetch of that record: the step
+            # after it is on the way, not a miss.
+            self.core_misses += 0 if self.steps and self.steps[-1].tool.id_only else 1
             if self.core_misses > self.cfg.max_core_misses:
                 # Steps after steps that could not get to the work are wasted: a walk
                 # this far from its workflow is dropped now, not at its end.
@@ -750,15 +753,18 @@ class Walker(Lookups, Writes):
                 scores[succ] = w
         return scores
 
-    @staticmethod
     def _plausible(
-        tool: ToolInfo, move: str, live: set[tuple[str, Any]], held: set[tuple[str, Any]]
+        self, tool: ToolInfo, move: str, live: set[tuple[str, Any]], held: set[tuple[str, Any]]
     ) -> bool:
         """A cheap pre-check: acting needs a record of the tool's collection in hand, and
-        a collection is looked up once."""
+        a collection is looked up once (and fetched once more where that found its id
+        alone, ``id_alone``)."""
         key = (tool.service, tool.collection)
         if move in ("act", "delete"):
             return key in live
+        if tool.kind == FETCH and key in held:
+            found = [e for e in self.entities if (e.service, e.collection) == key]
+            return len(found) == 1 and id_alone(found[0].record)
         if tool.kind in (LOOKUP, FETCH):
             return key not in held
         return True

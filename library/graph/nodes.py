@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from library.graph.keys import field_key, leaf
+from library.ingest.infer_output import answers_id
 from library.ingest.naming import singular
 from library.runtime.semantic import REF_KEY, SEMANTIC_KEY
 from library.runtime.service import Service
@@ -111,7 +112,9 @@ def nodes_from_specs(
             fields["input"].append(FieldRef(named[0], f"id:{named[1]}", True))
         declared = spec.output_schema and "output_inferred" not in spec.vendor  # else: built
         if not declared and cls is not None and spec.name in cls.tools:
-            fields["output"] = keyed_fields(cls.tools[spec.name].output_schema)
+            # (where the built tool answers an untyped object, what was inferred stands)
+            built = keyed_fields(cls.tools[spec.name].output_schema)
+            fields["output"] = built or (fields["output"] if answers_id(spec) else [])
         if cls is not None and spec.name in cls.tools:
             fields["output"] += record_ids(
                 cls, cls.tools[spec.name].output_schema, {f.path for f in fields["output"]}

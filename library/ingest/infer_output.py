@@ -481,6 +481,42 @@ def inferred_output(spec: ToolSpec, shape: RecordShape) -> dict[str, Any]:
     return out
 
 
+def answers_id(spec: ToolSpec) -> bool:
+    """Whether a read gives back a record's id alone (``says_id_alone``), looked up by other
+    values than that id (a read by id answers the record)."""
+    reads = spec.verb in (Verb.READ, Verb.SEARCH)
+    if not reads or spec.resource is None or own_id(spec, spec.resource) is not None:
+        return False
+    return says_id_alone(spec.name, spec.description or "")
+
+
+def says_id_alone(name: str, description: str) -> bool:
+    """Whether a tool's name (``get_user_id``, ``find_user_id_by_email``) or description
+    ("Find user id by email") says it gives back an id and nothing else."""
+    words = list(tokens(name))
+    after = words[words.index("id") + 1 :] if "id" in words else None
+    return (after is not None and after[:1] in ([], ["by"])) or bool(
+        _GIVES_ID.match(description.strip())
+    )
+
+
+# "Find user id by email", "Returns the id of the user": a description that says so.
+_GIVES_ID = re.compile(
+    r"^(?:find|get|look up|retrieve|return)s?\s+(?:the\s+)?(?:\w+\s+)?(?:id|ID)\b(?!\s+and)"
+)
+
+
+def _id_output(spec: ToolSpec, shape: RecordShape) -> dict[str, Any]:
+    """``{<id key>: id}``: what a tool answering a record's id alone gives back."""
+    keys = ", ".join(spec.input_schema.get("required") or ()) or "its inputs"
+    return {
+        "type": "object",
+        "properties": {shape.id_key: dict(shape.id_schema)},
+        "required": [shape.id_key],
+        INFERRED_KEY: f"the id of a record of {shape.resource}, found by {keys}",
+    }
+
+
 def _computes(spec: ToolSpec) -> bool:
     marked = spec.vendor.get(STATELESS_KEY)
     return isinstance(marked, dict) and marked.get("kind") == "computation"
@@ -524,6 +560,7 @@ def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
         if id(spec) not in wanted:
             out.append(spec)
             continue
+        verb = spec.verb
         if _computes(spec):
             schema = _computed_output(spec.vendor[STATELESS_KEY])
         elif spec.resource is None or not shapes[spec.service][spec.resource].properties:
@@ -533,11 +570,14 @@ def infer_outputs(specs: list[ToolSpec]) -> list[ToolSpec]:
             # ``get_bills_for_customer(customer_id)``: what it lists is not the customer
             out.append(spec)
             continue
+        elif answers_id(spec):
+            # a read of the id alone, whatever its verb word ("find"): not a search's records
+            schema = _id_output(spec, shapes[spec.service][spec.resource])
+            verb = Verb.READ
         else:
             schema = inferred_output(spec, shapes[spec.service][spec.resource])
         fields = infer_fields(spec.input_schema, schema, spec.resource)
         vendor = {**spec.vendor, VENDOR_KEY: schema[INFERRED_KEY]}
-        out.append(
-            spec.model_copy(update={"output_schema": schema, "fields": fields, "vendor": vendor})
-        )
+        update = {"output_schema": schema, "fields": fields, "vendor": vendor, "verb": verb}
+        out.append(spec.model_copy(update=update))
     return out
