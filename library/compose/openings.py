@@ -36,7 +36,8 @@ WORK: dict[str, str] = {
     "incident": "an incident",
     "domain setup": "a DNS change",
     "access": "a credential change",
-    "file sharing": "some file sharing",
+    # moves, uploads and archiving too: "file sharing" promised a share the plan may not make
+    "file sharing": "a file request",
     "follow-up": "a follow-up",
 }
 
