@@ -203,8 +203,9 @@ TOPIC_TEXTS: dict[str, _T] = {
             "Just following up on our conversation; let me know how you'd like to proceed.",
             "Thanks for your message; we're looking into it and will come back to you soon.",
         ),
-        # whoever writes the note: it says where the case stands, not who chased it
-        "body:comment": ("Waiting on their reply.", "Customer contacted; waiting to hear back."),
+        # whoever writes the note: it says where the case stands, not who chased it, nor
+        # that a customer did (a colleague's own task has none: "Review the Q3 budget")
+        "body:comment": ("Waiting on their reply.", "Checked in; waiting to hear back."),
         "task_title": ("Follow up", "Check back next week"),
         "meeting_topic": ("Follow-up call", "Check-in"),
     },
@@ -251,13 +252,13 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "file sharing": {
         "ticket_subject": ("Access to the shared files", "File sharing request"),
-        "email_subject": ("Your files are ready", "Your file request is done"),
+        "email_subject": ("Files shared with you", "Your files are ready"),
         "body:message": (
-            "Your files are in place; you should be able to open them now.",
-            "The documents are where you asked; let me know if anything is missing.",
+            "I've shared the files with you; you should have access now.",
+            "The documents are in the shared folder; let me know if anything is missing.",
         ),
-        "body:comment": ("Filed where it belongs.", "Latest version uploaded."),
-        "task_title": ("Check the files are in place", "Tidy up the folder"),
+        "body:comment": ("Shared with the team.", "Latest version uploaded."),
+        "task_title": ("Check the shared files", "Tidy up the shared folder"),
         "meeting_topic": ("Document review",),
     },
 }
@@ -339,9 +340,9 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Credentials updated", "Access change made"),
         "body:message": ("The credentials are updated; please check your services still connect.",),
     },
-    "file sharing": {  # a move or an upload as well as a share: the words claim none
-        "email_subject": ("Your files are ready", "File request done"),
-        "body:message": ("The files are in place; please check you can open them.",),
+    "file sharing": {
+        "email_subject": ("Files shared", "File access updated"),
+        "body:message": ("The files are shared; please check you can open them.",),
     },
 }
 
@@ -363,7 +364,7 @@ def _report_texts(topic: str) -> _T:
 REPORTED: dict[str, str] = {
     "fulfilment": "delivery problem", "hiring": "hiring step", "procurement": "purchase",
     "travel": "travel booking", "expenses": "expense claim", "billing": "billing matter",
-    "domain setup": "DNS change", "access": "credential change", "file sharing": "file request",
+    "domain setup": "DNS change", "access": "credential change",
 }  # fmt: skip
 
 

@@ -1707,6 +1707,13 @@ _TOKEN_SHAPES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
     (frozenset({"format", "extension", "ext"}), ("pdf", "csv", "json", "png", "txt")),
     (frozenset({"unit", "units"}), ("each", "hours", "GB")),
 )  # fmt: skip
+# How pressing something is (a task's ``priority``, an incident's ``severity``) where the spec
+# lists no values: a word of that scale, never a slug of some system (``shipping-digest``);
+# checked before the shapes above, as ``priority_level`` is a priority, not a plan tier.
+_URGENCY_SHAPES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
+    (frozenset({"priority", "urgency", "importance"}), ("low", "normal", "high", "urgent")),
+    (frozenset({"severity"}), ("low", "medium", "high", "critical")),
+)  # fmt: skip
 _ROLES = ("view", "edit", "admin", "viewer", "editor", "operator", "namespace-admin")
 _HEX_WORDS = frozenset({"token", "secret", "etag", "hash", "checksum", "digest", "signature",
                         "nonce", "fingerprint"})  # fmt: skip
@@ -1716,10 +1723,14 @@ _VERSION_WORDS = frozenset({"version", "revision"})
 
 def token(field: str, rng: random.Random) -> str:
     """A short identifier-like value for ``field`` of no known meaning (its words in
-    snake_case): a type word for a ``type``, hex for a ``token``, a path for a ``path``, a
-    version for a ``version``, else a slug (``billing-sync``)."""
+    snake_case): a scale word for a ``priority``, a type word for a ``type``, hex for a
+    ``token``, a path for a ``path``, a version for a ``version``, else a slug
+    (``billing-sync``)."""
     words = _tokens(field) or ["name"]
     last = words[-1]
+    for names, values in _URGENCY_SHAPES:
+        if last in names or (last in ("level", "class") and words[-2:-1] and words[-2] in names):
+            return rng.choice(values)
     for names, values in _TOKEN_SHAPES:
         if last in names:
             return rng.choice(values)
