@@ -355,8 +355,8 @@ def _person_mod(label: str, role: str, who: str, v: int) -> tuple[int, str]:
 
 def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[int, str]:
     """(rank, words) for one value of a new record or an action: ``title`` -> ``titled
-    "X"``, ``start time`` -> ``starting "..."``, ``notes`` -> ``noting the order number``,
-    a number of a plural field -> ``with 3 seats``, any other -> ``with the cost center
+    "X"``, ``start time`` -> ``starting "..."``, ``notes`` -> ``with the order number as
+    its notes``, a number of a plural field -> ``with 3 seats``, any other -> ``with the cost center
     "CC-1"`` or ``with the order number as its description``."""
     low = label.lower()
     if low in _TITLES and literal:
@@ -365,7 +365,9 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
     if low in _NOTES:
         if literal:
             return 5, (f"with the note {p}", f"with {p} in its notes")[v % 2]
-        return 5, (f"noting {p}", f"with {p} in its notes")[v % 2]
+        # the notes are that value, nothing else: the rubric checks them as it ("noting the
+        # username" read as leave for "Username: dbell", which the check refuses)
+        return 5, (f"with {p} as its notes", f"with nothing but {p} in its notes")[v % 2]
     if low in _LEVELS:
         p = plain_value(low, p)
         if low in _GRADES and re.fullmatch(r"[A-Za-z]+", p):

@@ -252,13 +252,13 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "file sharing": {
         "ticket_subject": ("Access to the shared files", "File sharing request"),
-        "email_subject": ("Files shared with you", "Your files are ready"),
+        "email_subject": ("Your files are ready", "Your file request is done"),
         "body:message": (
-            "I've shared the files with you; you should have access now.",
-            "The documents are in the shared folder; let me know if anything is missing.",
+            "Your files are in place; you should be able to open them now.",
+            "The documents are where you asked; let me know if anything is missing.",
         ),
-        "body:comment": ("Shared with the team.", "Latest version uploaded."),
-        "task_title": ("Check the shared files", "Tidy up the shared folder"),
+        "body:comment": ("Filed where it belongs.", "Latest version uploaded."),
+        "task_title": ("Check the files are in place", "Tidy up the folder"),
         "meeting_topic": ("Document review",),
     },
 }
@@ -340,9 +340,9 @@ INTERNAL_TEXTS: dict[str, _T] = {
         "email_subject": ("Credentials updated", "Access change made"),
         "body:message": ("The credentials are updated; please check your services still connect.",),
     },
-    "file sharing": {
-        "email_subject": ("Files shared", "File access updated"),
-        "body:message": ("The files are shared; please check you can open them.",),
+    "file sharing": {  # a move or an upload as well as a share: the words claim none
+        "email_subject": ("Your files are ready", "File request done"),
+        "body:message": ("The files are in place; please check you can open them.",),
     },
 }
 
@@ -364,7 +364,7 @@ def _report_texts(topic: str) -> _T:
 REPORTED: dict[str, str] = {
     "fulfilment": "delivery problem", "hiring": "hiring step", "procurement": "purchase",
     "travel": "travel booking", "expenses": "expense claim", "billing": "billing matter",
-    "domain setup": "DNS change", "access": "credential change",
+    "domain setup": "DNS change", "access": "credential change", "file sharing": "file request",
 }  # fmt: skip
 
 
