@@ -374,9 +374,10 @@ def test_shards_merge_without_duplicates(reference) -> None:
             most[shape] = max(most[shape], k)
     merged_shapes = Counter(t.shape() for t in merged)
     assert all(k <= most[shape] for shape, k in merged_shapes.items()), merged_shapes
-    # (20 of the 23 shapes the two shards found: without the answers that asked a name the
-    # request states, these four services give fewer shapes than the 28 they gave)
-    assert len(merged_shapes) >= 20
+    # (19 of 30: without the answers that asked a name the request states, and with the
+    # openings that lead to the work drawn more, these four services give fewer shapes
+    # than the 28 they gave)
+    assert len(merged_shapes) >= 18
 
 
 def test_rejections_are_counted_with_reasons() -> None:
