@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from library.compose import ComposeConfig, ComposeEnv, compose_tasks, make_env
+from library.compose import compose_tasks
 from library.compose.catalog import title
 from library.compose.openings import CLAIMS, JOB, opening
-from library.compose.spec_library import spec_library
+from tests.spec_envs import spec_env
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 RETAIL = SPECS / "functions" / "tau2" / "retail.json"
@@ -24,13 +24,6 @@ POWERDNS = SPECS / "openapi" / "powerdns.local.json"
 ANN = 'Ann Lee ("ann.lee@example.com")'
 # How an opening says a customer reached us.
 CLAIMED = re.compile(r"e-mailed|wrote in|called|support chat", re.I)
-
-
-def _env(*paths: Path) -> ComposeEnv:
-    """The composition environment over these specs (skipped where one is missing)."""
-    _present(*paths)
-    library = spec_library(list(paths))
-    return make_env(library.classes, library.nodes, config=ComposeConfig())
 
 
 def _present(*paths: Path) -> None:
@@ -69,7 +62,7 @@ def test_a_benchmark_s_system_is_named_by_what_it_is() -> None:
 
 
 def test_the_world_shows_a_mail_its_sender_sent_not_one_sent_to_them() -> None:
-    env = _env(RETAIL, GMAIL)
+    env = spec_env(RETAIL, GMAIL)
     _, base = env.world(0)
     states = list(base.states.values())
     message = next(iter(base.states["gmail_mcp"].messages.values()))
@@ -84,7 +77,7 @@ def test_the_world_shows_a_mail_its_sender_sent_not_one_sent_to_them() -> None:
 
 @pytest.fixture(scope="module")
 def shop_tasks() -> list:
-    env = _env(RETAIL, GMAIL, TICKETS)
+    env = spec_env(RETAIL, GMAIL, TICKETS)
     return compose_tasks([], 24, env=env, seed=0, max_candidates=1500).tasks
 
 
@@ -111,7 +104,7 @@ def test_a_customer_opening_says_they_e_mailed_only_with_their_mail_in_the_inbox
 def test_a_report_of_the_work_names_every_record_it_made() -> None:
     """A DNS change that made a zone and a TSIG key reports both ("Created the domain
     api.example.com and the TSIG key backup-agent."), not only the key made last."""
-    env = _env(POWERDNS, GMAIL)
+    env = spec_env(POWERDNS, GMAIL)
     tasks = compose_tasks([], 16, env=env, seed=0, max_candidates=800).tasks
     checked = 0
     for task in tasks:
@@ -144,7 +137,7 @@ def test_a_product_published_twice_is_worked_through_one_copy() -> None:
     through the first copy only, so one shop's refunds do not get twice the share of a
     run (twice the service cap, twice the plan shapes)."""
     twin = SPECS / "functions" / "tau_bench" / "retail.json"
-    env = _env(RETAIL, twin, GMAIL, TICKETS)
+    env = spec_env(RETAIL, twin, GMAIL, TICKETS)
     assert env.copies == {"tau_bench_retail"}, env.twins
     assert not any(t.service in env.copies for t in env.starts)
     for motif, _ in env.workflows:
@@ -159,7 +152,7 @@ def test_a_report_on_a_record_the_request_named_says_what_was_done_to_it() -> No
     not only "search-service": the request named the deployment, so the mail can say
     what was done with it."""
     kubectl = SPECS / "mcp" / "docker" / "kubectl-mcp-server.json"
-    env = _env(kubectl, GMAIL)
+    env = spec_env(kubectl, GMAIL)
     tasks = compose_tasks([], 6, env=env, seed=0, max_candidates=600).tasks
     checked = 0
     for task in tasks:

@@ -9,13 +9,10 @@ import contextlib
 import random
 from pathlib import Path
 
-import pytest
-
-from library.compose import ComposeConfig, make_env
 from library.compose import walk as walk_module
 from library.compose.motifs import BY_NAME
-from library.compose.spec_library import spec_library
 from library.ingest.semantics import infer_field
+from tests.spec_envs import spec_env
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 SCIM = SPECS / "openapi" / "citrixonline.com__scim.json"
@@ -36,15 +33,8 @@ def test_a_person_s_display_name_is_their_name_and_a_group_s_is_not() -> None:
     assert infer_field("displayName", node, "groups")[0] is None
 
 
-def _scim_env():  # type: ignore[no-untyped-def]
-    if not SCIM.is_file():
-        pytest.skip("specs not present")
-    library = spec_library([SCIM])
-    return make_env(library.classes, library.nodes, config=ComposeConfig())
-
-
 def test_a_seeded_directory_user_is_one_person() -> None:
-    env = _scim_env()
+    env = spec_env(SCIM)
     world, _ = env.world(0)
     users = list(world.services["citrixonline_com_scim"].state.users.values())
     assert users
@@ -57,7 +47,7 @@ def test_a_seeded_directory_user_is_one_person() -> None:
 
 def test_an_offboarding_on_the_directory_removes_the_leaver() -> None:
     """The leaver is the person the opening finds: their own user is the one deleted."""
-    env = _scim_env()
+    env = spec_env(SCIM)
     motif = BY_NAME["offboarding"]
     deleted = 0
     for j in range(12):
@@ -76,11 +66,7 @@ VTEX = SPECS / "openapi" / "vtex.local__VTEX-Do-API.json"
 def test_a_person_object_s_name_is_the_name_of_its_e_mail() -> None:
     """A task's ``assignee: {email, id, name}`` is one colleague: "Tom McCoy" beside
     "tom.mccoy@...", not a record's name ("orders-backup")."""
-    if not VTEX.is_file():
-        pytest.skip("specs not present")
-    library = spec_library([VTEX])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
-    world, _ = env.world(0)
+    world, _ = spec_env(VTEX).world(0)
     tasks = list(world.services["vtex_local_vtex_do_api"].state.tasks.values())
     assignees = [t.model_dump(mode="json")["assignee"] for t in tasks]
     assert [a for a in assignees if a and a.get("email") and a.get("name")], assignees

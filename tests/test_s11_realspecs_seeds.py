@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from library.compose import ComposeConfig, make_env
-from library.compose.spec_library import spec_library
 from library.seed.vocab import AIRPORTS, meaning
+from tests.spec_envs import spec_env
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 TRAVEL = SPECS / "functions" / "bfcl_multi_turn" / "travel_booking.json"
@@ -21,11 +20,7 @@ def test_where_a_trip_leaves_from_is_an_airport(field: str) -> None:
 
 
 def test_seeded_flights_fly_between_airports() -> None:
-    if not TRAVEL.is_file():
-        pytest.skip("specs not present")
-    library = spec_library([TRAVEL])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
-    world, _ = env.world(0)
+    world, _ = spec_env(TRAVEL).world(0)
     codes = {code for code, _ in AIRPORTS}
     flights = list(world.services["travel_booking"].state.flights.values())
     assert flights

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from library.compose import ComposeConfig, make_env
-from library.compose.spec_library import spec_library
 from library.seed import vocab
+from tests.spec_envs import spec_env
 
 SPECS = Path(__file__).resolve().parents[2] / "shared" / "specs"
 VTEX = SPECS / "openapi" / "vtex.local__VTEX-Do-API.json"
@@ -36,11 +35,7 @@ def test_other_names_keep_their_slugs() -> None:
 
 
 def test_real_task_spec_seeds_priorities_not_slugs() -> None:
-    if not VTEX.is_file():
-        pytest.skip("specs not present")
-    library = spec_library([VTEX])
-    env = make_env(library.classes, library.nodes, config=ComposeConfig())
-    world, _ = env.world(0)
+    world, _ = spec_env(VTEX).world(0)
     tasks = world.services["vtex_local_vtex_do_api"].state.tasks.values()
     priorities = [t.model_dump(mode="json")["priority"] for t in tasks]
     assert priorities

@@ -138,7 +138,8 @@ class Writes(Binding):
             options = self._listed_targets(tool, finished)
         # After the plan made a booking, "check in the booking" reads as the new one: no
         # older record of a kind the plan made is acted on (a reviewer's failed task).
-        options = [e for e in options if e.created or not self._made_another(e)]
+        made = {(e.service, e.collection) for e in self.entities if e.created and not e.deleted}
+        options = [e for e in options if e.created or (e.service, e.collection) not in made]
         options = [e for e in options if not self._another_matter([e], tool)]
         if self.motif is not None and self.motif.name in STAFF_WORKFLOWS:
             # Someone joining or leaving: their own person records change, not those of
@@ -154,16 +155,6 @@ class Writes(Binding):
                 )
             ]
         return self.rng.choice(options) if options else None
-
-    def _made_another(self, entity: Entity) -> bool:
-        """Whether the plan created another record of ``entity``'s kind."""
-        return any(
-            e.created
-            and not e.deleted
-            and e is not entity
-            and (e.service, e.collection) == (entity.service, entity.collection)
-            for e in self.entities
-        )
 
     # -- one matter per request (``matters``) ----------------------------------------------
     def _another_matter(self, records: Sequence[Entity], tool: ToolInfo) -> bool:
