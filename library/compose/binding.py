@@ -1094,7 +1094,8 @@ class Binding(WalkState):
                 # Another house on the street: the pool's people live at its addresses, and
                 # a parcel sent on to someone else's home is no new address of theirs.
                 homes = {other.street for other in self.env.pool.people}
-                for number in range(401, 500, 7):
+                # (numbers drawn, not counted up: a run's every new address at "401")
+                for number in self.rng.sample(range(2, 500), 24):
                     if (moved := re.sub(r"\d+", str(number), value, count=1)) not in homes:
                         value = moved
                         break

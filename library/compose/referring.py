@@ -535,6 +535,8 @@ class Writer:
         for i, step in enumerate(plan):
             t = step["text"]
             if t.get("kind") in ("lookup", "fetch") and t.get("label"):
+                if t.get("kind") == "fetch" and t.get("via") == f"the {t['label']}":
+                    continue  # the details of a record in hand: the same record, named as found
                 self.records[str(t["label"])] = Record(
                     str(t["label"]), i, t, step.get("select"), str(t["service"])
                 )
