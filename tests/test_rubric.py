@@ -17,6 +17,7 @@ from library.rubric import (
     Criterion,
     FieldUpdated,
     OnlyRequestedChanges,
+    OtherServicesUnchanged,
     RecordCreated,
     RecordDeleted,
     RecordUnchanged,
@@ -147,6 +148,7 @@ ALL = [
     AnswerContains(40.0, label="the total of the ticket"),
     OnlyRequestedChanges("helpdesk", added={"notes": 1}),
     AnswerOmits(["Late"], label="subject of the ticket"),
+    OtherServicesUnchanged(["files", "chat"]),
 ]
 
 

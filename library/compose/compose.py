@@ -53,7 +53,7 @@ from library.compose.walk_state import Reject
 from library.graph import ToolNode, nodes_from_service
 from library.graph.nodes import is_verified
 from library.rubric import dump_criteria
-from library.rubric.criteria import answer_omits, only_requested_changes
+from library.rubric.criteria import OtherServicesUnchanged, answer_omits, only_requested_changes
 from library.rubric.values import normalize, says, timestamp
 from library.runtime import Service, Snapshot, World
 from library.runtime.service import State
@@ -577,6 +577,9 @@ def candidate(
     held = [*walker.entities, *(d for d, _ in walker.decoys)]
     if any(isinstance(e.id, str) and e.id in instruction for e in held):
         return ID_LEAKED  # (numbered ids such as ticket 13 are checked by their binds)
+    distractors = _distractor_services(env, services, rng)
+    if distractors:
+        criteria.append(OtherServicesUnchanged(distractors))  # a gateway agent reaches them
     rubric = dump_criteria(criteria)
     house_rules = [
         {k: v for k, v in r.items() if k != "step"} | {"step": steps.index(r["step"])}
@@ -588,7 +591,7 @@ def candidate(
         task_id=tid,
         seed=world_seed,
         services=services,
-        distractor_services=_distractor_services(env, services, rng),
+        distractor_services=distractors,
         domain=domain,
         capabilities=capabilities,
         difficulty="",

@@ -5,7 +5,9 @@ in gateway mode, its distractor services seeded from the shared pool with the ta
 composition did). ``tools()`` are the OpenAI schemas the agent sees: every tool of the task's
 services (direct) or the four meta-tools over every mounted service (gateway). ``call``
 returns the runtime's envelope. ``final_states()`` exports the task's services (what the
-rubric reads); ``state_hash()`` covers every mounted service.
+rubric reads) and any other mounted service the episode changed (a distractor's state is
+not part of the task, so its presence is the change ``other_services_unchanged`` catches);
+``state_hash()`` covers every mounted service.
 
 ``InProcessEnv`` runs trusted service classes (reference services, our compiler's output in
 tests and benches) in this process; its calls take microseconds, so the engine runs them
@@ -92,6 +94,7 @@ class InProcessEnv:
         self.world: World | None = None
         self.gateway: Gateway | None = None  # set in gateway mode: what the agent talks to
         self._services: list[str] = []
+        self._others: dict[str, State] = {}  # other mounted services' states at reset
 
     def reset(self, task: Task, mode: Mode) -> None:
         gateway = check_mode(mode) == "gateway"
@@ -103,6 +106,7 @@ class InProcessEnv:
             world.services[name].state = self._seeded(self.classes[name], task.seed)
         world.load_states(task.initial_state)
         self.world, self._services = world, list(task.services)
+        self._others = {n: world.services[n].state for n in names[len(task.services) :]}
         self.gateway = Gateway(world) if gateway else None
 
     def _seeded(self, cls: type[Service], seed: int) -> State:
@@ -142,7 +146,15 @@ class InProcessEnv:
 
     def final_states(self) -> dict[str, dict[str, Any]]:
         world = self._world()
-        return {n: world.services[n].state.model_dump(mode="json") for n in self._services}
+        out = {n: world.services[n].state.model_dump(mode="json") for n in self._services}
+        for name, start in self._others.items():
+            state = world.services[name].state
+            # (copy-on-write: an untouched service still holds its very state object)
+            if state is not start and (dumped := state.model_dump(mode="json")) != start.model_dump(
+                mode="json"
+            ):
+                out[name] = dumped
+        return out
 
     def state_hash(self) -> str:
         return self._world().state_hash()
@@ -372,6 +384,7 @@ class SandboxEnv:
         self._held: list[str] = []  # the modules this env's World lives in
         self._mode: Mode | None = None
         self._services: list[str] = []
+        self._others: dict[str, str] = {}  # other mounted services' state hashes at reset
         self._split_world: _SplitWorld | None = None
         self._gateway: Gateway | None = None
 
@@ -429,6 +442,9 @@ class SandboxEnv:
                         world.simulate(name, spec, self._simulator(box, name, spec))
         self._split_world, self._mode, self._services = world, mode, list(task.services)
         self._gateway = Gateway(world) if gateway else None  # type: ignore[arg-type]
+        others = [n for n in world.services if n not in task.services]
+        start = self._states() if others else {}
+        self._others = {n: states_hash({n: start[n]}) for n in others}
 
     def _simulator(
         self, box: Sandbox, service: str, spec: ToolSpec
@@ -473,7 +489,9 @@ class SandboxEnv:
 
     def final_states(self) -> dict[str, dict[str, Any]]:
         states = self._states()
-        return {n: states[n] for n in self._services}
+        out = {n: states[n] for n in self._services}
+        out |= {n: states[n] for n, h in self._others.items() if states_hash({n: states[n]}) != h}
+        return out
 
     def state_hash(self) -> str:
         """``World.state_hash`` of every mounted service, computed here from their states."""

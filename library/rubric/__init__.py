@@ -1,11 +1,11 @@
 """Rubric criteria: deterministic checks of a task's final state and answer.
 
 The kinds (``record_created``, ``field_updated``, ``record_deleted``, ``record_unchanged``,
-``collection_untouched``, ``only_requested_changes``, ``answer_contains``,
-``answer_omits``) round-trip through JSON with ``to_dict``/``from_dict``; ``evaluate``
-gives per-criterion results and ``completion`` whether all pass. ``only_requested_changes``
-and ``answer_omits`` also name builders that derive those criteria from a gold run and
-from answer rows.
+``collection_untouched``, ``only_requested_changes``, ``other_services_unchanged``,
+``answer_contains``, ``answer_omits``) round-trip through JSON with ``to_dict``/
+``from_dict``; ``evaluate`` gives per-criterion results and ``completion`` whether all
+pass. ``only_requested_changes`` and ``answer_omits`` also name builders that derive those
+criteria from a gold run and from answer rows.
 """
 
 from library.rubric.criteria import (
@@ -17,6 +17,7 @@ from library.rubric.criteria import (
     Criterion,
     FieldUpdated,
     OnlyRequestedChanges,
+    OtherServicesUnchanged,
     RecordCreated,
     RecordDeleted,
     RecordUnchanged,
@@ -39,6 +40,7 @@ __all__ = [
     "Criterion",
     "FieldUpdated",
     "OnlyRequestedChanges",
+    "OtherServicesUnchanged",
     "RecordCreated",
     "RecordDeleted",
     "RecordUnchanged",

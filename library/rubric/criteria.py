@@ -267,6 +267,34 @@ class CollectionUntouched(Criterion):
 
 @register
 @dataclasses.dataclass(frozen=True, slots=True)
+class OtherServicesUnchanged(Criterion):
+    """A guard over the services the agent can reach but the request does not involve (a
+    gateway episode mounts a dozen besides the task's): none of them changes. Their states
+    are not part of the task (they are seeded as composition seeded them), so an
+    environment exports such a service's final state only when the episode changed it
+    (``library.rollout.env``): its presence in the final states is the change."""
+
+    kind: ClassVar[str] = "other_services_unchanged"
+    services: list[str] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "services", sorted(str(s) for s in self.services))
+
+    def describe(self) -> str:
+        return (
+            "Nothing changes in the other services the agent can reach ("
+            + ", ".join(self.services)
+            + ")."
+        )
+
+    def check(self, initial: States, final: States, answer: str) -> bool:
+        return all(
+            s not in final or (s in initial and same(initial[s], final[s])) for s in self.services
+        )
+
+
+@register
+@dataclasses.dataclass(frozen=True, slots=True)
 class AnswerContains(Criterion):
     """The final reply states a value (numbers compared by value)."""
 
