@@ -1,8 +1,8 @@
 """Value comparison shared by every criterion: tolerant of representation, strict on meaning.
 
 States reach the judge as exported JSON, possibly written by another runtime version, and
-answers are free text; so comparisons normalize case, whitespace, timestamp spelling and
-number formatting, and nothing else.
+answers are free text; so comparisons normalize case, whitespace, timestamp spelling,
+number formatting and how a reply spells a date, and nothing else.
 """
 
 from __future__ import annotations
@@ -92,6 +92,49 @@ def _numbers(text: str) -> list[float]:
     return out
 
 
+_MONTHS = {
+    name: i
+    for i, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+# The ways a person writes a date in prose: "September 3, 2026", "3 Sep 2026",
+# "3rd of September 2026", and ISO "2026-09-03".
+_SPELLED_DATES = (
+    (re.compile(rf"(?<!\w){_MONTH}\s+{_DAY},?\s+(\d{{4}})(?!\d)"), (3, 1, 2)),
+    (re.compile(rf"(?<!\w){_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})(?!\d)"), (3, 2, 1)),
+    (re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)"), (1, 2, 3)),
+)
+
+
+def _is_date(text: str) -> bool:
+    return len(text) == 10 and _timestamp(text) == text
+
+
+def _dates(text: str) -> set[str]:
+    """The calendar dates a text states, however spelled, as ISO dates."""
+    out: set[str] = set()
+    lowered = text.casefold()
+    for pattern, (y, m, d) in _SPELLED_DATES:
+        for found in pattern.finditer(lowered):
+            month = found.group(m)
+            number = int(month) if month.isdigit() else _MONTHS[month]
+            try:
+                out.add(dt.date(int(found.group(y)), number, int(found.group(d))).isoformat())
+            except ValueError:
+                continue
+    return out
+
+
 def _flat(text: str) -> str:
     # "on_hold" and "on hold" are the same word to a reader.
     return " ".join(text.replace("_", " ").split()).casefold()
@@ -109,6 +152,8 @@ def mentions(answer: str, value: Any) -> bool:
     text = str(value).strip()
     if not text:
         return False
+    if _is_date(text):
+        return text in _dates(answer)  # a date however the reply spells it
     return _flat(text) in _flat(answer)
 
 
@@ -141,5 +186,7 @@ def says(answer: str, value: Any) -> bool:
     text = _flat(str(value).lower() if isinstance(value, bool) else str(value))
     if not text:
         return False
+    if _is_date(text):
+        return text in _dates(answer or "")
     pattern = r"(?<!\w)" + re.escape(text) + r"(?!\w)"
     return re.search(pattern, _flat(answer or "")) is not None
