@@ -43,6 +43,7 @@ from library.compose.task import (
     band,
     pick_split,
     plan_shape,
+    split_key,
     state_digest,
     task_id,
 )
@@ -603,7 +604,7 @@ def candidate(
         rubric=rubric,
         answer=answer_rows,
         gold_reply=answer_text,
-        split=pick_split(tid, cfg.split_weights),
+        split=pick_split(split_key(world_seed, _subject(steps), tid), cfg.split_weights),
         decoys=decoy_rows,
         house_rules=house_rules,
         mutation=report.to_dict(),
@@ -1098,6 +1099,15 @@ def _confusable(
             out.append(other)
             out_forms.append(other_form)
     return out[:8]
+
+
+def _subject(steps: Sequence[Step]) -> list[str] | None:
+    """The record the request is about: the one its first read finds."""
+    for s in steps:
+        e = s.entity
+        if e is not None and not s.write and not e.created:
+            return [e.service, e.collection, str(e.id)]
+    return None
 
 
 def _capabilities(

@@ -152,6 +152,14 @@ def state_digest(initial_state: dict[str, Any]) -> str:
     return _digest(initial_state, size=16)
 
 
+def split_key(seed: int, subject: Sequence[str] | None, tid: str) -> str:
+    """What decides a task's split: its world and the record the request is about, so that
+    near twins (the same person's offboarding asked twice, with the same records) never sit
+    on both sides of the line between training and evaluation; a task about no record
+    found first is split by its own id."""
+    return _digest([seed, list(subject)]) if subject else tid
+
+
 def pick_split(tid: str, weights: Sequence[tuple[str, float]]) -> str:
     """A split from the id alone: stable whatever else is composed in the same run."""
     total = sum(w for _, w in weights)
