@@ -82,7 +82,8 @@ def test_graph_links_ids_named_after_their_record(lib: Library) -> None:
 
 def test_a_listing_opens_by_a_stated_name(lib: Library) -> None:
     """Services with no lookup by a contact detail are opened by listing their records
-    and picking one by a value the user states, one no other listed record shares."""
+    and finding one by a value the user states, one no other listed record shares: a
+    lookup, not a selection rule (the other users listed are distractors)."""
     env = make_env(lib.classes, lib.nodes, config=ComposeConfig())
     starts = {t.qualified for t in env.starts}
     assert {"simplechecklist__list_projects", "mock__get_users"} <= starts
@@ -101,15 +102,15 @@ def test_a_listing_opens_by_a_stated_name(lib: Library) -> None:
         assert step.args == {}
         [(words, stated)] = step.text["by"]
         assert words == "name"  # what a user record is named by (not its id)
-        assert step.rule is not None and step.rule.value in stated
+        assert step.rule is None  # nothing to choose: no other user holds the name
         chosen = step.entity
         assert chosen is not None
         listed = step.envelope["data"]
-        same = [r for r in listed if r.get(step.rule.field) == step.rule.value]
+        same = [r for r in listed if f'"{r.get("name")}"' == stated]
         assert len(same) == 1 and same[0]["user_id"] == chosen.id
         assert chosen.id in world.services["mock"].state.users
-        # The other listed users are the rule's decoys; its id is read at ``user_id``.
-        assert len(walker.decoys) == len(listed) - 1
+        # The other listed users are distractors; its id is read at ``user_id``.
+        assert [why for _, why in walker.decoys] == ["distractor"] * (len(listed) - 1)
         fact = next(f for f in walker.facts if f.entity is chosen and f.field == "id")
         assert fact.path.endswith(".user_id")
     assert opened >= 6

@@ -49,6 +49,7 @@ from library.compose.realism import (
     MATCHING,
     Rule,
     apply_rule,
+    categories,
     matching_literal,
     picks_by,
     rule_options,
@@ -442,9 +443,11 @@ class Lookups(Binding):
         )
 
     def _open_listing(self, tool: ToolInfo, info: CollectionInfo, anchor: str) -> Step:
-        """Open on a service that lists records without filtering: list them and pick the
-        anchor by a value the user states ("the project whose name is ..."), one no other
-        listed record shares; the others are the rule's decoys."""
+        """Open on a service that lists records without filtering: list them and find the
+        anchor by a value the user states ("the project whose name is ..."). A plain lookup
+        where no other listed record holds that value (the others are only distractors);
+        a selection where records seeded to share it differ in what a rule picks by (two
+        tasks "Review the Q3 budget", the one due first)."""
         envelope = self._call(tool, {})
         found = found_records(envelope["data"], tool.many, info.id_key)
         if _paged(envelope["data"], found):
@@ -475,12 +478,34 @@ class Lookups(Binding):
             "nouns": info.nouns,
             "by": [[field_words(fname), show(value)]],
         }
-        rule = Rule(MATCHING, fname, value) if len(found) > 1 else None
-        if rule is not None:
-            for path, rec in found:
-                if rec is not record:
-                    self._remember_decoy(tool.service, info.name, rec, path, info)
-        return self._found_step(tool, {}, {}, text, [value], envelope, found, index, rule, [])
+        base = self._state_record(tool.service, info.name, anchor)
+        if (
+            base is not None
+            # (never a person's namesake: a second "Valerie Morales" is another identity)
+            and not is_person_resource(info.name)
+            and self.rng.random() < self.cfg.p_selection
+            and self.may_act_on(tool.service, info.name)
+            and self._shareable(tool.service, info, [fname])
+            and self._add_decoys(tool.service, info.name, base, info, [fname])
+        ):
+            envelope = self._call(tool, {})
+            found = found_records(envelope["data"], tool.many, info.id_key)
+            if _paged(envelope["data"], found):
+                raise Reject("lookup_paged")
+        named = [
+            (path, r) for path, r in found if str(r.get(fname, "")).casefold() == value.casefold()
+        ]
+        rule, literals = None, [value]
+        if len(named) > 1:
+            rule, pick = self._choose(tool.service, info, named, text)
+            index = next(i for i, (_, r) in enumerate(found) if r is named[pick][1])
+            if rule.kind == MATCHING:
+                literals.append(matching_literal(rule.field, rule.value))
+        for path, rec in found:
+            if all(rec is not r for _, r in named):
+                # listed beside it under other names: what the lookup must not return
+                self._remember_listed(tool.service, info, rec, path)
+        return self._found_step(tool, {}, {}, text, literals, envelope, found, index, rule, [])
 
     @staticmethod
     def _field_for(p: Param, info: CollectionInfo) -> str | None:
@@ -649,12 +674,7 @@ class Lookups(Binding):
         ):
             base = self._state_record(tool.service, coll, found[0][1]["id"])
             keep = self._filter_fields(tool, args, info)
-            if keep and any(self._identifying(tool.service, coll, f) for f in keep):
-                keep = None  # one shipment has a tracking number: no decoys share it
-                base = None
-            if keep and is_person_resource(str(coll)) and any(_own_contact(info, f) for f in keep):
-                # a copy of the person found by their own e-mail is a second identity (three
-                # "Valerie Morales" candidates): decoys are of what a person has, not of them
+            if keep and not self._shareable(tool.service, info, keep):
                 keep = None
                 base = None
             if base is not None and self._add_decoys(
@@ -669,40 +689,56 @@ class Lookups(Binding):
         rule = None
         index = 0
         if len(found) > 1:
-            records = [r for _, r in found]
-            options = rule_options(records, info)
-            if leavers:
-                # the leaver's live record is handed over; the rule says why the others stay
-                # theirs (the ticket whose status is "open": the others are closed)
-                options = [
-                    o
-                    for o in options
-                    if o.field in STATUS_FIELDS and not work_over(records[apply_rule(o, records)])
-                ]
-            # "the ticket due first" is the first of the open work: never a solved ticket
-            options = [
-                o
-                for o in options
-                if not _DUE.search(o.field) or not work_over(records[apply_rule(o, records)])
-            ]
-            # only a rule a person would state, in their words ("their next booking"): none
-            # by a size that is no reason to pick one ("the issue with the most points")
-            said = {o: rule_words(o, records, info, now) for o in options}
-            options = [o for o in options if said[o] is not None]
-            if not options:
-                raise Reject("ambiguous")
-            rule = self.rng.choice(options)
-            index = apply_rule(rule, records)
-            text["rule"] = rule_text(rule, info.noun, said[rule])
-            text["pick"] = list(said[rule] or ("", ""))
+            rule, index = self._choose(tool.service, info, found, text, bool(leavers))
             if rule.kind == MATCHING:
                 literals = [*literals, matching_literal(rule.field, rule.value)]
-            for path, rec in found:
-                if rec is not found[index][1]:
-                    self._remember_decoy(tool.service, coll, rec, path, info)
         return self._found_step(
             tool, args, binds, text, literals, envelope, found, index, rule, sources
         )
+
+    def _choose(
+        self,
+        service: str,
+        info: CollectionInfo,
+        found: list[tuple[str, dict[str, Any]]],
+        text: dict[str, Any],
+        leavers: bool = False,
+    ) -> tuple[Rule, int]:
+        """(the selection rule that picks one of ``found``, the index it picks), its words
+        put in ``text``; the others are remembered as its decoys. A real choice only: by
+        an order (due first, the largest) or a state or kind (the open one), never by a
+        value only one record holds because the request named it."""
+        records = [r for _, r in found]
+        options = rule_options(records, info)
+        if leavers:
+            # the leaver's live record is handed over; the rule says why the others stay
+            # theirs (the ticket whose status is "open": the others are closed)
+            options = [
+                o
+                for o in options
+                if o.field in STATUS_FIELDS and not work_over(records[apply_rule(o, records)])
+            ]
+        # "the ticket due first" is the first of the open work: never a solved ticket
+        options = [
+            o
+            for o in options
+            if not _DUE.search(o.field) or not work_over(records[apply_rule(o, records)])
+        ]
+        # only a rule a person would state, in their words ("their next booking"): none
+        # by a size that is no reason to pick one ("the issue with the most points")
+        now = self.base.clock.isoformat()
+        said = {o: rule_words(o, records, info, now) for o in options}
+        options = [o for o in options if said[o] is not None]
+        if not options:
+            raise Reject("ambiguous")
+        rule = self.rng.choice(options)
+        index = apply_rule(rule, records)
+        text["rule"] = rule_text(rule, info.noun, said[rule])
+        text["pick"] = list(said[rule] or ("", ""))
+        for path, rec in found:
+            if rec is not found[index][1]:
+                self._remember_decoy(service, info.name, rec, path, info)
+        return rule, index
 
     def _found_step(
         self,
@@ -961,6 +997,23 @@ class Lookups(Binding):
             raise Reject("lookup_too_vague") from None
         self._inject(service, info.name, record)
 
+    def _shareable(self, service: str, info: CollectionInfo, keep: list[str]) -> bool:
+        """Whether other records may be made to hold the values of fields ``keep`` (decoys
+        that match the same filter or share the stated name)."""
+        if any(self._identifying(service, info.name, f) for f in keep):
+            return False  # one shipment has a tracking number: no decoys share it
+        # a copy of the person found by their own e-mail is a second identity (three
+        # "Valerie Morales" candidates): decoys are of what a person has, not of them
+        return not (is_person_resource(info.name) and any(_own_contact(info, f) for f in keep))
+
+    def _remember_listed(
+        self, service: str, info: CollectionInfo, rec: dict[str, Any], path: str
+    ) -> None:
+        """A record a listing showed beside the one the request names: not a decoy of a
+        rule (nothing to choose: it holds another name), a record the work must leave be."""
+        entity = Entity(service, info.name, rec["id"], rec, len(self.steps), path, info.noun)
+        self.decoys.append((entity, "distractor"))
+
     def _remember_decoy(
         self, service: str, coll: str, rec: dict[str, Any], path: str, info: CollectionInfo
     ) -> None:
@@ -1038,26 +1091,28 @@ class Lookups(Binding):
                 made += 1
             return made > 0
         candidates = []
+        values_of: dict[str, tuple[Any, ...]] = {}  # the values a level or kind takes
         for name, meta in sorted(info.fields.items()):
             value = getattr(base, name, None)
             if name in ("id", "updated_at") or value is None or (meta.key or "").startswith("id"):
                 continue
             if keep and name in keep:
                 continue
-            if meta.enum and len(meta.enum) >= 2:
+            kinds = categories(name, meta, (getattr(r, name, None) for r in state.values()))
+            if len(kinds) >= 2:
                 candidates.append((name, MATCHING))
+                values_of[name] = kinds
             elif picks_by(name, meta, value) and shifted(value, self.rng, set()) is not None:
                 kind = LATEST if meta.key in ("date", "datetime") else LARGEST
                 candidates.append((name, kind))
         if not candidates:
             return False
         name, kind = self.rng.choice(candidates)
-        meta = info.fields[name]
         value = getattr(base, name)
         taken = {value}
         for _ in range(self.rng.randint(1, 2)):
             if kind == MATCHING:
-                others = [v for v in meta.enum if v not in taken and v is not None]
+                others = [v for v in values_of[name] if v not in taken and v is not None]
                 if not others:
                     break
                 new = self.rng.choice(others)

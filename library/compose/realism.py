@@ -8,7 +8,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,10 +73,36 @@ def rule_options(records: list[dict[str, Any]], info: CollectionInfo | None) -> 
         elif all(is_number(meta, v) for v in values) and distinct:
             if chosen_by(name, meta, values[0]) and not _mixed_money(meta, records):
                 options += [Rule(LARGEST, name), Rule(SMALLEST, name)]
-        elif meta is not None and meta.enum and all(isinstance(v, str) for v in values):
+        elif categories(name, meta, values) and all(isinstance(v, str) for v in values):
             counts = Counter(values)
             options += [Rule(MATCHING, name, v) for v in sorted(counts) if counts[v] == 1]
     return options
+
+
+# Fields that hold a level, a state or a kind by their name (a task's ``priority``), where
+# a spec lists no values: what a person picks one record of several by ("the urgent one").
+# (not ``state``: beside a city it is where someone lives)
+_CATEGORY_FIELDS = re.compile(
+    r"(^|_)(priority|severity|urgency|status|stage|phase|kind|type|category|tier|level)$"
+)
+
+
+def categories(name: str, meta: FieldMeta | None, values: Iterable[Any]) -> tuple[Any, ...]:
+    """The values of field ``name`` a rule may match on: its spec's enum, or where the spec
+    lists none and the name says it holds a level, state or kind, the words ``values``
+    (what records hold) take: a task's priority "low", "high", "urgent"; none for free
+    text or codes."""
+    if meta is not None and meta.enum:
+        return tuple(meta.enum)
+    if not _CATEGORY_FIELDS.search("_".join(name_words(name))):
+        return ()
+    if meta is not None and meta.key is not None:
+        return ()  # a value of known meaning (a url, an id), not a level
+    held = [v for v in values if v is not None]
+    if not held or not all(isinstance(v, str) and _WORDISH.fullmatch(v) for v in held):
+        return ()
+    distinct = tuple(sorted(set(held)))
+    return distinct if 2 <= len(distinct) <= 8 else ()
 
 
 # What a person picks one of several records by, for the work at hand: when it is due or
