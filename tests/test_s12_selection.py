@@ -2,8 +2,9 @@
 what it says, a rule a person states picks one (the task "File the expense report" that's
 due first, the urgent one). A record found by a name only it holds is a plain lookup: no
 "selection-rule" capability, no rule decoys (the other records listed beside it stay only
-as records the work must leave be). Real specs' untyped levels and kinds (a checklist
-task's ``priority``) are something to pick by, as a spec's enum is."""
+as records the work must leave be, where a step could change them). Real specs' untyped
+levels and kinds (a checklist task's ``priority``) are something to pick by, as a spec's
+enum is."""
 
 from __future__ import annotations
 
@@ -48,9 +49,14 @@ def test_a_record_found_by_the_name_the_request_states_is_no_selection() -> None
                 assert not _by_stated_value(step), (task.task_id, step["select"])
         selects = any("select" in s for s in task.gold_plan)
         assert ("selection-rule" in task.capabilities) == selects, task.task_id
+        # the servers listed beside it are kept only as records the work must leave be:
+        # where no step can change them, they are no part of the task
+        guarded = {c["id"] for c in task.rubric if c["kind"] == "record_unchanged"}
         for decoy in task.decoys:
             if decoy["why"] == "matched":
                 assert "select" in task.gold_plan[decoy["step"]], (task.task_id, decoy)
+            else:
+                assert decoy["id"] in guarded, (task.task_id, decoy)
     assert listed
 
 

@@ -451,7 +451,13 @@ def candidate(
     plan = [s.to_dict() for s in steps]
     literals = list(dict.fromkeys(t for s in steps for t in s.literals))
 
-    decoys = [(d, why) for d, why in walker.decoys if why != "matched" or d.step in new_index]
+    # A rule's decoys where its step stays; a distractor only where the plan writes its
+    # collection (a guarded record): one no step can change holds nothing to check.
+    decoys = [
+        (d, why)
+        for d, why in walker.decoys
+        if (d.step in new_index if why == "matched" else (d.service, d.collection) in written)
+    ]
     guarded = [d for d, _ in decoys if (d.service, d.collection) in written]
     guards = [
         {"scope": "others", "service": title(svc), "noun": noun}
