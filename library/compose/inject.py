@@ -20,13 +20,23 @@ class Injection:
     service: str
     collection: str
     record: Record
+    # A record made someone else's under an id of their own name: the id it had goes.
+    replaces: str | None = None
 
 
 def new_id(world: World, service: str, collection: str, like: str, rng: random.Random) -> str:
-    """An id in the style of ``like`` (same prefix and length) that is not taken."""
-    prefix, _, tail = like.rpartition("_")
-    width = max(6, len(tail))
+    """An id in the style of ``like`` (same prefix and length) that is not taken: a number
+    where it is one (tau's order '#W4316490' gives '#W' and seven digits), else hex."""
     taken = getattr(world.services[service].state, collection)
+    prefix, _, tail = like.rpartition("_")
+    number = re.search(r"\d{3,}$", like)
+    head = like[: number.start()] if number else ""
+    if number and (tail.isdigit() or len(re.sub(r"[^A-Za-z0-9]", "", head)) <= 2):
+        width = len(number.group())
+        while (rid := f"{head}{rng.randrange(10**width):0{width}d}") in taken:
+            pass
+        return rid
+    width = max(6, len(tail))
     while True:
         suffix = f"{rng.getrandbits(4 * width):0{width}x}"
         rid = f"{prefix}_{suffix}" if prefix else suffix
@@ -49,7 +59,10 @@ def clone(record: Record, rid: str, changes: dict[str, Any]) -> Record:
 def put(world: World, injection: Injection) -> None:
     svc = world.services[injection.service]
     state = svc.state.clone()
-    getattr(state, injection.collection)[injection.record.id] = injection.record
+    records = getattr(state, injection.collection)
+    if injection.replaces is not None and injection.replaces in records:
+        del records[injection.replaces]
+    records[injection.record.id] = injection.record
     svc.state = state
     world.invalidate(injection.service)
 

@@ -1777,18 +1777,38 @@ class Lookups(Binding):
             for n in sorted(info.fields):
                 if changes.get(n) == holder:
                     changes.update(self._person_ref(tool.service, info, base, n, holder))
+        # A person's record made someone else's where ids are handles of the holder's name
+        # ('matthew_oliver_823') takes a handle of the new holder's name, in place too.
+        handle = self._handle_of(records, base, value) if meta.key in PERSON_KEYS else None
         try:
             rid = (
                 base.id if free else new_id(self.world, tool.service, info.name, base.id, self.rng)
             )
-            copy = self._copy(tool.service, info, base, rid, changes)
+            copy = self._copy(tool.service, info, base, handle or rid, changes)
         except ValueError:
             raise Reject("lookup_empty") from None
-        if rid != base.id and _twins(copy, base):
+        if not free and _twins(copy, base):
             # a copy that differs from the record it came from in a field or two (one
             # customer account under two managers) is a second of one thing, not another
             raise Reject("lookup_empty")
-        self._inject(tool.service, info.name, copy)
+        replaced = base.id if free and handle else None
+        self._inject(tool.service, info.name, copy, replaces=replaced)
+
+    def _handle_of(self, records: Mapping[str, Record], base: Record, value: str) -> str | None:
+        """A new id of ``value``'s person's own name where ``base``'s id is a handle of its
+        holder's (their first and last names, then digits, as tau's user ids); None where
+        it is not, or the person is unknown."""
+        found = re.fullmatch(r"([a-z]+)_([a-z]+)_(\d+)", str(base.id))
+        person = self.env.pool.person_by_email(value) if isinstance(value, str) else None
+        if found is None or person is None:
+            return None
+        dumped = base.model_dump()
+        nested = [v for d in dumped.values() if isinstance(d, dict) for v in d.values()]
+        held = {str(v).casefold() for v in [*dumped.values(), *nested] if isinstance(v, str)}
+        if not {found.group(1), found.group(2)} <= held:
+            return None  # words, not its holder's names
+        pattern = rf"[a-z]{{2,12}}_[a-z]{{2,12}}_\d{{{len(found.group(3))}}}"
+        return SeedPool.handle_id(person, self.rng, pattern, records)
 
     def _fetch(self, tool: ToolInfo) -> Step | None:
         """Follow a reference: get the record another record's id field points at, or the

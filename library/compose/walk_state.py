@@ -293,15 +293,17 @@ class WalkState:
             raise Reject(f"call_failed:{(envelope.get('error') or {}).get('code')}")
         return envelope
 
-    def _inject(self, service: str, collection: str, record: Record) -> None:
-        record = self._own_children(service, collection, record)
+    def _inject(
+        self, service: str, collection: str, record: Record, replaces: str | None = None
+    ) -> None:
+        record = self._own_children(service, collection, record, replaces)
         info = self._coll(service, collection)
         if info is not None:  # made someone's: of their department (their HR file, a job)
             state = self.world.services[service].state
             filed = filed_in_department(state, info, record, self.env.pool)
             record = record.model_copy(update=filed) if filed else record
         was = self._state_record(service, collection, record.id)
-        injection = Injection(service, collection, record)
+        injection = Injection(service, collection, record, replaces)
         put(self.world, injection)
         self.injections.append(injection)
         self._with_its_parent(service, collection, record)
@@ -349,7 +351,9 @@ class WalkState:
         """``service``'s state as seeded, before the walk put anything in it."""
         return self.base.states[service]
 
-    def _own_children(self, service: str, collection: str, record: Record) -> Record:
+    def _own_children(
+        self, service: str, collection: str, record: Record, replaces: str | None = None
+    ) -> Record:
         """A copy of a person's record (a customer a lookup must find, a decoy) lists the
         records it owns (``order_ids``): where another record already lists them, the copy
         gets copies of its own, so no order is two customers' (``ComposeEnv.owned_lists``)."""
@@ -357,15 +361,18 @@ class WalkState:
         if not lists:
             return record
         state = self.world.services[service].state
-        others = [r for rid, r in getattr(state, collection).items() if rid != record.id]
+        gone = {record.id, replaces}  # (a record re-keyed keeps what it listed)
+        others = [r for rid, r in getattr(state, collection).items() if rid not in gone]
         changes: dict[str, Any] = {}
         for field, target in sorted(lists.items()):
             ids = getattr(record, field, None) or []
             taken = {i for r in others for i in (getattr(r, field, None) or [])}
-            if not set(ids) & taken:
-                continue
             back = self.env._owner_field(service, target, collection)
             children = getattr(state, target)
+            if not set(ids) & taken:
+                if replaces is not None and back:
+                    self._renamed_owner(service, target, back, ids, replaces, record.id)
+                continue
             copies = []
             for cid in ids:
                 child = children.get(cid)
@@ -379,6 +386,20 @@ class WalkState:
                 copies.append(new)
             changes[field] = copies
         return record.model_copy(update=changes) if changes else record
+
+    def _renamed_owner(
+        self, service: str, target: str, back: str, ids: list[str], old: str, new: str
+    ) -> None:
+        """The records a re-keyed record lists name it by its new id (an order's user)."""
+        children = getattr(self.world.services[service].state, target)
+        for cid in ids:
+            child = children.get(cid)
+            if child is not None and getattr(child, back, None) == old:
+                put(
+                    self.world,
+                    injection := Injection(service, target, clone(child, cid, {back: new})),
+                )
+                self.injections.append(injection)
 
     def _state_record(self, service: str, collection: str, rid: str) -> Record | None:
         return getattr(self.world.services[service].state, collection).get(rid)
