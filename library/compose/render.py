@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from library.compose.context import be
+from library.compose.openings import fitted
 from library.compose.plan import literal_texts
 from library.compose.realism import matching_literal, plain_value, why_asked
 from library.compose.referring import write_centric
@@ -164,7 +165,9 @@ def render_instruction(
     request is for, e.g. from the plan's workflow motif); ``variant`` picks one of several
     phrasings of each part, so that no single template dominates. The request form
     (goal, changes, guards, answer); with ``steps``, or should the request form leave out
-    a stated value, the step form."""
+    a stated value, the step form. A goal drafted by ``openings.opening`` is first fitted
+    to what the plan does (``openings.Opening.fit``)."""
+    goal = fitted(goal, plan)
     if steps:  # (the review's view: every step in full, as its sentence says it)
         return _narrate(plan, guards, answers, goal, variant)
     text, unnamed = write_centric(plan, guards, answers, goal, variant)
