@@ -64,3 +64,12 @@ def test_new_delivery_addresses_are_different_houses() -> None:
             break
     assert len(numbers) >= 4
     assert len(set(numbers)) >= len(numbers) // 2, numbers
+
+
+def test_an_address_region_is_quoted_as_stated_and_a_status_is_said_plainly() -> None:
+    from library.compose.realism import plain_value
+
+    assert plain_value("state", '"Hesse"') == '"Hesse"'  # checked as written: say it so
+    assert plain_value("state", '"NY"') == '"NY"'
+    assert plain_value("state", '"active"') == "active"
+    assert plain_value("status", '"open"') == "open"

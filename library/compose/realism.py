@@ -224,6 +224,8 @@ def plain_value(label: str, phrase: str) -> str:
     m = _ONE_WORD.fullmatch(phrase)
     if m is None or not _PLAIN_FIELDS.search(label.lower()):
         return phrase
+    if label.lower().endswith("state") and m.group(1)[:1].isupper():
+        return phrase  # a region of an address ("Hesse", "NY"): a name, quoted as stated
     return m.group(1)
 
 
