@@ -187,6 +187,7 @@ class _Reviewer:
         self.refs: dict[tuple[str, str, str], RecordRef] = {}
         self.notes: list[str] = []
         self._memo: dict[tuple[int, str], RecordRef | None] = {}
+        self._id_fields: dict[tuple[str, str], str] = {}
         self.plan_fields = _plan_fields(task)
         # Who reads each step's output: (step, record prefix) -> [(reader step, arg, field path)]
         self.readers: dict[tuple[int, str], list[tuple[int, str, str]]] = {}
@@ -218,6 +219,33 @@ class _Reviewer:
                     return RecordRef(svc, coll, rid, dict(rec))
         return None
 
+    def id_field(self, service: str, coll: str) -> str:
+        """The name a record's own id has in ``coll``: ``id``, or the spec's own name for it
+        (``task_id``; the catalog's ``CollectionInfo.id_key``), read off the state -- the
+        field every record holds its key in -- since the review has no catalog."""
+        if (service, coll) not in self._id_fields:
+            rows = [(k, r) for k, r in self.collections(service).get(coll, {}).items()]
+            rows = [(k, r) for k, r in rows if isinstance(r, Mapping)]
+            names = [n for n in (rows[0][1] if rows else {}) if n != "id"]
+            self._id_fields[(service, coll)] = next(
+                (n for n in ["id", *names] if all(r.get(n) == k for k, r in rows)), "id"
+            )
+        return self._id_fields[(service, coll)]
+
+    def step_collections(self, k: int) -> set[str]:
+        """The collections step ``k`` reads: guessed from its tool, and its decoys'."""
+        colls = {self.guess_collection(self.plan[k])}
+        colls |= {str(r.get("collection", "")) for r in self.task.decoys if r.get("step") == k}
+        return colls - {""}
+
+    def passes_id(self, k: int, fpath: str) -> bool:
+        """Whether field ``fpath`` of step ``k``'s output is its record's own id (a record's
+        ``task_id`` is; its ``project_id`` names another record)."""
+        if fpath == "id":
+            return True
+        service = _service(self.plan[k]["tool"])
+        return any(self.id_field(service, c) == fpath for c in self.step_collections(k))
+
     def guess_collection(self, step: Mapping[str, Any]) -> str:
         service = _service(step["tool"])
         colls = self.collections(service)
@@ -236,7 +264,7 @@ class _Reviewer:
     def created_id(self, k: int) -> str:
         """The id later steps pass on for the record step ``k`` created."""
         for j, name, fpath in self.readers.get((k, ""), ()):
-            if fpath == "id":
+            if self.passes_id(k, fpath):
                 value = self.plan[j]["arguments"].get(name)
                 return value[0] if isinstance(value, list) and value else str(value)
         return ""
@@ -254,11 +282,13 @@ class _Reviewer:
         service = _service(step["tool"])
         # 1. a later step passes the record's id on
         for j, name, fpath in self.readers.get((k, prefix), ()):
-            if fpath == "id":
+            if self.passes_id(k, fpath):
                 value = self.plan[j]["arguments"].get(name)
                 value = value[0] if isinstance(value, list) and value else value
                 found = self.find_id(service, value)
-                if found is not None:
+                if found is not None and (
+                    fpath == "id" or found.collection in self.step_collections(k)
+                ):
                     return found
                 if step.get("kind") == "create":
                     return RecordRef(service, self.guess_collection(step), str(value), None, k)
@@ -271,7 +301,7 @@ class _Reviewer:
             for b in (step.get("binds") or {}).values():
                 if b.get("from") == "step" and isinstance(b.get("step"), int) and b["step"] < k:
                     src_prefix, fpath = _split_path(str(b.get("path", "")))
-                    if fpath == "id":
+                    if self.passes_id(b["step"], fpath):
                         found = self.step_record(b["step"], src_prefix)
                         if found is not None and found.service == service:
                             return found
@@ -324,7 +354,8 @@ class _Reviewer:
                 found = [pick(found, key=lambda r: normalize(r[fname]))]
         if len(found) == 1:
             rec = found[0]
-            return RecordRef(service, coll, str(rec.get("id", "")), dict(rec), inferred=True)
+            rid = str(rec.get(self.id_field(service, coll), ""))
+            return RecordRef(service, coll, rid, dict(rec), inferred=True)
         return None
 
     # provenance ---------------------------------------------------------------------------------
@@ -504,10 +535,12 @@ class _Reviewer:
         base = chosen.record if chosen is not None and chosen.record else {}
         every = [base, *records] if base else records
         names = list(dict.fromkeys(n for r in every for n in r))
+        # the ids head the columns, whatever the spec names them
+        skip = _SKIP_DIFF | {self.id_field(d.service, d.collection) for d, _ in decoys}
         differ = [
             n
             for n in names
-            if n not in _SKIP_DIFF
+            if n not in skip
             and len({orjson.dumps(normalize(r.get(n)), option=orjson.OPT_SORT_KEYS) for r in every})
             > 1
         ]
@@ -516,7 +549,7 @@ class _Reviewer:
         if not highlight and base:
             highlight = [n for n in differ if n not in ("created_at", "updated_at")]
         shown = list(dict.fromkeys([*highlight, *differ]))
-        same = len([n for n in names if n not in shown and n not in _SKIP_DIFF])
+        same = len([n for n in names if n not in shown and n not in skip])
         return DecoyView(highlight, shown, same, chosen, decoys)
 
     # the whole task -----------------------------------------------------------------------------
@@ -605,7 +638,8 @@ class _Reviewer:
         for key in sorted(self.roles):
             ref = self.refs[key]
             rec = ref.record or {}
-            items = [(k, v) for k, v in rec.items() if k != "id" and v not in (None, "", [], {})]
+            own = ("id", self.id_field(ref.service, ref.collection))
+            items = [(k, v) for k, v in rec.items() if k not in own and v not in (None, "", [], {})]
             # the fields the plan filters, copies, orders by or checks first
             items.sort(key=lambda kv: kv[0] not in self.plan_fields)
             summary = ", ".join(f"{k}={_short(v, 32)}" for k, v in items[:_FIELDS_WIDTH])
