@@ -886,6 +886,10 @@ def _names_a_record(name: str) -> bool:
     return name == "id" or name.endswith(("_id", "Id", "_ids"))
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _answerable(f: Fact, literals: Sequence[str]) -> bool:
     value = f.value
     if f.field in _ANSWER_SKIP or (f.key or "").startswith("id:") or isinstance(value, bool):
@@ -932,7 +936,12 @@ def _answer_facts(
 
     def unchanged(f: Fact) -> bool:
         fields = edited.get((f.entity.service, f.entity.collection, f.entity.id), set())
-        return not fields & ({f.field} | set(re.split(r"[.\[\]]", f.path)))
+        if fields & ({f.field} | set(re.split(r"[.\[\]]", f.path))):
+            return False
+        # A number of a record whose other numbers the plan changes may follow from them (a
+        # subscription's MRR from its seats, a reservation's total from its rooms): asked
+        # after the change, the value the record held is no answer.
+        return not (_is_count(f.value) and any(_is_count(f.entity.record.get(n)) for n in fields))
 
     motif = walker.motif.name if walker.motif is not None else None
     # what a lookup was called with is known already ("the message's sender" of the
