@@ -24,11 +24,13 @@ from library.compose.realism import (
     SMALLEST,
     Rule,
     answer_purpose,
+    answer_use,
     apply_rule,
     picks_by,
     rule_options,
     rule_text,
     rule_words,
+    wordings,
 )
 from library.compose.render import render_instruction, required_literals
 from library.compose.walk import Walker
@@ -203,26 +205,19 @@ def test_the_request_names_the_record_as_the_lookup_worded_its_rule(variant: int
 
 
 def test_a_value_is_asked_for_with_the_reason_it_is_wanted() -> None:
-    assert answer_purpose("requester_email", "email", "a@x.com", "escalation") == (
-        "so I can keep them posted"
-    )
-    assert answer_purpose("customer_email", "email", "a@x.com", "offboarding") == (
-        "so I can tell them who's taking over"
-    )
-    assert (
-        answer_purpose("requester_name", "person_name", "Ann Lee", None) == "so I know who it's for"
-    )
-    assert answer_purpose("assignee_email", "email", "a@x.com", None) == (
-        "so I know who to check in with"
-    )
-    assert answer_purpose("order_number", "key:order", "1042", "refund") == "so I can pass it on"
-    assert (
-        answer_purpose("total", "money", 12.5, "expenses") == "so I can check it against the budget"
-    )
-    assert answer_purpose("total", "money", 12.5, "refund") == "so I can confirm it with them"
-    assert (
-        answer_purpose("due_date", "date", "2026-08-01", "escalation") == "so I can plan around it"
-    )
+    cases = [
+        (("requester_email", "email", "a@x.com", "escalation"), "keep_posted"),
+        (("customer_email", "email", "a@x.com", "offboarding"), "handed_over"),
+        (("requester_name", "person_name", "Ann Lee", None), "whose"),
+        (("assignee_email", "email", "a@x.com", None), "in_charge"),
+        (("order_number", "key:order", "1042", "refund"), "reference"),
+        (("total", "money", 12.5, "expenses"), "budget"),
+        (("total", "money", 12.5, "refund"), "confirm"),
+        (("due_date", "date", "2026-08-01", "escalation"), "date_urgent"),
+    ]
+    for args, use in cases:
+        assert answer_use(*args) == use, args
+        assert answer_purpose(*args) in wordings(use, args[0]), args
 
 
 def test_a_value_no_one_needs_back_is_not_asked() -> None:

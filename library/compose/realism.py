@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -493,39 +494,150 @@ _IN_CHARGE = frozenset(
 )  # fmt: skip
 _BUDGETED = frozenset({"expenses", "travel", "procurement"})
 _FROM_PEOPLE = frozenset({"email", "person_name", "phone"})
+# Each use said several ways, as different people would say it: one line repeated across a
+# batch of requests reads as a template. The use follows the work: in an offboarding the
+# people a leaver's work was for hear who takes over and a date goes into the handover; in
+# an escalation someone is waiting and the date says how urgent it is.
+PURPOSES: dict[str, tuple[str, ...]] = {
+    "in_charge": (
+        "so I know who to check in with",
+        "so I know who to follow up with",
+        "so I know who's handling it",
+    ),
+    "in_charge_handover": (
+        "so I know who to check in with about the handover",
+        "so I know who to loop in on the handover",
+        "so I can check the handover with them",
+    ),
+    "handed_over": (  # whom a leaver's work was for learns who has it now
+        "so I can tell them who's taking over",
+        "so I can let them know who's handling it now",
+        "so I can let them know who they'll be dealing with from now on",
+    ),
+    "waiting": (  # who an escalated piece of work is for
+        "so I know who's waiting on it",
+        "so I know who it's for",
+        "so I know who we're doing this for",
+    ),
+    "whose": (
+        "so I know whose it is",
+        "so I can put a name to it",
+        "so I know who it belongs to",
+    ),
+    "keep_posted": (
+        "so I can keep them posted",
+        "so I can follow up with them",
+        "so I can update them myself",
+    ),
+    "reference": (
+        "so I can pass it on",
+        "so I have it for my notes",
+        "so I can quote it if anyone asks",
+        "so I can refer to it later",
+    ),
+    "date_handover": (
+        "so nothing slips in the handover",
+        "so I can flag it in the handover",
+        "so I can make sure the handover covers it",
+        "so the new owner knows what's coming up",
+    ),
+    "date_urgent": (
+        "so I know how much time we have",
+        "so I know how urgent it is",
+        "so I can set expectations",
+        "so I can plan around it",
+    ),
+    "date_renewal": (
+        "so I can time the renewal around it",
+        "so I know how long we have before the renewal",
+        "so I can plan the renewal outreach around it",
+    ),
+    "date": (
+        "so I can put it in my calendar",
+        "so I can plan around it",
+        "so I can block out time for it",
+    ),
+    "risk": (
+        "so I can judge how much the renewal is at risk",
+        "so I can gauge the risk to the renewal",
+    ),
+    "budget": (
+        "so I can check it against the budget",
+        "so I can log it against the budget",
+        "so I can see where it leaves the budget",
+    ),
+    "renewal": (
+        "so I have it for the renewal conversation",
+        "so I have the numbers ready for the renewal call",
+        "so I know what's at stake in the renewal",
+        "so I can prepare the renewal offer",
+    ),
+    "confirm": (
+        "so I can confirm it with them",
+        "so I can double-check it against my notes",
+        "so I can check it matches what they were told",
+    ),
+}
+# A date's own sense said outright: when a piece of work falls due, when a deal closes.
+_DUE_SAID = {"due": "so I know when it's due", "close": "so I know when it's set to close"}
 
 
-def answer_purpose(field: str, key: str | None, value: Any, motif: str | None) -> str | None:
-    """The reason a request gives for asking for ``field``'s value (``key``: its semantic
-    key), in work of ``motif``: "so I can keep them posted" for a ticket's requester, "so I
-    can pass it on" for an order number; None where no one would need it back."""
+def answer_use(field: str, key: str | None, value: Any, motif: str | None) -> str | None:
+    """What ``field``'s value (``key``: its semantic key) is wanted back for in work of
+    ``motif`` (a ``PURPOSES`` key): "keep_posted" for a ticket's requester's address,
+    "reference" for an order number; None where no one would need it back."""
     snake = "_".join(name_words(field))
     if key in _FROM_PEOPLE:
         # whom the work is for hears of it (the requester, the record's own customer);
         # whoever handles it is checked in with
-        role = field_role(snake)
-        if role in _IN_CHARGE:
-            return "so I know who to check in with"
-        if key == "person_name":
-            return "so I know who it's for"
+        if field_role(snake) in _IN_CHARGE:
+            return "in_charge_handover" if motif == "offboarding" else "in_charge"
         if motif == "offboarding":
-            return "so I can tell them who's taking over"  # the leaver's work changes hands
-        return "so I can keep them posted"
+            return "handed_over"  # the leaver's work changes hands
+        if key == "person_name":
+            return "waiting" if motif == "escalation" else "whose"
+        return "keep_posted"
     if key is not None and key.startswith("key:"):
-        return "so I can pass it on"
+        return "reference"
     if is_time(None, value):
-        return "so I can plan around it" if picks_by(field, None, value) else None
+        if not picks_by(field, None, value):
+            return None
+        if motif == "offboarding":
+            return "date_handover"
+        return {"escalation": "date_urgent", "renewal": "date_renewal"}.get(str(motif), "date")
     if not is_number(None, value):
         return None
     if snake == "health_score" and motif == "renewal":
-        return "so I can judge how much the renewal is at risk"
+        return "risk"
     if not (_HEADLINE_MONEY.fullmatch(snake) or _VALUE.fullmatch(snake)):
         return None  # a part of the amount (a subtotal, the shipping) or a size
     if motif in _BUDGETED:
-        return "so I can check it against the budget"
-    if motif == "renewal":
-        return "so I have it for the renewal conversation"
-    return "so I can confirm it with them"
+        return "budget"
+    return "renewal" if motif == "renewal" else "confirm"
+
+
+def wordings(use: str, field: str) -> tuple[str, ...]:
+    """The ways a request says the ``answer_use`` ``use`` of ``field``'s value: a date's
+    own sense among them where the field names it ("so I know when it's due")."""
+    said = PURPOSES[use]
+    if use in ("date_urgent", "date_renewal", "date"):
+        snake = "_".join(name_words(field))
+        said += tuple(s for w, s in _DUE_SAID.items() if re.search(rf"(^|_){w}(_|$)", snake))
+    return said
+
+
+def answer_purpose(field: str, key: str | None, value: Any, motif: str | None) -> str | None:
+    """The reason a request gives for asking for ``field``'s value: one of the ``wordings``
+    of its ``answer_use`` ("so I can keep them posted", "so I can follow up with them"),
+    picked by the field and the value asked, so one record reads the same way every time
+    but a batch of requests does not repeat one line; None where no one would need it
+    back."""
+    use = answer_use(field, key, value, motif)
+    if use is None:
+        return None
+    said = wordings(use, field)
+    pick = zlib.crc32(f"{'_'.join(name_words(field))}|{normalize(value)}|{motif}".encode())
+    return said[pick % len(said)]
 
 
 def why_asked(answers: Sequence[Mapping[str, Any]]) -> str:
