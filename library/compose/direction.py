@@ -16,7 +16,7 @@ from typing import Any
 
 from library.compiler.actions import STATUS_FIELDS
 from library.compose.coherence import FINAL
-from library.compose.motifs import CONTRADICTS
+from library.compose.motifs import CONTRADICTS, KIND_FIELDS, OTHER_KINDS
 from library.graph.nodes import name_words
 from library.ingest.naming import singular
 
@@ -197,6 +197,8 @@ def forward(
             out = [v for v in out if str(v).lower() not in WAITING]
     against = CONTRADICTS.get(workflow or "", frozenset())
     out = [v for v in out if not _against(v, against)]
+    if field.lower() in KIND_FIELDS:  # an escalation adds a risk CTA, not a renewal one
+        out = [v for v in out if str(v).lower() not in OTHER_KINDS.get(workflow or "", ())]
     if workflow in _MOVES_PEOPLE_ON:
         out = [v for v in out if str(v).lower() not in _NEGATIVE]
     # One of a pair that works only together (a DNSSEC key-signing key beside its zone-

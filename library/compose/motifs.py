@@ -6,12 +6,16 @@ write starts, and a finished plan is named by the motif its writes fit best.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from library.compose.coherence import CALLS_OFF
 from library.graph.nodes import name_words, tool_verb
 from library.seed.vocab import is_person_resource
+
+if TYPE_CHECKING:
+    from library.compose.context import Entity
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,8 @@ MOTIFS: tuple[Motif, ...] = (
     _m(
         "refund",
         "refund return credit void cancel reverse reimburse",
-        "order orders payment payments invoice invoices charge charges return returns refund",
+        "order orders payment payments invoice invoices charge charges return returns refund "
+        "refunds",
         "{subject} is owed a refund.",
         "{subject} asked for their money back; let's process it.",
         "{subject} needs a refund processed.",
@@ -213,8 +218,12 @@ PART = 1.5  # a step that belongs to it (its records, or telling someone)
 
 def motif_of(tool_name: str, collection: str | None) -> Motif | None:
     """The motif one write step starts, if it clearly belongs to one."""
-    scored = [(fits(m, tool_name, collection), i) for i, m in enumerate(MOTIFS)]
-    score, i = max(scored)
+    scored = [
+        (fits(m, tool_name, collection), i)
+        for i, m in enumerate(MOTIFS)
+        if part_of(m, tool_name, collection)  # (a payment cancelled starts no refund)
+    ]
+    score, i = max(scored, default=(0.0, 0))
     return MOTIFS[i] if score >= CORE else None
 
 
@@ -292,13 +301,23 @@ def claimed_by(collection: str) -> frozenset[str]:
     return _claimed("", collection)
 
 
+# Records whose making is a workflow's own work, whatever the verb's name: a refund made on
+# a payment gives money back as much as "refund the order" does.
+MADE_AS_WORK: dict[str, frozenset[str]] = {
+    "refund": frozenset({"refund", "refunds", "reversal", "reversals"}),
+}
+_MAKING = frozenset({"create", "add", "issue", "make"})
+
+
 def fits(motif: Motif, tool_name: str, collection: str | None) -> float:
     """How well one write step fits a motif: its verb and its collection."""
     tokens = _words(tool_name)
     verb = tool_verb(tool_name)
     nouns = _words(collection or "") | tokens
     score = 0.0
-    if verb in motif.verbs:
+    if verb in motif.verbs or (
+        verb in _MAKING and nouns & MADE_AS_WORK.get(motif.name, frozenset())
+    ):
         score += 1.0
     if nouns & motif.nouns and motif.name in _claimed(tool_name, collection):
         score += 1.5
@@ -334,13 +353,7 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         return False  # someone leaving is not added anywhere; a refund charges no one
     if verb in _EDITS and _words(str(collection or "")) & _NOT_EDITED.get(motif.name, frozenset()):
         return False  # a hiring step does not redefine the job or rewrite the candidate
-    if (
-        motif.name == "refund"
-        and verb in _ASKS | CALLS_OFF
-        and _words(str(collection or "")) & _BILLS
-    ):
-        # money goes back: no invoice or quote sent out for payment beside it; and a bill
-        # voided was never paid (``coherence.may_write``): nothing of it goes back
+    if motif.name == "refund" and _not_money_back(verb, _words(str(collection or ""))):
         return False
     if fits(motif, tool_name, collection) >= PART:
         return True
@@ -348,6 +361,16 @@ def part_of(motif: Motif, tool_name: str, collection: str | None) -> bool:
         fits(BY_NAME[a], tool_name, collection) >= CORE and joins(BY_NAME[a], tool_name, collection)
         for a in motif.allies
     )
+
+
+def _not_money_back(verb: str, nouns: set[str]) -> bool:
+    """Whether a write is no part of giving money back: a bill sent out asks for money;
+    and a bill voided, or a payment or charge cancelled, never had its money taken
+    (``coherence.may_write``): that is a void, not a refund, and nothing of it goes back
+    (a "refund" whose only money step cancels an authorisation tells a false story)."""
+    if verb in _ASKS and nouns & _BILLS:
+        return True
+    return verb in CALLS_OFF and bool(nouns & (_BILLS | _CHARGES))
 
 
 def refuses(motif: Motif, tool_name: str, collection: str | None) -> bool:
@@ -393,6 +416,8 @@ _REMARKS = frozenset({"comment", "comments"})
 # Sending out a bill asks for money (what a refund gives back).
 _ASKS = frozenset({"send", "issue", "finalize", "remind"})
 _BILLS = frozenset({"invoice", "invoices", "quote", "quotes", "bill", "bills"})
+# Money taken from someone: cancelled, it was only authorised (a void), never refunded.
+_CHARGES = frozenset({"payment", "payments", "charge", "charges"})
 
 
 def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
@@ -404,6 +429,57 @@ def _makes_what_it_undoes(motif: Motif, collection: str) -> bool:
     if motif.name == "refund":
         return bool(_words(collection) & _NEW_MONEY)
     return bool(_words(collection) & _NOT_MADE.get(motif.name, frozenset()))
+
+
+def gives_back_another(motif: Motif | None, about: Entity, target: Entity) -> bool:
+    """Whether a refund's step on ``target`` would give back money of another record than
+    the one the request is about (``about``: a payment, charge, invoice, order or return
+    it names, or the one its refund already gave back): "a refund for the payment INV-1"
+    refunds that payment or what is tied to it (its refund, the return of that order), not
+    some other order of its payer; the order refunded and the return received are one."""
+    if motif is None or motif.name != "refund" or about.created:
+        return False
+    if not _words(about.collection) & _GIVEN_BACK:
+        return False  # a request about a person: their order is the one to refund
+    return not _tied(about, target)
+
+
+# What a refund gives back money of (or for): a payment, a bill, an order, a return.
+_GIVEN_BACK = _NEW_MONEY | {"return", "returns", "rma", "rmas"}
+
+
+def _tied(one: Entity, other: Entity) -> bool:
+    """Whether two records are one matter's: the same, tied by how one was found from the
+    other, or one naming the other's id (a return's ``order_id``, found on its own)."""
+    if other is one or any(e is other for e in one.links):
+        return True
+    return any(
+        name.endswith("id") and value == b.id
+        for a, b in ((one, other), (other, one))
+        for name, value in a.record.items()
+        if name != "id"
+    )
+
+
+# Kinds of record (the value of its ``type``) that are other work than a workflow's, though
+# its nouns name them: an escalation raises a problem (a risk CTA, a renewal slipping), not
+# a customer success team's expansion or lifecycle call to action ("escalate the expansion
+# CTA" tells of a problem there is none of; "Quarterly business review due" is routine).
+OTHER_KINDS: dict[str, frozenset[str]] = {
+    "escalation": frozenset(
+        {"expansion", "upsell", "cross_sell", "lifecycle", "onboarding", "adoption", "advocacy"}
+    ),
+}
+KIND_FIELDS = ("type", "kind", "category")
+
+
+def other_kind(motif: Motif | None, record: Mapping[str, Any]) -> bool:
+    """Whether ``record`` is of a kind that is other work than ``motif``'s
+    (``OTHER_KINDS``): no step of the workflow acts on it."""
+    others = OTHER_KINDS.get(motif.name) if motif is not None else None
+    if not others:
+        return False
+    return any(str(record.get(f, "")).lower() in others for f in KIND_FIELDS)
 
 
 # Workflows that keep the records they work on going: an escalation raises a ticket's
@@ -501,8 +577,10 @@ def name_motif(writes: Iterable[tuple[str, str | None]]) -> str:
         if verbs & CONTRADICTS.get(motif.name, frozenset()):
             continue
         per = [fits(motif, tool, coll) for tool, coll in steps]
-        strong = sum(1 for p in per if p >= CORE)
-        fitting = sum(1 for tool, coll in steps if part_of(motif, tool, coll))
+        part = [part_of(motif, tool, coll) for tool, coll in steps]
+        # (a step it refuses is none of its work, however well its words fit)
+        strong = sum(1 for p, ok in zip(per, part, strict=True) if p >= CORE and ok)
+        fitting = sum(part)
         if strong == 0 or fitting * 2 < len(steps):
             continue
         score = sum(per) + strong

@@ -53,14 +53,14 @@ TOPIC_TEXTS: dict[str, _T] = {
     "escalation": {
         "body:call": (
             "About the escalated case; an update is promised today.",
-            "Case escalated to a senior engineer.",
+            "Case escalated; an update is due today.",
         ),
         "ticket_subject": ("Issue still not resolved", "Urgent: waiting too long for a fix"),
         # an issue an escalation files is the escalated case's fix, not a random feature
         "issue_summary": ("Fix for an escalated case", "Escalated: needs a fix this week"),
         "email_subject": ("Your case has been escalated", "Update on your support case"),
         "body:message": (
-            "We have escalated your case to a senior engineer and will update you shortly.",
+            "We have escalated your case and will update you shortly.",
             "Sorry for the wait: your case has been escalated and we are on it.",
         ),
         # neutral on whose case it is: a colleague's issue has no customer waiting
@@ -70,7 +70,7 @@ TOPIC_TEXTS: dict[str, _T] = {
     },
     "refund": {
         "body:call": ("About their refund request.", "Refund requested for their recent order."),
-        "ticket_subject": ("Refund request", "Money back for a cancelled order"),
+        "ticket_subject": ("Refund request", "Money back for my order"),
         "email_subject": ("Your refund is on its way", "About your refund"),
         "body:message": (
             "We have processed your refund; it should reach you within 5 business days.",
@@ -86,9 +86,9 @@ TOPIC_TEXTS: dict[str, _T] = {
         "email_subject": ("Your renewal", "Your plan renews soon"),
         "body:message": (
             "Your subscription is due to renew; the updated terms are ready for you.",
-            "Thanks for staying with us: your renewal is set up.",
+            "Thanks for staying with us: your renewal is in hand.",
         ),
-        "body:comment": ("Renewal terms agreed.", "Renewal prepared."),
+        "body:comment": ("Renewal in hand.", "Renewal prepared."),
         "task_title": ("Prepare the renewal", "Check the renewal terms"),
         "meeting_topic": ("Renewal review", "Contract renewal call"),
     },
@@ -137,7 +137,7 @@ TOPIC_TEXTS: dict[str, _T] = {
             "We've updated your order as you asked; we'll keep you posted on its delivery.",
             "Your order is changed as you asked; we'll keep you posted on its delivery.",
         ),
-        "body:comment": ("Order shipped.", "Stock reserved and the order dispatched."),
+        "body:comment": ("Order updated for delivery.", "Delivery in hand."),
         "task_title": ("Confirm the delivery", "Check the shipment"),
     },
     # neutral on the stage the step moves the candidate to (screen, interview, offer, hire):

@@ -50,9 +50,13 @@ from library.compose.motifs import (
     BY_NAME,
     CALLED_OFF,
     LOG_TEXTS,
+    MONEY_WORK,
     ONE_MATTER,
     ONGOING,
     STAFF_WORKFLOWS,
+    claimed_by,
+    gives_back_another,
+    other_kind,
     staff_work,
 )
 from library.compose.plan import Bound, Step
@@ -141,6 +145,9 @@ class Writes(Binding):
         made = {(e.service, e.collection) for e in self.entities if e.created and not e.deleted}
         options = [e for e in options if e.created or (e.service, e.collection) not in made]
         options = [e for e in options if not self._another_matter([e], tool)]
+        # (an escalation raises no renewal CTA: ``motifs.OTHER_KINDS``)
+        options = [e for e in options if not other_kind(self.motif, e.record)]
+        options = [e for e in options if not self._gives_back_another(tool, e)]
         if self.motif is not None and self.motif.name in STAFF_WORKFLOWS:
             # Someone joining or leaving: their own person records change, not those of
             # the people they manage ("suspend Gregory's report" is no offboarding).
@@ -155,6 +162,37 @@ class Writes(Binding):
                 )
             ]
         return self.rng.choice(options) if options else None
+
+    def _gives_back_another(self, tool: ToolInfo, record: Entity) -> bool:
+        """Whether a step of a refund on ``record`` would give back money of another record
+        than the one the request names or the refund already gave back
+        (``motifs.gives_back_another``): "refund Ralph's order", then receive the return of
+        another order of his, is two matters."""
+        if self.motif is None or self.motif.name not in MONEY_WORK or record.created:
+            return False
+        if not self.core_work(tool) and self.motif.name not in claimed_by(record.collection):
+            return False
+        anchors = [s.entity for s in self.steps if s.write and self.core_work(s.tool)]
+        anchors.append(self._about_a_record())
+        return any(
+            gives_back_another(self.motif, a, record)
+            for a in anchors
+            if a is not None and a is not record
+        )
+
+    def _about_a_record(self) -> Entity | None:
+        """The record the request is about where it names one (a payment by its number),
+        not a person (whose records are all theirs)."""
+        opening = self.steps[0] if self.steps else None
+        if opening is None or opening.entity is None:
+            return None
+        for name, value in opening.args.items():
+            p = opening.tool.param(name)
+            if (p is not None and p.key in PERSON_KEYS) or (
+                isinstance(value, str) and "@" in value
+            ):
+                return None
+        return opening.entity
 
     # -- one matter per request (``matters``) ----------------------------------------------
     def _another_matter(self, records: Sequence[Entity], tool: ToolInfo) -> bool:
@@ -495,9 +533,13 @@ class Writes(Binding):
             return None  # "Leaver: access removed" for whoever filed a handed expense report
         if self._filed_for_another(tool, bound):
             return None  # a colleague's trip files their own expense report, not their manager's
+        if other_kind(self.motif, {n: b.value for n, b in bound.items()}):
+            return None  # an escalation adds no renewal CTA (``motifs.OTHER_KINDS``)
         parents = hung_on([b.fact for b in bound.values() if b.fact], self.env.catalogs)
         if self._another_matter(parents, tool) or self._on_a_house_rule(bound):
             return None  # one matter per request; nothing hangs on a policy note
+        if any(self._gives_back_another(tool, p) for p in parents):
+            return None  # a refund for the order is made on no other payment of its payer
         if self._staff_news_to_outsiders(tool, bound, parents):
             return None  # a customer's ticket hears nothing of a colleague leaving
         if any(archived(p.record) for p in parents) or self._into_archived(tool, bound):
