@@ -5,7 +5,7 @@ expansion or renewal one), and its words claim nothing the plan did not do."""
 
 from __future__ import annotations
 
-from library.compose import ComposeConfig, make_env
+from library.compose import ComposeConfig, compose_tasks, make_env
 from library.compose.context import Entity
 from library.compose.matters import hung_on
 from library.compose.motifs import (
@@ -48,6 +48,21 @@ def test_refund_walks_give_money_back() -> None:
         assert not [n for n in voids if "payment" in n or "charge" in n], voids
         back = [t.name for t in writes if "refund" in t.name or t.name == "cancel_order"]
         assert back, [t.name for t in writes]
+        # the money given back and the records the refund acts on are one matter's: a
+        # refund made on a payment is followed by no return of an order it is not for
+        first = next(s for s in walker.steps if s.write and walker.core_work(s.tool))
+        assert first.entity is not None
+        anchor = hung_on(first.sources, env.catalogs) if first.entity.created else [first.entity]
+        for step in walker.steps:
+            entity = step.entity
+            if not step.write or step is first or entity is None or entity.created:
+                continue
+            if entity.collection in ("orders", "payments", "return_requests"):
+                assert any(not gives_back_another(BY_NAME["refund"], a, entity) for a in anchor), (
+                    first.tool.name,
+                    step.tool.name,
+                    entity.record,
+                )
 
 
 def test_a_refund_for_a_record_gives_back_its_money() -> None:
@@ -131,3 +146,21 @@ def test_workflow_words_claim_no_particular_step() -> None:
             for kind, texts in bank.items():
                 for text in texts:
                     assert not any(w in text.lower() for w in words), (topic, kind, text)
+
+
+def test_a_refund_made_on_a_payment_acts_on_no_return_of_another_order() -> None:
+    # a payment here names no order: "create a refund for Brandon's payment", then "approve
+    # Brandon's return request" (of some order of his) was two matters; without the rule, 2
+    # of the 20 tasks below that made a refund on a payment acted on such a return
+    lib = bundled_library(["payments", "returns", "mail", "crm", "todo"])
+    env = make_env(lib.classes, lib.nodes)
+    made = 0
+    for seed in (5, 6):
+        for task in compose_tasks([], 40, env=env, seed=seed).tasks:
+            tools = [s["tool"] for s in task.gold_plan if s["write"]]
+            if "payments__create_refund" not in tools:
+                continue
+            made += 1
+            acted = [t for t in tools if t.startswith("returns__") and "create" not in t]
+            assert not acted, (task.instruction, tools)
+    assert made >= 5

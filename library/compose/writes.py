@@ -172,8 +172,12 @@ class Writes(Binding):
             return False
         if not self.core_work(tool) and self.motif.name not in claimed_by(record.collection):
             return False
-        anchors = [s.entity for s in self.steps if s.write and self.core_work(s.tool)]
-        anchors.append(self._about_a_record())
+        anchors: list[Entity | None] = [self._about_a_record()]
+        for step in self.steps:
+            if step.write and self.core_work(step.tool) and step.entity is not None:
+                # a refund made is the payment's it was made on
+                made = step.entity.created
+                anchors += hung_on(step.sources, self.env.catalogs) if made else [step.entity]
         return any(
             gives_back_another(self.motif, a, record)
             for a in anchors
