@@ -161,7 +161,7 @@ def test_a_colleague_named_for_a_role_is_one_who_would_hold_it() -> None:
     env = make_env(library.classes, library.nodes, config=ComposeConfig())
     named = 0
     for motif in ("escalation", "hiring", "expenses"):
-        for walker in finished_walks(env, 40, "named", forced(motif)):
+        for walker in finished_walks(env, 60, "named", forced(motif)):
             for step in walker.steps:
                 if not step.write:
                     continue

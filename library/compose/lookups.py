@@ -731,7 +731,8 @@ class Lookups(Binding):
         options = [o for o in options if said[o] is not None]
         if not options:
             raise Reject("ambiguous")
-        rule = self.rng.choice(options)
+        weights = [_reading_weight(o, records) for o in options]
+        rule = self.rng.choices(options, weights)[0]
         index = apply_rule(rule, records)
         text["rule"] = rule_text(rule, info.noun, said[rule])
         text["pick"] = list(said[rule] or ("", ""))
@@ -1107,7 +1108,14 @@ class Lookups(Binding):
                 candidates.append((name, kind))
         if not candidates:
             return False
-        name, kind = self.rng.choice(candidates)
+        # An order (due first, the largest) as likely as a state or kind, however many
+        # fields hold kinds: the record's many enums would otherwise make it a state
+        # almost always.
+        ordered = [c for c in candidates if c[1] != MATCHING]
+        kinds = [c for c in candidates if c[1] == MATCHING]
+        name, kind = self.rng.choice(
+            ordered if ordered and (not kinds or self.rng.random() < 0.5) else kinds
+        )
         value = getattr(base, name)
         taken = {value}
         for _ in range(self.rng.randint(1, 2)):
@@ -1115,6 +1123,12 @@ class Lookups(Binding):
                 others = [v for v in values_of[name] if v not in taken and v is not None]
                 if not others:
                     break
+                live = [v for v in others if _any_live(name, [v])]
+                if live and not _any_live(name, taken - {value}):
+                    # one decoy at least in another live state (an issue "in_review" beside
+                    # the "in_progress" one): the stated state, not common sense, tells them
+                    # apart, where the state machine has live states besides the record's
+                    others = live
                 new = self.rng.choice(others)
             else:
                 new = shifted(value, self.rng, taken)
@@ -1954,3 +1968,21 @@ def _own_contact(info: CollectionInfo, field: str) -> bool:
     on a record of a person, it is who they are."""
     meta = info.fields.get(field)
     return meta is not None and meta.key in ("email", "phone") and not role_of(field)
+
+
+def _any_live(field: str, values: Iterable[Any]) -> bool:
+    """Whether any of a status field's ``values`` is a live state (not finished business)."""
+    return field in STATUS_FIELDS and any(str(v).lower() not in FINAL for v in values)
+
+
+def _reading_weight(rule: Rule, records: list[dict[str, Any]]) -> int:
+    """How much a selection rule is worth choosing: one a reader must apply (an order, a
+    kind, a state among live states) over one common sense applies for them (the one live
+    record among finished ones: no one hands over a closed ticket)."""
+    if rule.kind != MATCHING:
+        return 3
+    if rule.field not in STATUS_FIELDS:
+        return 3
+    chosen = apply_rule(rule, records)
+    others = [r for i, r in enumerate(records) if i != chosen]
+    return 2 if any(not work_over(r) for r in others) else 1
