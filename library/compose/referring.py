@@ -17,7 +17,7 @@ sentence. Deterministic: ``variant`` picks among the phrasings of each part.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -353,6 +353,34 @@ def _person_mod(label: str, role: str, who: str, v: int) -> tuple[int, str]:
     return 2, f"with {who} as {said}"
 
 
+# Fields a person writes text into: where a request describes their value ("the order ID")
+# rather than quoting it, an agent may write more around it ("Order #W9004369"). (Not a
+# name or a title: nobody pads "the company name" when told to copy it.)
+_TEXT_FIELDS = frozenset(
+    {"description", "body", "notes", "note", "memo", "remarks", "text", "content", "message",
+     "comment", "summary", "details", "detail", "reason", "caption", "bio", "purpose",
+     "instructions", "remark"}
+)  # fmt: skip
+
+
+def _is_text(label: str) -> bool:
+    """Whether a field holds free text: ``description``, ``body text``, ``order notes``."""
+    return label in _BODY or label.split(" ")[-1] in _TEXT_FIELDS
+
+
+def _exactly(p: str, label: str, v: int) -> str:
+    """A text field given a described value that it must hold and nothing else: the rubric
+    checks it as that value ("with the order ID as its description" was read as leave for
+    "Order #W9004369", which the check refuses)."""
+    forms = (
+        f"with just {p} as its {label}",
+        f"with nothing but {p} in its {label}",
+        f"with its {label} set to just {p}",
+        f"with only {p} as its {label}",
+    )
+    return forms[v % len(forms)]
+
+
 def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[int, str]:
     """(rank, words) for one value of a new record or an action: ``title`` -> ``titled
     "X"``, ``start time`` -> ``starting "..."``, ``notes`` -> ``with the order number as
@@ -365,9 +393,7 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
     if low in _NOTES:
         if literal:
             return 5, (f"with the note {p}", f"with {p} in its notes")[v % 2]
-        # the notes are that value, nothing else: the rubric checks them as it ("noting the
-        # username" read as leave for "Username: dbell", which the check refuses)
-        return 5, (f"with {p} as its notes", f"with nothing but {p} in its notes")[v % 2]
+        return 5, _exactly(p, "notes", v)
     if low in _LEVELS:
         p = plain_value(low, p)
         if low in _GRADES and re.fullmatch(r"[A-Za-z]+", p):
@@ -393,6 +419,8 @@ def _value_mod(label: str, p: str, literal: bool, after: str, v: int) -> tuple[i
     moves = verb in ("move", "transfer", "copy")
     if low.endswith(" id") and not literal and moves:
         return 4, f"to {p}"  # "move the file to the folder"
+    if not literal and _is_text(low):
+        return 4, _exactly(p, label, v)
     if not literal:
         return 4, f"with {p} as its {label}"
     if _NUMBER.fullmatch(p) and be(label) == "are":
@@ -482,6 +510,10 @@ def one_address(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+# What a field named after its record ends in: a "username", a "userid", an "ordernumber".
+_NAMING = frozenset({"name", "id", "number", "code", "key", "handle"})
+
+
 def _possessed(name: str, what: str) -> str:
     """A field of a record the request has named: "the order's total", "the order ID" (not
     "the order's ID"), "the invoice's number" (not "the invoice's invoice number")."""
@@ -549,6 +581,22 @@ class Writer:
             for step in plan
             if step["text"].get("kind") == "create" and step["text"].get("label")
         ]
+        # What each new record is made for, and what the request calls it where its label
+        # is another word for it: a zone made as "a Native domain" is "the domain" after.
+        self.made_for: dict[str, set[str]] = {}
+        self.made_as: dict[str, str] = {}
+        for step in plan:
+            t = step["text"]
+            if t.get("kind") != "create" or not t.get("label"):
+                continue
+            made = str(t["label"])
+            self.made_for[made] = {str(p).removeprefix("the ") for p in t.get("for") or ()}
+            rest = _no_new(str(t.get("summary", ""))).partition(" ")[2].split(" for ")[0]
+            word = rest.split(" ")[-1]
+            taken = {lab.split(" ")[-1] for lab in [*self.records, *self.created] if lab != made}
+            other = word.isalpha() and word.islower() and word != made.split(" ")[-1]
+            if other and word not in taken and " " not in made:
+                self.made_as[made] = word
         # The kinds of record (last word of the noun) each service's steps touch.
         self.kinds: dict[str, set[str]] = {}
         for step in plan:
@@ -567,6 +615,8 @@ class Writer:
         # their work: "their deal", "the task assigned to them"), not their name each time.
         self.pronoun = False
         self.opening = self._opening(goal)
+        self.goal = goal
+        self.one_said = False  # whether this sentence has named a record by a rule after it
 
     # -- who and what ------------------------------------------------------------------------
     def _subject(self, goal: str) -> Subject | None:
@@ -751,6 +801,11 @@ class Writer:
         for owner_phrase in t.get("of") or ():
             posts.append(f"of {self.ref(str(owner_phrase))}")
         for fwords, phrase in t.get("by") or ():
+            if str(phrase).startswith('"') and f"{noun} {phrase}" in self.goal:
+                # the opening named it so ('the task "File the expense report"'): "the
+                # low-priority task with that title", not the title in full again
+                posts.append(f"with that {fwords}")
+                continue
             clause, possessor = self._by(str(fwords), str(phrase), noun)
             if possessor and not owner:
                 owner = possessor
@@ -788,8 +843,14 @@ class Writer:
             return f"{det} {head}{svc}" + (f" {post}" if post else "")
         if len(self.introduced) == before:
             # Nothing new named inside: the service closes the phrase, the rule follows.
-            if post and self.variant % 2 == 0:
-                return f"{det} {head} {tail}{svc} {post}"  # "... in Helpdesk whose channel is"
+            state = re.fullmatch(r"that's ([a-z]+(?:-[a-z]+)?)", post)
+            if self.one_said and state and state[1][:4] != noun.split(" ")[-1][:4]:
+                return f"{det} {state[1]} {head} {tail}{svc}"  # "the open job ..."
+            said, self.one_said = self.one_said, self.one_said or bool(post)
+            if post and (self.variant % 2 == 0 or said):
+                # "... in Helpdesk whose channel is"; and where the sentence has said "(the
+                # one that's open)" already, not again for the next record in its list
+                return f"{det} {head} {tail}{svc} {post}"
             return f"{det} {head} {tail}{svc}" + (f" (the one {post})" if post else "")
         if post:  # a long tail: the rule before it, so that it cannot attach inside
             return f"{det} {head}{svc} {post} among those {tail}"
@@ -869,6 +930,11 @@ class Writer:
                 # one person's two entries: "the contact in CRM of the invoice's customer",
                 # not "the contact in CRM with the email of the customer of the invoice"
                 return f"of {self.np(owner)}", ""
+            if role == "" and src_role == "" and src == fwords and owner not in self.introduced:
+                # "the key with the same address as the input in MailScript", not "the key
+                # with the address of the input in MailScript" (a chain of "the X with the Y
+                # of the Z")
+                return f"with the same {src} as {self.np(owner)}", ""
             if role == "" and src_role == "":
                 return f"with {self._of(src, owner)}", ""
             if fwords == f"{owner} {src}":
@@ -923,7 +989,7 @@ class Writer:
         """``the ticket's assignee`` once the ticket is known, else ``the assignee of
         <the ticket in full>``."""
         if label in self.introduced:
-            return _possessed(self.called(label), what)
+            return self._possessed(label, what)
         of = self.np(label)
         own = re.fullmatch(r"(\S+'s|their) [\w ]+ (?:account|profile)( in .+)?", of)
         if own and person_role(what):
@@ -941,8 +1007,23 @@ class Writer:
         if self._bare(label, of) == "":
             # "the order's customer"; not where its service follows ("the message's cc
             # recipients in Gmail" would put the recipients in Gmail)
-            return _possessed(self.called(label), what)
+            return self._possessed(label, what)
         return f"the {what} of {of}"
+
+    def _possessed(self, label: str, what: str) -> str:
+        """``_possessed`` of a named record, where a field named after its record says
+        whose it is: "their username" (the subject's own account) or "the username" (the
+        one user of the request), not "the user's username"."""
+        name = self.called(label)
+        head = name.split(" ")[-1]
+        if not (what.startswith(head) and what[len(head) :] in _NAMING):
+            return _possessed(name, what)
+        if self.subjects_entry(label) is not None:
+            return f"their {what}" if self.pronoun else f"{self.subject.first}'s {what}"  # type: ignore[union-attr]
+        others = [o for o in [*self.records, *self.created] if o != label]
+        if any(o.split(" ")[-1] == head for o in others):
+            return _possessed(name, what)
+        return f"the {what}"
 
     def _bare(self, label: str, of: str) -> str | None:
         """`` in <service>`` or "" where ``of`` names ``label`` by its noun alone ("the
@@ -1003,13 +1084,15 @@ class Writer:
         """A value phrase of the notes with each found record named as it should be."""
         if phrase.startswith("the ") and phrase[4:] in self.records:
             return self.np(phrase[4:], k)
+        if phrase.startswith("the ") and phrase[4:] in self.made_as:
+            return f"the {self.made_as[phrase[4:]]}"  # "the domain", as it was made
         m = re.fullmatch(r"the (.+) of the (.+)", phrase)
         if m and m.group(2) in self.records:
             return self._of(m.group(1), m.group(2))
         if m and (m.group(2) in self.created or re.fullmatch(r"[a-z]+", m.group(2))):
             # a record named in a summary ("cancel the order listed on the user"): "the
             # order ID", not "the ID of the order"
-            return _possessed(m.group(2), m.group(1))
+            return _possessed(self.made_as.get(m.group(2), m.group(2)), m.group(1))
         return phrase
 
     def embed(self, text: str, label: str | None, replacement: str) -> str:
@@ -1147,11 +1230,20 @@ class Writer:
         if kind and typed is not None:
             # 'create a "renewal" CTA', not "create a CTA, with type "renewal""
             said = plain_value(str(typed[0]), str(typed[1]))  # 'a renewal CTA', no quotes
-            summary = f"{verb} {article(said)} {said} {kind.group(1)}"
+            noun = kind.group(1)
+            if said.islower() and noun[:1].isupper() and not noun.split(" ")[0].isupper():
+                # a product's own term keeps its value after it: "a Cryptokey of type csk",
+                # not "a csk Cryptokey" (a lowercase code before a capital reads as a typo)
+                summary = f"{verb} {article(noun)} {noun} of type {said}"
+            else:
+                summary = f"{verb} {article(said)} {said} {noun}"
             pairs.remove(typed)
         service = str(t["service"])
         was_named = service in self.named
         parents = [str(p) for p in t.get("for") or ()]
+        # not "for the server and the zone" where the zone is the server's: "for the domain"
+        held = {q for p in parents for q in self._holders(p.removeprefix("the "))}
+        parents = [p for p in parents if p.removeprefix("the ") not in held] or parents
         known = all(p.removeprefix("the ") in self.introduced for p in parents)
         owners = [self.ref(p, k) for p in parents]
         # The service at the record it is for, where that names it: "a comment on Kim's
@@ -1165,6 +1257,13 @@ class Writer:
             core += svc if known else ""
         return core + self.values(pairs, k, core, owned=bool(owners))
 
+    def _holders(self, label: str) -> set[str]:
+        """The records ``label`` belongs to: those it was made for, or found of."""
+        if label in self.made_for:
+            return self.made_for[label]
+        rec = self.records.get(label)
+        return set() if rec is None else self._mentions(str(p) for p in rec.note.get("of") or ())
+
     def target(self, t: Note, k: int, it: bool) -> tuple[str | None, str]:
         """(the written record's label, how this sentence names it)."""
         target = str(t.get("target", ""))
@@ -1175,12 +1274,16 @@ class Writer:
             return label, self.np(label, k)
         return label, target
 
-    def update(self, t: Note, k: int, it: bool) -> str:
+    def update(self, t: Note, k: int, it: bool, lists: Collection[str] = ()) -> str:
+        """An update as a person asks for it; ``lists``: the fields it sets to a list, which
+        it replaces ("replace its labels with "security"", not "its labels are
+        "security"", which reads as one label more)."""
         label, name = self.target(t, k, it)
         every = one_address(
             [self._set_pair(str(lab), str(p), k) for lab, p in t.get("values") or ()]
         )
-        pairs = [(lab, p) for lab, p in every if p not in _YES_NO]
+        pairs = [(lab, p) for lab, p in every if p not in _YES_NO and lab not in lists]
+        swaps = [(lab, p) for lab, p in every if p not in _YES_NO and lab in lists]
         flags = [(lab, p == "true") for lab, p in every if p in _YES_NO]
         v = (self.variant + k) % 3
         # a record named through two links is not named through a third ("make Ann the
@@ -1202,8 +1305,17 @@ class Writer:
                 if _role_in(name, role)
                 else make
             )
-        elif not pairs and not flags and isinstance(t.get("threshold"), Mapping):
+        elif not pairs and not flags and isinstance(t.get("threshold"), Mapping) and not swaps:
             return self.ruled(t["threshold"], name, label, k) + "."
+        elif not pairs and swaps and not flags:
+            lab, p = swaps.pop(0)
+            core = (
+                f"replace the {lab} of {name} with {p}"
+                if not long and not it
+                else f"replace its {lab} with {p}"
+                if it
+                else f"on {name}, replace its {lab} with {p}"
+            )
         elif not pairs:
             core = flag_clauses(flags, name) if flags else f"update {name}"
         elif v == 0:
@@ -1219,6 +1331,8 @@ class Writer:
             core = f"on {name}, set " + _join([f"the {lab} to {p}" for lab, p in pairs])
         if pairs and flags:  # "mark the message as unread and starred", after the values
             core += ", and " + flag_clauses(flags, "it")
+        if swaps:
+            core += ", and " + _join([f"replace its {lab} with {p}" for lab, p in swaps])
         if self._asked_by_subject(name, pairs) and not t.get("threshold") and not t.get("unasked"):
             first = self.subject.first  # type: ignore[union-attr]
             their = "their " + name[len(first) + 3 :]  # "as Ann asked, update their order"
@@ -1230,6 +1344,8 @@ class Writer:
         ("set the assignee to Ann (...)", "to the issue's reporter"), not "assignee email"."""
         said = _label(label)
         role = person_role(said)
+        if not role and not _LITERAL.search(raw) and raw not in _YES_NO and _is_text(said):
+            return said, f"just {self.ref(raw, k)}"  # that value and nothing else, as above
         if not role or raw in _YES_NO:
             return said, plain_value(said, self.ref(raw, k))
         if _NAMED_COLLEAGUE.fullmatch(raw):
@@ -1434,9 +1550,11 @@ class Writer:
     def _said(self, say: Callable[[], str]) -> str:
         """What ``say`` would write now, with nothing it names counted as named."""
         saved = (set(self.introduced), set(self.named), dict(self.alias))
+        one_said = self.one_said
         try:
             return say()
         finally:
+            self.one_said = one_said
             self.introduced.clear()
             self.introduced.update(saved[0])
             self.named.clear()
@@ -1623,6 +1741,13 @@ _FIRST = ("", "please ", "", "first, ", "")
 _THEN = ("", "then ", "", "also, ", "", "next, ", "", "after that, ")
 
 
+def _first(goal: str, variant: int) -> str:
+    """The word that leads the first step: not a second "please" after an opening that
+    said one ("...; please handle the offboarding. Please suspend ...")."""
+    lead = _FIRST[variant % len(_FIRST)]
+    return "" if lead == "please " and re.search(r"\bplease\b", goal, re.I) else lead
+
+
 # Words that end a reference: a chain of links ("the X of the Y's Z") runs through nouns.
 _CHAIN_ENDS = frozenset(
     {"to", "and", "or", "so", "with", "as", "is", "are", "for", "from", "by", "on", "in",
@@ -1795,6 +1920,17 @@ def handover_group(w: Writer, plan: Plan) -> list[int]:
     return best
 
 
+def _lists(step: Mapping[str, Any]) -> set[str]:
+    """The fields (as the notes name them) a step sets from the request to a list."""
+    args = step.get("arguments") or {}
+    binds = step.get("binds") or {}
+    return {
+        _label(field_words(name))
+        for name, value in args.items()
+        if isinstance(value, list) and (binds.get(name) or {}).get("from") == "user"
+    }
+
+
 def write_centric(
     plan: Plan, guards: Notes, answers: Notes, goal: str, variant: int, force: Iterable[str] = ()
 ) -> tuple[str, set[str]]:
@@ -1811,6 +1947,7 @@ def write_centric(
         t = step["text"]
         if not step.get("write") or i in done:
             continue
+        w.one_said = False
         service = str(t["service"])
         affected, forced = w.unnamed_before(i, t)
         for recs, where in ((affected, service), (forced, None)):
@@ -1833,7 +1970,7 @@ def write_centric(
                 # "Suspend their account in Identity and hand their work over to Ann: ..."
                 body[-1] = body[-1][:-1] + " and " + w.hand_over(notes, k, "")
             else:
-                lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
+                lead = _THEN[(variant + k) % len(_THEN)] if body else _first(goal, variant)
                 body.append(_cap(w.hand_over(notes, k, lead)))
             last = None
             k += 1
@@ -1844,7 +1981,7 @@ def write_centric(
         if kind == "create":
             sentence = w.create(t, k) + "." + w.threshold(t.get("threshold"), None, k)
         elif kind == "update":
-            sentence = w.update(t, k, it)
+            sentence = w.update(t, k, it, _lists(step))
         elif kind == "action":
             sentence = w.action(t, k, it)
         else:
@@ -1852,7 +1989,7 @@ def write_centric(
         if it:
             body[-1] = body[-1][:-1] + ", then " + sentence
         else:
-            lead = _THEN[(variant + k) % len(_THEN)] if body else _FIRST[variant % len(_FIRST)]
+            lead = _THEN[(variant + k) % len(_THEN)] if body else _first(goal, variant)
             if sentence.startswith(("on ", "as ")) and lead == "please ":
                 lead = ""  # not "please on the subscription, set ..."
             body.append(_cap(lead + sentence))
