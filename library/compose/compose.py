@@ -69,6 +69,7 @@ WRONG_SUBJECT = "workflow_not_for_this_person"
 RULE_UNCHECKABLE = "rule_not_checkable"
 MUTANTS_ESCAPE = "mutants_escape"
 SERVICE_CAP = "service_cap"
+SERVICE_SET_CAP = "service_set_cap"
 DOMAIN_CAP = "domain_cap"
 NONE_REQUIRED = "touches_none_required"
 _ANSWER_SKIP = frozenset({"id", "created_at", "updated_at", "description", "body"})
@@ -186,11 +187,18 @@ class Balance:
     56% of 150 tasks); while they are lifted, after as many more, one more task per plan shape
     is allowed (up to ``max_shape_repeats``: a small library, such as a user's few specs,
     offers few shapes, and gives several tasks of each on other records, as tau-bench's
-    many refunds)."""
+    many refunds). No one set of services is more than ``SET_SHARE`` of the tasks either
+    (a user's specs where one pair of tools does most of the work gave 45% of a run to that
+    pair, in two workflows): a team uses its tools together in many combinations. And a
+    workflow whose walks never become tasks (``DEAD_AFTER`` drawn, none kept: its records
+    can't be opened on, its work is out of reach) is drawn ``DEAD_ODDS`` as often, so the
+    walks go to the work the library can do."""
 
     WARM_UP = 20
     RELIEF = 10
     LEARN, GOOD_OPENING = 8, 0.2
+    SET_SHARE = 0.25
+    DEAD_AFTER, DEAD_ODDS = 50, 0.1
 
     def __init__(self, env: ComposeEnv) -> None:
         cfg = env.config
@@ -208,6 +216,7 @@ class Balance:
         self.relief = 0  # tasks left until the caps are back
         self.total = 0
         self.services: Counter[str] = Counter()
+        self.sets: Counter[frozenset[str]] = Counter()  # tasks per set of services
         self.domains: Counter[str] = Counter()
         self.avoid: frozenset[str] = frozenset()  # services at their cap
         self.avoid_domains: frozenset[str] = frozenset()  # domains at theirs
@@ -268,6 +277,13 @@ class Balance:
                 rate = (carried[w] + share) / (self.tasks_of[w] + 1)
                 lean = min(max(rate / share, 1 / self.floor_odds), self.floor_odds)
                 odds[w] = odds.get(w, 1.0) * lean
+        dead = {w for w, k in self.drawn.items() if k >= self.DEAD_AFTER and not self.done[w]}
+        if dead:
+            # below the least favoured workflow that gives tasks (the floors lean away from
+            # those that carry none of theirs, and know nothing of one that gives none)
+            live = [odds.get(w, 1.0) for w in {*self.drawn, *self.tasks_of} - dead]
+            for w in dead:
+                odds[w] = self.DEAD_ODDS * min(live, default=1.0)
         return odds or None
 
     def _full(self, count: int, share: float) -> bool:
@@ -276,6 +292,8 @@ class Balance:
 
     def over(self, services: Sequence[str], domain: str) -> str | None:
         """The cap a task over these services in this domain would exceed, or None."""
+        if self._full(self.sets[frozenset(services)], self.set_share()):
+            return SERVICE_SET_CAP  # (kept while the other caps are lifted)
         if self.lifted:
             return None
         if any(self._full(self.services[s], self.service_share) for s in services):
@@ -283,6 +301,12 @@ class Balance:
         if self._full(self.domains[domain], self.domain_share):
             return DOMAIN_CAP
         return None
+
+    def set_share(self) -> float:
+        """The most of the run's tasks one set of services may have: ``SET_SHARE``, or more
+        where the run has found few sets so far (half as much again as an even share of
+        them: a user's two services make all their tasks together)."""
+        return max(self.SET_SHARE, 1.5 / max(1, len(self.sets)))
 
     def miss(self) -> None:
         self.misses += 1
@@ -315,6 +339,7 @@ class Balance:
             if name in task.capabilities or (name == "hard" and task.difficulty == "hard"):
                 self.carried[name][task.motif] += 1
         self.services.update(task.services)
+        self.sets[frozenset(task.services)] += 1
         self.domains[task.domain] += 1
         if self.lifted:
             self.relief -= 1

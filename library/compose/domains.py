@@ -73,7 +73,9 @@ SERVICE_DOMAINS: dict[str, str] = {
 }
 # Workflows a team does on its own things (a DNS change, a scaled deployment, a rotated
 # key): what one reports goes to a colleague, never into a customer's queue.
-TEAM_WORK = frozenset({"incident", "domain setup", "access", "file sharing"})
+TEAM_WORK = frozenset(
+    {"incident", "domain setup", "access", "file sharing", "task update", "account change"}
+)
 _KEYWORDS = (
     ("sales", ("crm", "deal", "lead", "market", "campaign", "quote")),
     ("support", ("help", "ticket", "support", "desk")),

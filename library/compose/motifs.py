@@ -176,6 +176,24 @@ MOTIFS: tuple[Motif, ...] = (
         "{subject} is waiting on some files from us.",
         "{subject} needs files shared.",
     ),
+    # The everyday work of teams on their own tools (a task board, a user directory): what
+    # a colleague asks of another about a record of theirs, not a customer's case.
+    _m(
+        "task update",
+        "complete toggle mark approve close reopen assign update edit create add move",
+        "task tasks subtask subtasks todo todos checklist checklists",
+        "{subject} has tasks that need bringing up to date.",
+        "{subject}'s tasks need some attention today.",
+        "{subject} needs their task list updated.",
+    ),
+    _m(
+        "account change",
+        "update replace patch edit rename add remove assign set",
+        "user users group groups role roles team teams membership memberships directory",
+        "{subject}'s account needs changing.",
+        "{subject} asked for a change to their account.",
+        "{subject} needs an account change.",
+    ),
     _m(
         "follow-up",
         "send create reply forward post notify log add",
@@ -204,6 +222,8 @@ _ALLIES: dict[str, str] = {
     "domain setup": "access",
     "access": "",
     "file sharing": "",
+    "task update": "",
+    "account change": "access",
     "follow-up": "",
 }
 MOTIFS = tuple(
@@ -536,6 +556,8 @@ SEQUELS: dict[str, tuple[str, ...]] = {
     "domain setup": ("access", "follow-up"),
     "access": ("follow-up",),
     "file sharing": ("follow-up",),
+    "task update": ("follow-up",),
+    "account change": ("access", "follow-up"),
     "follow-up": ("scheduling",),
 }
 
@@ -562,6 +584,10 @@ CONTRADICTS: dict[str, frozenset[str]] = {
     "fulfilment": frozenset({"cancel", "void", "refund", "archive"}),
     "hiring": frozenset({"terminate", "offboard"}),
     "renewal": frozenset({"cancel", "terminate"}),
+    # a change to someone's account keeps it (removing it is someone leaving)
+    "account change": frozenset(
+        {"delete", "deactivate", "disable", "suspend", "terminate", "offboard"}
+    ),
 }  # fmt: skip
 
 
