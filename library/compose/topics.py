@@ -41,12 +41,25 @@ TOPIC_TEXTS: dict[str, _T] = {
     "offboarding": {
         "ticket_subject": ("Leaver: remove access", "Offboarding: return of equipment"),
         "issue_summary": ("Leaver: hand over open work",),
-        "email_subject": ("Your last day", "Handover before you leave", "Access removal"),
+        "email_subject": (
+            "Your last day",
+            "Handover before you leave",
+            "Access removal",
+            "Before you go",
+        ),
         "body:message": (
             "Your access will be removed at the end of your last day; thanks for everything.",
             "Please hand over open work before you leave; your accounts close on your last day.",
+            "Thank you for your time with us; your accounts close at the end of your last day.",
+            "Before you go, please pass your open work on; your access ends on your last day.",
         ),
-        "body:comment": ("Access revoked as part of offboarding.", "Handed over on leaving."),
+        "body:comment": (
+            "Access revoked as part of offboarding.",
+            "Handed over on leaving.",
+            "Offboarding: access removed.",
+            "Leaver's access taken away.",
+            "Part of the leaver's offboarding.",
+        ),
         "task_title": ("Collect the leaver's equipment", "Offboarding checklist"),
         "meeting_topic": ("Handover", "Exit interview"),
     },
@@ -58,23 +71,37 @@ TOPIC_TEXTS: dict[str, _T] = {
         "ticket_subject": ("Issue still not resolved", "Urgent: waiting too long for a fix"),
         # an issue an escalation files is the escalated case's fix, not a random feature
         "issue_summary": ("Fix for an escalated case", "Escalated: needs a fix this week"),
-        "email_subject": ("Your case has been escalated", "Update on your support case"),
+        "email_subject": (
+            "Your case has been escalated",
+            "Update on your support case",
+            "Your case",
+        ),
         "body:message": (
             "We have escalated your case and will update you shortly.",
             "Sorry for the wait: your case has been escalated and we are on it.",
+            "Your case now has a higher priority with us; expect an update soon.",
+            "Thanks for your patience: we have raised your case and will be in touch.",
         ),
         # neutral on whose case it is: a colleague's issue has no customer waiting
-        "body:comment": ("Escalated for a closer look.", "Escalated: this has waited too long."),
+        "body:comment": (
+            "Escalated for a closer look.",
+            "Escalated: this has waited too long.",
+            "Raised for priority handling.",
+            "Escalating: needs attention today.",
+        ),
         "task_title": ("Follow up on the escalated case", "Check the escalation"),
         "meeting_topic": ("Escalation review", "Incident review"),
     },
     "refund": {
         "body:call": ("About their refund request.", "Refund requested for their recent order."),
         "ticket_subject": ("Refund request", "Money back for my order"),
-        "email_subject": ("Your refund is on its way", "About your refund"),
+        "email_subject": ("Your refund is on its way", "About your refund", "Refund processed"),
         "body:message": (
             "We have processed your refund; it should reach you within 5 business days.",
             "Sorry for the trouble: your money is on its way back to you.",
+            "Your refund is processed; depending on your bank it may take a few days to show.",
+            "All done: the refund is on its way to your original payment method.",
+            "Your refund has gone through; please allow a few business days for it to arrive.",
         ),
         "body:comment": ("Refund issued to the customer.", "Refunded at the customer's request."),
         "task_title": ("Confirm the refund reached the customer", "Check the refund"),
@@ -87,6 +114,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "Your subscription is due to renew; the updated terms are ready for you.",
             "Thanks for staying with us: your renewal is in hand.",
+            "Your renewal is coming up; we have the details ready whenever you want to talk.",
+            "Thanks for being with us another term; we are preparing your renewal.",
         ),
         "body:comment": ("Renewal in hand.", "Renewal prepared."),
         "task_title": ("Prepare the renewal", "Check the renewal terms"),
@@ -117,6 +146,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "Your billing is sorted; the details are on your account.",
             "We have updated your billing; nothing more is needed from you.",
+            "Thanks for your patience; your account's billing is now up to date.",
         ),
         "body:comment": ("Billing updated.", "Billing settled."),
         "task_title": ("Check the payment arrived", "Chase the open invoice"),
@@ -129,13 +159,15 @@ TOPIC_TEXTS: dict[str, _T] = {
         ),
         "ticket_subject": ("Where is my order?", "Delivery delayed"),
         "meeting_topic": ("Delivery review", "Order status call"),
-        "email_subject": ("An update on your order", "About your delivery"),
+        "email_subject": ("An update on your order", "About your delivery", "Your order"),
         # (the message follows the change made, whatever it was: an address put right, a
         # shipment made; "we've looked into your order" answered an address change with
         # nothing about the address)
         "body:message": (
             "We've updated your order as you asked; we'll keep you posted on its delivery.",
             "Your order is changed as you asked; we'll keep you posted on its delivery.",
+            "Thanks: your order is updated as you asked; we'll watch its delivery.",
+            "Done: your order is changed as you asked; we'll update you as it moves.",
         ),
         "body:comment": ("Order updated for delivery.", "Delivery in hand."),
         "task_title": ("Confirm the delivery", "Check the shipment"),
@@ -202,6 +234,8 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "Just following up on our conversation; let me know how you'd like to proceed.",
             "Thanks for your message; we're looking into it and will come back to you soon.",
+            "Checking in on your request: we haven't forgotten it and will update you shortly.",
+            "A quick note to say your request is still with us; more from us soon.",
         ),
         # whoever writes the note: it says where the case stands, not who chased it, nor
         # that a customer did (a colleague's own task has none: "Review the Q3 budget")
@@ -223,6 +257,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "We have acted on the incident; we are watching the service closely.",
             "The change for the incident is made; we will keep you posted.",
+            "We have made a change to address the incident and are monitoring it.",
         ),
         "body:comment": ("Acted on; monitoring.", "Change made; watching it."),
         "task_title": ("Write the incident report", "Check the service after the fix"),
@@ -234,6 +269,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "The DNS records are in place; changes can take an hour to propagate.",
             "Your domain settings are updated as requested.",
+            "The DNS change is made; allow some time for it to take effect.",
         ),
         "body:comment": ("DNS records updated.", "Domain verified."),
         "task_title": ("Check the DNS propagation", "Verify the domain"),
@@ -245,6 +281,7 @@ TOPIC_TEXTS: dict[str, _T] = {
         "body:message": (
             "Your credentials have been rotated; please use the new ones from now on.",
             "Your access is updated as requested.",
+            "The access change is done; let us know if anything stops working.",
         ),
         "body:comment": ("Key rotated.", "Access updated as requested."),
         "task_title": ("Update the services using the old key", "Review access"),
