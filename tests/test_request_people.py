@@ -298,13 +298,15 @@ def test_what_hangs_on_a_decided_record_is_settled_with_it() -> None:
 
 def test_a_refund_sends_out_no_bill() -> None:
     """A refund gives money back: sending an invoice or a quote for payment is no part of it,
-    nor is voiding an invoice (only one nobody paid is voided); telling the customer is, and
-    cancelling their payment is."""
+    nor is voiding an invoice (only one nobody paid is voided) or cancelling a payment only
+    authorised (a void: billing's); telling the customer is, and refunding their payment is."""
     refund = BY_NAME["refund"]
     assert not part_of(refund, "send_invoice", "invoices")
     assert not part_of(refund, "send_quote", "quotes")
     assert not part_of(refund, "void_invoice", "invoices")
-    assert part_of(refund, "cancel_payment", "payments")
+    assert not part_of(refund, "cancel_payment", "payments")
+    assert part_of(BY_NAME["billing"], "cancel_payment", "payments")
+    assert part_of(refund, "refund_payment", "payments")
     assert part_of(refund, "send_message", "messages")
     assert part_of(BY_NAME["billing"], "void_invoice", "invoices")
 

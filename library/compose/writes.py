@@ -788,8 +788,12 @@ class Writes(Binding):
 
     def _picked_by(self, value: object) -> bool:
         """Whether the request picks a record by ``value`` (the deployment "search-service"
-        found in a list by its name)."""
-        return any(s.rule is not None and same(s.rule.value, value) for s in self.steps)
+        found in a list by its name, with or without a rule to choose it by)."""
+        return any(
+            (s.rule is not None and same(s.rule.value, value))
+            or (not s.write and any(same(lit, value) for lit in s.literals))
+            for s in self.steps
+        )
 
     def _said(self, value: object) -> bool:
         """Whether the request states ``value`` already (an argument the user gave)."""
