@@ -31,3 +31,16 @@ def test_no_one_text_dominates_what_a_batch_writes() -> None:
     total = sum(texts.values())
     assert total >= 20
     assert len(texts) >= 6 and texts.most_common(1)[0][1] <= 0.45 * total, texts.most_common(3)
+
+
+def test_every_workflow_has_its_own_words() -> None:
+    """A workflow without words of its own borrows the shared vocabulary: a task update's
+    e-mail titled "Question about my invoice"."""
+    from library.compose.motifs import MOTIFS
+    from library.compose.openings import JOB, WORK
+
+    for motif in MOTIFS:
+        assert motif.name in WORK and motif.name in JOB, motif.name
+        own = TOPIC_TEXTS.get(motif.name, {})
+        if motif.name not in ("follow-up",):
+            assert own.get("email_subject") and own.get("body:message"), motif.name

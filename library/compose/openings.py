@@ -49,6 +49,8 @@ WORK: dict[str, str] = {
     # moves, uploads and archiving too: "file sharing" promised a share the plan may not make
     "file sharing": "a file request",
     "follow-up": "a follow-up",
+    "task update": "a task update",
+    "account change": "an account change",
 }
 
 # What the request asks to be done, with whom or what it is for in it (``{who}``): "could you
@@ -71,6 +73,8 @@ JOB: dict[str, str] = {
     "access": "put a credential change through for {who}",
     "file sharing": "share some files for {who}",
     "follow-up": "follow up on {who}",
+    "task update": "bring the tasks up to date for {who}",
+    "account change": "make an account change for {who}",
 }
 
 Plan = Sequence[Mapping[str, Any]]

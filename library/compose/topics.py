@@ -298,6 +298,32 @@ TOPIC_TEXTS: dict[str, _T] = {
         "task_title": ("Check the files are in place", "Tidy up the folder"),
         "meeting_topic": ("Document review",),
     },
+    # A team's own board and directory: the words claim no particular step (a task may be
+    # completed, reopened, reassigned or edited; an account edited or moved between groups).
+    "task update": {
+        "ticket_subject": ("Task list update", "Board clean-up"),
+        "email_subject": ("Task list updated", "Your tasks are up to date", "Board update"),
+        "body:message": (
+            "I've updated the tasks on the board; the details are on each task.",
+            "The task list is up to date now; have a look when you get a chance.",
+            "Your tasks are updated; nothing else on the board changed.",
+        ),
+        "body:comment": ("Task updated.", "Brought up to date.", "Updated on the board."),
+        "task_title": ("Review the task list", "Tidy up the board"),
+        "meeting_topic": ("Task review", "Board review"),
+    },
+    "account change": {
+        "ticket_subject": ("Account change request", "User account update"),
+        "email_subject": ("Account updated", "Your account change is done", "Account change"),
+        "body:message": (
+            "The account is updated; please check you can still sign in.",
+            "Your account change is made; let us know if anything looks wrong.",
+            "The account details are updated as requested.",
+        ),
+        "body:comment": ("Account updated.", "Account change made.", "Directory updated."),
+        "task_title": ("Check the account change", "Review the user's access"),
+        "meeting_topic": ("Access review", "Account review"),
+    },
 }
 
 
@@ -402,6 +428,7 @@ REPORTED: dict[str, str] = {
     "fulfilment": "delivery problem", "hiring": "hiring step", "procurement": "purchase",
     "travel": "travel booking", "expenses": "expense claim", "billing": "billing matter",
     "domain setup": "DNS change", "access": "credential change", "file sharing": "file request",
+    "task update": "task update", "account change": "account change",
 }  # fmt: skip
 
 
