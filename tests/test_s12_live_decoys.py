@@ -17,7 +17,7 @@ from library.compose import ComposeConfig, ComposeEnv, lookups, make_env
 from library.compose.catalog import CollectionInfo, FieldMeta
 from library.compose.coherence import FINAL
 from library.compose.corpus import bundled_library
-from library.compose.lookups import _reading_weight, moved_with
+from library.compose.lookups import _reading_weights, moved_with
 from library.compose.realism import EARLIEST, MATCHING, Rule
 from library.compose.walk import Walker
 
@@ -86,7 +86,7 @@ def test_an_order_is_as_likely_a_reason_to_pick_as_a_kind(
             differs["order" if moved == {"due_date"} else "kind"] += 1
     total = sum(differs.values())
     assert total >= 30, differs
-    assert differs["order"] >= 0.3 * total, differs
+    assert differs["order"] >= 0.35 * total, differs  # (0.29 with decoy fields drawn evenly)
 
 
 def _info() -> CollectionInfo:
@@ -104,10 +104,32 @@ def test_the_rule_common_sense_applies_is_the_least_worth_choosing() -> None:
         {"id": "b", "status": "pending", "due_at": "2026-08-03T09:00:00Z"},
         {"id": "c", "status": "closed", "due_at": "2026-08-05T09:00:00Z"},
     )
-    trivial = _reading_weight(Rule(MATCHING, "status", "open"), [open_, closed])
-    live = _reading_weight(Rule(MATCHING, "status", "open"), [open_, pending])
-    order = _reading_weight(Rule(EARLIEST, "due_at"), [open_, pending])
+    (trivial,) = _reading_weights([Rule(MATCHING, "status", "open")], [open_, closed])
+    live, order = _reading_weights(
+        [Rule(MATCHING, "status", "open"), Rule(EARLIEST, "due_at")], [open_, pending]
+    )
     assert trivial < live <= order
+
+
+def test_a_field_of_many_values_is_no_likelier_than_one_order(env: ComposeEnv) -> None:
+    """Three open tickets of three priorities give three rules by priority and one by the
+    due date: the due date is picked about as often as the priority, not a quarter of the
+    time."""
+    world, base = env.world(0)
+    info = _info()
+    info.fields["priority"] = FieldMeta("priority", "string", None, enum=("low", "normal", "high"))
+    records = [
+        {"id": r, "status": "open", "priority": p, "due_at": f"2026-08-0{d}T09:00:00Z"}
+        for r, p, d in (("a", "low", 3), ("b", "normal", 1), ("c", "high", 5))
+    ]
+    picked: Counter[str] = Counter()
+    for seed in range(300):
+        walker = Walker(env, world, base, random.Random(seed))
+        rule, _ = walker._choose(
+            "helpdesk", info, [(f"data[{i}]", r) for i, r in enumerate(records)], {}
+        )
+        picked[rule.kind] += 1
+    assert picked[EARLIEST] >= 0.4 * sum(picked.values()), picked
 
 
 def test_a_choice_is_by_an_order_more_often_than_a_uniform_draw(env: ComposeEnv) -> None:

@@ -731,8 +731,7 @@ class Lookups(Binding):
         options = [o for o in options if said[o] is not None]
         if not options:
             raise Reject("ambiguous")
-        weights = [_reading_weight(o, records) for o in options]
-        rule = self.rng.choices(options, weights)[0]
+        rule = self.rng.choices(options, _reading_weights(options, records))[0]
         index = apply_rule(rule, records)
         text["rule"] = rule_text(rule, info.noun, said[rule])
         text["pick"] = list(said[rule] or ("", ""))
@@ -1975,14 +1974,24 @@ def _any_live(field: str, values: Iterable[Any]) -> bool:
     return field in STATUS_FIELDS and any(str(v).lower() not in FINAL for v in values)
 
 
-def _reading_weight(rule: Rule, records: list[dict[str, Any]]) -> int:
-    """How much a selection rule is worth choosing: one a reader must apply (an order, a
+def _reading_weights(rules: list[Rule], records: list[dict[str, Any]]) -> list[float]:
+    """How much each of ``rules`` is worth choosing: one a reader must apply (an order, a
     kind, a state among live states) over one common sense applies for them (the one live
-    record among finished ones: no one hands over a closed ticket)."""
-    if rule.kind != MATCHING:
-        return 3
-    if rule.field not in STATUS_FIELDS:
-        return 3
-    chosen = apply_rule(rule, records)
-    others = [r for i, r in enumerate(records) if i != chosen]
-    return 2 if any(not work_over(r) for r in others) else 1
+    record among finished ones: no one hands over a closed ticket); a field's worth shared
+    among the rules that match its values, so that a field of many values (three
+    priorities, three rules) is no likelier than one order."""
+    weights: list[float] = []
+    for rule in rules:
+        if rule.kind != MATCHING or rule.field not in STATUS_FIELDS:
+            weight = 3
+        else:
+            chosen = apply_rule(rule, records)
+            live = any(not work_over(r) for i, r in enumerate(records) if i != chosen)
+            weight = 2 if live else 1
+        same = [
+            o
+            for o in rules
+            if o.field == rule.field and (o.kind == MATCHING) == (rule.kind == MATCHING)
+        ]
+        weights.append(weight / len(same))
+    return weights
