@@ -531,7 +531,9 @@ def test_no_service_or_domain_fills_the_set(corpus, reference) -> None:
     # relief lets through twice what the first did)
     most = math.ceil(cfg.max_service_share * CORPUS_TASKS) + 2 * Balance.RELIEF
     assert max(services.values()) <= most, services
-    assert max(domains.values()) <= math.ceil(cfg.max_domain_share * CORPUS_TASKS), domains
+    # (a relief lifts the domain cap too: the same slack)
+    most = math.ceil(cfg.max_domain_share * CORPUS_TASKS) + 2 * Balance.RELIEF
+    assert max(domains.values()) <= most, domains
     # A library too narrow for the caps (mail in every workflow) still gives every task.
     _, few, _ = reference
     assert len(few) == 60

@@ -36,7 +36,7 @@ def _stale(task: Task) -> list[str]:
 def test_no_answer_is_a_number_the_plan_changed_the_basis_of() -> None:
     lib = bundled_library()
     env = make_env(lib.classes, lib.nodes)
-    tasks = compose_tasks([], 200, env=env, seed=1212).tasks
+    tasks = compose_tasks([], 120, env=env, seed=1212).tasks
     answered = [t for t in tasks if any(_number(r["value"]) for r in t.answer or [])]
     assert len(answered) >= 5  # numeric answers are asked
     assert [s for t in tasks for s in _stale(t)] == []
