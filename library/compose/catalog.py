@@ -241,8 +241,20 @@ def summary(description: str) -> str:
     # The first paragraph, unwrapped: docstrings break lines mid-sentence.
     first = " ".join(text.split("\n\n", 1)[0].split())
     # One clause: "Send a new message from the owner; it is filed in sent" -> the first part.
-    for stop in (". ", "; ", ", ", " (", " - ", ": ", " and return", " with its"):
+    for stop in (
+        ". ",
+        "; ",
+        ", ",
+        " (",
+        " - ",
+        ": ",
+        " and return",
+        " with its",
+        " with the given",
+    ):
         first = first.split(stop, 1)[0]
+    # "create a task for a user": whom it is for, the request says by name
+    first = re.sub(r" for (?:a|an) \w+$", "", first)
     first = first.rstrip(". ").replace("`", "")
     # "create a ticket in the system and queue it": a second verb on "it" is the system's
     # bookkeeping, and "the system" is the service the sentence names anyway.

@@ -63,6 +63,7 @@ NEAR_DUPLICATE = "near_duplicate"
 UNSTABLE = "unstable_gold"
 LITERAL_MISSING = "literal_missing"
 ID_LEAKED = "id_in_instruction"
+NAME_TAKEN = "name_taken"
 FUTURE_ID = "future_id_seeded"
 SINGLE_IDENTITY = "single_identity"
 WRONG_SUBJECT = "workflow_not_for_this_person"
@@ -528,6 +529,8 @@ def candidate(
     final_hashes = {s: _state_digest(cache, final.states[s]) for s in services}
     if _future_ids(gold, steps, initial_states):
         return FUTURE_ID
+    if _name_taken(steps, initial_states):
+        return NAME_TAKEN
 
     def view(snap: Snapshot) -> StateView:
         return StateView(snap, services, cache)
@@ -903,6 +906,34 @@ def _untouched(
     if not read_only or rng.random() >= p:
         return []
     return sorted(rng.sample(read_only, min(most, len(read_only))))
+
+
+_NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title)$|^displayName$")
+
+
+def _name_taken(steps: Sequence[Step], states: Mapping[str, Any]) -> bool:
+    """Whether a write gives a record a name another record of its kind already has (a
+    group renamed "Shipping" beside the "Shipping" group, a folder made beside its
+    namesake): two records of one name, and a request that cannot say which it means."""
+    for s in steps:
+        recs = states.get(s.tool.service, {}).get(s.tool.collection or "")
+        if not s.write or not isinstance(recs, Mapping):
+            continue
+        own = s.entity.id if s.entity is not None else None
+        for name, value in s.args.items():
+            if (
+                not isinstance(value, str)
+                or not _NAME_FIELDS.search(name)
+                or s.binds.get(name, {}).get("from") != "user"
+            ):
+                continue
+            said = value.casefold()
+            if any(
+                rid != own and isinstance(r, Mapping) and str(r.get(name, "")).casefold() == said
+                for rid, r in recs.items()
+            ):
+                return True
+    return False
 
 
 def _names_a_record(name: str) -> bool:
