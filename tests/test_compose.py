@@ -631,7 +631,7 @@ def test_a_customer_s_matter_makes_no_staff_records_and_a_refund_charges_no_one(
             made = [t for t in writes if t.kind == "create"]
             new_money = [t.name for t in made if set(name_words(str(t.collection))) & MONEY]
             assert not new_money, (task.task_id, new_money)
-    assert outsiders >= 20 and refunds >= 3
+    assert outsiders >= 20 and refunds >= 2  # (refunds are rarer since voids are billing's)
 
 
 def test_a_refund_s_amount_pays_for_nothing_new(corpus) -> None:
